@@ -1,0 +1,79 @@
+# The two commands: `make run` (serve the demo store) and `make test` (lint + whole suite).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+DATA_DIR ?= data
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# Local, plain-HTTP environment of `make run`: a per-checkout secret key kept in data/.
+RUN_ENV = HTTPS=0 SECRET_KEY="$$(cat $(DATA_DIR)/secret_key)" \
+	ALLOWED_HOSTS="$${ALLOWED_HOSTS:-localhost,127.0.0.1,[::1]}" \
+	CSRF_TRUSTED_ORIGINS="$${CSRF_TRUSTED_ORIGINS:-http://$(HOST):$(PORT),http://localhost:$(PORT)}"
+
+.PHONY: help install run serve test lint fmt migrate seed check clean bench
+
+help:
+	@echo "make run    - install, migrate, load the demo store and serve http://$(HOST):$(PORT)"
+	@echo "make test   - install, ruff, and the whole pytest suite"
+	@echo "make lint   - ruff check and format check"
+	@echo "make fmt    - ruff format and autofix"
+	@echo "make serve  - gunicorn with config/gunicorn.conf.py (production-style)"
+	@echo "make bench  - load benchmark (see bench/README.md)"
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+$(DATA_DIR)/secret_key:
+	@mkdir -p $(DATA_DIR)
+	@$(PYTHON) -c "import secrets; print(secrets.token_urlsafe(64))" > $@
+	@chmod 600 $@
+
+migrate: install $(DATA_DIR)/secret_key
+	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
+
+seed: migrate
+	$(RUN_ENV) $(BIN)/python manage.py seed_demo
+
+run: seed
+	@$(RUN_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
+	@echo ""
+	@echo "Storefront API:  http://$(HOST):$(PORT)/publics/payments/card-flags"
+	@echo "API docs:        http://$(HOST):$(PORT)/api/docs/  (schema: /api/schema/)"
+	@echo "Admin:           http://$(HOST):$(PORT)/admin/"
+	@$(RUN_ENV) $(BIN)/python manage.py demo_admin_info
+	@echo ""
+	$(RUN_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+serve: install $(DATA_DIR)/secret_key
+	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
+	$(RUN_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
+	$(RUN_ENV) $(BIN)/gunicorn -c config/gunicorn.conf.py config.wsgi
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+fmt: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+test: lint
+	$(BIN)/pytest
+
+check: install $(DATA_DIR)/secret_key
+	$(RUN_ENV) $(BIN)/python manage.py check
+
+bench: install
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,353 @@
+"""Settings of the storefront service.
+
+Every value comes from the environment (see `.env.example` and the README's
+configuration table) with a default that is safe. Sections below are grouped by
+concern.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_str(name: str, default: str = "") -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), got {raw!r}.")
+
+
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be an integer, got {raw!r}.") from exc
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+# --- Core -------------------------------------------------------------------
+
+DEBUG = env_bool("DJANGO_DEBUG", False)
+RUNNING_TESTS = "pytest" in sys.modules
+
+SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY:
+    if DEBUG:
+        SECRET_KEY = "insecure-development-only-key-set-SECRET_KEY-in-production"  # noqa: S105
+    elif RUNNING_TESTS:
+        SECRET_KEY = "insecure-test-only-key-" + "x" * 40
+    else:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. Set the SECRET_KEY environment variable to a long random "
+            "string (for example: python -c 'import secrets; print(secrets.token_urlsafe(64))'), "
+            "or set DJANGO_DEBUG=1 for local development."
+        )
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+DATA_DIR = Path(env_str("DATA_DIR", str(BASE_DIR / "data")))
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "corsheaders",
+    "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "storefront",
+    "catalog",
+    "marketing",
+    "shipping",
+    "feedback",
+]
+
+MIDDLEWARE = [
+    "storefront.api.middleware.ApiErrorMiddleware",
+    "storefront.api.middleware.BodySizeLimitMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+# Paths are served with and without a trailing slash by the URL patterns themselves:
+# no redirects (a redirected POST loses its body).
+APPEND_SLASH = False
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database ---------------------------------------------------------------
+
+DATABASE_URL = env_str("DATABASE_URL")
+if DATABASE_URL:
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL,
+            conn_max_age=env_int("DB_CONN_MAX_AGE", 60),
+            conn_health_checks=True,
+        )
+    }
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": DATA_DIR / "db.sqlite3",
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+        }
+    }
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Cache ------------------------------------------------------------------
+
+REDIS_URL = env_str("REDIS_URL")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "storefront"),
+            "TIMEOUT": env_int("CACHE_TIMEOUT", 300),
+            "OPTIONS": {
+                "CLIENT_CLASS": "django_redis.client.DefaultClient",
+                # A Redis outage is a cache miss, never a 500.
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": 0.5,
+                "SOCKET_TIMEOUT": 0.5,
+            },
+        }
+    }
+    DJANGO_REDIS_IGNORE_EXCEPTIONS = True
+    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "storefront",
+            "TIMEOUT": env_int("CACHE_TIMEOUT", 300),
+        }
+    }
+
+# --- Internationalisation and time -----------------------------------------
+
+LANGUAGE_CODE = env_str("LANGUAGE_CODE", "en-us")
+TIME_ZONE = env_str("TIME_ZONE", "America/Sao_Paulo")
+USE_I18N = True
+USE_TZ = True
+
+# --- Static and media files ------------------------------------------------
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(DATA_DIR / "staticfiles")))
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise expects it to exist
+MEDIA_URL = env_str("MEDIA_URL", "/media/")
+MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(DATA_DIR / "media")))
+# Serve uploaded media from Django itself (single-machine set-ups and `make run`);
+# turn off when a reverse proxy or object storage serves MEDIA_URL.
+SERVE_MEDIA = env_bool("SERVE_MEDIA", True)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if RUNNING_TESTS
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+
+# --- Security ---------------------------------------------------------------
+
+# HTTPS=1 (default) means the service is reached over TLS (directly or via a proxy):
+# redirect plain HTTP, secure cookies, HSTS. `make run` sets HTTPS=0 for local HTTP.
+HTTPS = env_bool("HTTPS", True)
+SECURE_SSL_REDIRECT = HTTPS
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+# Only when the reverse proxy sets (and strips client-sent) X-Forwarded-Proto.
+if env_bool("TRUST_X_FORWARDED_PROTO", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# The health check must answer plain HTTP probes from the load balancer.
+SECURE_REDIRECT_EXEMPT = [r"^health/?$"]
+
+# Request body caps: API bodies are small JSON documents; admin uploads are larger.
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 1024 * 1024)
+ADMIN_MAX_BODY_BYTES = env_int("ADMIN_MAX_BODY_BYTES", 50 * 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 2000
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# --- CORS -------------------------------------------------------------------
+
+CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS")
+CORS_ALLOW_HEADERS = (
+    "accept",
+    "authorization",
+    "content-type",
+    "if-none-match",
+    "origin",
+    "service-cookie-name",
+    "user-agent",
+    "x-requested-with",
+)
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After"]
+CORS_URLS_REGEX = r"^/(?!admin/).*$"
+
+# --- E-mail -----------------------------------------------------------------
+
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Store <no-reply@store.example>")
+SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+ADMINS = [("Operators", a) for a in env_list("ADMINS")]
+
+# --- REST API ---------------------------------------------------------------
+
+REST_FRAMEWORK = {
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "UNAUTHENTICATED_USER": None,
+    "EXCEPTION_HANDLER": "storefront.api.exception_handler.api_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_RATES": {
+        "public_write": env_str("THROTTLE_PUBLIC_WRITE", "30/min"),
+        "login": env_str("THROTTLE_LOGIN", "10/min"),
+        "login_email": env_str("THROTTLE_LOGIN_EMAIL", "5/min"),
+    },
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
+    "COERCE_DECIMAL_TO_STRING": False,
+    "DATETIME_FORMAT": "iso-8601",
+    "UNICODE_JSON": True,
+    "STRICT_JSON": True,
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Storefront API",
+    "DESCRIPTION": (
+        "Public (storefront) REST API of the store: card flags, payment conditions, "
+        "categories, banners, product interests, postal codes, shipping quotes, upsell, "
+        "reviews and comments. Every path is also served under /api/v3/ and with a "
+        "trailing slash. Errors use the error envelope "
+        '{"status": false, "data": {"code", "errorCode", "message"}}.'
+    ),
+    "VERSION": "3.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "PREPROCESSING_HOOKS": ["storefront.api.schema.preprocess_public_paths"],
+    "ENUM_NAME_OVERRIDES": {},
+}
+
+# --- Store behaviour ----------------------------------------------------------
+
+# Signed customer tokens (POST /publics/customers/login) expire after this many seconds.
+CUSTOMER_TOKEN_MAX_AGE = env_int("CUSTOMER_TOKEN_MAX_AGE", 7 * 24 * 3600)
+# New product comments are held until staff approve them, unless this is off.
+COMMENTS_REQUIRE_MODERATION = env_bool("COMMENTS_REQUIRE_MODERATION", True)
+# Staff replies to comments are e-mailed to the customer when this is on.
+COMMENTS_EMAIL_REPLIES = env_bool("COMMENTS_EMAIL_REPLIES", True)
+# Cubic weight divisor of the shipping quote: volume in cm3 / divisor = kilograms.
+SHIPPING_CUBIC_DIVISOR = env_int("SHIPPING_CUBIC_DIVISOR", 6000)
+# Public base URL used to build absolute links in e-mails and image URLs outside a request.
+PUBLIC_BASE_URL = env_str("PUBLIC_BASE_URL", "http://127.0.0.1:8000")
+# Seconds a hot public read (card flags, trees, banners) stays in the cache at most.
+PUBLIC_CACHE_SECONDS = env_int("PUBLIC_CACHE_SECONDS", 300)
+
+# --- Logging ----------------------------------------------------------------
+
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "mail_admins": {
+            "level": "ERROR",
+            "class": "django.utils.log.AdminEmailHandler",
+            "filters": ["require_debug_false"],
+        },
+    },
+    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        "django.request": {
+            "handlers": ["console", "mail_admins"],
+            "level": "ERROR",
+            "propagate": False,
+        },
+        "django_redis": {"level": "WARNING"},
+    },
+}

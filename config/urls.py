@@ -1,0 +1,49 @@
+"""URL configuration.
+
+Every public API route is served at the path the contract writes and again under
+/api/v3/, each with and without a trailing slash (see storefront.api.routing).
+Anything else answers the error envelope.
+"""
+
+from django.conf import settings
+from django.contrib import admin
+from django.urls import include, path, re_path
+from django.views.static import serve
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from storefront.api import fallback
+from storefront.api.health import health
+
+api_patterns = [
+    path("", include("storefront.api.urls")),
+    path("", include("catalog.api.urls")),
+    path("", include("marketing.api.urls")),
+    path("", include("shipping.api.urls")),
+    path("", include("feedback.api.urls")),
+]
+
+admin.site.site_header = "Store back office"
+admin.site.site_title = "Store back office"
+admin.site.index_title = "Store administration"
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    re_path(r"^health/?$", health, name="health"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/v3/", include(api_patterns)),
+    path("", include(api_patterns)),
+]
+
+if settings.SERVE_MEDIA and settings.MEDIA_URL.startswith("/"):
+    media_prefix = settings.MEDIA_URL.lstrip("/")
+    urlpatterns.append(
+        re_path(rf"^{media_prefix}(?P<path>.*)$", serve, {"document_root": settings.MEDIA_ROOT})
+    )
+
+urlpatterns.append(re_path(r"^", fallback.unknown_url))
+
+handler400 = fallback.bad_request
+handler403 = fallback.permission_denied
+handler404 = fallback.page_not_found
+handler500 = fallback.server_error

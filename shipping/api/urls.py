@@ -1,0 +1,3 @@
+"""Public API routes of the shipping app (prefixes are added in config/urls.py)."""
+
+urlpatterns: list = []

@@ -1,0 +1,115 @@
+"""DRF exception handler: every error becomes the error envelope (DESIGN §4)."""
+
+import logging
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import set_rollback
+
+from .errors import CODE_FOR_STATUS, ApiError, ErrorCode, error_body
+
+logger = logging.getLogger("django.request")
+
+NON_FIELD_KEYS = {"non_field_errors"}
+
+
+def flatten_errors(detail, prefix: str = "") -> dict[str, list[str]]:
+    """Turn DRF's nested error detail into {"items.0.reference": ["..."]}."""
+    flat: dict[str, list[str]] = {}
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            key = str(key)
+            if key in NON_FIELD_KEYS:
+                path = prefix or key
+            else:
+                path = f"{prefix}.{key}" if prefix else key
+            for sub_path, messages in flatten_errors(value, path).items():
+                flat.setdefault(sub_path, []).extend(messages)
+    elif isinstance(detail, list):
+        for index, value in enumerate(detail):
+            if isinstance(value, dict | list):
+                if isinstance(value, dict) and not value:
+                    continue
+                sub = f"{prefix}.{index}" if prefix else str(index)
+                for sub_path, messages in flatten_errors(value, sub).items():
+                    flat.setdefault(sub_path, []).extend(messages)
+            else:
+                flat.setdefault(prefix or "non_field_errors", []).append(str(value))
+    else:
+        flat.setdefault(prefix or "non_field_errors", []).append(str(detail))
+    return {
+        path: [name_field(path, message) for message in messages] for path, messages in flat.items()
+    }
+
+
+def name_field(path: str, message: str) -> str:
+    """Make a message name its field.
+
+    "This field is required." on `codes` becomes "The codes field is required.".
+    """
+    if path in NON_FIELD_KEYS:
+        return message
+    for phrase in ("This field", "this field"):
+        if phrase in message:
+            article = "The" if phrase[0] == "T" else "the"
+            return message.replace(phrase, f"{article} {path} field", 1)
+    if f" {path} " in f" {message} " or path in message:
+        return message
+    return f"{message.rstrip('.')} (the {path} field)."
+
+
+def validation_response(errors: dict[str, list[str]]) -> Response:
+    messages = [message for field_messages in errors.values() for message in field_messages]
+    message = messages[0] if messages else "The given data was invalid."
+    extra = len(messages) - 1
+    if extra > 0:
+        message = f"{message} (and {extra} more error{'s' if extra > 1 else ''})"
+    body = error_body(
+        status_code=422, message=message, error_code=ErrorCode.VALIDATION_ERROR, errors=errors
+    )
+    return Response(body, status=422)
+
+
+def api_exception_handler(exc, context):
+    """Render any exception raised in an API view as the error envelope."""
+    set_rollback()
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    if isinstance(exc, exceptions.ValidationError):
+        return validation_response(flatten_errors(exc.detail))
+    if isinstance(exc, exceptions.ParseError):
+        return validation_response({"body": [f"The request body is not valid JSON: {exc.detail}"]})
+
+    if not isinstance(exc, exceptions.APIException):
+        request = context.get("request")
+        logger.error(
+            "Internal error on %s %s",
+            getattr(request, "method", "?"),
+            getattr(request, "path", "?"),
+            exc_info=exc,
+            extra={"status_code": 500, "request": getattr(request, "_request", None)},
+        )
+        body = error_body(status_code=500, message="Internal server error.")
+        return Response(body, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
+
+    headers = {}
+    if getattr(exc, "auth_header", None):
+        headers["WWW-Authenticate"] = exc.auth_header
+    if getattr(exc, "wait", None) is not None:
+        headers["Retry-After"] = str(max(1, int(exc.wait)))
+    if isinstance(exc, exceptions.Throttled):
+        message = "Too many requests. Try again later."
+        if exc.wait is not None:
+            message = f"Too many requests. Try again in {max(1, int(exc.wait))} seconds."
+    else:
+        message = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+    error_code = (
+        exc.error_code if isinstance(exc, ApiError) else CODE_FOR_STATUS.get(exc.status_code)
+    )
+    body = error_body(status_code=exc.status_code, message=str(message), error_code=error_code)
+    return Response(body, status=exc.status_code, headers=headers)

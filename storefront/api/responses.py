@@ -1,0 +1,13 @@
+"""The two response shapes of the contract: the success envelope and the bare payload."""
+
+from rest_framework.response import Response
+
+
+def success(data, *, status: int = 200, headers: dict | None = None) -> Response:
+    """Success envelope: {"status": true, "data": ...}."""
+    return Response({"status": True, "data": data}, status=status, headers=headers)
+
+
+def bare(data, *, status: int = 200, headers: dict | None = None) -> Response:
+    """Bare response: the payload is the top-level JSON value."""
+    return Response(data, status=status, headers=headers)

@@ -1,0 +1,102 @@
+"""OpenAPI helpers: envelope components, standard error responses, path filtering."""
+
+from drf_spectacular.utils import OpenApiResponse, inline_serializer
+from rest_framework import serializers
+
+
+class ErrorDataSerializer(serializers.Serializer):
+    code = serializers.IntegerField(help_text="Equals the HTTP status.")
+    errorCode = serializers.CharField(help_text="Stable error code, e.g. VALIDATION_ERROR.")
+    message = serializers.CharField()
+
+
+class ErrorEnvelopeSerializer(serializers.Serializer):
+    status = serializers.BooleanField(default=False)
+    data = ErrorDataSerializer()
+
+
+class ValidationErrorDataSerializer(ErrorDataSerializer):
+    errors = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text='Messages per field, e.g. {"codes": ["The codes field is required."]}.',
+    )
+
+
+class ValidationErrorEnvelopeSerializer(serializers.Serializer):
+    status = serializers.BooleanField(default=False)
+    data = ValidationErrorDataSerializer()
+
+
+ERROR_DESCRIPTIONS = {
+    401: "Not signed in, or the token is invalid or expired (UNAUTHENTICATED).",
+    403: "Forbidden (FORBIDDEN).",
+    404: "Not found.",
+    405: "Method not allowed (METHOD_NOT_ALLOWED).",
+    413: "Request body too large (PAYLOAD_TOO_LARGE).",
+    415: "Unsupported media type: send application/json (UNSUPPORTED_MEDIA_TYPE).",
+    422: "Validation error (VALIDATION_ERROR); data.errors names each field.",
+    429: "Too many requests (TOO_MANY_REQUESTS); see the Retry-After header.",
+    500: "Internal error (INTERNAL_ERROR).",
+}
+
+
+def error_responses(*statuses: int, not_found_code: str | None = None) -> dict:
+    """Error envelope responses for `extend_schema(responses={...})`; 500 is always added."""
+    responses = {}
+    for status_code in (*statuses, 500):
+        description = ERROR_DESCRIPTIONS[status_code]
+        if status_code == 404 and not_found_code:
+            description = f"Not found ({not_found_code})."
+        serializer = (
+            ValidationErrorEnvelopeSerializer if status_code == 422 else ErrorEnvelopeSerializer
+        )
+        responses[status_code] = OpenApiResponse(serializer, description=description)
+    return responses
+
+
+def success_envelope(name: str, data, *, many: bool = False):
+    """A named component for {"status": true, "data": <data>}.
+
+    `data` is a serializer class (or instance for custom fields).
+    """
+    data_field = data(many=many) if isinstance(data, type) else data
+    return inline_serializer(
+        name=name,
+        fields={"status": serializers.BooleanField(default=True), "data": data_field},
+    )
+
+
+def page_container(name: str, register_serializer):
+    """A named component for {"registers": [...], "pagination": {...}}."""
+    return inline_serializer(
+        name=name,
+        fields={
+            "registers": register_serializer(many=True),
+            "pagination": PaginationSerializer(),
+        },
+    )
+
+
+class PaginationSerializer(serializers.Serializer):
+    limit = serializers.IntegerField()
+    offset = serializers.IntegerField()
+    pages = serializers.IntegerField(help_text="ceil(registers / limit)")
+    registers = serializers.IntegerField(help_text="Total number of records.")
+
+
+def preprocess_public_paths(endpoints):
+    """Document each endpoint once: canonical path, no trailing-slash or /api/v3 duplicates.
+
+    The banner listing is documented under /api/v3, as the contract writes it.
+    """
+    kept = []
+    for path, path_regex, method, callback in endpoints:
+        if path.endswith("/") and path != "/":
+            continue
+        if path.startswith("/api/schema") or path.startswith("/api/docs"):
+            continue
+        is_banners = path.endswith("/publics/template/banners")
+        if path.startswith("/api/v3/") != is_banners:
+            continue
+        kept.append((path, path_regex, method, callback))
+    return kept

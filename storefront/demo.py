@@ -1,0 +1,67 @@
+"""Demo data of the store app: channel, payment options and a staff account."""
+
+import secrets
+from decimal import Decimal
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+
+from .models import PaymentOption, PaymentOptionKind, SalesChannel
+
+DEMO_ADMIN_USERNAME = "admin"
+
+
+def demo_admin_password_file() -> Path:
+    return Path(settings.DATA_DIR) / "demo-admin-password.txt"
+
+
+def _created(stdout, label: str, created: bool) -> None:
+    if created:
+        stdout.write(f"  created {label}")
+
+
+def seed(*, stdout) -> None:
+    stdout.write("Store: sales channel, payment options, demo admin")
+    channel, created = SalesChannel.objects.get_or_create(
+        domain="127.0.0.1", defaults={"name": "Demo store (127.0.0.1)"}
+    )
+    _created(stdout, f"sales channel {channel}", created)
+
+    cash, created = PaymentOption.objects.get_or_create(
+        kind=PaymentOptionKind.CASH_DISCOUNT,
+        name="Pix / boleto (5% off)",
+        defaults={
+            "discount_percentage": Decimal("5.00"),
+            "is_default": not PaymentOption.objects.filter(
+                kind=PaymentOptionKind.CASH_DISCOUNT, is_default=True
+            ).exists(),
+        },
+    )
+    _created(stdout, f"payment option {cash}", created)
+    card, created = PaymentOption.objects.get_or_create(
+        kind=PaymentOptionKind.INSTALLMENTS,
+        name="Credit card (12x)",
+        defaults={
+            "max_installments": 12,
+            "interest_free_installments": 3,
+            "monthly_interest_rate": Decimal("1.99"),
+            "min_installment_value": Decimal("5.00"),
+            "is_default": not PaymentOption.objects.filter(
+                kind=PaymentOptionKind.INSTALLMENTS, is_default=True
+            ).exists(),
+        },
+    )
+    _created(stdout, f"payment option {card}", created)
+
+    user_model = get_user_model()
+    if not user_model.objects.filter(username=DEMO_ADMIN_USERNAME).exists():
+        password = secrets.token_urlsafe(12)
+        user_model.objects.create_superuser(
+            username=DEMO_ADMIN_USERNAME, email="admin@store.example", password=password
+        )
+        password_file = demo_admin_password_file()
+        password_file.parent.mkdir(parents=True, exist_ok=True)
+        password_file.write_text(password + "\n")
+        password_file.chmod(0o600)
+        _created(stdout, f"staff user '{DEMO_ADMIN_USERNAME}' (password in {password_file})", True)

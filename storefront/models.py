@@ -1,0 +1,187 @@
+"""The store itself: sales channels, payment options and customer accounts."""
+
+from decimal import Decimal
+
+from django.contrib.auth.hashers import check_password, make_password
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models.functions import Lower
+
+
+class TimestampedModel(models.Model):
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        abstract = True
+
+
+class SalesChannelQuerySet(models.QuerySet):
+    def active(self):
+        return self.filter(active=True)
+
+
+class SalesChannel(TimestampedModel):
+    """A storefront domain of this store. Requests are matched to one by their host."""
+
+    name = models.CharField(max_length=100)
+    domain = models.CharField(
+        max_length=253,
+        unique=True,
+        help_text="Host name the storefront is served on, without port (e.g. shop.example.com).",
+    )
+    active = models.BooleanField(default=True)
+    is_default = models.BooleanField(
+        "default",
+        default=False,
+        help_text="Used when no channel's domain matches the request's host.",
+    )
+
+    objects = SalesChannelQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-is_default", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["is_default"],
+                condition=models.Q(is_default=True),
+                name="one_default_sales_channel",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.domain})"
+
+    def clean(self):
+        self.domain = (self.domain or "").strip().lower().rstrip(".")
+        if ":" in self.domain or "/" in self.domain:
+            raise ValidationError({"domain": "Enter a host name only, without scheme or port."})
+
+
+class PaymentOptionKind(models.TextChoices):
+    CASH_DISCOUNT = "cash_discount", "Cash discount"
+    INSTALLMENTS = "installments", "Installments"
+
+
+class PaymentOptionQuerySet(models.QuerySet):
+    def active(self):
+        return self.filter(active=True)
+
+    def default_for(self, kind: str):
+        return self.active().filter(kind=kind, is_default=True).first()
+
+
+class PaymentOption(TimestampedModel):
+    """A way to pay with its terms: a cash discount or an installment plan."""
+
+    kind = models.CharField(max_length=20, choices=PaymentOptionKind.choices)
+    name = models.CharField(max_length=100)
+    active = models.BooleanField(default=True)
+    is_default = models.BooleanField(
+        "default",
+        default=False,
+        help_text="Used by payment conditions when the request names no option of this kind.",
+    )
+    discount_percentage = models.DecimalField(
+        max_digits=5,
+        decimal_places=2,
+        default=Decimal("0"),
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("100"))],
+        help_text="Cash discount, in percent of the value (cash-discount options).",
+    )
+    max_installments = models.PositiveSmallIntegerField(
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(99)],
+        help_text="Largest number of installments offered (installment options).",
+    )
+    min_installment_value = models.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        default=Decimal("0"),
+        validators=[MinValueValidator(Decimal("0"))],
+        help_text="An installment count is offered only while each installment is at least this.",
+    )
+    interest_free_installments = models.PositiveSmallIntegerField(
+        default=1,
+        validators=[MaxValueValidator(99)],
+        help_text="Installment counts up to this one carry no interest.",
+    )
+    monthly_interest_rate = models.DecimalField(
+        max_digits=6,
+        decimal_places=4,
+        default=Decimal("0"),
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("100"))],
+        help_text="Monthly compound interest rate in percent (e.g. 1.99), Tabela Price.",
+    )
+
+    objects = PaymentOptionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["kind", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind"],
+                condition=models.Q(is_default=True),
+                name="one_default_payment_option_per_kind",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(discount_percentage__gte=0, discount_percentage__lte=100),
+                name="payment_option_discount_0_100",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(max_installments__gte=1),
+                name="payment_option_max_installments_positive",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(monthly_interest_rate__gte=0),
+                name="payment_option_rate_not_negative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_kind_display()})"
+
+    def clean(self):
+        if (
+            self.kind == PaymentOptionKind.INSTALLMENTS
+            and self.interest_free_installments > self.max_installments
+        ):
+            raise ValidationError(
+                {"interest_free_installments": "Cannot exceed the maximum number of installments."}
+            )
+
+
+class CustomerQuerySet(models.QuerySet):
+    def active(self):
+        return self.filter(active=True)
+
+    def by_email(self, email: str):
+        return self.filter(email__iexact=email.strip())
+
+
+class Customer(TimestampedModel):
+    """A storefront account (separate from staff users, who sign in to the admin)."""
+
+    name = models.CharField(max_length=100)
+    email = models.EmailField(max_length=254)
+    password = models.CharField(max_length=128, editable=False)
+    active = models.BooleanField(default=True)
+    last_login = models.DateTimeField(null=True, blank=True, editable=False)
+
+    objects = CustomerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(Lower("email"), name="customer_email_unique_ci"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} <{self.email}>"
+
+    def set_password(self, raw_password: str) -> None:
+        self.password = make_password(raw_password)
+
+    def check_password(self, raw_password: str) -> bool:
+        return check_password(raw_password, self.password)

@@ -1,0 +1,43 @@
+"""Reads of the store app."""
+
+from django.http import HttpRequest
+
+from .api.caching import cached
+from .models import PaymentOption, SalesChannel
+
+SALES_CHANNEL_CACHE = "sales-channels"
+
+
+def _request_domain(request: HttpRequest) -> str:
+    host = request.get_host().lower()
+    if host.startswith("["):  # IPv6 literal, e.g. [::1]:8000
+        return host.split("]")[0] + "]"
+    return host.rsplit(":", 1)[0] if ":" in host else host
+
+
+def sales_channel_for_domain(*, domain: str) -> SalesChannel | None:
+    """The active channel serving `domain`, else the default channel."""
+
+    def build():
+        channel = SalesChannel.objects.active().filter(domain=domain).first()
+        return channel or SalesChannel.objects.filter(is_default=True).first()
+
+    return cached(SALES_CHANNEL_CACHE, domain, build)
+
+
+def current_sales_channel(request: HttpRequest) -> SalesChannel | None:
+    """The sales channel of this request (memoized on the request)."""
+    if not hasattr(request, "_sales_channel"):
+        request._sales_channel = sales_channel_for_domain(domain=_request_domain(request))
+    return request._sales_channel
+
+
+def payment_option_get(*, option_id: int | None, kind: str) -> PaymentOption | None:
+    """The active option `option_id` of `kind`, or the default of `kind` when no id is given.
+
+    Returns None when an id is given but no active option of that kind has it; callers
+    turn that into a 404.
+    """
+    if option_id is None:
+        return PaymentOption.objects.default_for(kind)
+    return PaymentOption.objects.active().filter(pk=option_id, kind=kind).first()

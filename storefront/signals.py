@@ -1,0 +1,13 @@
+"""Cache invalidation (the one side effect allowed in signals)."""
+
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+
+from .api.caching import cache_namespace_bump
+from .models import SalesChannel
+from .selectors import SALES_CHANNEL_CACHE
+
+
+@receiver([post_save, post_delete], sender=SalesChannel)
+def sales_channels_changed(**kwargs) -> None:
+    cache_namespace_bump(SALES_CHANNEL_CACHE)
