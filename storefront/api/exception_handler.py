@@ -55,7 +55,7 @@ def name_field(path: str, message: str) -> str:
         if phrase in message:
             article = "The" if phrase[0] == "T" else "the"
             return message.replace(phrase, f"{article} {path} field", 1)
-    if f" {path} " in f" {message} " or path in message:
+    if f"the {path} field" in message.lower():
         return message
     return f"{message.rstrip('.')} (the {path} field)."
 

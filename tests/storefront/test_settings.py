@@ -1,0 +1,96 @@
+"""Settings come from the environment; production settings pass `check --deploy`."""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_manage(*args: str, env_overrides: dict[str, str], tmp_path) -> subprocess.CompletedProcess:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DJANGO_DEBUG", "SECRET_KEY", "DATABASE_URL", "REDIS_URL", "HTTPS"}
+    }
+    env["DATA_DIR"] = str(tmp_path / "data")
+    env.update(env_overrides)
+    return subprocess.run(  # noqa: S603 - fixed command line
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def production_env() -> dict[str, str]:
+    return {
+        "SECRET_KEY": secrets.token_urlsafe(64),
+        "ALLOWED_HOSTS": "shop.example.com",
+        "CORS_ALLOWED_ORIGINS": "https://www.shop.example.com",
+    }
+
+
+def test_check_deploy_is_clean_with_production_settings(tmp_path):
+    result = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        env_overrides=production_env(),
+        tmp_path=tmp_path,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "WARNING" not in result.stderr and "?:" not in result.stdout
+
+
+def test_missing_secret_key_without_debug_is_a_clear_startup_error(tmp_path):
+    env = production_env()
+    del env["SECRET_KEY"]
+    result = run_manage("check", env_overrides=env, tmp_path=tmp_path)
+    assert result.returncode != 0
+    assert "SECRET_KEY is not set" in result.stderr
+
+
+def test_invalid_boolean_is_a_clear_startup_error(tmp_path):
+    result = run_manage(
+        "check", env_overrides={**production_env(), "HTTPS": "maybe"}, tmp_path=tmp_path
+    )
+    assert result.returncode != 0
+    assert "HTTPS must be a boolean" in result.stderr
+
+
+def test_settings_read_from_environment(tmp_path):
+    code = (
+        "from django.conf import settings as s;"
+        "print(s.DEBUG, s.TIME_ZONE, s.CACHES['default']['BACKEND'], "
+        "s.DATABASES['default']['ENGINE'], s.CORS_ALLOWED_ORIGINS, s.EMAIL_BACKEND)"
+    )
+    env = {
+        **production_env(),
+        "TIME_ZONE": "UTC",
+        "REDIS_URL": "redis://127.0.0.1:6379/3",
+        "DATABASE_URL": "postgres://user@db.example.com:5432/store",
+    }
+    result = run_manage("shell", "-c", code, env_overrides=env, tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "False",
+        "UTC",
+        "django_redis.cache.RedisCache",
+        "django.db.backends.postgresql",
+        "['https://www.shop.example.com']",
+        "django.core.mail.backends.console.EmailBackend",
+    ]
+
+
+@pytest.mark.django_db
+def test_debug_is_off_by_default_in_this_process(settings):
+    assert settings.DEBUG is False
