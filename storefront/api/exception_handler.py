@@ -15,8 +15,13 @@ logger = logging.getLogger("django.request")
 NON_FIELD_KEYS = {"non_field_errors"}
 
 
-def flatten_errors(detail, prefix: str = "") -> dict[str, list[str]]:
-    """Turn DRF's nested error detail into {"items.0.reference": ["..."]}."""
+def flatten_errors(detail) -> dict[str, list[str]]:
+    """Turn DRF's nested error detail into {"items.0.reference": ["..."]}, messages named."""
+    flat = _collect(detail, "")
+    return {path: [name_field(path, msg) for msg in messages] for path, messages in flat.items()}
+
+
+def _collect(detail, prefix: str) -> dict[str, list[str]]:
     flat: dict[str, list[str]] = {}
     if isinstance(detail, dict):
         for key, value in detail.items():
@@ -25,23 +30,21 @@ def flatten_errors(detail, prefix: str = "") -> dict[str, list[str]]:
                 path = prefix or key
             else:
                 path = f"{prefix}.{key}" if prefix else key
-            for sub_path, messages in flatten_errors(value, path).items():
+            for sub_path, messages in _collect(value, path).items():
                 flat.setdefault(sub_path, []).extend(messages)
     elif isinstance(detail, list):
         for index, value in enumerate(detail):
             if isinstance(value, dict | list):
-                if isinstance(value, dict) and not value:
+                if not value:
                     continue
                 sub = f"{prefix}.{index}" if prefix else str(index)
-                for sub_path, messages in flatten_errors(value, sub).items():
+                for sub_path, messages in _collect(value, sub).items():
                     flat.setdefault(sub_path, []).extend(messages)
             else:
                 flat.setdefault(prefix or "non_field_errors", []).append(str(value))
     else:
         flat.setdefault(prefix or "non_field_errors", []).append(str(detail))
-    return {
-        path: [name_field(path, message) for message in messages] for path, messages in flat.items()
-    }
+    return flat
 
 
 def name_field(path: str, message: str) -> str:
@@ -55,7 +58,7 @@ def name_field(path: str, message: str) -> str:
         if phrase in message:
             article = "The" if phrase[0] == "T" else "the"
             return message.replace(phrase, f"{article} {path} field", 1)
-    if f"the {path} field" in message.lower():
+    if f"the {path} field".lower() in message.lower():
         return message
     return f"{message.rstrip('.')} (the {path} field)."
 

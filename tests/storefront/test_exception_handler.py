@@ -46,3 +46,10 @@ def test_nested_non_field_errors_attach_to_their_parent():
 def test_plain_string_and_list_details():
     assert flatten_errors("Oops.") == {"non_field_errors": ["Oops."]}
     assert flatten_errors(["A.", "B."]) == {"non_field_errors": ["A.", "B."]}
+
+
+def test_camel_case_nested_field_is_named_exactly_once():
+    detail = {"items": [{"cashOptionId": ["A valid integer is required."]}]}
+    assert flatten_errors(detail) == {
+        "items.0.cashOptionId": ["A valid integer is required (the items.0.cashOptionId field)."]
+    }

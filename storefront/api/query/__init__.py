@@ -1,0 +1,206 @@
+"""List query parameters: limit, offset, fields, condition, order (DESIGN §5).
+
+Each list endpoint declares a whitelist (`ListSpec`) of API field names with their ORM
+paths and types; `parse_list_query` turns the query string into a `ListQuery` (a ``Q``
+filter and ``order_by`` arguments built only from that whitelist), and `list_page`
+returns the page container. Usage in a selector/view::
+
+    REVIEW_LIST = ListSpec(
+        fields={
+            "id": ListField("id", "int", order=True),
+            "score": ListField("score", "int", order=True),
+            "customerName": ListField("customer_name", "str"),
+            "createdAt": ListField("created_at", "datetime", order=True),
+        },
+        output_fields=frozenset({"id", "score", "customerName", "comment", "createdAt"}),
+        default_order=("-createdAt",),
+    )
+
+    query = parse_list_query(request.query_params, REVIEW_LIST)   # 422 on bad input
+    page = list_page(
+        ProductReview.objects.public(),
+        query,
+        lambda rows: ReviewSerializer(rows, many=True).data,
+    )
+    return success(page)
+    # {"registers": [...], "pagination": {"limit": 10, "offset": 0, "pages": 3, "registers": 25}}
+
+Accepted input (all optional):
+
+- ``limit=20`` (1..100, default 10), ``offset=40`` (0..10_000_000, default 0).
+- ``fields=id,score`` / ``fields=id&fields=score`` / ``fields[]=id`` / ``fields=["id"]``:
+  only those keys in each register.
+- ``condition={"score":5,"createdAt":{"gte":"2026-01-01"}}`` or
+  ``condition[score]=5&condition[createdAt][gte]=2026-01-01``. A bare value means ``eq``
+  (a bare list means ``in``, a bare null ``isNull``). Operators: ``eq ne gt gte lt lte in
+  nin contains startsWith isNull``; ``in``/``nin`` take a JSON array, a bracket list or
+  ``"a,b"``; ``contains``/``startsWith`` (case-insensitive) only on str fields.
+- ``order=-createdAt,score`` / ``order=["-createdAt"]`` /
+  ``order=[{"field":"createdAt","direction":"desc"}]`` /
+  ``order[0][field]=createdAt&order[0][direction]=desc``. At most 5 fields; ``id`` is
+  always appended as the last tie-breaker.
+
+Errors are one ``ValidationError`` with a key per parameter (``limit``, ``offset``,
+``fields``, ``order``, ``condition`` or ``condition.<field>``).
+
+OpenAPI: ``@extend_schema(parameters=list_query_parameters(REVIEW_LIST), ...)`` documents
+the five parameters with the spec's names.
+
+Note: a ListField path across a multi-valued relation (``tags__name``) can repeat rows;
+keep whitelisted paths single-valued.
+
+Modules: spec (declarations, limits), values (type coercion), condition, order, openapi.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from django.db.models import QuerySet
+from rest_framework.exceptions import ValidationError
+
+from ..querystring import clip, string_list
+from .condition import OPERATORS, parse_condition
+from .openapi import list_query_parameters
+from .order import parse_order
+from .spec import (
+    DEFAULT_LIMIT,
+    MAX_CONDITIONS,
+    MAX_LIMIT,
+    MAX_OFFSET,
+    MAX_ORDER_FIELDS,
+    FieldType,
+    ListField,
+    ListQuery,
+    ListSpec,
+)
+from .values import INTEGER, InvalidValue
+
+__all__ = [
+    "DEFAULT_LIMIT",
+    "MAX_CONDITIONS",
+    "MAX_LIMIT",
+    "MAX_OFFSET",
+    "MAX_ORDER_FIELDS",
+    "OPERATORS",
+    "FieldType",
+    "ListField",
+    "ListQuery",
+    "ListSpec",
+    "list_page",
+    "list_query_parameters",
+    "parse_list_query",
+    "sparse",
+]
+
+
+def _single(params: Any, name: str) -> Any:
+    if params is None:
+        return None
+    if any(str(key).startswith(name + "[") for key in params):
+        raise InvalidValue(f"The {name} field must be a single integer, not a list or object.")
+    if hasattr(params, "getlist"):
+        values = params.getlist(name)
+        if not values:
+            return None
+        if len(values) > 1:
+            raise InvalidValue(f"The {name} field must be given once.")
+        return values[0]
+    return params.get(name)
+
+
+def _bounded_int(params: Any, name: str, default: int, low: int, high: int) -> int:
+    message = f"The {name} field must be an integer from {low} to {high}."
+    value = _single(params, name)
+    if value is None:
+        return default
+    if isinstance(value, bool):
+        raise InvalidValue(message)
+    if isinstance(value, str):
+        if not INTEGER.fullmatch(value):
+            raise InvalidValue(message)
+        value = int(value)
+    if not isinstance(value, int) or not low <= value <= high:
+        raise InvalidValue(message)
+    return value
+
+
+def _parse_fields(params: Any, spec: ListSpec, errors: dict[str, list[str]]):
+    try:
+        names = string_list(params, "fields")
+    except ValidationError as exc:
+        errors.update(exc.detail)
+        return None
+    if not names:
+        return None
+    names = list(dict.fromkeys(names))
+    unknown = [clip(name) for name in names if name not in spec.output_fields]
+    if unknown:
+        allowed = ", ".join(sorted(spec.output_fields))
+        errors["fields"] = [
+            f"The fields field has unknown names: {', '.join(unknown[:10])} (allowed: {allowed})."
+        ]
+        return None
+    return tuple(names)
+
+
+def parse_list_query(
+    params: Any,
+    spec: ListSpec,
+    *,
+    default_limit: int = DEFAULT_LIMIT,
+    max_limit: int = MAX_LIMIT,
+) -> ListQuery:
+    """Read limit, offset, fields, condition and order; raise one ValidationError listing
+    every bad parameter (rendered as 422 VALIDATION_ERROR)."""
+    if params is not None and not isinstance(params, Mapping) and not hasattr(params, "lists"):
+        raise ValidationError({"non_field_errors": ["The query parameters could not be read."]})
+    errors: dict[str, list[str]] = {}
+    limit, offset = default_limit, 0
+    try:
+        limit = _bounded_int(params, "limit", default_limit, 1, max_limit)
+    except InvalidValue as exc:
+        errors["limit"] = [str(exc)]
+    try:
+        offset = _bounded_int(params, "offset", 0, 0, MAX_OFFSET)
+    except InvalidValue as exc:
+        errors["offset"] = [str(exc)]
+    fields = _parse_fields(params, spec, errors)
+    condition = parse_condition(params, spec, errors)
+    order_by = parse_order(params, spec, errors)
+    if errors:
+        raise ValidationError({key: [str(message) for message in errors[key]] for key in errors})
+    return ListQuery(limit=limit, offset=offset, fields=fields, filter=condition, order_by=order_by)
+
+
+def sparse(rows: list[dict], fields) -> list[dict]:
+    """Keep only `fields` keys of each row (in the row's own key order); None keeps all."""
+    if fields is None:
+        return rows
+    wanted = set(fields)
+    return [{key: value for key, value in row.items() if key in wanted} for row in rows]
+
+
+def list_page(queryset: QuerySet, query: ListQuery, serialize: Callable[[list], list]) -> dict:
+    """The page container for `query` over `queryset`: one COUNT query plus one page query.
+
+    ``serialize`` gets the list of model objects of the page and returns a list of dicts.
+    """
+    queryset = queryset.filter(query.filter).order_by(*query.order_by)
+    total = queryset.count()
+    if query.offset < total:
+        objects = list(queryset[query.offset : query.offset + query.limit])
+        registers = sparse(list(serialize(objects)), query.fields)
+    else:
+        registers = []
+    return {
+        "registers": registers,
+        "pagination": {
+            "limit": query.limit,
+            "offset": query.offset,
+            "pages": math.ceil(total / query.limit) if total else 0,
+            "registers": total,
+        },
+    }

@@ -1,0 +1,75 @@
+"""OpenAPI description of the list query parameters of an endpoint (`list_query_parameters`)."""
+
+from __future__ import annotations
+
+from .condition import OPERATORS
+from .spec import DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_ORDER_FIELDS, ListSpec
+
+
+def list_query_parameters(spec: ListSpec, *, max_limit: int = MAX_LIMIT) -> list:
+    """OpenAPI query parameters for a list endpoint, for ``@extend_schema(parameters=...)``.
+
+    ``fields`` and ``order`` are documented as comma-separated arrays and ``condition``
+    as a bracket (deepObject) object; the JSON encodings are described in the text.
+    """
+    # Imported here: list specs are declared in selectors, which must not need the schema app.
+    from drf_spectacular.types import OpenApiTypes
+    from drf_spectacular.utils import OpenApiParameter
+
+    filterable = [name for name, item in spec.fields.items() if item.filter]
+    orderable = [name for name, item in spec.fields.items() if item.order]
+    return [
+        OpenApiParameter(
+            "limit",
+            OpenApiTypes.INT,
+            description=f"Registers per page, 1 to {max_limit} (default {DEFAULT_LIMIT}).",
+        ),
+        OpenApiParameter(
+            "offset",
+            OpenApiTypes.INT,
+            description=f"Registers to skip, 0 to {MAX_OFFSET} (default 0).",
+        ),
+        OpenApiParameter(
+            "fields",
+            {"type": "array", "items": {"type": "string", "enum": sorted(spec.output_fields)}},
+            style="form",
+            explode=False,
+            description="Only these keys in each register: `fields=id,name`, "
+            '`fields[]=id&fields[]=name` or `fields=["id","name"]`.',
+        ),
+        OpenApiParameter(
+            "condition",
+            {
+                "type": "object",
+                "properties": {name: {"type": "string"} for name in filterable},
+                "additionalProperties": False,
+            },
+            style="deepObject",
+            explode=True,
+            description=(
+                f"Filters on {', '.join(filterable) or 'nothing'}: a JSON object "
+                '(`condition={"score":5,"createdAt":{"gte":"2026-01-01"}}`) or brackets '
+                "(`condition[score]=5&condition[createdAt][gte]=2026-01-01`). Operators: "
+                f"{', '.join(OPERATORS)}; a bare value means eq."
+            ),
+        ),
+        OpenApiParameter(
+            "order",
+            {
+                "type": "array",
+                "items": {
+                    "type": "string",
+                    "enum": [f"{sign}{name}" for name in orderable for sign in ("", "-")],
+                },
+                "maxItems": MAX_ORDER_FIELDS,
+            },
+            style="form",
+            explode=False,
+            description=(
+                f"Sort by {', '.join(orderable) or 'nothing'}: `order=-createdAt,score`, "
+                '`order=[{"field":"createdAt","direction":"desc"}]` or '
+                "`order[0][field]=createdAt&order[0][direction]=desc`. Default: "
+                f"{','.join(spec.default_order)}; id is always the last tie-breaker."
+            ),
+        ),
+    ]

@@ -1,0 +1,270 @@
+"""Array and object parameters in a query string (storefront/api/querystring.py)."""
+
+import pytest
+from django.http import QueryDict
+from rest_framework.exceptions import ValidationError
+
+from storefront.api.querystring import (
+    indexed_list,
+    json_or_nested,
+    object_param,
+    parse_nested,
+    string_list,
+)
+
+
+def qd(query: str) -> QueryDict:
+    return QueryDict(query)
+
+
+def error_of(call, *args, **kwargs) -> dict[str, list[str]]:
+    with pytest.raises(ValidationError) as caught:
+        call(*args, **kwargs)
+    return {key: [str(message) for message in value] for key, value in caught.value.detail.items()}
+
+
+# ---------------------------------------------------------------------------- parse_nested
+
+
+def test_nested_brackets_become_nested_dicts():
+    assert parse_nested(qd("a[b][c]=1")) == {"a": {"b": {"c": "1"}}}
+
+
+def test_empty_brackets_collect_a_list_in_order():
+    assert parse_nested(qd("a[]=x&b=1&a[]=y")) == {"a": ["x", "y"], "b": "1"}
+
+
+def test_indexed_brackets_stay_dict_keys():
+    assert parse_nested(qd("a[0][f]=1&a[1][f]=2")) == {"a": {"0": {"f": "1"}, "1": {"f": "2"}}}
+
+
+def test_plain_single_key_is_a_string_and_repeated_key_a_list():
+    assert parse_nested(qd("s=z&t=1&t=2")) == {"s": "z", "t": ["1", "2"]}
+
+
+def test_repeated_bracket_key_keeps_every_value():
+    assert parse_nested(qd("a[b]=1&a[b]=2")) == {"a": {"b": ["1", "2"]}}
+
+
+def test_siblings_merge_under_one_base():
+    assert parse_nested(qd("c[x][gte]=1&c[x][lte]=5&c[y]=2")) == {
+        "c": {"x": {"gte": "1", "lte": "5"}, "y": "2"}
+    }
+
+
+def test_empty_query_gives_an_empty_dict():
+    assert parse_nested(qd("")) == {}
+    assert parse_nested(None) == {}
+
+
+def test_plain_dict_values_are_kept_as_sent():
+    body = {"codes": ["a"], "condition": {"score": 5}, "a[b]": ["1"]}
+    assert parse_nested(body) == {"codes": ["a"], "condition": {"score": 5}, "a": {"b": "1"}}
+
+
+@pytest.mark.parametrize("key", ["a[b", "a]", "a[b]x", "a[b]]", "a[[b]]", "a[b[c]]"])
+def test_malformed_key_is_an_error_naming_the_base_key(key):
+    errors = error_of(parse_nested, qd(f"{key}=1"))
+    assert list(errors) == ["a"]
+    assert "The a parameter name" in errors["a"][0]
+    assert "malformed" in errors["a"][0]
+
+
+def test_key_without_a_base_is_an_error():
+    errors = error_of(parse_nested, qd("[b]=1"))
+    assert "malformed" in next(iter(errors.values()))[0]
+
+
+def test_five_levels_are_accepted_and_six_refused():
+    assert parse_nested(qd("a[1][2][3][4][5]=x")) == {"a": {"1": {"2": {"3": {"4": {"5": "x"}}}}}}
+    errors = error_of(parse_nested, qd("a[1][2][3][4][5][6]=x"))
+    assert errors == {"a": ["The a parameter is nested deeper than 5 levels."]}
+
+
+def test_overlong_key_is_refused():
+    errors = error_of(parse_nested, qd("a[" + "b" * 300 + "]=1"))
+    assert errors == {"a": ["The a parameter name is longer than 200 characters."]}
+
+
+@pytest.mark.parametrize(
+    "query", ["a=1&a[b]=2", "a[b]=2&a=1", "a[]=1&a[b]=2", "a[b]=1&a[b][c]=2", "a[b][c]=1&a[b]=2"]
+)
+def test_conflicting_forms_are_an_error(query):
+    errors = error_of(parse_nested, qd(query))
+    assert errors == {"a": ["The a parameter is given in conflicting forms."]}
+
+
+def test_empty_brackets_only_at_the_end():
+    errors = error_of(parse_nested, qd("a[][b]=1"))
+    assert errors == {"a": ["The a parameter may use [] only as its last bracket."]}
+
+
+# ---------------------------------------------------------------------------- string_list
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "codes[]=a&codes[]=b",
+        "codes[0]=a&codes[1]=b",
+        "codes[1]=b&codes[0]=a",
+        "codes=a&codes=b",
+        "codes=a,b",
+        "codes= a , b ,,",
+        'codes=["a","b"]',
+        'codes= ["a", "b"] ',
+    ],
+)
+def test_string_list_reads_every_encoding(query):
+    assert string_list(qd(query), "codes") == ["a", "b"]
+
+
+def test_string_list_is_none_when_absent():
+    assert string_list(qd("other=1"), "codes") is None
+
+
+def test_string_list_of_an_empty_value_is_empty():
+    assert string_list(qd("codes="), "codes") == []
+
+
+def test_string_list_keeps_commas_inside_json_strings():
+    assert string_list(qd('codes=["a,b","c"]'), "codes") == ["a,b", "c"]
+
+
+def test_string_list_turns_json_numbers_into_strings():
+    assert string_list(qd('codes=[1,"x",2.5]'), "codes") == ["1", "x", "2.5"]
+
+
+def test_string_list_reads_a_json_body_dict():
+    assert string_list({"codes": ["a", "b"]}, "codes") == ["a", "b"]
+    assert string_list({"codes": "a,b"}, "codes") == ["a", "b"]
+
+
+def test_string_list_splits_each_repeated_value():
+    assert string_list(qd("fields=id,name&fields=score"), "fields") == ["id", "name", "score"]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "codes=[true]",
+        "codes=[null]",
+        'codes=[["a"]]',
+        'codes=[{"a":1}]',
+        'codes={"a":1}',
+        "codes[a]=x",
+        "codes[0][x]=y",
+    ],
+)
+def test_string_list_refuses_anything_but_strings_and_numbers(query):
+    errors = error_of(string_list, qd(query), "codes")
+    assert list(errors) == ["codes"]
+    assert errors["codes"][0].startswith("The codes field must be a list")
+
+
+def test_string_list_refuses_invalid_json():
+    errors = error_of(string_list, qd("codes=[a,b"), "codes")
+    assert errors == {"codes": ["The codes field is not valid JSON."]}
+
+
+def test_string_list_caps_the_number_of_elements():
+    assert len(string_list(qd("codes=" + ",".join(["x"] * 100)), "codes")) == 100
+    errors = error_of(string_list, qd("codes=" + ",".join(["x"] * 101)), "codes")
+    assert errors == {"codes": ["The codes field may have at most 100 elements."]}
+
+
+def test_string_list_ignores_malformed_keys_of_other_parameters():
+    assert string_list(qd("utm[x=1&codes=a"), "codes") == ["a"]
+
+
+def test_string_list_refuses_a_malformed_key_of_its_own():
+    errors = error_of(string_list, qd("codes[x=1"), "codes")
+    assert list(errors) == ["codes"]
+
+
+# ---------------------------------------------------------------------------- indexed_list
+
+
+def test_indexed_list_orders_by_numeric_index():
+    value = {"10": "k", "2": "c", "0": "a"}
+    assert indexed_list(value, name="order") == ["a", "c", "k"]
+
+
+def test_indexed_list_passes_a_list_through():
+    assert indexed_list(["a"], name="order") == ["a"]
+
+
+@pytest.mark.parametrize("value", [{"a": 1}, {"-1": 1}, {"1.5": 1}, {"٣": 1}, "text", 5, None])
+def test_indexed_list_refuses_anything_else(value):
+    errors = error_of(indexed_list, value, name="order")
+    assert errors == {"order": ["The order field must be a list."]}
+
+
+# ---------------------------------------------------------------------------- object_param
+
+
+def test_object_param_reads_json():
+    query = qd('condition={"score":5,"createdAt":{"gte":"2026-01-01"}}')
+    assert object_param(query, "condition") == {"score": 5, "createdAt": {"gte": "2026-01-01"}}
+
+
+def test_object_param_reads_brackets():
+    query = qd("condition[score]=5&condition[createdAt][gte]=2026-01-01")
+    assert object_param(query, "condition") == {"score": "5", "createdAt": {"gte": "2026-01-01"}}
+
+
+def test_object_param_is_none_when_absent():
+    assert object_param(qd("limit=1"), "condition") is None
+
+
+@pytest.mark.parametrize(
+    "query", ["condition=[1]", "condition=5", "condition=abc", "condition=a&condition=b"]
+)
+def test_object_param_refuses_non_objects(query):
+    errors = error_of(object_param, qd(query), "condition")
+    assert errors == {"condition": ["The condition field must be a JSON object."]}
+
+
+@pytest.mark.parametrize(
+    "text", ['{"a":', '{"a":NaN}', '{"a":Infinity}', '{"a":-Infinity}', "{'a':1}"]
+)
+def test_object_param_refuses_invalid_json(text):
+    errors = error_of(object_param, {"condition": text}, "condition")
+    assert errors == {"condition": ["The condition field is not valid JSON."]}
+
+
+def test_deeply_nested_json_is_refused_without_crashing():
+    text = "[" * 100_00 + "]" * 100_00
+    errors = error_of(json_or_nested, {"condition": text}, "condition")
+    assert list(errors) == ["condition"]
+    deep = '{"a":' * 6 + "1" + "}" * 6
+    assert error_of(object_param, {"condition": deep}, "condition") == {
+        "condition": ["The condition field is nested deeper than 5 levels."]
+    }
+
+
+def test_overlong_json_is_refused():
+    text = '{"a":"' + "x" * 30_000 + '"}'
+    errors = error_of(object_param, {"condition": text}, "condition")
+    assert errors == {"condition": ["The condition field is longer than 20000 characters."]}
+
+
+def test_json_with_a_huge_integer_is_refused():
+    errors = error_of(object_param, {"condition": '{"a":' + "9" * 5000 + "}"}, "condition")
+    assert errors == {"condition": ["The condition field is not valid JSON."]}
+
+
+# ---------------------------------------------------------------------------- json_or_nested
+
+
+def test_json_or_nested_returns_plain_strings_as_they_are():
+    assert json_or_nested(qd("order=-createdAt,score"), "order") == "-createdAt,score"
+
+
+def test_json_or_nested_reads_indexed_objects():
+    query = qd("order[0][field]=createdAt&order[0][direction]=desc")
+    assert json_or_nested(query, "order") == {"0": {"field": "createdAt", "direction": "desc"}}
+
+
+def test_json_or_nested_reads_a_json_array():
+    assert json_or_nested(qd('order=["-createdAt"]'), "order") == ["-createdAt"]
