@@ -16,7 +16,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 
 def env_str(name: str, default: str = "") -> str:
-    return os.environ.get(name, default)
+    """The variable's value; unset or empty means the default."""
+    return os.environ.get(name) or default
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -42,7 +43,7 @@ def env_int(name: str, default: int) -> int:
 
 
 def env_list(name: str, default: str = "") -> list[str]:
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+    return [item.strip() for item in env_str(name, default).split(",") if item.strip()]
 
 
 # --- Core -------------------------------------------------------------------
@@ -272,7 +273,7 @@ ADMINS = [("Operators", a) for a in env_list("ADMINS")]
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["storefront.api.authentication.CustomerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "UNAUTHENTICATED_USER": None,
     "EXCEPTION_HANDLER": "storefront.api.exception_handler.api_exception_handler",

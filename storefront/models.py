@@ -185,3 +185,13 @@ class Customer(TimestampedModel):
 
     def check_password(self, raw_password: str) -> bool:
         return check_password(raw_password, self.password)
+
+    # A signed-in customer is the API's `request.user` (storefront.api.authentication);
+    # these let DRF's permission checks treat it like a user. Not database fields.
+    @property
+    def is_authenticated(self) -> bool:
+        return True
+
+    @property
+    def is_anonymous(self) -> bool:
+        return False

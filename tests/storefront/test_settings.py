@@ -81,7 +81,7 @@ def test_settings_read_from_environment(tmp_path):
     }
     result = run_manage("shell", "-c", code, env_overrides=env, tmp_path=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == [
+    assert result.stdout.strip().splitlines()[-1].split() == [
         "False",
         "UTC",
         "django_redis.cache.RedisCache",

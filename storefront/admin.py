@@ -1,0 +1,218 @@
+"""Admin of the store app: sales channels, payment options and customers."""
+
+from decimal import Decimal
+
+from django import forms
+from django.contrib import admin
+from django.utils.html import format_html, format_html_join
+
+from .models import Customer, PaymentOption, PaymentOptionKind, SalesChannel
+from .payments import (
+    cash_discount,
+    cash_discount_terms_of,
+    installment_plan,
+    installment_terms_of,
+)
+from .services import customers_set_active
+
+HISTORY_FIELDSET = ("History", {"fields": ("created_at", "updated_at"), "classes": ("collapse",)})
+
+
+def _percent(value: Decimal) -> str:
+    """Decimal("1.9900") -> "1.99"; Decimal("5.00") -> "5"."""
+    text = f"{value:f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+# --- Sales channels -------------------------------------------------------------------
+
+
+class SalesChannelForm(forms.ModelForm):
+    class Meta:
+        model = SalesChannel
+        fields = ("name", "domain", "active", "is_default")
+
+    def clean_is_default(self):
+        is_default = self.cleaned_data["is_default"]
+        if is_default:
+            current = SalesChannel.objects.filter(is_default=True).exclude(pk=self.instance.pk)
+            if channel := current.first():
+                raise forms.ValidationError(
+                    f"“{channel}” is already the default channel: untick it there first."
+                )
+        return is_default
+
+
+@admin.register(SalesChannel)
+class SalesChannelAdmin(admin.ModelAdmin):
+    form = SalesChannelForm
+    list_display = ("name", "domain", "active", "is_default", "updated_at")
+    list_filter = ("active", "is_default")
+    search_fields = ("name", "domain")
+    ordering = ("-is_default", "name")
+    readonly_fields = ("created_at", "updated_at")
+    fieldsets = (
+        (None, {"fields": ("name", "domain")}),
+        ("Status", {"fields": ("active", "is_default")}),
+        HISTORY_FIELDSET,
+    )
+
+
+# --- Payment options ------------------------------------------------------------------
+
+PREVIEW_VALUE = Decimal("1000.00")
+
+
+class PaymentOptionForm(forms.ModelForm):
+    class Meta:
+        model = PaymentOption
+        fields = (
+            "kind",
+            "name",
+            "active",
+            "is_default",
+            "discount_percentage",
+            "max_installments",
+            "interest_free_installments",
+            "monthly_interest_rate",
+            "min_installment_value",
+        )
+
+    def clean(self):
+        cleaned = super().clean()
+        kind = cleaned.get("kind") or self.instance.kind
+        if cleaned.get("is_default") and kind:
+            current = PaymentOption.objects.filter(kind=kind, is_default=True).exclude(
+                pk=self.instance.pk
+            )
+            if option := current.first():
+                self.add_error(
+                    "is_default",
+                    f"“{option.name}” is already the default {option.get_kind_display().lower()} "
+                    "option: untick it there first.",
+                )
+        return cleaned
+
+
+@admin.register(PaymentOption)
+class PaymentOptionAdmin(admin.ModelAdmin):
+    form = PaymentOptionForm
+    list_display = ("name", "kind", "active", "is_default", "terms", "updated_at")
+    list_filter = ("kind", "active", "is_default")
+    search_fields = ("name",)
+    ordering = ("kind", "name")
+
+    cash_fieldset = (
+        "Cash discount",
+        {
+            "fields": ("discount_percentage",),
+            "description": "Used by cash-discount options only.",
+        },
+    )
+    installments_fieldset = (
+        "Installments",
+        {
+            "fields": (
+                "max_installments",
+                "interest_free_installments",
+                "monthly_interest_rate",
+                "min_installment_value",
+            ),
+            "description": (
+                "Used by installment options only. Counts up to the interest-free one split "
+                "the value evenly; above it, compound monthly interest (Tabela Price). An "
+                "installment count is offered only while each installment is at least the "
+                "minimum; 1x is always offered."
+            ),
+        },
+    )
+
+    def get_fieldsets(self, request, obj=None):
+        main = (None, {"fields": ("kind", "name", "active", "is_default")})
+        if obj is None:
+            return (main, self.cash_fieldset, self.installments_fieldset)
+        terms = (
+            self.cash_fieldset
+            if obj.kind == PaymentOptionKind.CASH_DISCOUNT
+            else self.installments_fieldset
+        )
+        preview = (
+            f"Preview for {PREVIEW_VALUE}",
+            {
+                "fields": ("conditions_preview",),
+                "description": "As the storefront computes it with the saved terms.",
+            },
+        )
+        return (main, terms, preview, HISTORY_FIELDSET)
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return ()
+        # The kind picks the terms that apply: storefronts may hold the id, so it stays put.
+        return ("kind", "conditions_preview", "created_at", "updated_at")
+
+    @admin.display(description="Terms")
+    def terms(self, obj: PaymentOption) -> str:
+        if obj.kind == PaymentOptionKind.CASH_DISCOUNT:
+            return f"{_percent(obj.discount_percentage)}% off"
+        return (
+            f"up to {obj.max_installments}x, {obj.interest_free_installments}x interest-free, "
+            f"{_percent(obj.monthly_interest_rate)}%/month, "
+            f"minimum installment {obj.min_installment_value}"
+        )
+
+    @admin.display(description="Conditions")
+    def conditions_preview(self, obj: PaymentOption) -> str:
+        if obj.kind == PaymentOptionKind.CASH_DISCOUNT:
+            discount = cash_discount(PREVIEW_VALUE, cash_discount_terms_of(obj))
+            return format_html(
+                "{}% off: discount {}, pays {}",
+                _percent(discount.discount_percentage),
+                discount.discount_value,
+                discount.value_with_discount,
+            )
+        plan = installment_plan(PREVIEW_VALUE, installment_terms_of(obj))
+        rows = format_html_join(
+            "",
+            "<tr><td>{}x</td><td>{}</td><td>{}</td><td>{}%</td><td>{}</td></tr>",
+            (
+                (
+                    entry.installment,
+                    entry.installment_value,
+                    entry.total_value,
+                    _percent(entry.fee),
+                    entry.fee_total_value,
+                )
+                for entry in plan
+            ),
+        )
+        return format_html(
+            "<table><thead><tr><th>Installments</th><th>Each</th><th>Total</th>"
+            "<th>Monthly rate</th><th>Interest</th></tr></thead><tbody>{}</tbody></table>",
+            rows,
+        )
+
+
+# --- Customers ----------------------------------------------------------------------------
+
+
+@admin.register(Customer)
+class CustomerAdmin(admin.ModelAdmin):
+    """Storefront accounts. Passwords are never shown or set here: customers choose them."""
+
+    list_display = ("name", "email", "active", "last_login", "created_at")
+    list_filter = ("active",)
+    search_fields = ("name", "email")
+    ordering = ("name", "id")
+    fieldsets = (
+        (None, {"fields": ("name", "email", "active")}),
+        ("Sign-in", {"fields": ("last_login",)}),
+        HISTORY_FIELDSET,
+    )
+    readonly_fields = ("last_login", "created_at", "updated_at")
+    actions = ("deactivate",)
+
+    @admin.action(description="Deactivate selected customers (they can no longer sign in)")
+    def deactivate(self, request, queryset):
+        count = customers_set_active(customers=queryset, active=False)
+        self.message_user(request, f"{count} customer(s) deactivated.")

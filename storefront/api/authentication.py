@@ -1,0 +1,93 @@
+"""Customer sign-in for the public API: the signed token of POST /publics/customers/login.
+
+The token is read from, in this order:
+1. `Authorization: Bearer <token>`;
+2. the `service-cookie-name` header (what the contract's storefront client sends);
+3. the `service-cookie-name` cookie.
+
+A valid token makes `request.user` the Customer and `request.auth` the token payload.
+No token, or an invalid / expired one, leaves the request anonymous (`request.user` is
+None): endpoints where sign-in is optional go on as anonymous, and endpoints that require
+it (`IsCustomer`) answer 401 UNAUTHENTICATED with `WWW-Authenticate: Bearer`.
+"""
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework.authentication import BaseAuthentication, get_authorization_header
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.permissions import BasePermission
+
+from storefront.models import Customer
+from storefront.services import customer_for_token
+from storefront.tokens import token_read
+
+SERVICE_HEADER = "service-cookie-name"
+SERVICE_COOKIE = "service-cookie-name"
+INVALID_SIGN_IN_MESSAGE = "The sign-in token is invalid or has expired. Sign in again."
+MISSING_SIGN_IN_MESSAGE = "Sign in to use this endpoint (Authorization: Bearer <token>)."
+
+
+def request_token(request) -> str | None:
+    """The token the request carries, from the places listed in the module docstring."""
+    header = get_authorization_header(request).decode("latin-1").strip()
+    scheme, _, credentials = header.partition(" ")
+    if scheme.lower() == "bearer" and credentials.strip():
+        return credentials.strip()
+    for value in (request.headers.get(SERVICE_HEADER), request.COOKIES.get(SERVICE_COOKIE)):
+        if value and value.strip():
+            return value.strip()
+    return None
+
+
+class CustomerTokenAuthentication(BaseAuthentication):
+    """Signed customer token from the Authorization header, the header or the cookie."""
+
+    keyword = "Bearer"
+
+    def authenticate(self, request):
+        token = request_token(request)
+        if token is None:
+            return None
+        payload = token_read(token)
+        customer = customer_for_token(payload=payload)
+        if customer is None:
+            # Anonymous where sign-in is optional; IsCustomer explains the 401.
+            request._request.customer_token_rejected = True
+            return None
+        return customer, payload
+
+    def authenticate_header(self, request) -> str:
+        return f'{self.keyword} realm="api"'
+
+
+class IsCustomer(BasePermission):
+    """Only a signed-in, active customer (401 UNAUTHENTICATED otherwise)."""
+
+    def has_permission(self, request, view) -> bool:
+        if isinstance(request.user, Customer):
+            return True
+        rejected = getattr(request._request, "customer_token_rejected", False)
+        # Raised (not returned False) so the 401 carries this message; DRF adds the
+        # WWW-Authenticate header from CustomerTokenAuthentication.authenticate_header.
+        raise NotAuthenticated(INVALID_SIGN_IN_MESSAGE if rejected else MISSING_SIGN_IN_MESSAGE)
+
+
+class CustomerTokenScheme(OpenApiAuthenticationExtension):
+    """OpenAPI: the three ways to send the token (any one of them)."""
+
+    target_class = "storefront.api.authentication.CustomerTokenAuthentication"
+    name = ["customerToken", "serviceCookieHeader", "serviceCookie"]
+
+    def get_security_requirement(self, auto_schema):
+        # Alternatives (any one), not all three together.
+        return [{name: []} for name in self.name]
+
+    def get_security_definition(self, auto_schema):
+        description = (
+            "Signed token of POST /publics/customers/login. Optional except where an "
+            "endpoint says otherwise; an invalid or expired token counts as anonymous."
+        )
+        return [
+            {"type": "http", "scheme": "bearer", "description": description},
+            {"type": "apiKey", "in": "header", "name": SERVICE_HEADER, "description": description},
+            {"type": "apiKey", "in": "cookie", "name": SERVICE_COOKIE, "description": description},
+        ]

@@ -1,0 +1,78 @@
+"""Serializers of the customer endpoints (register, login, the signed-in customer)."""
+
+from rest_framework import serializers
+
+from storefront.models import Customer
+
+# Passwords are hashed on every sign-in: a generous cap keeps hashing cheap.
+PASSWORD_MAX_LENGTH = 128
+
+
+class StrictCharField(serializers.CharField):
+    """A CharField that accepts only JSON strings (DRF's also turns numbers into text)."""
+
+    default_error_messages = {"invalid": "This field must be a string."}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictEmailField(serializers.EmailField):
+    """An EmailField that accepts only JSON strings."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class CustomerSerializer(serializers.ModelSerializer):
+    """A customer account as the API shows it (never the password)."""
+
+    createdAt = serializers.DateTimeField(source="created_at", read_only=True)
+    updatedAt = serializers.DateTimeField(source="updated_at", read_only=True)
+
+    class Meta:
+        model = Customer
+        fields = ["id", "name", "email", "active", "createdAt", "updatedAt"]
+        read_only_fields = fields
+
+
+class CustomerRegisterSerializer(serializers.Serializer):
+    name = StrictCharField(min_length=2, max_length=100)
+    email = StrictEmailField(max_length=254)
+    password = StrictCharField(
+        min_length=1,
+        max_length=PASSWORD_MAX_LENGTH,
+        trim_whitespace=False,
+        write_only=True,
+        style={"input_type": "password"},
+    )
+
+
+class CustomerLoginSerializer(serializers.Serializer):
+    # Not an EmailField: a malformed address simply fails to sign in (401), like any other.
+    email = StrictCharField(max_length=254)
+    password = StrictCharField(
+        max_length=PASSWORD_MAX_LENGTH,
+        trim_whitespace=False,
+        write_only=True,
+        style={"input_type": "password"},
+    )
+
+
+class CustomerSessionSerializer(serializers.Serializer):
+    """The answer of a successful sign-in: the token, its expiry and the customer."""
+
+    token = serializers.CharField(source="token.token")
+    tokenType = serializers.SerializerMethodField()
+    expiresAt = serializers.DateTimeField(source="token.expires_at")
+    expiresIn = serializers.IntegerField(
+        source="token.max_age", help_text="Lifetime of the token in seconds."
+    )
+    customer = CustomerSerializer()
+
+    def get_tokenType(self, session) -> str:
+        return "Bearer"

@@ -1,0 +1,136 @@
+"""Customer accounts: POST /publics/customers (register), POST /publics/customers/login
+(signed token) and GET /publics/customers/me (the signed-in customer).
+
+Answers use the success envelope; errors the error envelope. Both writes are throttled
+per client IP and per e-mail address.
+"""
+
+import hashlib
+
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.views import APIView
+
+from storefront.services import InvalidCredentials, customer_login, customer_register
+
+from .authentication import IsCustomer
+from .customer_serializers import (
+    CustomerLoginSerializer,
+    CustomerRegisterSerializer,
+    CustomerSerializer,
+    CustomerSessionSerializer,
+)
+from .errors import Unauthenticated
+from .responses import success
+from .schema import error_responses, success_envelope
+from .throttling import PublicWriteThrottle
+
+INVALID_CREDENTIALS_MESSAGE = "The email or password is incorrect."
+
+
+class LoginIpThrottle(PublicWriteThrottle):
+    """Sign-in attempts per client IP (`login` rate)."""
+
+    scope = "login"
+
+
+class CustomerEmailThrottle(SimpleRateThrottle):
+    """Writes naming the same e-mail address (`login_email` rate), from any IP.
+
+    The address is hashed into the cache key; bodies without a usable `email` are left
+    to the per-IP throttle and to validation.
+    """
+
+    scope = "login_email"
+
+    def get_cache_key(self, request, view):
+        data = request.data
+        email = data.get("email") if isinstance(data, dict) else None
+        if not isinstance(email, str) or not email.strip():
+            return None
+        digest = hashlib.sha256(email.strip().lower().encode("utf-8", "replace")).hexdigest()
+        bucket = getattr(view, "throttle_scope", None) or type(view).__name__
+        return f"throttle:{self.scope}:{bucket}:{digest}"
+
+
+class CustomerRegisterView(APIView):
+    throttle_classes = [PublicWriteThrottle, CustomerEmailThrottle]
+    throttle_scope = "customer-register"
+
+    @extend_schema(
+        operation_id="customer_register",
+        summary="Register a customer account",
+        description=(
+            "Creates an active customer account. The e-mail is unique (case-insensitive); "
+            "the password goes through the store's password validators and is never returned. "
+            "Throttled per client IP and per e-mail address."
+        ),
+        tags=["customers"],
+        request=CustomerRegisterSerializer,
+        responses={
+            201: success_envelope("CustomerEnvelope", CustomerSerializer),
+            **error_responses(422, 429),
+        },
+        examples=[
+            OpenApiExample(
+                "Register",
+                request_only=True,
+                value={"name": "Joana Silva", "email": "joana@example.com", "password": "..."},
+            )
+        ],
+    )
+    def post(self, request):
+        serializer = CustomerRegisterSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        customer = customer_register(**serializer.validated_data)
+        return success(CustomerSerializer(customer).data, status=201)
+
+
+class CustomerLoginView(APIView):
+    throttle_classes = [LoginIpThrottle, CustomerEmailThrottle]
+    throttle_scope = "customer-login"
+
+    @extend_schema(
+        operation_id="customer_login",
+        summary="Sign in: exchange e-mail and password for a signed token",
+        description=(
+            "Returns a signed, expiring token. Send it as `Authorization: Bearer <token>` "
+            "(or in the `service-cookie-name` header or cookie). Wrong credentials, unknown "
+            "e-mails and inactive accounts all answer the same 401 UNAUTHENTICATED. "
+            "Throttled per client IP and per e-mail address."
+        ),
+        tags=["customers"],
+        request=CustomerLoginSerializer,
+        responses={
+            200: success_envelope("CustomerSessionEnvelope", CustomerSessionSerializer),
+            **error_responses(401, 422, 429),
+        },
+    )
+    def post(self, request):
+        serializer = CustomerLoginSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            session = customer_login(**serializer.validated_data)
+        except InvalidCredentials as exc:
+            raise Unauthenticated(INVALID_CREDENTIALS_MESSAGE) from exc
+        # A bearer token must never sit in a shared cache.
+        return success(
+            CustomerSessionSerializer(session).data, headers={"Cache-Control": "no-store"}
+        )
+
+
+class CustomerMeView(APIView):
+    permission_classes = [IsCustomer]
+
+    @extend_schema(
+        operation_id="customer_me",
+        summary="The signed-in customer",
+        description="Requires a valid token; 401 UNAUTHENTICATED otherwise.",
+        tags=["customers"],
+        responses={
+            200: success_envelope("CustomerMeEnvelope", CustomerSerializer),
+            **error_responses(401),
+        },
+    )
+    def get(self, request):
+        return success(CustomerSerializer(request.user).data, headers={"Cache-Control": "no-store"})

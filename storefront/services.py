@@ -1,0 +1,110 @@
+"""Writes and business rules of the store app: customer accounts and sign-in."""
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from django.contrib.auth.base_user import BaseUserManager
+from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+from rest_framework.exceptions import ValidationError
+
+from .models import Customer
+from .tokens import IssuedToken, TokenPayload, password_version_matches, token_issue
+
+DUPLICATE_EMAIL_MESSAGE = "The email field is already registered to an account."
+
+
+class InvalidCredentials(Exception):
+    """Unknown e-mail, wrong password or inactive account (deliberately not told apart)."""
+
+
+@dataclass(frozen=True)
+class CustomerSession:
+    customer: Customer
+    token: IssuedToken
+
+
+@lru_cache(maxsize=1)
+def _dummy_password_hash() -> str:
+    # Checked against when the e-mail is unknown, so both paths cost one hasher run.
+    return make_password("storefront-dummy-password-for-timing")
+
+
+def customer_normalize_email(email: str) -> str:
+    """Trimmed, with the domain lower-cased (the local part is kept as typed)."""
+    return BaseUserManager.normalize_email((email or "").strip())
+
+
+def customer_register(*, name: str, email: str, password: str) -> Customer:
+    """Create an active customer account.
+
+    Raises DRF ValidationError (422) on a duplicate e-mail (case-insensitive) or a password
+    Django's validators (AUTH_PASSWORD_VALIDATORS) refuse.
+    """
+    customer = Customer(name=name.strip(), email=customer_normalize_email(email), active=True)
+    if Customer.objects.by_email(customer.email).exists():
+        raise ValidationError({"email": [DUPLICATE_EMAIL_MESSAGE]})
+    try:
+        validate_password(password, user=customer)
+    except DjangoValidationError as exc:
+        raise ValidationError({"password": list(exc.messages)}) from exc
+    customer.set_password(password)
+    try:
+        with transaction.atomic():
+            customer.save()
+    except IntegrityError as exc:  # a concurrent registration won the unique constraint
+        raise ValidationError({"email": [DUPLICATE_EMAIL_MESSAGE]}) from exc
+    return customer
+
+
+def customer_authenticate(*, email: str, password: str) -> Customer:
+    """The active customer with these credentials, else InvalidCredentials.
+
+    Unknown e-mails run the password hasher too, so timing does not tell whether an
+    account exists; an outdated hash is upgraded on success.
+    """
+    customer = Customer.objects.by_email(customer_normalize_email(email)).first()
+    if customer is None:
+        check_password(password, _dummy_password_hash())
+        raise InvalidCredentials
+
+    def upgrade_hash(raw_password: str) -> None:
+        customer.set_password(raw_password)
+        Customer.objects.filter(pk=customer.pk).update(password=customer.password)
+
+    if not check_password(password, customer.password, setter=upgrade_hash):
+        raise InvalidCredentials
+    if not customer.active:
+        raise InvalidCredentials
+    return customer
+
+
+def customer_login(*, email: str, password: str) -> CustomerSession:
+    """Check the credentials, record the sign-in and issue a signed, expiring token."""
+    customer = customer_authenticate(email=email, password=password)
+    customer.last_login = timezone.now()
+    Customer.objects.filter(pk=customer.pk).update(last_login=customer.last_login)
+    token = token_issue(customer_id=customer.pk, password_hash=customer.password)
+    return CustomerSession(customer=customer, token=token)
+
+
+def customer_for_token(*, payload: TokenPayload | None) -> Customer | None:
+    """The active customer a valid token payload (`tokens.token_read`) names; None when
+    there is no payload, the token predates a password change, or the account is gone
+    or inactive."""
+    if payload is None:
+        return None
+    customer = Customer.objects.active().filter(pk=payload.customer_id).first()
+    if customer is None or not password_version_matches(payload, customer.password):
+        return None
+    return customer
+
+
+def customers_set_active(*, customers: QuerySet, active: bool) -> int:
+    """Activate or deactivate accounts (an inactive account cannot sign in and its tokens
+    stop working); returns how many changed."""
+    return customers.exclude(active=active).update(active=active, updated_at=timezone.now())
