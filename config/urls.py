@@ -35,11 +35,15 @@ urlpatterns = [
     path("", include(api_patterns)),
 ]
 
+
+def serve_media(request, path):
+    """Uploaded media from MEDIA_ROOT, read per request (so settings overrides apply)."""
+    return serve(request, path, document_root=settings.MEDIA_ROOT)
+
+
 if settings.SERVE_MEDIA and settings.MEDIA_URL.startswith("/"):
     media_prefix = settings.MEDIA_URL.lstrip("/")
-    urlpatterns.append(
-        re_path(rf"^{media_prefix}(?P<path>.*)$", serve, {"document_root": settings.MEDIA_ROOT})
-    )
+    urlpatterns.append(re_path(rf"^{media_prefix}(?P<path>.*)$", serve_media))
 
 urlpatterns.append(re_path(r"^", fallback.unknown_url))
 

@@ -31,8 +31,14 @@ def _namespace_version(namespace: str) -> int:
 
 
 def cache_namespace_bump(namespace: str) -> None:
-    """Forget every cached value of the namespace (call on any change to its data)."""
-    cache.set(_VERSION_KEY.format(namespace=namespace), time.time_ns(), timeout=None)
+    """Forget every cached value of the namespace (call on any change to its data).
+
+    The new version is larger than both the old one and the clock, so it differs from the
+    old one even when the clock stands still (frozen time in tests) or steps back.
+    """
+    key = _VERSION_KEY.format(namespace=namespace)
+    old = cache.get(key) or 0
+    cache.set(key, max(old + 1, time.time_ns()), timeout=None)
 
 
 def cached(namespace: str, key: str, build: Callable[[], Any], timeout: int | None = None) -> Any:

@@ -75,3 +75,12 @@ def test_conditional_response_answers_304_for_a_matching_etag():
     assert again.status_code == 304
     other = conditional_response(factory.get("/x", HTTP_IF_NONE_MATCH='"nope"'), payload)
     assert other.status_code == 200
+
+
+def test_namespace_bump_works_while_the_clock_stands_still(monkeypatch):
+    monkeypatch.setattr("storefront.api.caching.time.time_ns", lambda: 1_000)
+    cached("ns-frozen", "k", lambda: "old")
+    cache_namespace_bump("ns-frozen")
+    assert cached("ns-frozen", "k", lambda: "new") == "new"
+    cache_namespace_bump("ns-frozen")
+    assert cached("ns-frozen", "k", lambda: "newer") == "newer"
