@@ -1,1 +1,0 @@
-"""Admin of the catalog app."""

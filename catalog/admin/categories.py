@@ -1,0 +1,111 @@
+"""Admin of categories (an indented tree), brands, attributes and cargo types."""
+
+from django.contrib import admin
+from django.db import connection
+from django.db.models import Count, Value
+from django.db.models.functions import Collate, Replace
+from django.utils.html import format_html
+
+from ..models import Attribute, AttributeValue, Brand, CargoType, Category
+from .common import HISTORY_FIELDSET
+
+
+def tree_order():
+    """Depth-first order: the url with "/" sorting lowest, so a category is followed by its
+    descendants (byte order on PostgreSQL, whatever the database's collation)."""
+    path = Replace("url", Value("/"), Value(" "))
+    if connection.vendor == "postgresql":
+        path = Collate(path, "C")
+    return path.asc()
+
+
+@admin.register(Category)
+class CategoryAdmin(admin.ModelAdmin):
+    list_display = ("indented_name", "slug", "url", "active", "position", "updated_at")
+    list_display_links = ("indented_name",)
+    list_editable = ("active", "position")
+    list_filter = ("active",)
+    search_fields = ("name", "slug", "url")
+    autocomplete_fields = ("parent",)
+    readonly_fields = ("url", "created_at", "updated_at")
+    list_per_page = 200
+    fieldsets = (
+        (None, {"fields": ("name", "slug", "parent", "url")}),
+        ("Display", {"fields": ("active", "position")}),
+        HISTORY_FIELDSET,
+    )
+    prepopulated_fields = {"slug": ("name",)}
+
+    def get_ordering(self, request):
+        return (tree_order(), "id")
+
+    @admin.display(description="name", ordering="name")
+    def indented_name(self, category: Category):
+        depth = max(category.url.count("/") - 1, 0)
+        return format_html(
+            '<span style="padding-left:{}em">{}{}</span>',
+            depth * 1.5,
+            "└ " if depth else "",
+            category.name,
+        )
+
+
+@admin.register(Brand)
+class BrandAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "active", "updated_at")
+    list_filter = ("active",)
+    search_fields = ("name", "slug")
+    prepopulated_fields = {"slug": ("name",)}
+    readonly_fields = ("created_at", "updated_at")
+
+
+class AttributeValueInline(admin.TabularInline):
+    model = AttributeValue
+    fields = ("label", "color", "image", "order")
+    extra = 1
+
+
+@admin.register(Attribute)
+class AttributeAdmin(admin.ModelAdmin):
+    list_display = ("name", "code", "position", "value_count")
+    search_fields = ("name", "code")
+    prepopulated_fields = {"code": ("name",)}
+    readonly_fields = ("created_at", "updated_at")
+    inlines = [AttributeValueInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(_value_count=Count("values"))
+
+    @admin.display(description="values", ordering="_value_count")
+    def value_count(self, attribute) -> int:
+        return attribute._value_count
+
+
+@admin.register(AttributeValue)
+class AttributeValueAdmin(admin.ModelAdmin):
+    """Mostly for the autocomplete of a variation's values."""
+
+    list_display = ("label", "attribute", "swatch", "order")
+    list_filter = ("attribute",)
+    list_select_related = ("attribute",)
+    search_fields = ("label", "attribute__name")
+    autocomplete_fields = ("attribute",)
+    readonly_fields = ("created_at", "updated_at")
+
+    @admin.display(description="colour")
+    def swatch(self, value: AttributeValue):
+        if not value.color:
+            return "-"
+        return format_html(
+            '<span style="display:inline-block;width:1em;height:1em;background:{};'
+            'border:1px solid #999;vertical-align:middle"></span> {}',
+            value.color,
+            value.color,
+        )
+
+
+@admin.register(CargoType)
+class CargoTypeAdmin(admin.ModelAdmin):
+    list_display = ("name", "updated_at")
+    search_fields = ("name",)
+    readonly_fields = ("created_at", "updated_at")

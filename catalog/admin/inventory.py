@@ -1,0 +1,61 @@
+"""Admin of storages and stock."""
+
+from django.contrib import admin
+from django.db.models import Sum
+
+from ..models import Stock, Storage
+from .common import HISTORY_FIELDSET
+
+
+@admin.register(Storage)
+class StorageAdmin(admin.ModelAdmin):
+    list_display = ("trade_name", "code", "city", "state_code", "zip_code", "priority", "active")
+    list_filter = ("active", "state_code", "country_code")
+    search_fields = ("trade_name", "corporate_name", "code", "city", "zip_code", "document")
+    filter_horizontal = ("trade_policy_exceptions",)
+    readonly_fields = ("created_at", "updated_at")
+    fieldsets = (
+        (None, {"fields": ("code", "trade_name", "corporate_name", "document", "active")}),
+        ("Contact", {"fields": ("email", "phone")}),
+        (
+            "Address",
+            {
+                "fields": (
+                    "zip_code",
+                    "address",
+                    "number",
+                    "complement",
+                    "district",
+                    "city",
+                    "state_code",
+                    "country_code",
+                    ("latitude", "longitude"),
+                )
+            },
+        ),
+        (
+            "Shipping",
+            {"fields": ("priority", "additional_time", "trade_policy_exceptions", "observation")},
+        ),
+        HISTORY_FIELDSET,
+    )
+
+
+@admin.register(Stock)
+class StockAdmin(admin.ModelAdmin):
+    list_display = ("product", "storage", "available", "reserved", "updated_at")
+    list_filter = ("storage",)
+    list_select_related = ("product", "storage")
+    search_fields = ("product__sku", "product__name")
+    autocomplete_fields = ("product", "storage")
+    readonly_fields = ("created_at", "updated_at")
+
+    def changelist_view(self, request, extra_context=None):
+        response = super().changelist_view(request, extra_context)
+        changelist = getattr(response, "context_data", {}).get("cl")
+        if changelist is not None:
+            totals = changelist.queryset.aggregate(available=Sum("available"))
+            response.context_data["title"] = (
+                f"Stock ({totals['available'] or 0} units available in the filtered rows)"
+            )
+        return response

@@ -1,0 +1,66 @@
+"""Admin of trade policies and price rules."""
+
+from django.contrib import admin
+
+from ..models import PriceRule, TradePolicy
+
+
+@admin.register(TradePolicy)
+class TradePolicyAdmin(admin.ModelAdmin):
+    list_display = ("name", "code", "active", "is_default", "updated_at")
+    list_filter = ("active", "is_default")
+    search_fields = ("name", "code")
+    readonly_fields = ("created_at", "updated_at")
+
+
+@admin.register(PriceRule)
+class PriceRuleAdmin(admin.ModelAdmin):
+    list_display = (
+        "name",
+        "trigger",
+        "rule_target",
+        "value",
+        "value_type",
+        "priority",
+        "active",
+        "start_at",
+        "end_at",
+    )
+    list_filter = ("active", "trigger", "rule_target", "value_type", "trade_policies")
+    search_fields = ("name", "code")
+    autocomplete_fields = ("products", "categories", "brands")
+    filter_horizontal = ("trade_policies",)
+    readonly_fields = ("last_update_user_name", "created_at", "updated_at")
+    fieldsets = (
+        (None, {"fields": ("name", "active", "priority", "origin")}),
+        (
+            "Discount",
+            {
+                "fields": (
+                    "value",
+                    "value_type",
+                    "base_price_field",
+                    "update_comparison_price",
+                )
+            },
+        ),
+        (
+            "When",
+            {
+                "fields": (
+                    "trigger",
+                    "code",
+                    ("begin_quantity", "end_quantity"),
+                    "apply_in_group",
+                    ("start_at", "end_at"),
+                    "trade_policies",
+                )
+            },
+        ),
+        ("Applies to", {"fields": ("rule_target", "products", "categories", "brands")}),
+        ("History", {"fields": ("last_update_user_name", "created_at", "updated_at")}),
+    )
+
+    def save_model(self, request, obj, form, change):
+        obj.last_update_user_name = request.user.get_username()
+        super().save_model(request, obj, form, change)

@@ -1,0 +1,250 @@
+"""Admin of products: prices, stock per storage, medias, descriptions and variations inline."""
+
+from django import forms
+from django.contrib import admin
+from django.db.models import Q, Sum
+from django.utils.html import format_html
+
+from ..models import Product, ProductDescription, ProductMedia, ProductPrice, Stock
+from ..services import MediaImageError, media_prepare_image
+from .common import HISTORY_FIELDSET, URL_FIELD_OVERRIDES, https_formfield
+
+
+class ProductPriceInline(admin.TabularInline):
+    model = ProductPrice
+    fields = ("trade_policy", "sale_price", "comparison_price", "markup", "available_for_sale")
+    extra = 0
+
+
+class StockInline(admin.TabularInline):
+    model = Stock
+    fields = ("storage", "available", "reserved", "updated_at")
+    readonly_fields = ("updated_at",)
+    autocomplete_fields = ("storage",)
+    extra = 0
+
+
+class ProductMediaForm(forms.ModelForm):
+    """Reads width, height and sizes of an uploaded image with Pillow (and makes a web copy)."""
+
+    class Meta:
+        model = ProductMedia
+        fields = ("type", "original_file", "url", "title", "alternative_text", "position")
+        formfield_callback = https_formfield
+
+    def _post_clean(self):
+        super()._post_clean()  # the instance now carries the upload
+        if "original_file" in self.changed_data and self.instance.original_file:
+            try:
+                media_prepare_image(media=self.instance)
+            except MediaImageError as exc:
+                self.add_error("original_file", str(exc))
+
+
+class ProductMediaInline(admin.TabularInline):
+    model = ProductMedia
+    form = ProductMediaForm
+    formfield_overrides = URL_FIELD_OVERRIDES
+    fields = (
+        "thumbnail",
+        "type",
+        "original_file",
+        "url",
+        "title",
+        "alternative_text",
+        "position",
+        "dimensions",
+    )
+    readonly_fields = ("thumbnail", "dimensions")
+    extra = 0
+
+    @admin.display(description="preview")
+    def thumbnail(self, media: ProductMedia):
+        image = media.file or media.original_file
+        if not image:
+            return "-"
+        return format_html(
+            '<img src="{}" alt="" style="max-height:60px;max-width:90px;border-radius:3px">',
+            image.url,
+        )
+
+    @admin.display(description="size")
+    def dimensions(self, media: ProductMedia) -> str:
+        if media.width is None:
+            return "-"
+        kilobytes = (media.size or 0) // 1024
+        return f"{media.width} x {media.height} px, {kilobytes} KB"
+
+
+class ProductDescriptionInline(admin.StackedInline):
+    model = ProductDescription
+    formfield_overrides = URL_FIELD_OVERRIDES
+    extra = 0
+    classes = ("collapse",)
+    fieldsets = (
+        (
+            None,
+            {
+                "fields": (
+                    "trade_policy",
+                    "name",
+                    "short_description",
+                    "description",
+                    "search_description",
+                    "video_url",
+                    "measure_table",
+                    ("custom_description_1", "custom_description_2", "custom_description_3"),
+                )
+            },
+        ),
+        (
+            "SEO",
+            {
+                "fields": (
+                    "seo_title",
+                    "seo_description",
+                    "seo_keywords",
+                    "seo_canonical",
+                    "seo_social_title",
+                    "seo_social_description",
+                    "seo_twitter_image_url",
+                    "seo_graph_image_url",
+                    "seo_google_category_id",
+                    "seo_index_on_google",
+                    ("seo_google_condition", "seo_google_age_group", "seo_google_gender"),
+                )
+            },
+        ),
+    )
+
+
+class VariationInline(admin.TabularInline):
+    model = Product
+    fk_name = "parent"
+    verbose_name = "variation"
+    verbose_name_plural = "variations"
+    fields = ("sku", "name", "attribute_values", "base_price", "active")
+    autocomplete_fields = ("attribute_values",)
+    show_change_link = True
+    extra = 0
+
+
+class ProductAdminForm(forms.ModelForm):
+    class Meta:
+        model = Product
+        fields = (
+            "name",
+            "sku",
+            "slug",
+            "type",
+            "active",
+            "priority",
+            "base_price",
+            "brand",
+            "main_category",
+            "categories",
+            "parent",
+            "attribute_values",
+            "is_gift_card",
+            "subscription",
+            "service",
+            "show_in_site",
+            "sale_without_stock",
+            "minimum_stock",
+            "mpn",
+            "ean",
+            "ncm",
+            "tax_exclusive",
+            "cargo_type",
+            "additional_time",
+            "width",
+            "height",
+            "length",
+            "weight",
+        )
+
+    def clean(self):
+        cleaned = super().clean()
+        values = cleaned.get("attribute_values")
+        if values:
+            attributes = [value.attribute_id for value in values]
+            if len(attributes) != len(set(attributes)):
+                self.add_error("attribute_values", "Choose at most one value per attribute.")
+        return cleaned
+
+
+@admin.register(Product)
+class ProductAdmin(admin.ModelAdmin):
+    form = ProductAdminForm
+    list_display = (
+        "sku",
+        "name",
+        "type",
+        "brand",
+        "main_category",
+        "base_price",
+        "available_stock",
+        "active",
+    )
+    list_display_links = ("sku", "name")
+    list_filter = ("active", "type", "is_gift_card", "service", "brand", "main_category")
+    list_select_related = ("brand", "main_category")
+    search_fields = ("sku", "name", "ean", "mpn")
+    autocomplete_fields = (
+        "brand",
+        "main_category",
+        "categories",
+        "cargo_type",
+        "parent",
+        "attribute_values",
+    )
+    readonly_fields = ("created_at", "updated_at")
+    inlines = [
+        ProductPriceInline,
+        StockInline,
+        ProductMediaInline,
+        ProductDescriptionInline,
+        VariationInline,
+    ]
+    fieldsets = (
+        (None, {"fields": ("name", "sku", "slug", "type", "active", "priority", "base_price")}),
+        ("Catalog", {"fields": ("brand", "main_category", "categories")}),
+        ("Variation", {"fields": ("parent", "attribute_values"), "classes": ("collapse",)}),
+        (
+            "Flags",
+            {
+                "fields": (
+                    "is_gift_card",
+                    "subscription",
+                    "service",
+                    "show_in_site",
+                    "sale_without_stock",
+                    "minimum_stock",
+                )
+            },
+        ),
+        ("Tax", {"fields": ("mpn", "ean", "ncm", "tax_exclusive")}),
+        (
+            "Dimensions",
+            {
+                "fields": (
+                    "cargo_type",
+                    "additional_time",
+                    ("width", "height", "length"),
+                    "weight",
+                )
+            },
+        ),
+        HISTORY_FIELDSET,
+    )
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(_available=Sum("stocks__available", filter=Q(stocks__storage__active=True)))
+        )
+
+    @admin.display(description="stock", ordering="_available")
+    def available_stock(self, product: Product) -> int:
+        return product._available or 0

@@ -1,0 +1,77 @@
+"""Serializers of POST /publics/products/interests (contract 4.6 and 2.8)."""
+
+import re
+
+from rest_framework import serializers
+
+from storefront.api.customer_serializers import StrictCharField, StrictEmailField
+
+from ..models import InterestOrigin
+from ..selectors import MAX_DB_ID
+from .serializers import ProductSummarySerializer
+
+PHONE_PATTERN = re.compile(r"^[0-9+()\-. ]*\Z")
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer (or a string of digits); booleans, fractions and text are refused."""
+
+    default_error_messages = {"invalid": "This field must be an integer."}
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int | str):
+            self.fail("invalid")
+        if isinstance(data, str) and not re.fullmatch(r"\s*-?[0-9]{1,30}\s*", data):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class PlainTextField(StrictCharField):
+    """Plain text: a JSON string without control characters (newlines and tabs allowed)."""
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if CONTROL_CHARACTERS.search(value):
+            raise serializers.ValidationError("This field must not contain control characters.")
+        return value
+
+
+class InterestCreateSerializer(serializers.Serializer):
+    productId = StrictIntegerField(min_value=1, max_value=MAX_DB_ID)
+    origin = serializers.ChoiceField(choices=InterestOrigin.values)
+    name = PlainTextField(max_length=50)
+    email = StrictEmailField(max_length=50)
+    phone = PlainTextField(max_length=30, required=False, allow_blank=True, default="")
+    message = PlainTextField(max_length=300, required=False, allow_blank=True, default="")
+
+    def validate_phone(self, value: str) -> str:
+        if not PHONE_PATTERN.match(value):
+            raise serializers.ValidationError(
+                "The phone field may contain only digits, spaces and + ( ) - ."
+            )
+        return value
+
+    def validate(self, attrs):
+        unknown = sorted(set(self.initial_data) - set(self.fields))
+        if unknown:
+            raise serializers.ValidationError(
+                {name: [f"The {name} field is not accepted."] for name in unknown[:20]}
+            )
+        return attrs
+
+
+class InterestSerializer(serializers.Serializer):
+    """Contract 2.8 Product interest."""
+
+    id = serializers.IntegerField()
+    productId = serializers.IntegerField(source="product_id")
+    origin = serializers.CharField()
+    name = serializers.CharField()
+    email = serializers.CharField()
+    phone = serializers.CharField()
+    message = serializers.CharField()
+    repliedAt = serializers.DateTimeField(source="replied_at", allow_null=True)
+    createdAt = serializers.DateTimeField(source="created_at")
+    updatedAt = serializers.DateTimeField(source="updated_at")
+    simpleProduct = ProductSummarySerializer(source="product")

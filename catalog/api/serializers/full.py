@@ -1,0 +1,361 @@
+"""The full product: contract 2.11 Upsell product, with Price, Stock and description."""
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from storefront.api.payment_serializers import InstallmentSerializer
+
+from ...selectors import (
+    PriceContext,
+    category_index,
+    default_trade_policy_id,
+    price_context_get,
+    product_available_stock,
+    product_price_get,
+)
+from ...tree import breadcrumb
+from .fields import MoneyField, OptionalTextField
+from .summary import (
+    AttributeSerializer,
+    AttributeValueSerializer,
+    CategoryNodeSerializer,
+    MediaSerializer,
+)
+
+
+class StockSerializer(serializers.Serializer):
+    productId = serializers.IntegerField()
+    productStorageId = serializers.IntegerField(help_text="The storage's id.")
+    availableStock = serializers.IntegerField()
+    reservedStock = serializers.IntegerField()
+    updatedAt = serializers.DateTimeField()
+
+
+def stock_payload(stock) -> dict:
+    return {
+        "productId": stock.product_id,
+        "productStorageId": stock.storage_id,
+        "availableStock": stock.available,
+        "reservedStock": stock.reserved,
+        "updatedAt": stock.updated_at,
+    }
+
+
+def stock_total_payload(product) -> dict:
+    """The product's `stock`: totals over active storages.
+
+    `productStorageId` is the storage holding the most available units (0 when none).
+    """
+    stocks = getattr(product, "active_stocks", None)
+    if stocks is None:
+        stocks = list(product.stocks.in_active_storages())
+    best = max(stocks, key=lambda s: (s.available, -s.storage_id), default=None)
+    return {
+        "productId": product.pk,
+        "productStorageId": best.storage_id if best else 0,
+        "availableStock": sum(s.available for s in stocks),
+        "reservedStock": sum(s.reserved for s in stocks),
+        "updatedAt": max((s.updated_at for s in stocks), default=product.updated_at),
+    }
+
+
+class PriceSerializer(serializers.Serializer):
+    """The contract's Price, from a `catalog.pricing.Price`."""
+
+    comparisonPrice = MoneyField(source="comparison_price")
+    salePrice = MoneyField(source="sale_price")
+    markup = serializers.DecimalField(
+        max_digits=12, decimal_places=4, coerce_to_string=False, read_only=True
+    )
+    ruleId = serializers.IntegerField(source="rule_id", help_text="0 when no rule applies.")
+    ruleTrigger = serializers.CharField(source="rule_trigger")
+    ruleName = serializers.CharField(source="rule_name")
+    availableForSale = serializers.BooleanField(source="available_for_sale")
+    basePrice = serializers.BooleanField(
+        source="base_price", help_text="True when the product's base price is used."
+    )
+    priceWithDiscount = MoneyField(
+        source="price_with_discount", help_text="Sale price after the cash-payment discount."
+    )
+    installments = InstallmentSerializer(
+        many=True, help_text="Installment plan of the sale price (default installment option)."
+    )
+
+
+class FlagsSerializer(serializers.Serializer):
+    subscription = serializers.BooleanField()
+    service = serializers.BooleanField()
+    showInSite = serializers.BooleanField(source="show_in_site")
+    saleWithoutStock = serializers.BooleanField(source="sale_without_stock")
+    minimumStock = serializers.IntegerField(source="minimum_stock")
+
+
+class TaxSerializer(serializers.Serializer):
+    mpn = serializers.CharField()
+    ean = serializers.CharField()
+    ncm = serializers.CharField()
+    exclusive = serializers.BooleanField(source="tax_exclusive")
+
+
+class DimensionsSerializer(serializers.Serializer):
+    shippingCargoTypeId = serializers.IntegerField(source="cargo_type_id", allow_null=True)
+    additionalTime = serializers.IntegerField(source="additional_time")
+    width = serializers.DecimalField(max_digits=10, decimal_places=2, coerce_to_string=False)
+    height = serializers.DecimalField(max_digits=10, decimal_places=2, coerce_to_string=False)
+    length = serializers.DecimalField(max_digits=10, decimal_places=2, coerce_to_string=False)
+    weight = serializers.DecimalField(max_digits=10, decimal_places=3, coerce_to_string=False)
+
+
+class BrandSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    slug = serializers.CharField()
+
+
+class ProductDescriptionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    tradePolicyId = serializers.IntegerField(source="trade_policy_id")
+    name = serializers.CharField()
+    shortDescription = serializers.CharField(source="short_description")
+    videoUrl = OptionalTextField(source="video_url")
+    searchDescription = serializers.CharField(source="search_description")
+    description = OptionalTextField()
+    customDescription1 = OptionalTextField(source="custom_description_1")
+    customDescription2 = OptionalTextField(source="custom_description_2")
+    customDescription3 = OptionalTextField(source="custom_description_3")
+    measureTable = OptionalTextField(source="measure_table")
+    seoTitle = OptionalTextField(source="seo_title")
+    seoDescription = OptionalTextField(source="seo_description")
+    seoKeywords = OptionalTextField(source="seo_keywords")
+    seoCanonical = OptionalTextField(source="seo_canonical")
+    seoSocialTitle = OptionalTextField(source="seo_social_title")
+    seoSocialDescription = OptionalTextField(source="seo_social_description")
+    seoTwitterImageUrl = OptionalTextField(source="seo_twitter_image_url")
+    seoGraphImageUrl = OptionalTextField(source="seo_graph_image_url")
+    seoGoogleCategoryId = serializers.IntegerField(source="seo_google_category_id")
+    seoIndexOnGoogle = serializers.BooleanField(source="seo_index_on_google", allow_null=True)
+    seoGoogleCondition = serializers.CharField(source="seo_google_condition")
+    seoGoogleAgeGroup = OptionalTextField(source="seo_google_age_group")
+    seoGoogleGender = serializers.CharField(source="seo_google_gender")
+    productId = serializers.IntegerField(source="product_id")
+    productCategoryId = serializers.IntegerField(source="product.main_category_id", allow_null=True)
+    productBrandId = serializers.IntegerField(source="product.brand_id", allow_null=True)
+    productPageId = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_productPageId(self, description) -> None:
+        return None
+
+
+class VariationValueSerializer(AttributeValueSerializer):
+    attributeId = serializers.IntegerField(source="attribute_id")
+    attributeName = serializers.CharField(source="attribute.name")
+
+
+class VariationAttributeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    values = serializers.ListField(child=serializers.IntegerField(), help_text="Value ids.")
+
+
+class VariationCombinationSerializer(serializers.Serializer):
+    productId = serializers.IntegerField()
+    sku = serializers.CharField()
+    name = serializers.CharField()
+    combination = serializers.ListField(child=serializers.IntegerField())
+    active = serializers.BooleanField()
+    stock = serializers.IntegerField()
+
+
+class VariationsSerializer(serializers.Serializer):
+    valueList = VariationValueSerializer(many=True)
+    combinations = VariationCombinationSerializer(many=True)
+    attributes = VariationAttributeSerializer(many=True)
+
+
+def _family_variations(product) -> list:
+    """Active variations of the product's family (its own, or its parent's for a variation)."""
+    owner = product.parent if product.parent_id else product
+    variations = getattr(owner, "active_variations", None)
+    if variations is None:
+        variations = list(owner.variations.active())
+    return variations
+
+
+class FullProductSerializer(serializers.Serializer):
+    """The contract's Upsell product (2.11)."""
+
+    id = serializers.IntegerField()
+    type = serializers.CharField()
+    sku = serializers.CharField()
+    name = serializers.CharField()
+    priority = serializers.IntegerField()
+    basePrice = MoneyField(source="base_price")
+    active = serializers.BooleanField()
+    review = serializers.SerializerMethodField()
+    isGiftCard = serializers.BooleanField(source="is_gift_card")
+    stock = serializers.SerializerMethodField()
+    stocks = serializers.SerializerMethodField()
+    originalPrice = serializers.SerializerMethodField()
+    price = serializers.SerializerMethodField()
+    priceRules = serializers.SerializerMethodField()
+    brand = serializers.SerializerMethodField()
+    flags = FlagsSerializer(source="*")
+    tax = TaxSerializer(source="*")
+    indicatedProducts = serializers.SerializerMethodField()
+    relatedProducts = serializers.SerializerMethodField()
+    filters = serializers.SerializerMethodField()
+    seals = serializers.SerializerMethodField()
+    mainCategory = serializers.SerializerMethodField()
+    categories = CategoryNodeSerializer(many=True, source="categories.all")
+    categoryBreadcrumb = serializers.SerializerMethodField()
+    dimensions = DimensionsSerializer(source="*")
+    parentProductId = serializers.IntegerField(source="parent_id", allow_null=True)
+    combination = serializers.SerializerMethodField()
+    currentAttributes = AttributeSerializer(many=True, source="attribute_values.all")
+    variations = serializers.SerializerMethodField()
+    medias = MediaSerializer(many=True, source="medias.all")
+    bannerGroups = serializers.SerializerMethodField()
+    status = serializers.SerializerMethodField()
+    createdAt = serializers.DateTimeField(source="created_at")
+    updatedAt = serializers.DateTimeField(source="updated_at")
+    url = serializers.CharField()
+    urls = serializers.SerializerMethodField()
+    linkedTradePolicies = serializers.SerializerMethodField()
+    description = serializers.SerializerMethodField()
+
+    def _price_context(self) -> PriceContext:
+        context = self.context.get("price_context")
+        if context is None:
+            context = price_context_get()
+            self.context["price_context"] = context
+        return context
+
+    @extend_schema_field(serializers.DictField(allow_null=True))
+    def get_review(self, product) -> None:
+        return None
+
+    @extend_schema_field(StockSerializer)
+    def get_stock(self, product) -> dict:
+        return stock_total_payload(product)
+
+    @extend_schema_field(StockSerializer(many=True))
+    def get_stocks(self, product) -> list[dict]:
+        stocks = getattr(product, "active_stocks", None)
+        if stocks is None:
+            stocks = list(product.stocks.in_active_storages())
+        return [stock_payload(stock) for stock in stocks]
+
+    @extend_schema_field(PriceSerializer)
+    def get_originalPrice(self, product) -> dict:
+        price = product_price_get(product=product, context=self._price_context(), apply_rules=False)
+        return PriceSerializer(price).data
+
+    @extend_schema_field(PriceSerializer)
+    def get_price(self, product) -> dict:
+        quantity = self.context.get("quantity", 1)
+        price = product_price_get(product=product, context=self._price_context(), quantity=quantity)
+        return PriceSerializer(price).data
+
+    @extend_schema_field(serializers.ListField(allow_null=True))
+    def get_priceRules(self, product) -> None:
+        return None
+
+    @extend_schema_field(BrandSerializer(allow_null=True))
+    def get_brand(self, product) -> dict | None:
+        return BrandSerializer(product.brand).data if product.brand_id else None
+
+    @extend_schema_field(serializers.ListField())
+    def get_indicatedProducts(self, product) -> list:
+        return []
+
+    @extend_schema_field(serializers.ListField())
+    def get_relatedProducts(self, product) -> list:
+        return []
+
+    @extend_schema_field(serializers.ListField())
+    def get_filters(self, product) -> list:
+        return []
+
+    @extend_schema_field(serializers.ListField())
+    def get_seals(self, product) -> list:
+        return []
+
+    @extend_schema_field(CategoryNodeSerializer(allow_null=True))
+    def get_mainCategory(self, product) -> dict | None:
+        category = product.main_category
+        return CategoryNodeSerializer(category).data if category is not None else None
+
+    @extend_schema_field(CategoryNodeSerializer(many=True))
+    def get_categoryBreadcrumb(self, product) -> list[dict]:
+        return breadcrumb(category_index(), product.main_category_id)
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_combination(self, product) -> list[int]:
+        return [value.pk for value in product.attribute_values.all()]
+
+    @extend_schema_field(VariationsSerializer)
+    def get_variations(self, product) -> dict:
+        variations = _family_variations(product)
+        values: dict[int, object] = {}
+        combinations = []
+        for variation in variations:
+            own = list(variation.attribute_values.all())
+            for value in own:
+                values.setdefault(value.pk, value)
+            combinations.append(
+                {
+                    "productId": variation.pk,
+                    "sku": variation.sku,
+                    "name": variation.name,
+                    "combination": [value.pk for value in own],
+                    "active": variation.active,
+                    "stock": product_available_stock(variation),
+                }
+            )
+        ordered = sorted(
+            values.values(),
+            key=lambda v: (v.attribute.position, v.attribute_id, v.order, v.label, v.pk),
+        )
+        attributes: dict[int, dict] = {}
+        for value in ordered:
+            entry = attributes.setdefault(
+                value.attribute_id,
+                {"id": value.attribute_id, "name": value.attribute.name, "values": []},
+            )
+            entry["values"].append(value.pk)
+        return {
+            "valueList": VariationValueSerializer(ordered, many=True, context=self.context).data,
+            "combinations": combinations,
+            "attributes": list(attributes.values()),
+        }
+
+    @extend_schema_field(serializers.ListField())
+    def get_bannerGroups(self, product) -> list:
+        return []
+
+    @extend_schema_field(serializers.DictField(allow_null=True))
+    def get_status(self, product) -> None:
+        return None
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_urls(self, product) -> list[str]:
+        return [product.url]
+
+    @extend_schema_field(serializers.ListField(allow_null=True))
+    def get_linkedTradePolicies(self, product) -> None:
+        return None
+
+    @extend_schema_field(ProductDescriptionSerializer(allow_null=True))
+    def get_description(self, product) -> dict | None:
+        """The description of the trade policy, else of the default policy, else null."""
+        policy_id = self._price_context().trade_policy_id
+        descriptions = list(product.descriptions.all())
+        chosen = next((d for d in descriptions if d.trade_policy_id == policy_id), None)
+        if chosen is None:
+            default_id = default_trade_policy_id()
+            chosen = next((d for d in descriptions if d.trade_policy_id == default_id), None)
+        if chosen is None:
+            return None
+        chosen.product = product  # saves a query for productCategoryId / productBrandId
+        return ProductDescriptionSerializer(chosen).data

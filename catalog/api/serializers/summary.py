@@ -1,0 +1,144 @@
+"""Product summary (contract 2.2) and its parts; category nodes (2.5)."""
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from ...models import MediaType
+from ...selectors import product_available_stock
+from .fields import MoneyField, file_url, nullable_text
+
+
+class MediaSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    type = serializers.CharField()
+    title = serializers.CharField()
+    alternativeText = serializers.SerializerMethodField()
+    file = serializers.SerializerMethodField()
+    originalFile = serializers.SerializerMethodField()
+    size = serializers.IntegerField(allow_null=True)
+    originalSize = serializers.IntegerField(source="original_size", allow_null=True)
+    width = serializers.IntegerField(allow_null=True)
+    height = serializers.IntegerField(allow_null=True)
+    url = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_alternativeText(self, media) -> str | None:
+        return nullable_text(media.alternative_text)
+
+    def get_file(self, media) -> str:
+        return file_url(media.file or media.original_file, self.context.get("request")) or ""
+
+    def get_originalFile(self, media) -> str:
+        return file_url(media.original_file or media.file, self.context.get("request")) or ""
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_url(self, media) -> str | None:
+        if media.type == MediaType.VIDEO:
+            return media.url or None
+        return self.get_file(media) or media.url or None
+
+
+class AttributeValueSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    label = serializers.CharField()
+    image = serializers.SerializerMethodField()
+    originalImage = serializers.SerializerMethodField()
+    color = serializers.CharField(help_text="Hex colour, e.g. #1A2B3C ('' when none).")
+    order = serializers.IntegerField()
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_image(self, value) -> str | None:
+        return file_url(value.image, self.context.get("request"))
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_originalImage(self, value) -> str | None:
+        return file_url(value.image, self.context.get("request"))
+
+
+class AttributeSerializer(serializers.Serializer):
+    """An entry of `currentAttributes`: the attribute with the product's value of it."""
+
+    id = serializers.IntegerField(source="attribute.id")
+    name = serializers.CharField(source="attribute.name")
+    value = AttributeValueSerializer(source="*")
+
+
+class CategoryNodeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    url = serializers.CharField()
+
+
+class FullTreeNodeSerializer(CategoryNodeSerializer):
+    """Full-tree node (schema only: the tree is built as plain dicts in catalog/tree.py)."""
+
+    children = serializers.ListField(
+        child=serializers.DictField(), help_text="Full-tree nodes (empty at a leaf)."
+    )
+
+
+class SpecificCategoryTreeSerializer(serializers.Serializer):
+    current = CategoryNodeSerializer()
+    children = CategoryNodeSerializer(many=True)
+    sisters = CategoryNodeSerializer(many=True)
+    parent = CategoryNodeSerializer(many=True, help_text="Ancestor chain, root first.")
+
+
+def _default_price_row(product):
+    rows = getattr(product, "default_prices", None)
+    if rows is None:
+        rows = list(product.prices.filter(trade_policy__is_default=True))
+    return rows[0] if rows else None
+
+
+class ProductSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    brandId = serializers.IntegerField(source="brand_id", allow_null=True)
+    brandName = serializers.SerializerMethodField()
+    mainCategoryId = serializers.IntegerField(source="main_category_id", allow_null=True)
+    mainCategoryName = serializers.SerializerMethodField()
+    type = serializers.CharField()
+    name = serializers.CharField()
+    sku = serializers.CharField()
+    url = serializers.CharField()
+    comparisonPrice = serializers.SerializerMethodField()
+    stock = serializers.SerializerMethodField()
+    medias = MediaSerializer(many=True, source="medias.all")
+    combination = serializers.SerializerMethodField()
+    currentAttributes = AttributeSerializer(many=True, source="attribute_values.all")
+    active = serializers.BooleanField()
+
+    def get_brandName(self, product) -> str:
+        return product.brand.name if product.brand_id else ""
+
+    def get_mainCategoryName(self, product) -> str:
+        return product.main_category.name if product.main_category_id else ""
+
+    @extend_schema_field(MoneyField())
+    def get_comparisonPrice(self, product):
+        """Default trade policy: its comparison price, else its sale price, else base price."""
+        row = _default_price_row(product)
+        if row is None:
+            return product.base_price
+        return row.comparison_price if row.comparison_price > 0 else row.sale_price
+
+    def get_stock(self, product) -> int:
+        return product_available_stock(product)
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_combination(self, product) -> list[int]:
+        return [value.pk for value in product.attribute_values.all()]
+
+
+class ReviewProductSummarySerializer(ProductSummarySerializer):
+    """The Product summary of the review list: `productId` in place of `id`."""
+
+    id = None
+    productId = serializers.IntegerField(source="id")
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        return {"productId": data.pop("productId"), **data}
+
+
+# --- Full product (contract 2.11 Upsell product) -------------------------------

@@ -1,0 +1,114 @@
+"""Public catalog endpoints: the two category trees and product interests (bare responses)."""
+
+import re
+
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework.exceptions import ValidationError
+from rest_framework.views import APIView
+
+from storefront.api.caching import conditional_response
+from storefront.api.errors import ErrorCode, not_found
+from storefront.api.responses import bare
+from storefront.api.schema import error_responses
+from storefront.api.throttling import PublicWriteThrottle
+
+from ..selectors import category_subtree_get, category_tree_get
+from ..services import interest_register
+from .interest_serializers import InterestCreateSerializer, InterestSerializer
+from .serializers import FullTreeNodeSerializer, SpecificCategoryTreeSerializer
+
+CATEGORY_ID = re.compile(r"[0-9]{1,30}")
+
+
+class CategoryTreeView(APIView):
+    @extend_schema(
+        operation_id="category_tree",
+        summary="The whole category tree",
+        description=(
+            "Every active category as nested nodes, ordered by position then name. A "
+            "category under an inactive one is hidden; leaves have `children: []`. Bare "
+            "response; cached, with ETag and Cache-Control."
+        ),
+        tags=["categories"],
+        responses={200: FullTreeNodeSerializer(many=True), **error_responses()},
+    )
+    def get(self, request):
+        return conditional_response(request, category_tree_get())
+
+
+class CategorySubtreeView(APIView):
+    @extend_schema(
+        operation_id="category_subtree",
+        summary="The tree around one category",
+        description=(
+            "`current`, its active `children`, its `sisters` (active siblings, not itself) "
+            "and `parent` (the ancestor chain, root first). Bare response."
+        ),
+        tags=["categories"],
+        parameters=[
+            OpenApiParameter("categoryId", int, OpenApiParameter.PATH, description="Category id.")
+        ],
+        responses={
+            200: SpecificCategoryTreeSerializer,
+            **error_responses(404, 422, not_found_code=ErrorCode.CATEGORY_NOT_FOUND),
+        },
+    )
+    def get(self, request, categoryId: str):
+        category_id = categoryId  # the contract's path parameter name
+        if not CATEGORY_ID.fullmatch(category_id):
+            raise ValidationError({"categoryId": ["The categoryId field must be an integer."]})
+        tree = category_subtree_get(category_id=int(category_id))
+        if tree is None:
+            raise not_found(ErrorCode.CATEGORY_NOT_FOUND, f"Category {category_id} was not found.")
+        return conditional_response(request, tree)
+
+
+class ProductInterestView(APIView):
+    throttle_classes = [PublicWriteThrottle]
+    throttle_scope = "product-interests"
+
+    @extend_schema(
+        operation_id="product_interest_register",
+        summary="Register interest in a product",
+        description=(
+            "`notify-me`: e-mail me when the product is back in stock; `on-request`: staff "
+            "answer by e-mail. 201 with the new interest; 200 with the existing one when the "
+            "same e-mail already has a pending interest of that origin in the product. "
+            "Unknown fields are refused. Throttled per client IP. Bare response."
+        ),
+        tags=["products"],
+        request=InterestCreateSerializer,
+        responses={
+            201: InterestSerializer,
+            200: InterestSerializer,
+            **error_responses(404, 422, 429, not_found_code=ErrorCode.PRODUCT_NOT_FOUND),
+        },
+        examples=[
+            OpenApiExample(
+                "Notify me",
+                request_only=True,
+                value={
+                    "productId": 12,
+                    "origin": "notify-me",
+                    "name": "Maria Silva",
+                    "email": "maria@example.com",
+                    "phone": "+55 11 99999-0000",
+                    "message": "",
+                },
+            )
+        ],
+    )
+    def post(self, request):
+        body = InterestCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        registration = interest_register(
+            product_id=data["productId"],
+            origin=data["origin"],
+            name=data["name"],
+            email=data["email"],
+            phone=data["phone"],
+            message=data["message"],
+        )
+        payload = InterestSerializer(registration.interest, context={"request": request}).data
+        return bare(payload, status=201 if registration.created else 200)

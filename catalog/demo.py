@@ -1,0 +1,592 @@
+"""Demo catalog for `manage.py seed_demo`: a believable Brazilian store.
+
+About 60 categories on 3 levels (the "Outlet" branch inactive), 12 brands, 150 products
+(the clothing and sports ones with colour/size variations), generated placeholder
+images, 3 storages (São Paulo, Rio de Janeiro, Curitiba) with real postal codes and
+coordinates, stock (some products sold out), prices in the default trade policy, two
+price rules and a few product interests.
+
+Idempotent: rows are looked up by natural key (slug, SKU, code, name) and only what is
+missing is created; nothing existing is changed. Deterministic (seeded random) and
+fast (bulk inserts).
+"""
+
+import random
+from dataclasses import dataclass
+from decimal import Decimal
+from io import BytesIO
+
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.utils.text import slugify
+from PIL import Image, ImageDraw
+
+from storefront.api.caching import cache_namespace_bump
+
+from .models import (
+    Attribute,
+    AttributeValue,
+    Brand,
+    CargoType,
+    Category,
+    InterestOrigin,
+    PriceRule,
+    PriceRuleTarget,
+    Product,
+    ProductDescription,
+    ProductInterest,
+    ProductMedia,
+    ProductPrice,
+    ProductType,
+    Stock,
+    Storage,
+    TradePolicy,
+)
+from .selectors import CATEGORY_CACHE, PRICE_RULE_CACHE
+
+SEED = 20240601
+PRODUCT_COUNT = 150
+IMAGE_SIZE = 320
+
+# root -> {child: [grandchildren]}; the root flag says whether the branch is active.
+CATEGORY_TREE: dict[str, tuple[bool, dict[str, list[str]]]] = {
+    "Moda": (
+        True,
+        {
+            "Camisetas": ["Manga curta", "Manga longa"],
+            "Calças": ["Jeans", "Sarja"],
+            "Calçados": ["Tênis", "Sandálias"],
+            "Acessórios": ["Bolsas", "Relógios"],
+            "Moda praia": ["Biquínis", "Sungas"],
+        },
+    ),
+    "Casa": (
+        True,
+        {
+            "Cozinha": ["Panelas", "Utensílios"],
+            "Cama e banho": ["Toalhas", "Lençóis"],
+            "Decoração": ["Quadros", "Luminárias"],
+            "Jardim": [],
+        },
+    ),
+    "Eletrônicos": (
+        True,
+        {
+            "Celulares": ["Smartphones", "Capas"],
+            "Áudio": ["Fones de ouvido", "Caixas de som"],
+            "Informática": ["Notebooks", "Periféricos"],
+        },
+    ),
+    "Esportes": (
+        True,
+        {
+            "Corrida": ["Tênis de corrida", "Roupas de corrida"],
+            "Ciclismo": ["Bicicletas", "Capacetes"],
+            "Fitness": ["Halteres", "Tapetes de yoga"],
+        },
+    ),
+    "Beleza": (True, {"Perfumes": [], "Maquiagem": ["Batons", "Bases"], "Cuidados": []}),
+    "Brinquedos": (True, {"Jogos de tabuleiro": [], "Bonecos": [], "Educativos": []}),
+    "Outlet": (False, {"Últimas unidades": [], "Mostruário": []}),
+}
+
+# Leaf category -> (product noun, price range in reais, cargo type, takes variations)
+LEAF_PRODUCTS: dict[str, tuple[str, tuple[int, int], str, bool]] = {
+    "Manga curta": ("Camiseta", (39, 129), "Regular", True),
+    "Manga longa": ("Camiseta manga longa", (59, 159), "Regular", True),
+    "Jeans": ("Calça jeans", (119, 299), "Regular", True),
+    "Sarja": ("Calça de sarja", (99, 249), "Regular", True),
+    "Tênis": ("Tênis casual", (149, 499), "Regular", True),
+    "Sandálias": ("Sandália", (49, 199), "Regular", False),
+    "Bolsas": ("Bolsa", (89, 459), "Regular", False),
+    "Relógios": ("Relógio", (129, 899), "Frágil", False),
+    "Biquínis": ("Biquíni", (69, 189), "Regular", True),
+    "Sungas": ("Sunga", (49, 129), "Regular", True),
+    "Panelas": ("Jogo de panelas", (149, 899), "Regular", False),
+    "Utensílios": ("Kit de utensílios", (29, 149), "Regular", False),
+    "Toalhas": ("Toalha de banho", (39, 119), "Regular", False),
+    "Lençóis": ("Jogo de lençol", (99, 349), "Regular", False),
+    "Quadros": ("Quadro decorativo", (79, 399), "Frágil", False),
+    "Luminárias": ("Luminária", (89, 499), "Frágil", False),
+    "Jardim": ("Vaso para plantas", (29, 199), "Frágil", False),
+    "Smartphones": ("Smartphone", (899, 4999), "Frágil", False),
+    "Capas": ("Capa para celular", (19, 89), "Regular", False),
+    "Fones de ouvido": ("Fone de ouvido", (59, 1299), "Regular", False),
+    "Caixas de som": ("Caixa de som", (99, 1499), "Regular", False),
+    "Notebooks": ("Notebook", (2499, 8999), "Frágil", False),
+    "Periféricos": ("Teclado e mouse", (79, 599), "Regular", False),
+    "Tênis de corrida": ("Tênis de corrida", (199, 899), "Regular", True),
+    "Roupas de corrida": ("Camiseta de corrida", (59, 199), "Regular", True),
+    "Bicicletas": ("Bicicleta", (899, 5999), "Volumoso", False),
+    "Capacetes": ("Capacete", (99, 599), "Regular", False),
+    "Halteres": ("Par de halteres", (59, 399), "Regular", False),
+    "Tapetes de yoga": ("Tapete de yoga", (49, 249), "Regular", False),
+    "Perfumes": ("Perfume", (89, 699), "Frágil", False),
+    "Batons": ("Batom", (19, 99), "Regular", False),
+    "Bases": ("Base líquida", (39, 229), "Regular", False),
+    "Cuidados": ("Hidratante facial", (29, 199), "Regular", False),
+    "Jogos de tabuleiro": ("Jogo de tabuleiro", (59, 399), "Regular", False),
+    "Bonecos": ("Boneco articulado", (39, 299), "Regular", False),
+    "Educativos": ("Brinquedo educativo", (29, 249), "Regular", False),
+    "Últimas unidades": ("Mochila", (59, 199), "Regular", False),
+    "Mostruário": ("Cadeira de escritório", (299, 999), "Volumoso", False),
+}
+
+STYLES = ["Essencial", "Premium", "Clássico", "Urbano", "Eco", "Pro", "Max", "Lite", "Plus"]
+BRANDS = [
+    "Aurora",
+    "Boreal",
+    "Cáctus",
+    "Dunas",
+    "Estrela Azul",
+    "Figueira",
+    "Guará",
+    "Horizonte",
+    "Ipê",
+    "Jacarandá",
+    "Kaiser Tech",
+    "Lumen",
+]
+COLORS = [("Preto", "#1F1F1F"), ("Azul", "#1F4E9A"), ("Vermelho", "#B3261E")]
+SIZES = ["P", "M", "G"]
+CARGO_TYPES = ["Regular", "Frágil", "Volumoso"]
+
+
+@dataclass(frozen=True)
+class DemoStorage:
+    code: str
+    trade_name: str
+    document: str
+    zip_code: str
+    address: str
+    number: str
+    district: str
+    city: str
+    state_code: str
+    latitude: str
+    longitude: str
+    priority: int
+    additional_time: int
+
+
+STORAGES = [
+    DemoStorage(
+        "cd-sao-paulo",
+        "CD São Paulo",
+        "12.345.678/0001-90",
+        "01310-100",
+        "Avenida Paulista",
+        "1578",
+        "Bela Vista",
+        "São Paulo",
+        "BR-SP",
+        "-23.561414",
+        "-46.655881",
+        30,
+        0,
+    ),
+    DemoStorage(
+        "loja-rio-centro",
+        "Loja Rio Centro",
+        "12.345.678/0002-71",
+        "20040-002",
+        "Avenida Rio Branco",
+        "156",
+        "Centro",
+        "Rio de Janeiro",
+        "BR-RJ",
+        "-22.906847",
+        "-43.176360",
+        20,
+        1,
+    ),
+    DemoStorage(
+        "cd-curitiba",
+        "CD Curitiba",
+        "12.345.678/0003-52",
+        "80010-000",
+        "Rua XV de Novembro",
+        "700",
+        "Centro",
+        "Curitiba",
+        "BR-PR",
+        "-25.429596",
+        "-49.271272",
+        10,
+        2,
+    ),
+]
+
+
+def _slug(text: str) -> str:
+    return slugify(text)
+
+
+def _placeholder_png(label: str, color: str) -> bytes:
+    image = Image.new("RGB", (IMAGE_SIZE, IMAGE_SIZE), color)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((12, 12, IMAGE_SIZE - 12, IMAGE_SIZE - 12), outline="white", width=4)
+    draw.text((24, IMAGE_SIZE // 2 - 8), label[:40], fill="white")
+    buffer = BytesIO()
+    image.save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue()
+
+
+def _image_file(name: str, label: str, color: str) -> tuple[str, int]:
+    """Write the placeholder once (kept when it already exists); its name and size."""
+    path = f"products/demo/{name}.png"
+    if not default_storage.exists(path):
+        path = default_storage.save(path, ContentFile(_placeholder_png(label, color)))
+    return path, default_storage.size(path)
+
+
+def _seed_categories(stdout) -> dict[str, Category]:
+    """Leaf and inner categories by name (names are unique in the demo tree)."""
+    by_name: dict[str, Category] = {}
+    created = 0
+
+    def get(name: str, parent: Category | None, position: int, active: bool) -> Category:
+        nonlocal created
+        category, was_created = Category.objects.get_or_create(
+            parent=parent,
+            slug=_slug(name),
+            defaults={"name": name, "position": position, "active": active},
+        )
+        created += was_created
+        by_name[name] = category
+        return category
+
+    for root_position, (root_name, (active, children)) in enumerate(CATEGORY_TREE.items()):
+        root = get(root_name, None, root_position, active)
+        for child_position, (child_name, grandchildren) in enumerate(children.items()):
+            child = get(child_name, root, child_position, True)
+            for leaf_position, leaf_name in enumerate(grandchildren):
+                get(leaf_name, child, leaf_position, True)
+    if created:
+        stdout.write(f"  created {created} categories")
+    return by_name
+
+
+def _seed_named(model, names, stdout, label: str, **key) -> dict[str, object]:
+    rows = {}
+    created = 0
+    for name in names:
+        if model is Brand:
+            row, was_created = Brand.objects.get_or_create(
+                slug=_slug(name), defaults={"name": name}
+            )
+        else:
+            row, was_created = model.objects.get_or_create(name=name)
+        rows[name] = row
+        created += was_created
+    if created:
+        stdout.write(f"  created {created} {label}")
+    return rows
+
+
+def _seed_attributes(stdout) -> tuple[dict[str, AttributeValue], dict[str, AttributeValue]]:
+    color, _ = Attribute.objects.get_or_create(code="cor", defaults={"name": "Cor", "position": 0})
+    size, _ = Attribute.objects.get_or_create(
+        code="tamanho", defaults={"name": "Tamanho", "position": 1}
+    )
+    colors = {}
+    for order, (label, hex_color) in enumerate(COLORS):
+        colors[label], _ = AttributeValue.objects.get_or_create(
+            attribute=color, label=label, defaults={"color": hex_color, "order": order}
+        )
+    sizes = {}
+    for order, label in enumerate(SIZES):
+        sizes[label], _ = AttributeValue.objects.get_or_create(
+            attribute=size, label=label, defaults={"order": order}
+        )
+    return colors, sizes
+
+
+def _seed_storages(stdout) -> list[Storage]:
+    storages = []
+    for spec in STORAGES:
+        storage, created = Storage.objects.get_or_create(
+            code=spec.code,
+            defaults={
+                "trade_name": spec.trade_name,
+                "corporate_name": f"Loja Demo Comércio Ltda - {spec.city}",
+                "email": f"{spec.code}@store.example",
+                "phone": "+55 11 4000-0000",
+                "document": spec.document,
+                "country_code": "BRA",
+                "state_code": spec.state_code,
+                "zip_code": spec.zip_code,
+                "city": spec.city,
+                "address": spec.address,
+                "number": spec.number,
+                "district": spec.district,
+                "latitude": Decimal(spec.latitude),
+                "longitude": Decimal(spec.longitude),
+                "priority": spec.priority,
+                "additional_time": spec.additional_time,
+            },
+        )
+        if created:
+            stdout.write(f"  created storage {storage}")
+        storages.append(storage)
+    return storages
+
+
+@dataclass
+class _NewProduct:
+    product: Product
+    leaf: str
+    color: str
+    variation_values: tuple[AttributeValue, ...] = ()
+    parent_sku: str | None = None
+
+
+def _plan_products(rng, categories, brands, cargo_types, colors, sizes):
+    """Every demo product (main products and variations), unsaved, in a fixed order."""
+    leaves = list(LEAF_PRODUCTS)
+    brand_list = list(brands.values())
+    planned: list[_NewProduct] = []
+    for index in range(PRODUCT_COUNT):
+        leaf = leaves[index % len(leaves)]
+        noun, (low, high), cargo, varies = LEAF_PRODUCTS[leaf]
+        brand = brand_list[rng.randrange(len(brand_list))]
+        style = STYLES[rng.randrange(len(STYLES))]
+        sku = f"DEMO-{index + 1:04d}"
+        price = Decimal(rng.randint(low, high)) + Decimal("0.90")
+        category = categories[leaf]
+        weight = Decimal(rng.randint(100, 4000)) / 1000
+        product = Product(
+            type=ProductType.PRODUCT,
+            sku=sku,
+            name=f"{noun} {brand.name} {style}",
+            slug=_slug(f"{noun} {brand.name} {style} {sku}"),
+            priority=rng.randint(0, 10),
+            base_price=price,
+            brand=brand,
+            main_category=category,
+            cargo_type=cargo_types[cargo],
+            additional_time=rng.choice([0, 0, 0, 1, 2]),
+            width=Decimal(rng.randint(10, 60)),
+            height=Decimal(rng.randint(2, 40)),
+            length=Decimal(rng.randint(10, 80)),
+            weight=weight * (10 if cargo == "Volumoso" else 1),
+            ean=f"789{rng.randint(10**9, 10**10 - 1)}",
+            ncm="6109.10.00" if varies else "9503.00.99",
+        )
+        color = f"#{rng.randint(0x303030, 0xA0A0A0):06X}"
+        planned.append(_NewProduct(product, leaf, color))
+        if varies and index % 2 == 0:
+            for color_label, hex_color in COLORS[:2]:
+                for size_label in SIZES:
+                    vsku = f"{sku}-{color_label[:3].upper()}-{size_label}"
+                    variation = Product(
+                        type=ProductType.VARIATION,
+                        sku=vsku,
+                        name=f"{product.name} {color_label} {size_label}",
+                        slug=_slug(f"{product.name} {color_label} {size_label} {vsku}"),
+                        base_price=price,
+                        brand=brand,
+                        main_category=category,
+                        cargo_type=product.cargo_type,
+                        additional_time=product.additional_time,
+                        width=product.width,
+                        height=product.height,
+                        length=product.length,
+                        weight=product.weight,
+                    )
+                    planned.append(
+                        _NewProduct(
+                            variation,
+                            leaf,
+                            hex_color,
+                            (colors[color_label], sizes[size_label]),
+                            parent_sku=sku,
+                        )
+                    )
+    return planned
+
+
+def _seed_products(rng, categories, brands, cargo_types, colors, sizes, storages, stdout):
+    planned = _plan_products(rng, categories, brands, cargo_types, colors, sizes)
+    existing = set(
+        Product.objects.filter(sku__in=[p.product.sku for p in planned]).values_list(
+            "sku", flat=True
+        )
+    )
+    new = [p for p in planned if p.product.sku not in existing]
+    if not new:
+        return []
+
+    mains = [p for p in new if p.product.type == ProductType.PRODUCT]
+    Product.objects.bulk_create([p.product for p in mains], batch_size=500)
+    parent_skus = {p.parent_sku for p in planned if p.parent_sku}
+    parents = dict(Product.objects.filter(sku__in=parent_skus).values_list("sku", "id"))
+    variations = [p for p in new if p.product.type == ProductType.VARIATION]
+    for item in variations:
+        item.product.parent_id = parents[item.parent_sku]
+    Product.objects.bulk_create([p.product for p in variations], batch_size=500)
+    ids = dict(
+        Product.objects.filter(sku__in=[p.product.sku for p in new]).values_list("sku", "id")
+    )
+    for item in new:
+        item.product.pk = ids[item.product.sku]
+
+    policy = TradePolicy.objects.default()
+    category_links, value_links = [], []
+    prices, stocks, medias, descriptions = [], [], [], []
+    for item in new:
+        product = item.product
+        category_links.append(
+            Product.categories.through(product_id=product.pk, category_id=product.main_category_id)
+        )
+        for value in item.variation_values:
+            value_links.append(
+                Product.attribute_values.through(product_id=product.pk, attributevalue_id=value.pk)
+            )
+        comparison = Decimal("0")
+        if rng.random() < 0.4:
+            comparison = (product.base_price * Decimal("1.25")).quantize(Decimal("0.01"))
+        prices.append(
+            ProductPrice(
+                product_id=product.pk,
+                trade_policy=policy,
+                sale_price=product.base_price,
+                comparison_price=comparison,
+                markup=Decimal("1.8"),
+            )
+        )
+        has_variations = product.sku in parent_skus  # stock lives on the variations
+        sold_out = rng.random() < 0.15
+        if not has_variations:
+            for storage in storages:
+                available = 0 if sold_out else rng.choice([0, 3, 8, 15, 40])
+                stocks.append(
+                    Stock(
+                        product_id=product.pk,
+                        storage=storage,
+                        available=available,
+                        reserved=rng.choice([0, 0, 1, 2]) if available else 0,
+                    )
+                )
+        path, size = _image_file(product.sku.lower(), product.name, item.color)
+        medias.append(
+            ProductMedia(
+                product_id=product.pk,
+                title=product.name,
+                alternative_text=f"Foto de {product.name}",
+                file=path,
+                original_file=path,
+                size=size,
+                original_size=size,
+                width=IMAGE_SIZE,
+                height=IMAGE_SIZE,
+            )
+        )
+        if product.type == ProductType.PRODUCT:
+            descriptions.append(
+                ProductDescription(
+                    product_id=product.pk,
+                    trade_policy=policy,
+                    name=product.name,
+                    short_description=f"{product.name}: qualidade {product.brand.name}.",
+                    description=(
+                        f"{product.name} da marca {product.brand.name}. Produto de demonstração "
+                        "da loja, com garantia de 90 dias e troca grátis em 30 dias."
+                    ),
+                    search_description=f"{product.name} {product.brand.name} {item.leaf}",
+                    seo_title=f"{product.name} | Loja Demo",
+                    seo_description=f"Compre {product.name} com frete rápido.",
+                )
+            )
+
+    Product.categories.through.objects.bulk_create(category_links, batch_size=1000)
+    Product.attribute_values.through.objects.bulk_create(value_links, batch_size=1000)
+    ProductPrice.objects.bulk_create(prices, batch_size=1000)
+    Stock.objects.bulk_create(stocks, batch_size=1000)
+    ProductMedia.objects.bulk_create(medias, batch_size=1000)
+    ProductDescription.objects.bulk_create(descriptions, batch_size=1000)
+    stdout.write(
+        f"  created {len(mains)} products and {len(variations)} variations "
+        f"with prices, stock, images and descriptions"
+    )
+    return new
+
+
+def _seed_price_rules(categories, stdout) -> None:
+    sports, created = PriceRule.objects.get_or_create(
+        name="Semana do esporte: 15% off",
+        defaults={
+            "rule_target": PriceRuleTarget.CATEGORY,
+            "value": Decimal("15"),
+            "priority": 10,
+            "update_comparison_price": "sale-price",
+        },
+    )
+    if created:
+        sports.categories.set([categories["Esportes"]])
+        stdout.write(f"  created price rule '{sports.name}'")
+    bulk, created = PriceRule.objects.get_or_create(
+        name="Leve 3 ou mais: 5% off",
+        defaults={
+            "rule_target": PriceRuleTarget.ALL,
+            "value": Decimal("5"),
+            "begin_quantity": 3,
+            "priority": 1,
+        },
+    )
+    if created:
+        stdout.write(f"  created price rule '{bulk.name}'")
+
+
+def _seed_interests(stdout) -> None:
+    if ProductInterest.objects.filter(email__endswith="@cliente.example").exists():
+        return
+    sold_out = list(
+        Product.objects.filter(sku__startswith="DEMO-", stocks__isnull=False)
+        .exclude(stocks__available__gt=0)
+        .distinct()
+        .order_by("id")[:3]
+    )
+    in_stock = list(
+        Product.objects.filter(sku__startswith="DEMO-", stocks__available__gt=0)
+        .distinct()
+        .order_by("id")[:2]
+    )
+    rows = [
+        ProductInterest(
+            product=product,
+            origin=InterestOrigin.NOTIFY_ME,
+            name=f"Cliente {index + 1}",
+            email=f"cliente{index + 1}@cliente.example",
+        )
+        for index, product in enumerate(sold_out)
+    ]
+    rows += [
+        ProductInterest(
+            product=product,
+            origin=InterestOrigin.ON_REQUEST,
+            name=f"Empresa {index + 1}",
+            email=f"compras{index + 1}@cliente.example",
+            phone="+55 41 3000-0000",
+            message="Qual o preço para 20 unidades?",
+        )
+        for index, product in enumerate(in_stock)
+    ]
+    ProductInterest.objects.bulk_create(rows)
+    stdout.write(f"  created {len(rows)} product interests")
+
+
+def seed(*, stdout) -> None:
+    stdout.write("Catalog: categories, brands, products, storages, stock, prices")
+    rng = random.Random(SEED)  # noqa: S311 (demo data, not security)
+    categories = _seed_categories(stdout)
+    brands = _seed_named(Brand, BRANDS, stdout, "brands")
+    cargo_types = _seed_named(CargoType, CARGO_TYPES, stdout, "cargo types")
+    colors, sizes = _seed_attributes(stdout)
+    storages = _seed_storages(stdout)
+    _seed_products(rng, categories, brands, cargo_types, colors, sizes, storages, stdout)
+    _seed_price_rules(categories, stdout)
+    _seed_interests(stdout)
+    # Bulk inserts send no signals: refresh the cached reads ourselves.
+    cache_namespace_bump(CATEGORY_CACHE)
+    cache_namespace_bump(PRICE_RULE_CACHE)

@@ -1,0 +1,36 @@
+"""manage.py send_stock_notifications: e-mail customers whose product is back in stock."""
+
+from django.core.management.base import BaseCommand
+
+from catalog.services import stock_notifications_send
+
+
+class Command(BaseCommand):
+    help = (
+        "E-mail every pending 'notify-me' product interest whose product is back in stock "
+        "and mark it notified (each interest is e-mailed once). Safe to run from cron on "
+        "several machines at once (row locks with SKIP LOCKED on PostgreSQL)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="Only count the interests that would be e-mailed; send nothing.",
+        )
+
+    def handle(self, *args, dry_run: bool = False, **options):
+        summary = stock_notifications_send(dry_run=dry_run)
+        if dry_run:
+            self.stdout.write(
+                f"Dry run: {summary.candidates} interest(s) would be e-mailed; nothing sent."
+            )
+            return
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Back-in-stock e-mails: {summary.sent} sent, {summary.failed} failed."
+            )
+        )
+        if summary.failed:
+            ids = ", ".join(str(i) for i in summary.failed_ids)
+            self.stderr.write(f"Failed interests (kept pending for the next run): {ids}")

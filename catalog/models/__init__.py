@@ -1,0 +1,62 @@
+"""Models of the catalog app.
+
+Categories and brands, products (variations, medias, attributes, descriptions), trade
+policies, prices and price rules, cargo types, storages and stock, product interests.
+"""
+
+from .categories import Brand, Category
+from .interests import InterestOrigin, InterestStatus, ProductInterest
+from .inventory import CargoType, Stock, Storage
+from .prices import (
+    BasePriceField,
+    PriceRule,
+    PriceRuleOrigin,
+    PriceRuleTarget,
+    PriceRuleTrigger,
+    PriceValueType,
+    ProductPrice,
+    TradePolicy,
+    UpdateComparisonPrice,
+)
+from .products import (
+    Attribute,
+    AttributeValue,
+    GoogleAgeGroup,
+    GoogleCondition,
+    GoogleGender,
+    MediaType,
+    Product,
+    ProductDescription,
+    ProductMedia,
+    ProductType,
+)
+
+__all__ = [
+    "Attribute",
+    "AttributeValue",
+    "BasePriceField",
+    "Brand",
+    "CargoType",
+    "Category",
+    "GoogleAgeGroup",
+    "GoogleCondition",
+    "GoogleGender",
+    "InterestOrigin",
+    "InterestStatus",
+    "MediaType",
+    "PriceRule",
+    "PriceRuleOrigin",
+    "PriceRuleTarget",
+    "PriceRuleTrigger",
+    "PriceValueType",
+    "Product",
+    "ProductDescription",
+    "ProductInterest",
+    "ProductMedia",
+    "ProductPrice",
+    "ProductType",
+    "Stock",
+    "Storage",
+    "TradePolicy",
+    "UpdateComparisonPrice",
+]

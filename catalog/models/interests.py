@@ -1,0 +1,69 @@
+"""Product interests: "notify me when back in stock" and "price on request"."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Lower
+
+from storefront.models import TimestampedModel
+
+
+class InterestOrigin(models.TextChoices):
+    NOTIFY_ME = "notify-me", "Notify me (back in stock)"
+    ON_REQUEST = "on-request", "Price on request"
+
+
+class InterestStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    NOTIFIED = "notified", "Notified (back in stock e-mail sent)"
+    REPLIED = "replied", "Replied by staff"
+
+
+class ProductInterestQuerySet(models.QuerySet):
+    def pending(self):
+        return self.filter(status=InterestStatus.PENDING)
+
+    def awaiting_stock(self):
+        """Pending notify-me interests (the back-in-stock job checks their stock)."""
+        return self.pending().filter(origin=InterestOrigin.NOTIFY_ME)
+
+
+class ProductInterest(TimestampedModel):
+    product = models.ForeignKey(
+        "catalog.Product", on_delete=models.CASCADE, related_name="interests"
+    )
+    origin = models.CharField(max_length=20, choices=InterestOrigin.choices)
+    name = models.CharField(max_length=50)
+    email = models.EmailField(max_length=50)
+    phone = models.CharField(max_length=30, blank=True)
+    message = models.CharField(max_length=300, blank=True)
+    status = models.CharField(
+        max_length=20, choices=InterestStatus.choices, default=InterestStatus.PENDING
+    )
+    notified_at = models.DateTimeField(null=True, blank=True)
+    reply = models.TextField(blank=True, help_text="Staff answer e-mailed to the customer.")
+    replied_at = models.DateTimeField(null=True, blank=True)
+    replied_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    objects = ProductInterestQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "origin"], name="interest_status_origin")]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("email"),
+                "product",
+                "origin",
+                condition=models.Q(status="pending"),
+                name="interest_one_pending_per_email_product_origin",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} <{self.email}> - {self.get_origin_display()}"

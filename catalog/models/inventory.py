@@ -1,0 +1,133 @@
+"""Storages (stock locations), stock per product and storage, cargo types."""
+
+from decimal import Decimal
+
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+
+from storefront.models import TimestampedModel
+
+
+class CargoType(TimestampedModel):
+    """A kind of cargo (regular, fragile, oversized, ...); shipping tables serve some of them."""
+
+    name = models.CharField(max_length=100, unique=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class StorageQuerySet(models.QuerySet):
+    def active(self):
+        return self.filter(active=True)
+
+    def serving(self, trade_policy_id: int | None):
+        """Active storages that serve the trade policy (not listed among its exceptions)."""
+        storages = self.active()
+        if trade_policy_id is not None:
+            storages = storages.exclude(trade_policy_exceptions=trade_policy_id)
+        return storages
+
+
+class Storage(TimestampedModel):
+    """A place stock ships from (warehouse, store), with its address and coordinates."""
+
+    code = models.SlugField(max_length=50, unique=True)
+    corporate_name = models.CharField(max_length=150)
+    trade_name = models.CharField(max_length=150)
+    email = models.EmailField(max_length=254, blank=True)
+    phone = models.CharField(max_length=30, blank=True)
+    document = models.CharField(max_length=20, blank=True, help_text="Company registration (CNPJ).")
+    country_code = models.CharField(
+        max_length=3,
+        default="BRA",
+        validators=[RegexValidator(r"^[A-Z]{3}\Z", "Use the ISO 3166-1 alpha-3 code, e.g. BRA.")],
+    )
+    state_code = models.CharField(max_length=10, help_text="ISO 3166-2 code, e.g. BR-SP.")
+    zip_code = models.CharField(max_length=12, help_text="Postal code, e.g. 01310-100.")
+    city = models.CharField(max_length=100)
+    address = models.CharField(max_length=200)
+    district = models.CharField(max_length=100, blank=True)
+    number = models.CharField(max_length=20, blank=True)
+    complement = models.CharField(max_length=100, blank=True)
+    latitude = models.DecimalField(
+        max_digits=9,
+        decimal_places=6,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("-90")), MaxValueValidator(Decimal("90"))],
+    )
+    longitude = models.DecimalField(
+        max_digits=9,
+        decimal_places=6,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("-180")), MaxValueValidator(Decimal("180"))],
+    )
+    active = models.BooleanField(default=True)
+    observation = models.TextField(blank=True, default="")
+    trade_policy_exceptions = models.ManyToManyField(
+        "catalog.TradePolicy",
+        blank=True,
+        related_name="excluded_storages",
+        help_text="Trade policies this storage does not serve.",
+    )
+    additional_time = models.PositiveSmallIntegerField(
+        default=0, help_text="Extra days this storage needs before shipping."
+    )
+    priority = models.IntegerField(
+        default=0,
+        help_text="Preferred order (highest first) when a postal code has no coordinates.",
+    )
+
+    objects = StorageQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-priority", "trade_name", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(latitude__isnull=True)
+                | models.Q(latitude__gte=-90, latitude__lte=90),
+                name="storage_latitude_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(longitude__isnull=True)
+                | models.Q(longitude__gte=-180, longitude__lte=180),
+                name="storage_longitude_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.trade_name} ({self.city})"
+
+    @property
+    def name(self) -> str:
+        return self.trade_name
+
+
+class StockQuerySet(models.QuerySet):
+    def in_active_storages(self):
+        return self.filter(storage__active=True)
+
+
+class Stock(TimestampedModel):
+    """Units of a product in a storage: available to sell, and reserved by open orders."""
+
+    product = models.ForeignKey("catalog.Product", on_delete=models.CASCADE, related_name="stocks")
+    storage = models.ForeignKey(Storage, on_delete=models.CASCADE, related_name="stocks")
+    available = models.PositiveIntegerField(default=0)
+    reserved = models.PositiveIntegerField(default=0)
+
+    objects = StockQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["product_id", "storage_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["product", "storage"], name="stock_unique_per_storage"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.product_id} @ {self.storage_id}: {self.available}"

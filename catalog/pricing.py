@@ -1,0 +1,286 @@
+"""Price computation (pure: frozen dataclasses in and out, no ORM, Decimal only).
+
+`compute_price(product, stored, rules, request)` returns the contract's Price object
+(2.11) for one product in one trade policy:
+
+- The starting point is the product's price in the trade policy (`StoredPrice`); when
+  the policy has none, the product's base price (`basePrice` true in the result).
+- Candidate rules are ignored when inactive, outside their scheduling window
+  (`start_at <= moment < end_at`), for another trade policy (no policies = all),
+  outside their quantity range (`end_quantity` 0 = no upper limit), not targeting the
+  product (all / products / categories / brands), or with a trigger the request does
+  not carry (automatic always; coupon only with its code; upsell only when asked).
+- The highest `priority` applicable rule wins (ties: the lower price, then lower id).
+  A `forced_rule` (an upsell offer's own rule) wins whenever it applies, whatever
+  its trigger.
+- Percentage or fixed amount off the rule's base field (sale or comparison price),
+  rounded half-up to cents, never below zero and never above the sale price.
+- `update_comparison_price == "sale-price"` shows the pre-rule sale price as the
+  comparison price.
+- `price_with_discount` is the sale price after the request's cash discount (the store's
+  default cash-payment option) and `installments` the request's installment plan for
+  the sale price (the default installment option), both computed by
+  storefront/payments.py, the one home of that maths.
+- Without an applicable rule: `rule_id` 0, `rule_trigger` and `rule_name` "" (the
+  contract types them integer and string, so no nulls).
+"""
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import ROUND_HALF_UP, Decimal
+
+from storefront.payments import (
+    NO_CASH_DISCOUNT,
+    SINGLE_PAYMENT,
+    CashDiscountTerms,
+    Installment,
+    InstallmentTerms,
+    cash_discount,
+    installment_plan,
+)
+
+CENT = Decimal("0.01")
+ZERO = Decimal("0")
+HUNDRED = Decimal("100")
+
+TRIGGER_AUTOMATIC = "automatic"
+TRIGGER_COUPON = "coupon"
+TRIGGER_UPSELL = "upsell"
+
+TARGET_ALL = "all"
+TARGET_PRODUCT = "product"
+TARGET_CATEGORY = "category"
+TARGET_BRAND = "brand"
+
+VALUE_PERCENTAGE = "percentage"
+VALUE_FIXED = "fixed"
+
+BASE_SALE_PRICE = "sale-price"
+BASE_COMPARISON_PRICE = "comparison-price"
+
+UPDATE_COMPARISON_KEEP = "keep"
+UPDATE_COMPARISON_SALE_PRICE = "sale-price"
+
+
+def money(value: Decimal) -> Decimal:
+    """Round half-up to cents."""
+    return Decimal(value).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+@dataclass(frozen=True)
+class ProductData:
+    """What rules match on: the product (and its parent), brand and categories."""
+
+    id: int
+    base_price: Decimal
+    active: bool = True
+    parent_id: int | None = None
+    brand_id: int | None = None
+    category_ids: frozenset[int] = frozenset()
+
+    @property
+    def product_ids(self) -> frozenset[int]:
+        """A rule on a main product applies to its variations too."""
+        return frozenset(i for i in (self.id, self.parent_id) if i is not None)
+
+
+@dataclass(frozen=True)
+class StoredPrice:
+    """The product's price row in the trade policy."""
+
+    sale_price: Decimal
+    comparison_price: Decimal = ZERO
+    markup: Decimal = ZERO
+    available_for_sale: bool = True
+
+
+@dataclass(frozen=True)
+class RuleData:
+    id: int
+    name: str
+    value: Decimal
+    value_type: str = VALUE_PERCENTAGE
+    trigger: str = TRIGGER_AUTOMATIC
+    rule_target: str = TARGET_ALL
+    priority: int = 0
+    active: bool = True
+    start_at: datetime | None = None
+    end_at: datetime | None = None
+    begin_quantity: int = 1
+    end_quantity: int = 0
+    apply_in_group: bool = False
+    code: str | None = None
+    base_price_field: str = BASE_SALE_PRICE
+    update_comparison_price: str = UPDATE_COMPARISON_KEEP
+    trade_policy_ids: frozenset[int] = frozenset()
+    product_ids: frozenset[int] = frozenset()
+    category_ids: frozenset[int] = frozenset()
+    brand_ids: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class PriceRequest:
+    trade_policy_id: int | None
+    moment: datetime
+    quantity: int = 1
+    triggers: frozenset[str] = frozenset({TRIGGER_AUTOMATIC})
+    coupon_code: str | None = None
+    # Quantity counted over every cart line a rule targets, per rule id (apply_in_group).
+    group_quantities: Mapping[int, int] = field(default_factory=dict)
+    cash_discount: CashDiscountTerms = NO_CASH_DISCOUNT
+    installment_terms: InstallmentTerms = SINGLE_PAYMENT
+
+
+@dataclass(frozen=True)
+class Price:
+    comparison_price: Decimal
+    sale_price: Decimal
+    markup: Decimal
+    rule_id: int
+    rule_trigger: str
+    rule_name: str
+    available_for_sale: bool
+    base_price: bool
+    price_with_discount: Decimal
+    installments: tuple[Installment, ...] = ()
+
+
+def rule_is_live(rule: RuleData, moment: datetime) -> bool:
+    if not rule.active:
+        return False
+    if rule.start_at is not None and moment < rule.start_at:
+        return False
+    return not (rule.end_at is not None and moment >= rule.end_at)
+
+
+def rule_targets(rule: RuleData, product: ProductData) -> bool:
+    if rule.rule_target == TARGET_ALL:
+        return True
+    if rule.rule_target == TARGET_PRODUCT:
+        return bool(rule.product_ids & product.product_ids)
+    if rule.rule_target == TARGET_CATEGORY:
+        return bool(rule.category_ids & product.category_ids)
+    if rule.rule_target == TARGET_BRAND:
+        return product.brand_id is not None and product.brand_id in rule.brand_ids
+    return False
+
+
+def rule_quantity_fits(rule: RuleData, request: PriceRequest) -> bool:
+    quantity = request.quantity
+    if rule.apply_in_group:
+        quantity = request.group_quantities.get(rule.id, quantity)
+    if quantity < rule.begin_quantity:
+        return False
+    return rule.end_quantity == 0 or quantity <= rule.end_quantity
+
+
+def rule_trigger_fires(rule: RuleData, request: PriceRequest) -> bool:
+    if rule.trigger not in request.triggers and rule.trigger != TRIGGER_COUPON:
+        return False
+    if rule.trigger == TRIGGER_COUPON:
+        given = (request.coupon_code or "").strip().casefold()
+        return bool(given) and given == (rule.code or "").strip().casefold()
+    return True
+
+
+def rule_applies(
+    rule: RuleData,
+    product: ProductData,
+    request: PriceRequest,
+    *,
+    check_trigger: bool = True,
+) -> bool:
+    return (
+        rule_is_live(rule, request.moment)
+        and (not rule.trade_policy_ids or request.trade_policy_id in rule.trade_policy_ids)
+        and rule_quantity_fits(rule, request)
+        and rule_targets(rule, product)
+        and (not check_trigger or rule_trigger_fires(rule, request))
+    )
+
+
+def discounted(rule: RuleData, *, sale_price: Decimal, comparison_price: Decimal) -> Decimal:
+    """The sale price after the rule: never negative, never above the sale price."""
+    base = sale_price
+    if rule.base_price_field == BASE_COMPARISON_PRICE and comparison_price > ZERO:
+        base = comparison_price
+    if rule.value_type == VALUE_PERCENTAGE:
+        percentage = min(max(rule.value, ZERO), HUNDRED)
+        result = base - money(base * percentage / HUNDRED)
+    else:
+        result = base - max(rule.value, ZERO)
+    return money(min(max(result, ZERO), sale_price))
+
+
+def best_rule(
+    product: ProductData,
+    rules: Iterable[RuleData],
+    request: PriceRequest,
+    *,
+    sale_price: Decimal,
+    comparison_price: Decimal,
+) -> RuleData | None:
+    applicable = [rule for rule in rules if rule_applies(rule, product, request)]
+    if not applicable:
+        return None
+
+    def rank(rule: RuleData):
+        price = discounted(rule, sale_price=sale_price, comparison_price=comparison_price)
+        return (-rule.priority, price, rule.id)
+
+    return min(applicable, key=rank)
+
+
+def compute_price(
+    product: ProductData,
+    stored: StoredPrice | None,
+    rules: Iterable[RuleData],
+    request: PriceRequest,
+    *,
+    forced_rule: RuleData | None = None,
+) -> Price:
+    """The Price object of `product` for `request` (see the module docstring)."""
+    if stored is not None:
+        sale_price = money(max(stored.sale_price, ZERO))
+        comparison_price = money(max(stored.comparison_price, ZERO))
+        markup = stored.markup
+        available = stored.available_for_sale and product.active
+        from_base = False
+    else:
+        sale_price = money(max(product.base_price, ZERO))
+        comparison_price = ZERO.quantize(CENT)
+        markup = ZERO
+        available = product.active
+        from_base = True
+
+    rule = None
+    if forced_rule is not None and rule_applies(forced_rule, product, request, check_trigger=False):
+        rule = forced_rule
+    if rule is None:
+        rule = best_rule(
+            product,
+            rules,
+            request,
+            sale_price=sale_price,
+            comparison_price=comparison_price,
+        )
+
+    final = sale_price
+    if rule is not None:
+        final = discounted(rule, sale_price=sale_price, comparison_price=comparison_price)
+        if rule.update_comparison_price == UPDATE_COMPARISON_SALE_PRICE and sale_price > final:
+            comparison_price = sale_price
+
+    return Price(
+        comparison_price=comparison_price,
+        sale_price=final,
+        markup=markup,
+        rule_id=rule.id if rule else 0,
+        rule_trigger=rule.trigger if rule else "",
+        rule_name=rule.name if rule else "",
+        available_for_sale=available,
+        base_price=from_base,
+        price_with_discount=cash_discount(final, request.cash_discount).value_with_discount,
+        installments=installment_plan(final, request.installment_terms),
+    )

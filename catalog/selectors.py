@@ -1,0 +1,377 @@
+"""Reads of the catalog, and the read API other apps import.
+
+Product summary (contract 2.2), for any model that points at a product::
+
+    select, prefetch = product_summary_related("product")   # "" for Product itself
+    Review.objects.select_related(*select).prefetch_related(*prefetch)
+    # then ProductSummarySerializer(review.product) / ReviewProductSummarySerializer
+
+  A fixed number of queries whatever the number of rows, medias or attributes: the
+  summary reads `medias`, `active_stocks` (stock in active storages), `default_prices`
+  (price row of the default trade policy) and `attribute_values` (with their attribute).
+
+- `products_for_summary()`: Product queryset with those relations.
+- `product_full_queryset()`: everything `FullProductSerializer` (contract 2.11) needs.
+- `product_get_active(*, product_id)`: the active product (summary relations loaded) or None.
+- `category_tree_get(*, channel=None)`, `category_subtree_get(*, category_id)`,
+  `category_index()`: the category tree (cached; one query on a miss).
+- `price_context_get(...)` + `product_price_get(*, product, context, quantity)`: the
+  contract's Price object of a product (see catalog/pricing.py for the rules).
+- `stock_by_storage(*, product_ids)`: {product_id: {storage_id: available}} in active
+  storages (shipping quotes).
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
+
+from storefront import payments
+from storefront.api.caching import cached
+from storefront.models import PaymentOptionKind
+from storefront.selectors import payment_option_get
+
+from . import pricing
+from .models import (
+    AttributeValue,
+    Category,
+    PriceRule,
+    Product,
+    ProductPrice,
+    Stock,
+    TradePolicy,
+)
+from .tree import CategoryIndex, CategoryRow, build_index, full_tree, specific_tree, with_ancestors
+
+CATEGORY_CACHE = "categories"
+PRICE_RULE_CACHE = "price-rules"
+TRADE_POLICY_CACHE = "trade-policies"
+
+# Largest id a database integer column holds (PostgreSQL bigint): larger ids cannot exist.
+MAX_DB_ID = 2**63 - 1
+
+
+# --- Categories ----------------------------------------------------------------
+
+
+def category_rows() -> list[CategoryRow]:
+    """Every category as a plain row, in ONE query."""
+    return [
+        CategoryRow(*values)
+        for values in Category.objects.order_by().values_list(
+            "id", "name", "url", "parent_id", "active", "position"
+        )
+    ]
+
+
+def category_index() -> CategoryIndex:
+    """Visible categories with parents and ordered children (cached; invalidated by signals)."""
+    return cached(CATEGORY_CACHE, "index", lambda: build_index(category_rows()))
+
+
+def category_tree_get(*, channel=None) -> list[dict]:
+    """Full-tree nodes of every visible category.
+
+    Categories are shared by all sales channels of the store, so `channel` does not
+    change the result (it is accepted so callers need not care).
+    """
+    return cached(CATEGORY_CACHE, "tree", lambda: full_tree(category_index()))
+
+
+def category_subtree_get(*, category_id: int) -> dict | None:
+    """{current, children, sisters, parent} of a visible category, or None."""
+    if not 0 < category_id <= MAX_DB_ID:
+        return None
+    # Cached per id ({} for a hidden or unknown id: the cache treats None as a miss).
+    tree = cached(
+        CATEGORY_CACHE,
+        f"subtree:{category_id}",
+        lambda: specific_tree(category_index(), category_id) or {},
+    )
+    return tree or None
+
+
+# --- Products ------------------------------------------------------------------
+
+
+def _attribute_values() -> QuerySet:
+    return AttributeValue.objects.select_related("attribute").order_by(
+        "attribute__position", "attribute_id", "order", "id"
+    )
+
+
+def product_summary_related(prefix: str = "") -> tuple[list[str], list[Prefetch | str]]:
+    """select_related names and prefetches feeding the Product summary at `prefix`.
+
+    `prefix` is the relation path from the queried model to the product ("" for
+    Product itself, "product" for reviews and comments).
+    """
+    p = f"{prefix}__" if prefix else ""
+    select = [f"{p}brand", f"{p}main_category"]
+    if prefix:
+        select.insert(0, prefix)
+    prefetch: list[Prefetch | str] = [
+        # feeds `medias`
+        f"{p}medias",
+        # feeds `stock` (total available over active storages) and the Stock objects
+        Prefetch(
+            f"{p}stocks",
+            queryset=Stock.objects.in_active_storages().order_by("storage_id"),
+            to_attr="active_stocks",
+        ),
+        # feeds `comparisonPrice` (price row of the default trade policy)
+        Prefetch(
+            f"{p}prices",
+            queryset=ProductPrice.objects.filter(trade_policy__is_default=True),
+            to_attr="default_prices",
+        ),
+        # feeds `combination` and `currentAttributes`
+        Prefetch(f"{p}attribute_values", queryset=_attribute_values()),
+    ]
+    return select, prefetch
+
+
+def products_for_summary() -> QuerySet:
+    select, prefetch = product_summary_related()
+    return Product.objects.select_related(*select).prefetch_related(*prefetch)
+
+
+def _variations() -> QuerySet:
+    return Product.objects.active().prefetch_related(
+        # feeds variations.combinations[].combination and variations.valueList/attributes
+        Prefetch("attribute_values", queryset=_attribute_values()),
+        # feeds variations.combinations[].stock
+        Prefetch("stocks", queryset=Stock.objects.in_active_storages(), to_attr="active_stocks"),
+    )
+
+
+def product_full_queryset() -> QuerySet:
+    """Products with everything FullProductSerializer (the Upsell product) reads."""
+    select, prefetch = product_summary_related()
+    return Product.objects.select_related(*select, "cargo_type", "parent").prefetch_related(
+        *prefetch,
+        # feeds `categories` and category price rules
+        "categories",
+        # feeds category price rules of a variation (its parent's categories)
+        "parent__categories",
+        # feeds `price` and `originalPrice` (the row of the requested trade policy)
+        Prefetch(
+            "prices",
+            queryset=ProductPrice.objects.select_related("trade_policy"),
+            to_attr="all_prices",
+        ),
+        # feeds `description` (the one of the requested trade policy)
+        "descriptions",
+        # feeds `variations` of a main product
+        Prefetch("variations", queryset=_variations(), to_attr="active_variations"),
+        # feeds `variations` of a variation (its siblings)
+        Prefetch("parent__variations", queryset=_variations(), to_attr="active_variations"),
+    )
+
+
+def product_get_active(*, product_id: int) -> Product | None:
+    """The active product (summary relations loaded), or None when unknown or inactive."""
+    if not isinstance(product_id, int) or not 0 < product_id <= MAX_DB_ID:
+        return None
+    return products_for_summary().sellable().filter(pk=product_id).first()
+
+
+def product_available_stock(product: Product) -> int:
+    """Units available over active storages (from the `active_stocks` prefetch if loaded)."""
+    stocks = getattr(product, "active_stocks", None)
+    if stocks is None:
+        stocks = list(Stock.objects.in_active_storages().filter(product=product))
+    return sum(stock.available for stock in stocks)
+
+
+def stock_by_storage(*, product_ids: Iterable[int]) -> dict[int, dict[int, int]]:
+    """{product_id: {storage_id: available}} over active storages, in one query."""
+    result: dict[int, dict[int, int]] = {}
+    rows = (
+        Stock.objects.in_active_storages()
+        .filter(product_id__in=list(product_ids))
+        .values_list("product_id", "storage_id", "available")
+    )
+    for product_id, storage_id, available in rows:
+        result.setdefault(product_id, {})[storage_id] = available
+    return result
+
+
+# --- Trade policies and prices -------------------------------------------------
+
+
+def default_trade_policy_id() -> int | None:
+    def build():
+        policy = TradePolicy.objects.default()
+        return {"id": policy.pk if policy else None}
+
+    return cached(TRADE_POLICY_CACHE, "default", build)["id"]
+
+
+def trade_policy_exists(*, trade_policy_id: int) -> bool:
+    if not 0 < trade_policy_id <= MAX_DB_ID:
+        return False
+    return TradePolicy.objects.active().filter(pk=trade_policy_id).exists()
+
+
+def price_rule_data(rule: PriceRule) -> pricing.RuleData:
+    """Plain data of a rule (reads its four many-to-many relations; prefetch them)."""
+    return pricing.RuleData(
+        id=rule.pk,
+        name=rule.name,
+        value=rule.value,
+        value_type=rule.value_type,
+        trigger=rule.trigger,
+        rule_target=rule.rule_target,
+        priority=rule.priority,
+        active=rule.active,
+        start_at=rule.start_at,
+        end_at=rule.end_at,
+        begin_quantity=rule.begin_quantity,
+        end_quantity=rule.end_quantity,
+        apply_in_group=rule.apply_in_group,
+        code=rule.code or None,
+        base_price_field=rule.base_price_field,
+        update_comparison_price=rule.update_comparison_price,
+        trade_policy_ids=frozenset(p.pk for p in rule.trade_policies.all()),
+        product_ids=frozenset(p.pk for p in rule.products.all()),
+        category_ids=frozenset(c.pk for c in rule.categories.all()),
+        brand_ids=frozenset(b.pk for b in rule.brands.all()),
+    )
+
+
+PRICE_RULE_RELATIONS = ("trade_policies", "products", "categories", "brands")
+
+
+def price_rules_with_targets() -> QuerySet:
+    # feeds RuleData.trade_policy_ids / product_ids / category_ids / brand_ids
+    return PriceRule.objects.prefetch_related(*PRICE_RULE_RELATIONS)
+
+
+def active_price_rules() -> tuple[pricing.RuleData, ...]:
+    """Every active rule as plain data (cached; the moment is checked by pricing.py)."""
+    return cached(
+        PRICE_RULE_CACHE,
+        "active",
+        lambda: tuple(price_rule_data(rule) for rule in price_rules_with_targets().active()),
+    )
+
+
+@dataclass(frozen=True)
+class PriceContext:
+    """Everything product prices of one request share."""
+
+    trade_policy_id: int | None
+    moment: datetime
+    rules: tuple[pricing.RuleData, ...]
+    categories: CategoryIndex
+    forced_rule: pricing.RuleData | None = None
+    coupon_code: str | None = None
+    triggers: frozenset[str] = frozenset({pricing.TRIGGER_AUTOMATIC})
+    cash_discount: payments.CashDiscountTerms = payments.NO_CASH_DISCOUNT
+    installment_terms: payments.InstallmentTerms = payments.SINGLE_PAYMENT
+    group_quantities: dict[int, int] = field(default_factory=dict)
+
+
+def price_context_get(
+    *,
+    trade_policy_id: int | None = None,
+    moment: datetime | None = None,
+    price_rule: PriceRule | pricing.RuleData | None = None,
+    coupon_code: str | None = None,
+) -> PriceContext:
+    """Price context for a trade policy (default: the store's default) at `moment` (now).
+
+    `price_rule` is an extra rule that wins whenever it applies (an upsell offer's).
+    """
+    forced = price_rule
+    if isinstance(price_rule, PriceRule):
+        forced = price_rule_data(price_rule)
+    cash_option = payment_option_get(option_id=None, kind=PaymentOptionKind.CASH_DISCOUNT)
+    installment_option = payment_option_get(option_id=None, kind=PaymentOptionKind.INSTALLMENTS)
+    if trade_policy_id is None:
+        trade_policy_id = default_trade_policy_id()
+    return PriceContext(
+        trade_policy_id=trade_policy_id,
+        moment=moment or timezone.now(),
+        rules=active_price_rules(),
+        categories=category_index(),
+        forced_rule=forced,
+        coupon_code=coupon_code,
+        cash_discount=(
+            payments.cash_discount_terms_of(cash_option)
+            if cash_option
+            else payments.NO_CASH_DISCOUNT
+        ),
+        installment_terms=(
+            payments.installment_terms_of(installment_option)
+            if installment_option
+            else payments.SINGLE_PAYMENT
+        ),
+    )
+
+
+def _stored_price(product: Product, trade_policy_id: int | None) -> ProductPrice | None:
+    rows = getattr(product, "all_prices", None)
+    if rows is None:
+        rows = getattr(product, "default_prices", None)
+        if rows is None or trade_policy_id != default_trade_policy_id():
+            rows = list(ProductPrice.objects.filter(product=product))
+    return next((row for row in rows if row.trade_policy_id == trade_policy_id), None)
+
+
+def product_pricing_data(product: Product, context: PriceContext) -> pricing.ProductData:
+    category_ids = {c.pk for c in product.categories.all()}
+    if product.parent_id is not None:
+        category_ids.update(c.pk for c in product.parent.categories.all())
+    if product.main_category_id is not None:
+        category_ids.add(product.main_category_id)
+    return pricing.ProductData(
+        id=product.pk,
+        base_price=product.base_price,
+        active=product.active,
+        parent_id=product.parent_id,
+        brand_id=product.brand_id,
+        category_ids=with_ancestors(context.categories, category_ids),
+    )
+
+
+def product_price_get(
+    *,
+    product: Product,
+    context: PriceContext,
+    quantity: int = 1,
+    apply_rules: bool = True,
+) -> pricing.Price:
+    """The contract's Price of `product` in the context's trade policy.
+
+    `apply_rules=False` gives the stored price (the Upsell product's `originalPrice`).
+    """
+    row = _stored_price(product, context.trade_policy_id)
+    stored = None
+    if row is not None:
+        stored = pricing.StoredPrice(
+            sale_price=row.sale_price,
+            comparison_price=row.comparison_price,
+            markup=row.markup,
+            available_for_sale=row.available_for_sale,
+        )
+    request = pricing.PriceRequest(
+        trade_policy_id=context.trade_policy_id,
+        moment=context.moment,
+        quantity=quantity,
+        triggers=context.triggers,
+        coupon_code=context.coupon_code,
+        group_quantities=context.group_quantities,
+        cash_discount=context.cash_discount,
+        installment_terms=context.installment_terms,
+    )
+    return pricing.compute_price(
+        product_pricing_data(product, context),
+        stored,
+        context.rules if apply_rules else (),
+        request,
+        forced_rule=context.forced_rule if apply_rules else None,
+    )

@@ -1,0 +1,245 @@
+"""Writes and business rules of the catalog: product interests and their e-mails, medias."""
+
+import logging
+from dataclasses import dataclass, field
+from io import BytesIO
+from pathlib import Path
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.mail import EmailMultiAlternatives
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Exists, OuterRef, QuerySet
+from django.template.loader import render_to_string
+from django.utils import timezone
+from PIL import Image, UnidentifiedImageError
+
+from storefront.api.errors import ErrorCode, not_found
+
+from .models import (
+    InterestOrigin,
+    InterestStatus,
+    Product,
+    ProductInterest,
+    ProductMedia,
+    Stock,
+)
+from .selectors import product_get_active
+
+logger = logging.getLogger(__name__)
+
+
+# --- Product interests -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class InterestRegistration:
+    interest: ProductInterest
+    created: bool
+
+
+def _pending_duplicate(*, product: Product, origin: str, email: str) -> ProductInterest | None:
+    return (
+        ProductInterest.objects.pending()
+        .filter(product=product, origin=origin, email__iexact=email)
+        .order_by("id")
+        .first()
+    )
+
+
+def interest_register(
+    *,
+    product_id: int,
+    origin: str,
+    name: str,
+    email: str,
+    phone: str = "",
+    message: str = "",
+) -> InterestRegistration:
+    """Register a customer's interest in an active product.
+
+    The same e-mail (case-insensitive), product and origin while still pending gives the
+    existing record back (`created` False) instead of a duplicate; a database constraint
+    backs this up against concurrent requests. Unknown or inactive product: 404.
+    """
+    product = product_get_active(product_id=product_id)
+    if product is None:
+        raise not_found(ErrorCode.PRODUCT_NOT_FOUND, f"Product {product_id} was not found.")
+    email = email.strip()
+    existing = _pending_duplicate(product=product, origin=origin, email=email)
+    if existing is None:
+        interest = ProductInterest(
+            product=product,
+            origin=origin,
+            name=name.strip(),
+            email=email,
+            phone=phone.strip(),
+            message=message.strip(),
+        )
+        try:
+            with transaction.atomic():
+                interest.save()
+        except IntegrityError:
+            # A concurrent request registered the same interest first.
+            existing = _pending_duplicate(product=product, origin=origin, email=email)
+            if existing is None:
+                raise
+        else:
+            return InterestRegistration(interest=interest, created=True)
+    existing.product = product  # already loaded with the summary's relations
+    return InterestRegistration(interest=existing, created=False)
+
+
+def _send(*, template: str, subject: str, to: str, context: dict) -> None:
+    context = {**context, "site_url": settings.PUBLIC_BASE_URL.rstrip("/")}
+    text = render_to_string(f"catalog/emails/{template}.txt", context)
+    html = render_to_string(f"catalog/emails/{template}.html", context)
+    email = EmailMultiAlternatives(subject=subject, body=text, to=[to])
+    email.attach_alternative(html, "text/html")
+    email.send()
+
+
+def interests_back_in_stock() -> QuerySet:
+    """Pending notify-me interests whose (active) product has units in an active storage."""
+    in_stock = Stock.objects.in_active_storages().filter(
+        product_id=OuterRef("product_id"), available__gt=0
+    )
+    return (
+        ProductInterest.objects.awaiting_stock()
+        .filter(product__active=True)
+        .filter(Exists(in_stock))
+        .order_by("id")
+    )
+
+
+@dataclass
+class StockNotificationSummary:
+    candidates: int = 0
+    sent: int = 0
+    failed: int = 0
+    failed_ids: list[int] = field(default_factory=list)
+
+
+def stock_notifications_send(*, dry_run: bool = False) -> StockNotificationSummary:
+    """E-mail every pending notify-me interest whose product is back in stock.
+
+    Each interest is locked (SELECT ... FOR UPDATE SKIP LOCKED where the database supports
+    it), e-mailed and marked notified in one transaction, so two copies running at once
+    never pick the same row and a notified interest is never e-mailed again. A failed
+    send leaves the interest pending for the next run.
+    """
+    summary = StockNotificationSummary()
+    if dry_run:
+        summary.candidates = interests_back_in_stock().count()
+        return summary
+
+    lock = connection.features.has_select_for_update_skip_locked
+    while True:
+        with transaction.atomic():
+            pending = interests_back_in_stock().exclude(pk__in=summary.failed_ids)
+            if lock:
+                pending = pending.select_for_update(skip_locked=True, of=("self",))
+            interest = pending.select_related("product").first()
+            if interest is None:
+                break
+            summary.candidates += 1
+            try:
+                _send(
+                    template="back_in_stock",
+                    subject=f"{interest.product.name} is back in stock",
+                    to=interest.email,
+                    context={"interest": interest, "product": interest.product},
+                )
+            except Exception:
+                logger.exception("Back-in-stock e-mail to interest %s failed", interest.pk)
+                summary.failed += 1
+                summary.failed_ids.append(interest.pk)
+                continue
+            ProductInterest.objects.filter(pk=interest.pk).update(
+                status=InterestStatus.NOTIFIED,
+                notified_at=timezone.now(),
+                updated_at=timezone.now(),
+            )
+            summary.sent += 1
+    return summary
+
+
+class InterestReplyError(Exception):
+    """The interest cannot be answered (not a price-on-request interest)."""
+
+
+def interest_reply(*, interest: ProductInterest, reply: str, replied_by=None) -> ProductInterest:
+    """E-mail staff's answer to an on-request interest and record it (status replied).
+
+    The e-mail goes out first; if it fails, nothing is recorded and the error propagates.
+    """
+    if interest.origin != InterestOrigin.ON_REQUEST:
+        raise InterestReplyError("Only price-on-request interests are answered with a reply.")
+    reply = reply.strip()
+    if not reply:
+        raise InterestReplyError("Write the reply.")
+    _send(
+        template="interest_reply",
+        subject=f"About {interest.product.name}",
+        to=interest.email,
+        context={"interest": interest, "product": interest.product, "reply": reply},
+    )
+    now = timezone.now()
+    interest.reply = reply
+    interest.replied_at = now
+    interest.replied_by = replied_by
+    interest.status = InterestStatus.REPLIED
+    interest.save(update_fields=["reply", "replied_at", "replied_by", "status", "updated_at"])
+    return interest
+
+
+# --- Product medias ----------------------------------------------------------------
+
+# Images larger than this on a side get a web-sized copy in `file`; the upload is kept
+# untouched in `original_file`.
+WEB_IMAGE_MAX_SIDE = 1600
+_WEB_FORMATS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "GIF": "gif"}
+
+
+class MediaImageError(Exception):
+    """The uploaded file is not an image Pillow can read."""
+
+
+def media_prepare_image(*, media: ProductMedia) -> ProductMedia:
+    """Read the uploaded original with Pillow: width, height and sizes; web-sized `file`.
+
+    Images larger than WEB_IMAGE_MAX_SIDE get a resized copy in `file`; smaller ones
+    leave `file` empty and are shown from the original. Call before saving a media whose
+    original was (re)uploaded; it does not save the row.
+    """
+    source = media.original_file
+    if not source:
+        return media
+    try:
+        source.open("rb")
+        source.seek(0)
+        with Image.open(source) as image:
+            image.load()
+            fmt = image.format or "PNG"
+            width, height = image.size
+            media.original_size = source.size
+            if max(width, height) <= WEB_IMAGE_MAX_SIDE:
+                # Small enough to show as is: no copy (the API falls back to the original).
+                media.file = None
+                media.width, media.height, media.size = width, height, source.size
+                return media
+            web = image.copy()
+    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
+        raise MediaImageError("The file is not a readable image.") from exc
+
+    web.thumbnail((WEB_IMAGE_MAX_SIDE, WEB_IMAGE_MAX_SIDE))
+    fmt = fmt if fmt in _WEB_FORMATS else "PNG"
+    if fmt == "JPEG" and web.mode not in ("RGB", "L"):
+        web = web.convert("RGB")
+    buffer = BytesIO()
+    web.save(buffer, format=fmt, optimize=True)
+    stem = Path(source.name).stem
+    media.file.save(f"{stem}-web.{_WEB_FORMATS[fmt]}", ContentFile(buffer.getvalue()), save=False)
+    media.width, media.height = web.size
+    media.size = buffer.tell()
+    return media

@@ -1,0 +1,80 @@
+"""catalog/demo.py: the demo catalog is complete, idempotent and keeps staff changes."""
+
+from io import StringIO
+
+import pytest
+
+from catalog import demo
+from catalog.models import (
+    Brand,
+    Category,
+    PriceRule,
+    Product,
+    ProductMedia,
+    ProductPrice,
+    Stock,
+    Storage,
+)
+from catalog.selectors import category_tree_get
+
+pytestmark = pytest.mark.django_db
+
+
+def seed() -> str:
+    out = StringIO()
+    demo.seed(stdout=out)
+    return out.getvalue()
+
+
+def test_demo_catalog_is_a_believable_store(media_root):
+    seed()
+
+    assert 55 <= Category.objects.count() <= 65
+    depths = {c.url.count("/") for c in Category.objects.all()}
+    assert depths == {1, 2, 3}
+    assert Category.objects.filter(active=False, parent__isnull=True).exists()
+    assert Brand.objects.count() == 12
+    assert Product.objects.filter(parent__isnull=True).count() == 150
+    assert Product.objects.filter(type="variation").exists()
+    assert Storage.objects.count() == 3
+    assert set(Storage.objects.values_list("zip_code", flat=True)) == {
+        "01310-100",
+        "20040-002",
+        "80010-000",
+    }
+    assert Stock.objects.filter(available=0).exists() and Stock.objects.filter(available__gt=0)
+    assert ProductPrice.objects.count() == Product.objects.count()
+    assert PriceRule.objects.count() == 2
+    media = ProductMedia.objects.first()
+    assert media.file.storage.exists(media.file.name)
+    assert media.width == demo.IMAGE_SIZE
+    # the inactive branch is hidden from the public tree
+    assert "Outlet" not in [node["name"] for node in category_tree_get()]
+
+
+def test_seeding_twice_creates_nothing_more_and_keeps_staff_changes(media_root):
+    seed()
+    product = Product.objects.get(sku="DEMO-0001")
+    product.name = "Renamed by staff"
+    product.save()
+    counts = {
+        model: model.objects.count()
+        for model in (Category, Brand, Product, ProductMedia, ProductPrice, Stock, PriceRule)
+    }
+
+    output = seed()
+
+    assert {model: model.objects.count() for model in counts} == counts
+    assert Product.objects.get(sku="DEMO-0001").name == "Renamed by staff"
+    assert "created" not in output
+
+
+def test_demo_is_deterministic(media_root):
+    seed()
+    first = list(Product.objects.order_by("sku").values_list("sku", "name", "base_price"))
+    Product.objects.all().delete()
+
+    seed()
+
+    again = list(Product.objects.order_by("sku").values_list("sku", "name", "base_price"))
+    assert again == first

@@ -1,0 +1,283 @@
+"""Product summary / full product serializers fed by the selectors: shapes and query counts."""
+
+from decimal import Decimal
+
+import pytest
+
+from catalog.api.serializers import (
+    FullProductSerializer,
+    ProductSummarySerializer,
+    ReviewProductSummarySerializer,
+)
+from catalog.models import ProductInterest, ProductMedia
+from catalog.selectors import (
+    category_index,
+    price_context_get,
+    product_full_queryset,
+    product_get_active,
+    product_summary_related,
+    products_for_summary,
+)
+
+from .factories import (
+    AttributeFactory,
+    AttributeValueFactory,
+    CategoryFactory,
+    ProductDescriptionFactory,
+    ProductFactory,
+    ProductInterestFactory,
+    ProductMediaFactory,
+    ProductPriceFactory,
+    StockFactory,
+    StorageFactory,
+    TradePolicyFactory,
+    VariationFactory,
+)
+
+pytestmark = pytest.mark.django_db
+
+SUMMARY_KEYS = [
+    "id",
+    "brandId",
+    "brandName",
+    "mainCategoryId",
+    "mainCategoryName",
+    "type",
+    "name",
+    "sku",
+    "url",
+    "comparisonPrice",
+    "stock",
+    "medias",
+    "combination",
+    "currentAttributes",
+    "active",
+]
+MEDIA_KEYS = {
+    "id",
+    "type",
+    "title",
+    "alternativeText",
+    "file",
+    "originalFile",
+    "size",
+    "originalSize",
+    "width",
+    "height",
+    "url",
+}
+
+
+def add_medias(product, count: int) -> None:
+    """`count` image medias sharing one generated file (fast for large data sets)."""
+    first = ProductMediaFactory(product=product)
+    ProductMedia.objects.bulk_create(
+        ProductMedia(
+            product=product,
+            title=f"Photo {index}",
+            original_file=first.original_file.name,
+            file=first.file.name,
+            width=40,
+            height=30,
+            position=index + 1,
+        )
+        for index in range(count - 1)
+    )
+
+
+def make_variation_family(*, medias: int = 1, variations: int = 2):
+    color = AttributeFactory(name="Color", code="color", position=0)
+    size = AttributeFactory(name="Size", code="size", position=1)
+    parent = ProductFactory()
+    ProductPriceFactory(product=parent)
+    storage = StorageFactory()
+    children = []
+    for index in range(variations):
+        blue = AttributeValueFactory(attribute=color, order=index)
+        small = AttributeValueFactory(attribute=size, color="")
+        child = VariationFactory(parent=parent, values=[blue, small])
+        StockFactory(product=child, storage=storage, available=index + 1)
+        add_medias(child, medias)
+        children.append(child)
+    return parent, children
+
+
+def test_summary_has_every_contract_field_with_its_json_type(media_root):
+    # given a variation with price, stock in an active and an inactive storage, and a media
+    _parent, (child, _) = make_variation_family()
+    ProductPriceFactory(product=child, comparison_price=Decimal("150.00"))
+    StockFactory(product=child, storage=StorageFactory(active=False), available=50)
+
+    # when
+    data = ProductSummarySerializer(products_for_summary().get(pk=child.pk)).data
+
+    # then
+    assert list(data) == SUMMARY_KEYS
+    assert data["id"] == child.pk
+    assert data["brandId"] == child.brand_id and data["brandName"] == child.brand.name
+    assert data["mainCategoryId"] == child.main_category_id
+    assert data["mainCategoryName"] == child.main_category.name
+    assert data["type"] == "variation"
+    assert data["url"] == f"/{child.slug}"
+    assert data["comparisonPrice"] == Decimal("150.00")
+    assert data["stock"] == 1  # the inactive storage's 50 units do not count
+    assert isinstance(data["active"], bool)
+    assert set(data["medias"][0]) == MEDIA_KEYS
+    assert data["medias"][0]["file"].startswith("http")
+    assert data["medias"][0]["width"] == 40
+    values = list(child.attribute_values.order_by("attribute__position"))
+    assert data["combination"] == [value.pk for value in values]
+    color = data["currentAttributes"][0]
+    assert color == {
+        "id": values[0].attribute_id,
+        "name": "Color",
+        "value": {
+            "id": values[0].pk,
+            "label": values[0].label,
+            "image": None,
+            "originalImage": None,
+            "color": "#1A2B3C",
+            "order": 0,
+        },
+    }
+
+
+def test_summary_comparison_price_falls_back_to_sale_price_then_base_price():
+    with_row = ProductFactory()
+    ProductPriceFactory(
+        product=with_row, comparison_price=Decimal("0"), sale_price=Decimal("80.00")
+    )
+    without_row = ProductFactory(base_price=Decimal("70.00"))
+
+    rows = {p.pk: p for p in products_for_summary()}
+
+    assert ProductSummarySerializer(rows[with_row.pk]).data["comparisonPrice"] == Decimal("80.00")
+    assert ProductSummarySerializer(rows[without_row.pk]).data["comparisonPrice"] == Decimal(
+        "70.00"
+    )
+
+
+def test_review_summary_names_the_id_product_id():
+    product = ProductFactory()
+    data = ReviewProductSummarySerializer(products_for_summary().get(pk=product.pk)).data
+    assert next(iter(data)) == "productId" and "id" not in data
+    assert data["productId"] == product.pk
+
+
+def test_summary_query_count_does_not_grow_with_products_or_medias(
+    media_root, django_assert_num_queries
+):
+    make_variation_family(medias=1, variations=1)
+    with django_assert_num_queries(5):
+        ProductSummarySerializer(products_for_summary(), many=True).data  # noqa: B018
+
+    make_variation_family(medias=20, variations=50)
+    with django_assert_num_queries(5):
+        data = ProductSummarySerializer(products_for_summary(), many=True).data
+    assert len(data) > 50
+
+
+def test_full_product_query_count_does_not_grow_with_medias_attributes_or_variations(
+    media_root, django_assert_max_num_queries
+):
+    # given one family: a product and one variation with one media
+    make_variation_family(medias=1, variations=1)
+    context = {"price_context": price_context_get()}
+    with django_assert_max_num_queries(15) as small:
+        FullProductSerializer(product_full_queryset(), many=True, context=context).data  # noqa: B018
+
+    # when a second family has 50 variations with 20 medias each (and the parent 20)
+    big_parent, _ = make_variation_family(medias=20, variations=50)
+    add_medias(big_parent, 20)
+    category_index()  # new categories invalidated the cached tree: warm it again
+
+    # then serializing all 53 products takes no more queries than the 2 before
+    with django_assert_max_num_queries(len(small.captured_queries)):
+        data = FullProductSerializer(product_full_queryset(), many=True, context=context).data
+    assert len(data) == 2 + 51
+    assert max(len(row["medias"]) for row in data) == 20
+
+
+def test_full_product_has_every_contract_field(media_root):
+    policy = TradePolicyFactory()
+    category_root = CategoryFactory(name="Moda", slug="moda")
+    category = CategoryFactory(name="Camisetas", slug="camisetas", parent=category_root)
+    parent, (child, sibling) = make_variation_family()
+    parent.main_category = category
+    parent.save()
+    parent.categories.set([category])
+    ProductPriceFactory(
+        product=parent, trade_policy=policy, sale_price=Decimal("50.00"), comparison_price=0
+    )
+    ProductDescriptionFactory(product=parent, trade_policy=policy, seo_title="")
+
+    product = product_full_queryset().get(pk=parent.pk)
+    data = FullProductSerializer(
+        product, context={"price_context": price_context_get(trade_policy_id=policy.pk)}
+    ).data
+
+    assert set(data) == {
+        "id", "type", "sku", "name", "priority", "basePrice", "active", "review",
+        "isGiftCard", "stock", "stocks", "originalPrice", "price", "priceRules", "brand",
+        "flags", "tax", "indicatedProducts", "relatedProducts", "filters", "seals",
+        "mainCategory", "categories", "categoryBreadcrumb", "dimensions", "parentProductId",
+        "combination", "currentAttributes", "variations", "medias", "bannerGroups", "status",
+        "createdAt", "updatedAt", "url", "urls", "linkedTradePolicies", "description",
+    }  # fmt: skip
+    assert data["price"]["salePrice"] == Decimal("50.00")
+    assert data["price"]["basePrice"] is False
+    assert data["mainCategory"] == {
+        "id": category.pk,
+        "name": "Camisetas",
+        "url": "/moda/camisetas",
+    }
+    assert [node["id"] for node in data["categoryBreadcrumb"]] == [category_root.pk, category.pk]
+    assert data["flags"] == {
+        "subscription": False,
+        "service": False,
+        "showInSite": True,
+        "saleWithoutStock": False,
+        "minimumStock": 0,
+    }
+    assert set(data["tax"]) == {"mpn", "ean", "ncm", "exclusive"}
+    assert set(data["dimensions"]) == {
+        "shippingCargoTypeId", "additionalTime", "width", "height", "length", "weight"
+    }  # fmt: skip
+    assert [c["productId"] for c in data["variations"]["combinations"]] == [child.pk, sibling.pk]
+    assert len(data["variations"]["valueList"]) == 4
+    assert [a["name"] for a in data["variations"]["attributes"]] == ["Color", "Size"]
+    assert data["description"]["tradePolicyId"] == policy.pk
+    assert data["description"]["seoTitle"] is None
+    assert data["description"]["productCategoryId"] == category.pk
+    assert data["stock"]["productId"] == parent.pk
+
+
+def test_product_get_active_hides_inactive_unknown_and_huge_ids():
+    active = ProductFactory()
+    inactive = ProductFactory(active=False)
+    orphan = VariationFactory(parent=ProductFactory(active=False))
+
+    assert product_get_active(product_id=active.pk) == active
+    assert product_get_active(product_id=inactive.pk) is None
+    assert product_get_active(product_id=orphan.pk) is None
+    assert product_get_active(product_id=99999999999999999999) is None
+    assert product_get_active(product_id=0) is None
+
+
+def test_summary_through_a_relation_prefix_has_a_fixed_query_count(
+    media_root, django_assert_num_queries
+):
+    # given interests pointing at products with medias, attributes and stock
+    _parent, children = make_variation_family(medias=3, variations=5)
+    for child in children:
+        ProductInterestFactory(product=child)
+    select, prefetch = product_summary_related("product")
+
+    # when their products are serialized through the "product" relation
+    with django_assert_num_queries(5):
+        rows = list(ProductInterest.objects.select_related(*select).prefetch_related(*prefetch))
+        data = [ProductSummarySerializer(row.product).data for row in rows]
+
+    # then every summary is complete
+    assert len(data) == 5
+    assert all(len(item["medias"]) == 3 and item["stock"] > 0 for item in data)
