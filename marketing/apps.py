@@ -3,3 +3,9 @@ from django.apps import AppConfig
 
 class MarketingConfig(AppConfig):
     name = "marketing"
+    verbose_name = "Marketing"
+
+    def ready(self) -> None:
+        from . import signals  # connects cache invalidation
+
+        signals.connect_catalog_signals()

@@ -1,1 +1,357 @@
-"""Models of the marketing app."""
+"""Models of the marketing app: banner groups and their banners, and cart upsell offers."""
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.db.models import F, Q
+
+from storefront.models import TimestampedModel
+
+from .images import MAX_SIDE, MAX_SOURCE_PIXELS
+from .scheduling import Status, Window, status_at
+
+DEVICES = ("desktop", "tablet", "mobile")
+MAX_IDENTIFIERS = 100
+MAX_IDENTIFIER_LENGTH = 100
+
+code_validator = RegexValidator(
+    r"^[A-Za-z0-9][A-Za-z0-9._-]*$",
+    "Use letters, digits, dots, hyphens and underscores (e.g. home-main).",
+)
+side_validators = [MinValueValidator(1), MaxValueValidator(MAX_SIDE)]
+
+
+def validate_image_pixels(value) -> None:
+    """Refuse sources that would take too much memory to decode."""
+    try:
+        pixels = value.width * value.height
+    except (OSError, TypeError, ValueError) as exc:
+        raise ValidationError("Upload a valid image.") from exc
+    if pixels > MAX_SOURCE_PIXELS:
+        raise ValidationError(
+            f"The image is too large ({value.width}x{value.height}); "
+            f"at most {MAX_SOURCE_PIXELS:,} pixels are accepted."
+        )
+
+
+def validate_json_object(value) -> None:
+    if not isinstance(value, dict):
+        raise ValidationError('Enter a JSON object, e.g. {} or {"theme": "dark"}.')
+
+
+def validate_identifier_list(value) -> None:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValidationError("Enter a list of identifiers (text).")
+    if len(value) > MAX_IDENTIFIERS:
+        raise ValidationError(f"Enter at most {MAX_IDENTIFIERS} identifiers.")
+    too_long = [item for item in value if len(item) > MAX_IDENTIFIER_LENGTH]
+    if too_long:
+        raise ValidationError(
+            f"Identifiers have at most {MAX_IDENTIFIER_LENGTH} characters: {too_long[0][:20]}..."
+        )
+
+
+# --- Scheduling shared by banners and upsell offers ---------------------------
+
+
+class ScheduledQuerySet(models.QuerySet):
+    def active(self):
+        return self.filter(active=True)
+
+    def inactive(self):
+        return self.filter(active=False)
+
+    def live_at(self, moment):
+        """Active and inside its window at `moment` (start inclusive, end exclusive)."""
+        return self.active().filter(
+            Q(start_at__isnull=True) | Q(start_at__lte=moment),
+            Q(end_at__isnull=True) | Q(end_at__gt=moment),
+        )
+
+    def scheduled_at(self, moment):
+        """Active, but its window opens after `moment`."""
+        return self.active().filter(start_at__gt=moment)
+
+    def expired_at(self, moment):
+        """Active, but its window closed at or before `moment`."""
+        return self.active().filter(end_at__lte=moment)
+
+    def with_status(self, status: str, moment):
+        return {
+            Status.LIVE: self.live_at,
+            Status.SCHEDULED: self.scheduled_at,
+            Status.EXPIRED: self.expired_at,
+            Status.INACTIVE: lambda _moment: self.inactive(),
+        }[Status(status)](moment)
+
+
+class ScheduledModel(TimestampedModel):
+    active = models.BooleanField(default=True)
+    start_at = models.DateTimeField(
+        "starts at", null=True, blank=True, help_text="Leave empty to start at once."
+    )
+    end_at = models.DateTimeField(
+        "ends at", null=True, blank=True, help_text="Leave empty to never end."
+    )
+
+    class Meta:
+        abstract = True
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(start_at__isnull=True)
+                | Q(end_at__isnull=True)
+                | Q(end_at__gt=F("start_at")),
+                name="%(app_label)s_%(class)s_ends_after_start",
+            ),
+        ]
+
+    @property
+    def window(self) -> Window:
+        return Window(start=self.start_at, end=self.end_at)
+
+    def status_at(self, moment) -> Status:
+        return status_at(active=self.active, window=self.window, moment=moment)
+
+    def clean(self):
+        super().clean()
+        if self.start_at and self.end_at and self.end_at <= self.start_at:
+            raise ValidationError({"end_at": "The end must be after the start."})
+
+
+# --- Banners --------------------------------------------------------------------
+
+
+class BannerGroupQuerySet(models.QuerySet):
+    def for_channel(self, channel):
+        """Groups of every channel (no channel set) plus those limited to `channel`."""
+        if channel is None:
+            return self.filter(sales_channel__isnull=True)
+        return self.filter(Q(sales_channel__isnull=True) | Q(sales_channel=channel))
+
+
+class BannerGroup(TimestampedModel):
+    """A slot of the storefront (e.g. the home carousel) that front ends ask for by code."""
+
+    code = models.CharField(
+        max_length=100,
+        unique=True,
+        validators=[code_validator],
+        help_text="What front ends ask for (GET /api/v3/publics/template/banners?codes=...).",
+    )
+    sales_channel = models.ForeignKey(
+        "storefront.SalesChannel",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="banner_groups",
+        help_text="Limit the group to one channel; leave empty for every channel.",
+    )
+    location_id = models.CharField(
+        "location",
+        max_length=100,
+        blank=True,
+        help_text="Where front ends place the group (e.g. home-top); free text.",
+    )
+    name = models.CharField(max_length=150)
+    title = models.CharField(max_length=200, blank=True)
+    description = models.TextField(max_length=2000, blank=True)
+    desktop_width = models.PositiveIntegerField(default=1920, validators=side_validators)
+    desktop_height = models.PositiveIntegerField(default=600, validators=side_validators)
+    tablet_width = models.PositiveIntegerField(default=1024, validators=side_validators)
+    tablet_height = models.PositiveIntegerField(default=400, validators=side_validators)
+    mobile_width = models.PositiveIntegerField(default=768, validators=side_validators)
+    mobile_height = models.PositiveIntegerField(default=600, validators=side_validators)
+    additional_parameter = models.JSONField(
+        default=dict,
+        blank=True,
+        validators=[validate_json_object],
+        help_text="A JSON object handed to front ends as is.",
+    )
+    products = models.ManyToManyField("catalog.Product", blank=True, related_name="banner_groups")
+    brands = models.ManyToManyField("catalog.Brand", blank=True, related_name="banner_groups")
+    categories = models.ManyToManyField(
+        "catalog.Category", blank=True, related_name="banner_groups"
+    )
+    showcases = models.JSONField(
+        default=list,
+        blank=True,
+        validators=[validate_identifier_list],
+        help_text="Identifiers of front-end showcases, one per line.",
+    )
+    pages = models.JSONField(
+        default=list,
+        blank=True,
+        validators=[validate_identifier_list],
+        help_text="Identifiers of front-end pages, one per line.",
+    )
+
+    objects = BannerGroupQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["code"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(desktop_width__gte=1, desktop_height__gte=1)
+                & Q(tablet_width__gte=1, tablet_height__gte=1)
+                & Q(mobile_width__gte=1, mobile_height__gte=1),
+                name="banner_group_sizes_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+    def size_for(self, device: str) -> tuple[int, int]:
+        return getattr(self, f"{device}_width"), getattr(self, f"{device}_height")
+
+
+class Banner(ScheduledModel):
+    """One slide of a group, with an image, a link and a size for each device."""
+
+    group = models.ForeignKey(BannerGroup, on_delete=models.CASCADE, related_name="banners")
+    name = models.CharField(max_length=150)
+    alt = models.CharField(
+        "alternative text", max_length=255, blank=True, help_text="Read by screen readers."
+    )
+    desktop_original_image = models.ImageField(
+        upload_to="banners/original/%Y/%m/",
+        max_length=255,
+        validators=[validate_image_pixels],
+        help_text="Uploaded as is; a copy fitted to the group's desktop size is generated.",
+    )
+    tablet_original_image = models.ImageField(
+        upload_to="banners/original/%Y/%m/",
+        max_length=255,
+        blank=True,
+        validators=[validate_image_pixels],
+        help_text="Optional: the desktop image is used when empty.",
+    )
+    mobile_original_image = models.ImageField(
+        upload_to="banners/original/%Y/%m/",
+        max_length=255,
+        blank=True,
+        validators=[validate_image_pixels],
+        help_text="Optional: the desktop image is used when empty.",
+    )
+    # Fitted copies: written by services.banner_images_refresh, never uploaded.
+    desktop_image = models.ImageField(
+        upload_to="banners/fitted/", max_length=255, blank=True, editable=False
+    )
+    tablet_image = models.ImageField(
+        upload_to="banners/fitted/", max_length=255, blank=True, editable=False
+    )
+    mobile_image = models.ImageField(
+        upload_to="banners/fitted/", max_length=255, blank=True, editable=False
+    )
+    desktop_width = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    desktop_height = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    tablet_width = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    tablet_height = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    mobile_width = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    mobile_height = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    desktop_url = models.CharField(
+        "desktop link",
+        max_length=500,
+        blank=True,
+        help_text="Where a click leads: a path (/sale) or a full URL.",
+    )
+    tablet_url = models.CharField(
+        "tablet link", max_length=500, blank=True, help_text="Empty: the desktop link."
+    )
+    mobile_url = models.CharField(
+        "mobile link", max_length=500, blank=True, help_text="Empty: the desktop link."
+    )
+    order = models.IntegerField(default=0, help_text="Lower numbers come first.")
+    additional_parameter = models.JSONField(
+        default=dict,
+        blank=True,
+        validators=[validate_json_object],
+        help_text="A JSON object handed to front ends as is.",
+    )
+
+    objects = ScheduledQuerySet.as_manager()
+
+    class Meta(ScheduledModel.Meta):
+        ordering = ["group_id", "order", "id"]
+        indexes = [
+            models.Index(fields=["group", "active", "order"], name="banner_group_active_order")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def original_for(self, device: str):
+        """The upload a device's copy is made from (tablet and mobile fall back to desktop)."""
+        original = getattr(self, f"{device}_original_image")
+        return original if original else self.desktop_original_image
+
+    def url_for(self, device: str) -> str:
+        return getattr(self, f"{device}_url") or self.desktop_url
+
+
+# --- Upsell -----------------------------------------------------------------------
+
+
+class UpsellLocation(models.TextChoices):
+    CART = "cart", "Cart"
+    CHECKOUT = "checkout", "Checkout"
+
+
+class UpsellQuerySet(ScheduledQuerySet):
+    def at_location(self, location: str):
+        return self.filter(location=location)
+
+
+class Upsell(ScheduledModel):
+    """An offer shown at a cart location, optionally only when some products are in the cart."""
+
+    display_title = models.CharField(max_length=150)
+    display_description = models.TextField(max_length=1000, blank=True)
+    display_button_text = models.CharField(max_length=60, default="Add to cart")
+    quantity = models.PositiveIntegerField(
+        default=1, validators=[MinValueValidator(1), MaxValueValidator(999)]
+    )
+    product = models.ForeignKey(
+        "catalog.Product",
+        on_delete=models.CASCADE,
+        related_name="upsell_offers",
+        help_text="The product offered.",
+    )
+    price_rule = models.ForeignKey(
+        "catalog.PriceRule",
+        on_delete=models.PROTECT,
+        related_name="upsell_offers",
+        help_text="Price rule applied to the offered product.",
+    )
+    location = models.CharField(
+        max_length=50,
+        default=UpsellLocation.CART,
+        validators=[code_validator],
+        help_text="Where the offer shows: cart, checkout, or any location your front end uses.",
+    )
+    priority = models.IntegerField(default=0, help_text="The highest priority is offered first.")
+    trigger_products = models.ManyToManyField(
+        "catalog.Product",
+        blank=True,
+        related_name="upsell_triggers",
+        help_text="Offer only when one of these products (or variations) is in the cart.",
+    )
+    trigger_categories = models.ManyToManyField(
+        "catalog.Category",
+        blank=True,
+        related_name="upsell_triggers",
+        help_text="Offer only when a cart product belongs to one of these categories.",
+    )
+
+    objects = UpsellQuerySet.as_manager()
+
+    class Meta(ScheduledModel.Meta):
+        ordering = ["location", "-priority", "id"]
+        indexes = [
+            models.Index(
+                fields=["location", "active", "-priority"], name="upsell_location_priority"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.display_title} ({self.location})"

@@ -1,0 +1,313 @@
+"""Serializers of the marketing API (contract 2.6 Banner group, 2.7 Banner, 2.11 Upsell)."""
+
+from urllib.parse import urljoin
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from catalog.api.serializers import FullProductSerializer, PriceRuleSerializer
+
+from ..models import Banner, BannerGroup
+
+MAX_CODES = 100
+MAX_CODE_LENGTH = 100
+
+
+def absolute_url(base_url: str, file) -> str:
+    """The file's URL made absolute against the request's origin ("" when there is none)."""
+    if not file:
+        return ""
+    return urljoin(base_url, file.url)
+
+
+# --- Input -------------------------------------------------------------------------
+
+
+class StrictStringField(serializers.CharField):
+    """A CharField that refuses numbers and booleans instead of turning them into text."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class BannerListingQuerySerializer(serializers.Serializer):
+    """`codes`: from the JSON body of the GET or from the query string."""
+
+    codes = serializers.ListField(
+        child=StrictStringField(
+            allow_null=True,
+            allow_blank=True,
+            max_length=MAX_CODE_LENGTH,
+            error_messages={
+                "invalid": "This field must be a string.",
+                "max_length": "This field must not be greater than {max_length} characters.",
+            },
+        ),
+        max_length=MAX_CODES,
+        error_messages={
+            "required": "The codes field is required.",
+            "null": "The codes field is required.",
+            "not_a_list": "The codes field must be an array of strings.",
+            "max_length": "The codes field must not have more than {max_length} items.",
+        },
+        help_text="Banner group codes.",
+    )
+
+    def validate_codes(self, value: list) -> list[str]:
+        """Drop empty elements and repeats, keeping the order the codes were given in."""
+        codes = list(dict.fromkeys(code.strip() for code in value if code and code.strip()))
+        if not codes:
+            raise serializers.ValidationError("The codes field is required.")
+        return codes
+
+
+# --- Banner (2.7) --------------------------------------------------------------------
+
+
+@extend_schema_field(OpenApiTypes.URI)
+class BannerImageField(serializers.Field):
+    """Absolute URL of a device's fitted copy (`original=False`) or of its upload."""
+
+    def __init__(self, device: str, *, original: bool = False, **kwargs):
+        self.device = device
+        self.original = original
+        super().__init__(source="*", read_only=True, **kwargs)
+
+    def to_representation(self, banner: Banner) -> str:
+        source = banner.original_for(self.device)
+        if not self.original:
+            # Until the copy is generated, front ends get the upload rather than nothing.
+            source = getattr(banner, f"{self.device}_image") or source
+        return absolute_url(self.context["base_url"], source)
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class PixelsField(serializers.Field):
+    """A size in pixels as a string (the contract's type); a banner without a generated copy
+    reports its group's size, which its copy will have."""
+
+    def __init__(self, device: str, side: str, **kwargs):
+        self.attribute = f"{device}_{side}"
+        super().__init__(source="*", read_only=True, **kwargs)
+
+    def to_representation(self, instance) -> str:
+        value = getattr(instance, self.attribute)
+        if value is None and isinstance(instance, Banner):
+            value = getattr(instance.group, self.attribute)
+        return str(value)
+
+
+class BannerSchedulingSerializer(serializers.Serializer):
+    startDate = serializers.DateTimeField(source="start_at", allow_null=True)
+    endDate = serializers.DateTimeField(source="end_at", allow_null=True)
+
+
+@extend_schema_field(BannerSchedulingSerializer(allow_null=True))
+class SchedulingField(serializers.Field):
+    """`{startDate, endDate}` (either may be null for an open end), or null when unscheduled."""
+
+    def __init__(self, **kwargs):
+        super().__init__(source="*", read_only=True, **kwargs)
+
+    def to_representation(self, instance):
+        if instance.start_at is None and instance.end_at is None:
+            return None
+        return BannerSchedulingSerializer(instance).data
+
+
+class BannerSerializer(serializers.ModelSerializer):
+    templateBannerGroupId = serializers.IntegerField(source="group_id")
+    desktopImage = BannerImageField("desktop")
+    desktopOriginalImage = BannerImageField("desktop", original=True)
+    tabletImage = BannerImageField("tablet")
+    tabletOriginalImage = BannerImageField("tablet", original=True)
+    mobileImage = BannerImageField("mobile")
+    mobileOriginalImage = BannerImageField("mobile", original=True)
+    desktopUrl = serializers.CharField(source="desktop_url")
+    tabletUrl = serializers.SerializerMethodField()
+    mobileUrl = serializers.SerializerMethodField()
+    desktopWidth = PixelsField("desktop", "width")
+    desktopHeight = PixelsField("desktop", "height")
+    tabletWidth = PixelsField("tablet", "width")
+    tabletHeight = PixelsField("tablet", "height")
+    mobileWidth = PixelsField("mobile", "width")
+    mobileHeight = PixelsField("mobile", "height")
+    scheduling = SchedulingField()
+    createdAt = serializers.DateTimeField(source="created_at")
+    additionalParameter = serializers.JSONField(source="additional_parameter")
+
+    class Meta:
+        model = Banner
+        fields = [
+            "id",
+            "templateBannerGroupId",
+            "name",
+            "alt",
+            "desktopImage",
+            "desktopOriginalImage",
+            "tabletImage",
+            "tabletOriginalImage",
+            "mobileImage",
+            "mobileOriginalImage",
+            "desktopUrl",
+            "tabletUrl",
+            "mobileUrl",
+            "desktopWidth",
+            "desktopHeight",
+            "tabletWidth",
+            "tabletHeight",
+            "mobileWidth",
+            "mobileHeight",
+            "active",
+            "order",
+            "scheduling",
+            "createdAt",
+            "additionalParameter",
+        ]
+        read_only_fields = fields
+
+    def get_tabletUrl(self, banner: Banner) -> str:
+        return banner.url_for("tablet")
+
+    def get_mobileUrl(self, banner: Banner) -> str:
+        return banner.url_for("mobile")
+
+
+# --- Banner group (2.6) ------------------------------------------------------------
+
+
+class BannerGroupSerializer(serializers.ModelSerializer):
+    """Needs `context["base_url"]` (image URLs) and `context["channel_id"]` (the channel a
+    group open to every channel reports), and `product_ids`, `brand_ids`, `category_ids`
+    on each group (set by selectors.banner_groups_by_codes)."""
+
+    salesChannelId = serializers.SerializerMethodField()
+    locationId = serializers.SerializerMethodField()
+    title = serializers.SerializerMethodField()
+    description = serializers.SerializerMethodField()
+    desktopWidth = PixelsField("desktop", "width")
+    desktopHeight = PixelsField("desktop", "height")
+    tabletWidth = PixelsField("tablet", "width")
+    tabletHeight = PixelsField("tablet", "height")
+    mobileWidth = PixelsField("mobile", "width")
+    mobileHeight = PixelsField("mobile", "height")
+    createdAt = serializers.DateTimeField(source="created_at")
+    updatedAt = serializers.DateTimeField(source="updated_at")
+    additionalParameter = serializers.JSONField(source="additional_parameter")
+    banners = BannerSerializer(many=True, help_text="Active banners live at the moment.")
+    products = serializers.ListField(child=serializers.IntegerField(), source="product_ids")
+    brands = serializers.ListField(child=serializers.IntegerField(), source="brand_ids")
+    categories = serializers.ListField(child=serializers.IntegerField(), source="category_ids")
+    showcases = serializers.ListField(child=serializers.CharField())
+    pages = serializers.ListField(child=serializers.CharField())
+
+    class Meta:
+        model = BannerGroup
+        fields = [
+            "id",
+            "salesChannelId",
+            "code",
+            "locationId",
+            "name",
+            "title",
+            "description",
+            "desktopWidth",
+            "desktopHeight",
+            "tabletWidth",
+            "tabletHeight",
+            "mobileWidth",
+            "mobileHeight",
+            "createdAt",
+            "updatedAt",
+            "additionalParameter",
+            "banners",
+            "products",
+            "brands",
+            "categories",
+            "showcases",
+            "pages",
+        ]
+        read_only_fields = fields
+
+    def get_salesChannelId(self, group: BannerGroup) -> int | None:
+        return group.sales_channel_id or self.context.get("channel_id")
+
+    def get_locationId(self, group: BannerGroup) -> str | None:
+        return group.location_id or None
+
+    def get_title(self, group: BannerGroup) -> str | None:
+        return group.title or None
+
+    def get_description(self, group: BannerGroup) -> str | None:
+        return group.description or None
+
+
+# --- Upsell (2.11) ---------------------------------------------------------------------
+
+MAX_CART_ENTRIES = 100
+MAX_ID = 2**63 - 1
+VARIATION_MAP_MESSAGE = (
+    "The variationMap field must map product ids to variation ids, "
+    'e.g. variationMap[12]=34 or variationMap={"12": 34}.'
+)
+
+
+def _cart_id(value, *, allow_empty: bool) -> int | None:
+    """A positive id from an int or a digit string; None for an empty variation."""
+    if allow_empty and value in (None, "", 0, "0", "null"):
+        return None
+    if isinstance(value, bool):
+        raise ValueError
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        value = int(value.strip())
+    if not isinstance(value, int) or not 0 < value <= MAX_ID:
+        raise ValueError
+    return value
+
+
+def parse_variation_map(raw) -> dict[int, int | None]:
+    """{productId: variationId or None} from `variationMap` (object, or list of
+    {"productId", "variationId"} objects); a ValidationError naming the field otherwise."""
+    if raw is None or raw == "":
+        return {}
+    if isinstance(raw, list) and all(isinstance(item, dict) for item in raw):
+        try:
+            raw = {item["productId"]: item.get("variationId") for item in raw}
+        except (KeyError, TypeError):
+            raise serializers.ValidationError({"variationMap": [VARIATION_MAP_MESSAGE]}) from None
+    if not isinstance(raw, dict):
+        raise serializers.ValidationError({"variationMap": [VARIATION_MAP_MESSAGE]})
+    if len(raw) > MAX_CART_ENTRIES:
+        raise serializers.ValidationError(
+            {
+                "variationMap": [
+                    f"The variationMap field may have at most {MAX_CART_ENTRIES} entries."
+                ]
+            }
+        )
+    cart: dict[int, int | None] = {}
+    for key, value in raw.items():
+        try:
+            cart[_cart_id(key, allow_empty=False)] = _cart_id(value, allow_empty=True)
+        except (ValueError, TypeError):
+            raise serializers.ValidationError({"variationMap": [VARIATION_MAP_MESSAGE]}) from None
+    return cart
+
+
+class UpsellSerializer(serializers.Serializer):
+    """The contract's Upsell. Context: `price_context` (the offer's price rule forced) and
+    `quantity` for the product's price, `request` for absolute file URLs."""
+
+    id = serializers.IntegerField()
+    displayTitle = serializers.CharField(source="display_title")
+    displayDescription = serializers.CharField(source="display_description")
+    displayButtonText = serializers.CharField(source="display_button_text")
+    quantity = serializers.IntegerField()
+    upsellProduct = FullProductSerializer(source="product")
+    priceRule = PriceRuleSerializer(source="price_rule")
+
+
+UPSELL_OUTPUT_FIELDS = frozenset(UpsellSerializer().fields)

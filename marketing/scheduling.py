@@ -1,0 +1,63 @@
+"""Scheduling windows of banners and upsell offers (pure: no database, no clock).
+
+A window is `[start, end)`: a record is live from its start (inclusive) until its end
+(exclusive); either end may be open (None). Callers pass the moment explicitly, so the
+same rules serve the public listing, the admin's status column and its "preview at".
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+
+class Status(StrEnum):
+    LIVE = "live"
+    SCHEDULED = "scheduled"
+    EXPIRED = "expired"
+    INACTIVE = "inactive"
+
+
+@dataclass(frozen=True)
+class Window:
+    start: datetime | None = None
+    end: datetime | None = None
+
+    def __post_init__(self) -> None:
+        for value in (self.start, self.end):
+            if value is not None and value.tzinfo is None:
+                raise ValueError("Scheduling datetimes must be timezone-aware.")
+        if self.start is not None and self.end is not None and self.end <= self.start:
+            raise ValueError("The end of a schedule must be after its start.")
+
+    @property
+    def is_open(self) -> bool:
+        """True when no scheduling is configured (always live while active)."""
+        return self.start is None and self.end is None
+
+    def contains(self, moment: datetime) -> bool:
+        if self.start is not None and moment < self.start:
+            return False
+        return self.end is None or moment < self.end
+
+
+def status_at(*, active: bool, window: Window, moment: datetime) -> Status:
+    """What staff see in the admin: inactive wins, then the window decides."""
+    if not active:
+        return Status.INACTIVE
+    if window.start is not None and moment < window.start:
+        return Status.SCHEDULED
+    if window.end is not None and moment >= window.end:
+        return Status.EXPIRED
+    return Status.LIVE
+
+
+def next_boundary(windows: Iterable[Window], moment: datetime) -> datetime | None:
+    """The first start or end strictly after `moment`: until then, what is live stays live."""
+    upcoming = [
+        edge
+        for window in windows
+        for edge in (window.start, window.end)
+        if edge is not None and edge > moment
+    ]
+    return min(upcoming, default=None)

@@ -1,0 +1,219 @@
+"""Reads of the marketing app."""
+
+import hashlib
+import json
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.db.models import Exists, OuterRef, Prefetch, Q
+
+from catalog.models import Product
+from catalog.selectors import PRICE_RULE_RELATIONS, category_index, product_full_queryset
+from catalog.tree import with_ancestors
+from storefront.api.caching import cached
+from storefront.api.query import ListField, ListQuery, ListSpec
+
+from .api.serializers import UPSELL_OUTPUT_FIELDS, BannerGroupSerializer
+from .models import Banner, BannerGroup, Upsell
+from .scheduling import Window, next_boundary
+
+BANNERS_CACHE = "banners"
+
+
+def banner_groups_by_codes(*, codes: list[str], channel) -> list[BannerGroup]:
+    """The groups of `codes` visible on `channel`, in the order of `codes`, with every
+    active banner (the schedule is applied per moment by `banner_listing_get`).
+
+    Each group gets `product_ids`, `brand_ids` and `category_ids` (lists of ints).
+    Five queries whatever the number of groups and banners.
+    """
+    groups = list(
+        BannerGroup.objects.for_channel(channel)
+        .filter(code__in=codes)
+        .prefetch_related(
+            # feeds `banners`: active ones, in display order (`group` is set from the parent)
+            Prefetch("banners", queryset=Banner.objects.active().order_by("order", "id")),
+        )
+    )
+    ids = [group.pk for group in groups]
+    for relation in ("products", "brands", "categories"):
+        linked = _linked_ids(relation, ids)
+        for group in groups:
+            setattr(group, _ids_attribute(relation), linked.get(group.pk, []))
+    by_code = {group.code: group for group in groups}
+    return [by_code[code] for code in codes if code in by_code]
+
+
+def _ids_attribute(relation: str) -> str:
+    return {"products": "product_ids", "brands": "brand_ids", "categories": "category_ids"}[
+        relation
+    ]
+
+
+def _linked_ids(relation: str, group_ids: list[int]) -> dict[int, list[int]]:
+    """{group id: [linked ids]} read from the M2M table alone (no join to the catalog)."""
+    if not group_ids:
+        return {}
+    field = BannerGroup._meta.get_field(relation)
+    through = field.remote_field.through
+    source = field.m2m_field_name()
+    target = field.m2m_reverse_field_name()
+    linked: dict[int, list[int]] = defaultdict(list)
+    rows = (
+        through.objects.filter(**{f"{source}__in": group_ids})
+        .order_by(f"{target}_id")
+        .values_list(f"{source}_id", f"{target}_id")
+    )
+    for group_id, target_id in rows:
+        linked[group_id].append(target_id)
+    return linked
+
+
+@dataclass(frozen=True)
+class BannerGroupEntry:
+    """A serialized group and its active banners, each with its scheduling window."""
+
+    group: dict
+    banners: tuple[tuple[Window, dict], ...]
+
+
+@dataclass(frozen=True)
+class BannerListing:
+    groups: list[dict]
+    # First scheduling boundary after the moment: until then the listing stays exact.
+    valid_until: datetime | None
+
+    def max_age(self, moment: datetime) -> int:
+        """Seconds a client or CDN may reuse the listing without missing a boundary."""
+        limit = settings.PUBLIC_CACHE_SECONDS
+        if self.valid_until is None:
+            return limit
+        return max(0, min(limit, math.floor((self.valid_until - moment).total_seconds())))
+
+
+def _listing_key(codes: list[str], channel_id: int | None, base_url: str) -> str:
+    raw = json.dumps([codes, channel_id, base_url], separators=(",", ":"))
+    return hashlib.blake2b(raw.encode(), digest_size=16).hexdigest()
+
+
+def banner_listing_get(
+    *, codes: list[str], channel, moment: datetime, base_url: str
+) -> BannerListing:
+    """What GET /publics/template/banners answers at `moment` (groups in `codes` order).
+
+    The shared cache holds the groups with *every* active banner and its window; the
+    schedule is applied here, per request, so the answer is exact at every start and end
+    even while the entry is cached. Staff changes bump the namespace (signals.py).
+    """
+    channel_id = channel.pk if channel is not None else None
+
+    def build() -> list[BannerGroupEntry]:
+        context = {"channel_id": channel_id, "base_url": base_url}
+        entries = []
+        for group in banner_groups_by_codes(codes=codes, channel=channel):
+            data = dict(BannerGroupSerializer(group, context=context).data)
+            windows = [banner.window for banner in group.banners.all()]
+            banners = tuple(zip(windows, map(dict, data["banners"]), strict=True))
+            entries.append(BannerGroupEntry(group=data, banners=banners))
+        return entries
+
+    entries = cached(BANNERS_CACHE, _listing_key(codes, channel_id, base_url), build)
+    groups = [
+        {
+            **entry.group,
+            "banners": [banner for window, banner in entry.banners if window.contains(moment)],
+        }
+        for entry in entries
+    ]
+    windows = (window for entry in entries for window, _ in entry.banners)
+    return BannerListing(groups=groups, valid_until=next_boundary(windows, moment))
+
+
+# --- Upsell ------------------------------------------------------------------------
+
+UPSELL_LIST = ListSpec(
+    fields={
+        "id": ListField("id", "int", order=True),
+        "priority": ListField("priority", "int", order=True),
+        "quantity": ListField("quantity", "int", order=True),
+        "displayTitle": ListField("display_title", "str", order=True),
+        "productId": ListField("product_id", "int", order=True),
+        "priceRuleId": ListField("price_rule_id", "int"),
+        "createdAt": ListField("created_at", "datetime", order=True),
+        "updatedAt": ListField("updated_at", "datetime", order=True),
+    },
+    output_fields=UPSELL_OUTPUT_FIELDS,
+    default_order=("-priority",),
+)
+
+
+def cart_product_ids(variation_map: dict[int, int | None]) -> frozenset[int]:
+    """Every product the cart holds: the map's products, their variations, and the main
+    product of each variation (a variation in the cart puts its product in the cart)."""
+    ids = {*variation_map, *(v for v in variation_map.values() if v is not None)}
+    if not ids:
+        return frozenset()
+    parents = Product.objects.filter(pk__in=ids, parent__isnull=False).values_list(
+        "parent_id", flat=True
+    )
+    return frozenset(ids | set(parents))
+
+
+def cart_category_ids(product_ids: frozenset[int]) -> frozenset[int]:
+    """Main and other categories of the cart's products, with their ancestors."""
+    if not product_ids:
+        return frozenset()
+    main = Product.objects.filter(pk__in=product_ids, main_category__isnull=False).values_list(
+        "main_category_id", flat=True
+    )
+    others = Product.categories.through.objects.filter(product_id__in=product_ids).values_list(
+        "category_id", flat=True
+    )
+    return with_ancestors(category_index(), {*main, *others})
+
+
+def upsell_candidates(*, location: str, cart_ids: frozenset[int], moment: datetime):
+    """Offers at `location`, live at `moment`, for a sellable product not in the cart, whose
+    triggers match the cart (no triggers: always)."""
+    category_ids = cart_category_ids(cart_ids)
+    by_product = Upsell.trigger_products.through.objects.filter(upsell_id=OuterRef("pk"))
+    by_category = Upsell.trigger_categories.through.objects.filter(upsell_id=OuterRef("pk"))
+    triggered = (
+        (~Exists(by_product) & ~Exists(by_category))
+        | Exists(by_product.filter(product_id__in=cart_ids))
+        | Exists(by_category.filter(category_id__in=category_ids))
+    )
+    return (
+        Upsell.objects.live_at(moment)
+        .at_location(location)
+        .filter(Q(product__parent__isnull=True) | Q(product__parent__active=True))
+        .filter(product__active=True, price_rule__active=True)
+        .exclude(product_id__in=cart_ids)
+        .filter(triggered)
+    )
+
+
+def upsell_for_cart(
+    *, location: str, variation_map: dict[int, int | None], query: ListQuery, moment: datetime
+) -> Upsell | None:
+    """The offer for the cart: the first candidate after `query` filters, orders (default:
+    highest priority) and skips `offset` of them; its product and rule fully loaded."""
+    cart_ids = cart_product_ids(variation_map)
+    candidates = upsell_candidates(location=location, cart_ids=cart_ids, moment=moment)
+    page = (
+        candidates.filter(query.filter)
+        .order_by(*query.order_by)
+        .select_related("price_rule")
+        .prefetch_related(
+            # feed priceRule.tradePolicies / productIds / productCategoryIds / productBrandIds
+            *(f"price_rule__{name}" for name in PRICE_RULE_RELATIONS)
+        )
+    )
+    offer = next(iter(page[query.offset : query.offset + 1]), None)
+    if offer is None:
+        return None
+    offer.product = product_full_queryset().get(pk=offer.product_id)
+    return offer

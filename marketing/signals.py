@@ -1,0 +1,39 @@
+"""Cache invalidation (the one side effect allowed in signals): any change to a banner
+group, a banner or a group's links drops every cached banner listing at once."""
+
+from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.dispatch import receiver
+
+from storefront.api.caching import cache_namespace_bump
+
+from .models import Banner, BannerGroup
+from .selectors import BANNERS_CACHE
+
+
+@receiver([post_save, post_delete], sender=BannerGroup)
+@receiver([post_save, post_delete], sender=Banner)
+def banners_changed(**kwargs) -> None:
+    cache_namespace_bump(BANNERS_CACHE)
+
+
+@receiver(m2m_changed, sender=BannerGroup.products.through)
+@receiver(m2m_changed, sender=BannerGroup.brands.through)
+@receiver(m2m_changed, sender=BannerGroup.categories.through)
+def banner_group_links_changed(action: str, **kwargs) -> None:
+    if action in ("post_add", "post_remove", "post_clear"):
+        cache_namespace_bump(BANNERS_CACHE)
+
+
+def catalog_record_deleted(**kwargs) -> None:
+    """A deleted product, brand or category leaves the `products`/`brands`/`categories`
+    ids of groups (its M2M rows go without an m2m_changed signal)."""
+    cache_namespace_bump(BANNERS_CACHE)
+
+
+def connect_catalog_signals() -> None:
+    from catalog.models import Brand, Category, Product
+
+    for model in (Product, Brand, Category):
+        post_delete.connect(
+            catalog_record_deleted, sender=model, dispatch_uid=f"banners-{model.__name__}"
+        )
