@@ -1,1 +1,376 @@
-"""Admin of the feedback app."""
+"""Back office of the feedback app: review moderation, the comment moderation queue and
+staff replies to comments.
+
+Pending (inactive) records come first in every list; bulk actions approve or hide them.
+Each comment has a "Reply" page that publishes a staff reply and e-mails the customer
+(settings.COMMENTS_EMAIL_REPLIES).
+"""
+
+from django import forms
+from django.conf import settings
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count
+from django.http import Http404, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.text import Truncator
+
+from .models import (
+    COMMENT_MESSAGE_MAX_LENGTH,
+    Comment,
+    ProductReview,
+    ReviewMedia,
+    SalesChannelReview,
+)
+from .services import (
+    comment_author_email,
+    comment_reply_by_staff,
+    comments_set_active,
+    reviews_set_active,
+)
+
+HISTORY_FIELDSET = ("History", {"fields": ("created_at", "updated_at"), "classes": ("collapse",)})
+
+
+def _changed_message(modeladmin, request, count: int, verb: str) -> None:
+    noun = (
+        modeladmin.model._meta.verbose_name
+        if count == 1
+        else (modeladmin.model._meta.verbose_name_plural)
+    )
+    modeladmin.message_user(request, f"{count} {noun} {verb}.", messages.SUCCESS)
+
+
+# --- Reviews -----------------------------------------------------------------------------
+
+
+class ReviewMediaInline(admin.TabularInline):
+    model = ReviewMedia
+    extra = 0
+    fields = ("image", "preview", "created_at")
+    readonly_fields = ("preview", "created_at")
+
+    @admin.display(description="Preview")
+    def preview(self, media: ReviewMedia):
+        if not media.pk or not media.image:
+            return "-"
+        return format_html(
+            '<img src="{}" alt="" style="max-height: 80px; max-width: 120px;">', media.image.url
+        )
+
+
+class ReviewModerationAdmin(admin.ModelAdmin):
+    """Shared by product and store reviews."""
+
+    list_display_links = ("id", "author")
+    list_per_page = 50
+    ordering = ("active", "-created_at", "-id")
+    search_fields = ("name", "email", "comment", "customer__email")
+    readonly_fields = ("created_at", "updated_at")
+    raw_id_fields = ("customer",)
+    date_hierarchy = "created_at"
+    actions = ("approve", "hide")
+
+    @admin.display(description="Author", ordering="name")
+    def author(self, review) -> str:
+        return review.name
+
+    @admin.display(description="Comment")
+    def short_comment(self, review) -> str:
+        return Truncator(review.comment).chars(80)
+
+    @admin.action(description="Approve selected reviews (show them in the store)")
+    def approve(self, request, queryset):
+        _changed_message(
+            self, request, reviews_set_active(reviews=queryset, active=True), "approved"
+        )
+
+    @admin.action(description="Hide selected reviews")
+    def hide(self, request, queryset):
+        _changed_message(
+            self, request, reviews_set_active(reviews=queryset, active=False), "hidden"
+        )
+
+
+@admin.register(ProductReview)
+class ProductReviewAdmin(ReviewModerationAdmin):
+    list_display = (
+        "id",
+        "author",
+        "product",
+        "score",
+        "recommended",
+        "short_comment",
+        "photos",
+        "masked",
+        "active",
+        "created_at",
+    )
+    list_filter = (
+        "active",
+        "score",
+        "recommended",
+        "masked",
+        ("product", admin.RelatedOnlyFieldListFilter),
+    )
+    list_select_related = ("product",)
+    search_fields = (*ReviewModerationAdmin.search_fields, "product__name", "product__sku")
+    raw_id_fields = ("product", "customer")
+    inlines = (ReviewMediaInline,)
+    fieldsets = (
+        (None, {"fields": ("product", "customer", "name", "email")}),
+        ("Review", {"fields": ("score", "recommended", "comment")}),
+        ("Moderation", {"fields": ("active", "masked")}),
+        HISTORY_FIELDSET,
+    )
+
+    def get_queryset(self, request):
+        # feeds the `photos` column without a query per row
+        return super().get_queryset(request).annotate(photo_count=Count("medias"))
+
+    @admin.display(description="Photos", ordering="photo_count")
+    def photos(self, review) -> int:
+        return review.photo_count
+
+
+@admin.register(SalesChannelReview)
+class SalesChannelReviewAdmin(ReviewModerationAdmin):
+    list_display = (
+        "id",
+        "author",
+        "sales_channel",
+        "score",
+        "recommended",
+        "short_comment",
+        "masked",
+        "active",
+        "created_at",
+    )
+    list_filter = ("active", "score", "recommended", "masked", "sales_channel")
+    list_select_related = ("sales_channel",)
+    fieldsets = (
+        (None, {"fields": ("sales_channel", "customer", "name", "email")}),
+        ("Review", {"fields": ("score", "recommended", "comment")}),
+        ("Moderation", {"fields": ("active", "masked")}),
+        HISTORY_FIELDSET,
+    )
+
+
+# --- Comments ----------------------------------------------------------------------------
+
+
+class CommentKindFilter(admin.SimpleListFilter):
+    title = "kind"
+    parameter_name = "kind"
+
+    def lookups(self, request, model_admin):
+        return (
+            ("comment", "Top-level comments"),
+            ("reply", "Replies"),
+            ("staff", "Staff replies"),
+        )
+
+    def queryset(self, request, queryset):
+        if self.value() == "comment":
+            return queryset.filter(parent__isnull=True)
+        if self.value() == "reply":
+            return queryset.filter(parent__isnull=False)
+        if self.value() == "staff":
+            return queryset.filter(reply_by_user=True)
+        return queryset
+
+
+class ReplyInline(admin.TabularInline):
+    """The thread under a comment; `active` can be switched here, replies are written with
+    the Reply button."""
+
+    model = Comment
+    fk_name = "parent"
+    extra = 0
+    verbose_name = "reply"
+    verbose_name_plural = "replies"
+    fields = ("author", "message", "reply_by_user", "active", "created_at")
+    readonly_fields = ("author", "message", "reply_by_user", "created_at")
+    ordering = ("created_at", "id")
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description="Author")
+    def author(self, comment: Comment) -> str:
+        return comment.author_name
+
+
+class StaffReplyForm(forms.Form):
+    message = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 6, "cols": 80}),
+        max_length=COMMENT_MESSAGE_MAX_LENGTH,
+        strip=True,
+        help_text="Published at once, signed with your name.",
+    )
+    approve_comment = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Also approve the comment I am answering",
+    )
+
+
+@admin.register(Comment)
+class CommentAdmin(admin.ModelAdmin):
+    change_form_template = "admin/feedback/comment/change_form.html"
+    list_display = (
+        "id",
+        "short_message",
+        "author",
+        "author_kind",
+        "product",
+        "thread",
+        "replies",
+        "active",
+        "created_at",
+        "reply_link",
+    )
+    list_display_links = ("id", "short_message")
+    list_filter = (
+        "active",
+        CommentKindFilter,
+        "reply_by_user",
+        ("product", admin.RelatedOnlyFieldListFilter),
+    )
+    list_select_related = ("product", "parent")
+    list_per_page = 50
+    # The moderation queue: pending comments first, newest first.
+    ordering = ("active", "-created_at", "-id")
+    search_fields = (
+        "message",
+        "customer_name",
+        "customer_email",
+        "user_name",
+        "product__name",
+        "product__sku",
+    )
+    raw_id_fields = ("product", "parent", "customer")
+    readonly_fields = (
+        "reply_by_user",
+        "user",
+        "user_name",
+        "user_email",
+        "created_at",
+        "updated_at",
+    )
+    fieldsets = (
+        (None, {"fields": ("product", "parent", "message", "active")}),
+        ("Customer", {"fields": ("customer", "customer_name", "customer_email")}),
+        ("Staff reply", {"fields": ("reply_by_user", "user", "user_name", "user_email")}),
+        HISTORY_FIELDSET,
+    )
+    inlines = (ReplyInline,)
+    date_hierarchy = "created_at"
+    actions = ("approve", "hide")
+
+    def get_queryset(self, request):
+        # feeds the `replies` column without a query per row
+        return super().get_queryset(request).annotate(reply_count=Count("replies"))
+
+    def get_inlines(self, request, obj):
+        # Only top-level comments have a thread.
+        if obj is None or obj.parent_id is not None:
+            return ()
+        return super().get_inlines(request, obj)
+
+    @admin.display(description="Message")
+    def short_message(self, comment: Comment) -> str:
+        return Truncator(comment.message).chars(80)
+
+    @admin.display(description="Author")
+    def author(self, comment: Comment) -> str:
+        return comment.author_name
+
+    @admin.display(description="By")
+    def author_kind(self, comment: Comment) -> str:
+        if comment.reply_by_user:
+            return "staff"
+        return "customer" if comment.customer_id else "anonymous"
+
+    @admin.display(description="Reply to", ordering="parent_id")
+    def thread(self, comment: Comment):
+        if comment.parent_id is None:
+            return "-"
+        url = reverse("admin:feedback_comment_change", args=[comment.parent_id])
+        return format_html('<a href="{}">#{}</a>', url, comment.parent_id)
+
+    @admin.display(description="Replies", ordering="reply_count")
+    def replies(self, comment: Comment) -> int:
+        return comment.reply_count
+
+    @admin.display(description="")
+    def reply_link(self, comment: Comment):
+        url = reverse("admin:feedback_comment_reply", args=[comment.pk])
+        return format_html('<a class="button" href="{}">Reply</a>', url)
+
+    @admin.action(description="Approve selected comments (show them in the store)")
+    def approve(self, request, queryset):
+        count = comments_set_active(comments=queryset, active=True)
+        _changed_message(self, request, count, "approved")
+
+    @admin.action(description="Hide selected comments")
+    def hide(self, request, queryset):
+        count = comments_set_active(comments=queryset, active=False)
+        _changed_message(self, request, count, "hidden")
+
+    def get_urls(self):
+        reply_url = path(
+            "<path:object_id>/reply/",
+            self.admin_site.admin_view(self.reply_view),
+            name="feedback_comment_reply",
+        )
+        return [reply_url, *super().get_urls()]
+
+    def reply_view(self, request, object_id):
+        """A form that publishes a staff reply to the comment (and e-mails its author)."""
+        comment = self.get_object(request, object_id)
+        if comment is None:
+            raise Http404("No such comment.")
+        if not self.has_change_permission(request, comment):
+            raise PermissionDenied
+        form = StaffReplyForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            result = comment_reply_by_staff(
+                comment=comment,
+                user=request.user,
+                message=form.cleaned_data["message"],
+                approve_comment=form.cleaned_data["approve_comment"],
+            )
+            self.log_addition(request, result.reply, [{"added": {}}])
+            self.message_user(request, "Your reply is published.", messages.SUCCESS)
+            recipient = comment_author_email(comment)
+            if result.emailed:
+                self.message_user(request, f"The customer was e-mailed at {recipient}.")
+            elif recipient and self._replies_are_emailed():
+                self.message_user(
+                    request, "The reply e-mail could not be sent (see the logs).", messages.WARNING
+                )
+            thread_id = result.reply.parent_id
+            return HttpResponseRedirect(reverse("admin:feedback_comment_change", args=[thread_id]))
+        thread = comment.parent if comment.parent_id else comment
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": f"Reply to comment #{comment.pk}",
+            "comment": comment,
+            "thread": thread,
+            "thread_replies": thread.replies.order_by("created_at", "id"),
+            "form": form,
+            "recipient": comment_author_email(comment),
+            "emails_on": self._replies_are_emailed(),
+            "original": comment,
+            "has_view_permission": True,
+        }
+        return TemplateResponse(request, "admin/feedback/comment/reply.html", context)
+
+    @staticmethod
+    def _replies_are_emailed() -> bool:
+        return settings.COMMENTS_EMAIL_REPLIES

@@ -1,1 +1,225 @@
-"""Models of the feedback app."""
+"""What customers say: product reviews (with photos), store reviews and product comments.
+
+Only `active` records are public; staff approve (activate) or hide them in the admin.
+Public responses mask e-mails (and names of `masked` reviews): see feedback/masking.py.
+"""
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+from storefront.models import TimestampedModel
+
+SCORE_MIN, SCORE_MAX = 1, 5
+REVIEW_COMMENT_MAX_LENGTH = 2000
+COMMENT_MESSAGE_MAX_LENGTH = 2000
+CUSTOMER_NAME_MIN_LENGTH, CUSTOMER_NAME_MAX_LENGTH = 3, 100
+
+
+class ReviewQuerySet(models.QuerySet):
+    def public(self):
+        """What the public lists show: approved (active) reviews."""
+        return self.filter(active=True)
+
+    def pending(self):
+        return self.filter(active=False)
+
+
+class Review(TimestampedModel):
+    """Fields shared by product and store reviews (the author's name and e-mail are kept as
+    written at review time; the account may change later)."""
+
+    customer = models.ForeignKey(
+        "storefront.Customer",
+        on_delete=models.CASCADE,
+        related_name="%(class)ss",
+        help_text="The account that wrote the review.",
+    )
+    name = models.CharField(max_length=100)
+    email = models.EmailField(max_length=254)
+    score = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(SCORE_MIN), MaxValueValidator(SCORE_MAX)],
+        help_text="1 (worst) to 5 (best).",
+    )
+    comment = models.TextField(max_length=REVIEW_COMMENT_MAX_LENGTH, blank=True)
+    recommended = models.BooleanField(default=True)
+    active = models.BooleanField(default=False, help_text="Approved: shown in the public lists.")
+    masked = models.BooleanField(
+        default=False, help_text="Also hide the author's name in public (J*** S***)."
+    )
+
+    objects = ReviewQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.score}/5"
+
+
+class ProductReview(Review):
+    product = models.ForeignKey("catalog.Product", on_delete=models.CASCADE, related_name="reviews")
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["active", "-created_at"], name="product_review_public"),
+            models.Index(fields=["product", "active"], name="product_review_product"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(score__gte=SCORE_MIN, score__lte=SCORE_MAX),
+                name="product_review_score_1_5",
+            ),
+            models.UniqueConstraint(
+                fields=["product", "customer"], name="product_review_one_per_customer"
+            ),
+        ]
+
+
+class ReviewMedia(models.Model):
+    """A photo attached to a product review."""
+
+    review = models.ForeignKey(ProductReview, on_delete=models.CASCADE, related_name="medias")
+    image = models.ImageField(upload_to="reviews/", max_length=255)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "review medias"
+
+    def __str__(self) -> str:
+        return self.image.name
+
+
+class SalesChannelReview(Review):
+    """A review of the store itself, on one of its sales channels (domains)."""
+
+    sales_channel = models.ForeignKey(
+        "storefront.SalesChannel", on_delete=models.CASCADE, related_name="reviews"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = "store review"
+        indexes = [
+            models.Index(
+                fields=["sales_channel", "active", "-created_at"], name="channel_review_public"
+            ),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(score__gte=SCORE_MIN, score__lte=SCORE_MAX),
+                name="sales_channel_review_score_1_5",
+            ),
+        ]
+
+
+class CommentQuerySet(models.QuerySet):
+    def public(self):
+        """Approved comments; a reply shows only while its parent comment does too."""
+        return self.filter(active=True).filter(
+            models.Q(parent__isnull=True) | models.Q(parent__active=True)
+        )
+
+    def top_level(self):
+        return self.filter(parent__isnull=True)
+
+    def pending(self):
+        return self.filter(active=False)
+
+
+class Comment(TimestampedModel):
+    """A comment on a product, or a reply to one (one level deep).
+
+    A reply's parent is a top-level comment of the same product. The author is a customer
+    (signed in: `customer` set; anonymous: name and e-mail only) or, for staff replies
+    written in the admin, a staff user (`reply_by_user`).
+    """
+
+    product = models.ForeignKey(
+        "catalog.Product", on_delete=models.CASCADE, related_name="comments"
+    )
+    parent = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="replies",
+        help_text="The comment this one answers (empty for a top-level comment).",
+    )
+    customer = models.ForeignKey(
+        "storefront.Customer",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="comments",
+        help_text="Set when a signed-in customer wrote it.",
+    )
+    customer_name = models.CharField(max_length=CUSTOMER_NAME_MAX_LENGTH, blank=True)
+    customer_email = models.EmailField(max_length=254, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="product_comments",
+        help_text="The staff member who wrote this reply.",
+    )
+    user_name = models.CharField(max_length=150, blank=True)
+    user_email = models.EmailField(max_length=254, blank=True)
+    message = models.TextField(max_length=COMMENT_MESSAGE_MAX_LENGTH)
+    reply_by_user = models.BooleanField(
+        default=False, help_text="Written by a store user (staff) rather than a customer."
+    )
+    active = models.BooleanField(default=False, help_text="Approved: shown in the public list.")
+
+    objects = CommentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["product", "active", "-created_at"], name="comment_product"),
+            models.Index(fields=["active", "-created_at"], name="comment_public"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(parent=models.F("id")), name="comment_not_its_own_parent"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(reply_by_user=False) | models.Q(parent__isnull=False),
+                name="comment_staff_writes_replies",
+            ),
+            models.CheckConstraint(condition=~models.Q(message=""), name="comment_has_message"),
+        ]
+
+    def __str__(self) -> str:
+        author = self.user_name if self.reply_by_user else self.customer_name
+        return f"{author}: {self.message[:60]}"
+
+    @property
+    def author_name(self) -> str:
+        return self.user_name if self.reply_by_user else self.customer_name
+
+    def clean(self):
+        super().clean()
+        self.message = (self.message or "").strip()
+        if not self.message:
+            raise ValidationError({"message": "Write a message."})
+        if self.parent_id is not None:
+            parent = self.parent
+            if parent.parent_id is not None:
+                raise ValidationError(
+                    {"parent": "Replies answer a top-level comment, not another reply."}
+                )
+            if self.product_id is not None and parent.product_id != self.product_id:
+                raise ValidationError({"parent": "The parent comment is on another product."})
+            if self.pk is not None and parent.pk == self.pk:
+                raise ValidationError({"parent": "A comment cannot answer itself."})
+            if self.pk is not None and self.replies.exists():
+                raise ValidationError({"parent": "A comment that has replies cannot be a reply."})
+        elif self.reply_by_user:
+            raise ValidationError({"parent": "Staff replies answer a comment."})
+        if not self.reply_by_user and not self.customer_name.strip():
+            raise ValidationError({"customer_name": "A customer comment needs the author's name."})

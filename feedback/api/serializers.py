@@ -1,0 +1,201 @@
+"""Serializers of the review and comment endpoints (contract 2.12, 2.13, 2.14).
+
+Outbound: e-mails are always masked and a `masked` review's name too (feedback/masking.py);
+the product is the catalog's Product summary. Inbound: `CommentCreateSerializer`.
+"""
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from catalog.api.serializers import (
+    ProductSummarySerializer,
+    ReviewProductSummarySerializer,
+    file_url,
+)
+from storefront.api.customer_serializers import StrictCharField, StrictEmailField
+
+from ..masking import mask_email, mask_name
+from ..models import (
+    COMMENT_MESSAGE_MAX_LENGTH,
+    CUSTOMER_NAME_MAX_LENGTH,
+    CUSTOMER_NAME_MIN_LENGTH,
+    Comment,
+    ProductReview,
+    ReviewMedia,
+    SalesChannelReview,
+)
+
+# Largest id a database integer column holds (PostgreSQL bigint).
+MAX_ID = 2**63 - 1
+
+
+class ReviewMediaSerializer(serializers.ModelSerializer):
+    reviewId = serializers.IntegerField(source="review_id", read_only=True)
+    mediaId = serializers.IntegerField(source="id", read_only=True)
+    image = serializers.SerializerMethodField(help_text="Absolute URL of the photo.")
+    createdAt = serializers.DateTimeField(source="created_at", read_only=True)
+
+    class Meta:
+        model = ReviewMedia
+        fields = ["reviewId", "mediaId", "image", "createdAt"]
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_image(self, media: ReviewMedia) -> str:
+        return file_url(media.image, self.context.get("request")) or ""
+
+
+class MaskedReviewMixin(serializers.Serializer):
+    """`name` (masked when the review is) and `email` (always masked)."""
+
+    name = serializers.SerializerMethodField(help_text="Masked (J*** S***) when `masked`.")
+    email = serializers.SerializerMethodField(help_text="Always masked: j***@example.com.")
+
+    def get_name(self, review) -> str:
+        return mask_name(review.name) if review.masked else review.name
+
+    def get_email(self, review) -> str:
+        return mask_email(review.email)
+
+
+class ProductReviewSerializer(MaskedReviewMixin, serializers.ModelSerializer):
+    productId = serializers.IntegerField(source="product_id", read_only=True)
+    customerId = serializers.IntegerField(source="customer_id", read_only=True)
+    medias = ReviewMediaSerializer(many=True, read_only=True)
+    product = ReviewProductSummarySerializer(read_only=True)
+    createdAt = serializers.DateTimeField(source="created_at", read_only=True)
+    updatedAt = serializers.DateTimeField(source="updated_at", read_only=True)
+
+    class Meta:
+        model = ProductReview
+        fields = [
+            "id",
+            "productId",
+            "customerId",
+            "name",
+            "email",
+            "score",
+            "comment",
+            "recommended",
+            "active",
+            "masked",
+            "medias",
+            "product",
+            "createdAt",
+            "updatedAt",
+        ]
+        read_only_fields = fields
+
+
+class SalesChannelReviewSerializer(MaskedReviewMixin, serializers.ModelSerializer):
+    salesChannelId = serializers.IntegerField(source="sales_channel_id", read_only=True)
+    customerId = serializers.IntegerField(source="customer_id", read_only=True)
+    salesChannelDomain = serializers.CharField(source="sales_channel.domain", read_only=True)
+    createdAt = serializers.DateTimeField(source="created_at", read_only=True)
+    updatedAt = serializers.DateTimeField(source="updated_at", read_only=True)
+
+    class Meta:
+        model = SalesChannelReview
+        fields = [
+            "id",
+            "salesChannelId",
+            "customerId",
+            "name",
+            "email",
+            "score",
+            "comment",
+            "recommended",
+            "masked",
+            "active",
+            "salesChannelDomain",
+            "createdAt",
+            "updatedAt",
+        ]
+        read_only_fields = fields
+
+
+class CommentSerializer(serializers.ModelSerializer):
+    productId = serializers.IntegerField(source="product_id", read_only=True)
+    parentCommentId = serializers.IntegerField(
+        source="parent_id", read_only=True, allow_null=True, help_text="Set on replies."
+    )
+    customerId = serializers.IntegerField(source="customer_id", read_only=True, allow_null=True)
+    customerName = serializers.CharField(source="customer_name", read_only=True)
+    customerEmail = serializers.SerializerMethodField(help_text="Masked: j***@example.com.")
+    userId = serializers.IntegerField(source="user_id", read_only=True, allow_null=True)
+    userName = serializers.CharField(source="user_name", read_only=True)
+    userEmail = serializers.SerializerMethodField(help_text="Masked: j***@example.com.")
+    replyByUser = serializers.BooleanField(source="reply_by_user", read_only=True)
+    totalReplies = serializers.SerializerMethodField(help_text="Approved replies to it.")
+    product = ProductSummarySerializer(read_only=True, allow_null=True)
+    createdAt = serializers.DateTimeField(source="created_at", read_only=True)
+    updatedAt = serializers.DateTimeField(source="updated_at", read_only=True)
+
+    class Meta:
+        model = Comment
+        fields = [
+            "id",
+            "productId",
+            "parentCommentId",
+            "customerId",
+            "customerName",
+            "customerEmail",
+            "userId",
+            "userName",
+            "userEmail",
+            "message",
+            "replyByUser",
+            "active",
+            "totalReplies",
+            "product",
+            "createdAt",
+            "updatedAt",
+        ]
+        read_only_fields = fields
+
+    def get_customerEmail(self, comment: Comment) -> str:
+        return mask_email(comment.customer_email)
+
+    def get_userEmail(self, comment: Comment) -> str:
+        return mask_email(comment.user_email)
+
+    def get_totalReplies(self, comment: Comment) -> int:
+        # Annotated by feedback.selectors.comments_with_reply_count (never a query per row).
+        return getattr(comment, "total_replies", 0) or 0
+
+
+class CommentCreateSerializer(serializers.Serializer):
+    """Body of POST /publics/products/{productId}/comments.
+
+    `customerName` and `customerEmail` are required from anonymous callers only (pass
+    `signed_in` in the context); a signed-in customer's come from the account.
+    """
+
+    message = StrictCharField(max_length=COMMENT_MESSAGE_MAX_LENGTH)
+    parentCommentId = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=MAX_ID
+    )
+    customerName = StrictCharField(
+        required=False,
+        allow_blank=True,
+        min_length=CUSTOMER_NAME_MIN_LENGTH,
+        max_length=CUSTOMER_NAME_MAX_LENGTH,
+        help_text="Required when not signed in; 3 to 100 characters.",
+    )
+    customerEmail = StrictEmailField(
+        required=False,
+        allow_blank=True,
+        max_length=254,
+        help_text="Required when not signed in; a valid e-mail address.",
+    )
+
+    def validate(self, attrs):
+        if self.context.get("signed_in"):
+            return attrs
+        errors = {}
+        for field in ("customerName", "customerEmail"):
+            if not attrs.get(field):
+                errors[field] = [f"The {field} field is required when not signed in."]
+        if errors:
+            raise serializers.ValidationError(errors)
+        return attrs

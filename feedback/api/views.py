@@ -1,0 +1,228 @@
+"""Public endpoints of the feedback app.
+
+- GET /review/product, GET /review/sales-channel: success envelope, page container in `data`.
+- GET /publics/products/comments: bare page container.
+- POST /publics/products/{productId}/comments: bare Comment, 201.
+"""
+
+import re
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework.views import APIView
+
+from storefront.api.errors import ErrorCode, not_found
+from storefront.api.query import list_page, parse_list_query
+from storefront.api.responses import bare, success
+from storefront.api.schema import error_responses, page_container, success_envelope
+from storefront.api.throttling import PublicWriteThrottle
+from storefront.models import Customer
+from storefront.selectors import current_sales_channel
+
+from ..selectors import (
+    COMMENT_LIST,
+    PRODUCT_REVIEW_LIST,
+    SALES_CHANNEL_REVIEW_LIST,
+    comments_public,
+    product_reviews_public,
+    sales_channel_reviews_public,
+)
+from ..services import comment_create
+from .serializers import (
+    MAX_ID,
+    CommentCreateSerializer,
+    CommentSerializer,
+    ProductReviewSerializer,
+    SalesChannelReviewSerializer,
+)
+
+
+def list_query_parameters(spec) -> list[OpenApiParameter]:
+    """OpenAPI description of limit, offset, fields, condition and order for `spec`."""
+    filters = ", ".join(name for name, item in spec.fields.items() if item.filter)
+    orders = ", ".join(name for name, item in spec.fields.items() if item.order)
+    default_order = ",".join(spec.default_order)
+    return [
+        OpenApiParameter("limit", int, description="Items per page, 1 to 100 (default 10)."),
+        OpenApiParameter("offset", int, description="Items to skip, 0 or more (default 0)."),
+        OpenApiParameter(
+            "fields",
+            str,
+            description=(
+                "Keys to keep in each register: `fields=id,score`, `fields[]=id` or "
+                f"repeated `fields=id`. Allowed: {', '.join(sorted(spec.output_fields))}."
+            ),
+        ),
+        OpenApiParameter(
+            "condition",
+            str,
+            description=(
+                'Filters, as JSON (`condition={"score":5,"createdAt":{"gte":"2026-01-01"}}`) '
+                "or brackets (`condition[score]=5&condition[createdAt][gte]=2026-01-01`). "
+                "Operators: eq ne gt gte lt lte in nin contains startsWith isNull. "
+                f"Fields: {filters}."
+            ),
+        ),
+        OpenApiParameter(
+            "order",
+            str,
+            description=(
+                "Sort: `order=-createdAt,score`, JSON "
+                '`[{"field":"createdAt","direction":"desc"}]` or '
+                "`order[0][field]=createdAt&order[0][direction]=desc`. "
+                f"Fields: {orders}. Default: {default_order}; `id` breaks ties."
+            ),
+        ),
+    ]
+
+
+class ProductReviewListView(APIView):
+    @extend_schema(
+        operation_id="product_review_list",
+        summary="List product reviews",
+        description=(
+            "Approved product reviews, newest first. E-mails are masked (j***@example.com); "
+            "a review with `masked` true also masks the name (J*** S***)."
+        ),
+        tags=["reviews"],
+        parameters=list_query_parameters(PRODUCT_REVIEW_LIST),
+        responses={
+            200: success_envelope(
+                "ProductReviewPageEnvelope",
+                page_container("ProductReviewPage", ProductReviewSerializer),
+            ),
+            **error_responses(422),
+        },
+    )
+    def get(self, request):
+        query = parse_list_query(request.query_params, PRODUCT_REVIEW_LIST)
+        context = {"request": request}
+        page = list_page(
+            product_reviews_public(),
+            query,
+            lambda rows: ProductReviewSerializer(rows, many=True, context=context).data,
+        )
+        return success(page)
+
+
+class SalesChannelReviewListView(APIView):
+    @extend_schema(
+        operation_id="sales_channel_review_list",
+        summary="List reviews of the store (current sales channel)",
+        description=(
+            "Approved reviews of the sales channel serving the request's host (else the "
+            "default channel), newest first. E-mails are masked; `masked` reviews mask the "
+            "name too."
+        ),
+        tags=["reviews"],
+        parameters=list_query_parameters(SALES_CHANNEL_REVIEW_LIST),
+        responses={
+            200: success_envelope(
+                "SalesChannelReviewPageEnvelope",
+                page_container("SalesChannelReviewPage", SalesChannelReviewSerializer),
+            ),
+            **error_responses(422),
+        },
+    )
+    def get(self, request):
+        query = parse_list_query(request.query_params, SALES_CHANNEL_REVIEW_LIST)
+        reviews = sales_channel_reviews_public(channel=current_sales_channel(request))
+        page = list_page(
+            reviews, query, lambda rows: SalesChannelReviewSerializer(rows, many=True).data
+        )
+        return success(page)
+
+
+class CommentListView(APIView):
+    @extend_schema(
+        operation_id="product_comment_list",
+        summary="List product comments and replies",
+        description=(
+            "Approved comments, newest first. Replies are registers with `parentCommentId` "
+            "set (use `condition[parentCommentId][isNull]=true` for top-level comments "
+            "only); `totalReplies` counts a comment's approved replies. E-mails are masked."
+        ),
+        tags=["comments"],
+        parameters=list_query_parameters(COMMENT_LIST),
+        responses={200: page_container("CommentPage", CommentSerializer), **error_responses(422)},
+    )
+    def get(self, request):
+        query = parse_list_query(request.query_params, COMMENT_LIST)
+        context = {"request": request}
+        page = list_page(
+            comments_public(),
+            query,
+            lambda rows: CommentSerializer(rows, many=True, context=context).data,
+        )
+        return bare(page)
+
+
+_PRODUCT_ID = re.compile(r"[0-9]{1,19}")
+
+
+def path_product_id(raw: str) -> int:
+    """The product id of the path; any text that cannot name a product is a 404."""
+    if _PRODUCT_ID.fullmatch(raw) and 0 < int(raw) <= MAX_ID:
+        return int(raw)
+    raise not_found(ErrorCode.PRODUCT_NOT_FOUND, "Product was not found.")
+
+
+class CommentCreateView(APIView):
+    throttle_classes = [PublicWriteThrottle]
+    throttle_scope = "product-comment"
+
+    @extend_schema(
+        operation_id="product_comment_create",
+        summary="Comment on a product, or reply to a comment",
+        description=(
+            "Signed-in customers (Authorization: Bearer <token>) comment under their "
+            "account's name and e-mail; anonymous callers must give `customerName` (3 to "
+            "100 characters) and `customerEmail`. `parentCommentId` must be an approved "
+            "top-level comment of the same product. The new comment is held for moderation "
+            "(`active` false) unless the store publishes comments at once. Throttled per IP."
+        ),
+        tags=["comments"],
+        parameters=[
+            OpenApiParameter(
+                "productId", OpenApiTypes.INT, OpenApiParameter.PATH, description="Product id."
+            )
+        ],
+        request=CommentCreateSerializer,
+        responses={
+            201: CommentSerializer,
+            **error_responses(404, 422, 429, not_found_code=ErrorCode.PRODUCT_NOT_FOUND),
+        },
+        examples=[
+            OpenApiExample(
+                "Anonymous question",
+                request_only=True,
+                value={
+                    "message": "Does it come in blue?",
+                    "customerName": "Joana Silva",
+                    "customerEmail": "joana@example.com",
+                },
+            ),
+            OpenApiExample(
+                "Reply (signed in)",
+                request_only=True,
+                value={"message": "It does, I bought one.", "parentCommentId": 12},
+            ),
+        ],
+    )
+    def post(self, request, productId: str):  # the contract's path parameter name
+        product_id = path_product_id(productId)
+        customer = request.user if isinstance(request.user, Customer) else None
+        serializer = CommentCreateSerializer(
+            data=request.data, context={"signed_in": customer is not None}
+        )
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        comment = comment_create(
+            product_id=product_id,
+            message=data["message"],
+            parent_comment_id=data.get("parentCommentId"),
+            customer=customer,
+            customer_name=data.get("customerName") or "",
+            customer_email=data.get("customerEmail") or "",
+        )
+        return bare(CommentSerializer(comment, context={"request": request}).data, status=201)

@@ -1,0 +1,350 @@
+"""Demo data of the feedback app: customers, product and store reviews, comments.
+
+Idempotent and deterministic: every record has a natural key (customer e-mail; product
+and customer for reviews; sales channel and customer for store reviews; product, author
+e-mail and message for comments); only missing ones are created, in bulk, and nothing
+staff changed is overwritten. Runs after the store and catalog demos (it reviews the
+demo products; without products it creates customers and store reviews only).
+"""
+
+import io
+import random
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.utils import timezone
+from PIL import Image
+
+from catalog.models import Product
+from storefront.models import Customer, SalesChannel
+from storefront.selectors import sales_channel_for_domain
+
+from .models import Comment, ProductReview, ReviewMedia, SalesChannelReview
+
+SEED = 6
+CUSTOMER_EMAIL = "{slug}@example.com"  # example.com: reserved, never delivered
+PRODUCT_REVIEWS = 400
+REVIEWED_PRODUCTS = 120
+STORE_REVIEWS_LOCAL, STORE_REVIEWS_DEFAULT = 25, 15
+COMMENTED_PRODUCTS = 30
+REVIEW_PHOTOS = 24
+
+FIRST_NAMES = [
+    "Ana", "Bruno", "Camila", "Diego", "Eduarda", "Felipe", "Gabriela", "Henrique",
+    "Isabela", "João", "Karina", "Lucas", "Mariana", "Nicolas", "Olívia", "Pedro",
+    "Rafaela", "Samuel", "Tatiane", "Vinícius",
+]  # fmt: skip
+LAST_NAMES = [
+    "Almeida", "Barbosa", "Cardoso", "Dias", "Ferreira", "Gomes", "Lima", "Martins",
+    "Nascimento", "Oliveira", "Pereira", "Ribeiro", "Santos", "Souza",
+]  # fmt: skip
+
+REVIEW_TEXTS = {
+    5: [
+        "Excellent quality, exactly as described. Would buy again.",
+        "Arrived early and works perfectly. Very happy with it.",
+        "Best purchase this year: great finish and great value.",
+    ],
+    4: [
+        "Very good product; the packaging could be better.",
+        "Good value for money. Delivery took a couple of extra days.",
+        "Does what it promises. Size runs slightly small.",
+    ],
+    3: [
+        "It is fine, nothing special for the price.",
+        "Average quality. The colour is a bit different from the photos.",
+    ],
+    2: [
+        "Expected more: the material feels cheap.",
+        "Had to exchange it once; the second one works.",
+    ],
+    1: ["Stopped working after a week. Support was helpful, though."],
+}
+STORE_REVIEW_TEXTS = [
+    "Fast delivery and careful packaging.",
+    "Easy checkout and the order arrived on time.",
+    "Customer service answered my question in minutes.",
+    "Exchange was simple and free. Recommended store.",
+    "Good prices, but shipping to my region is slow.",
+]
+QUESTIONS = [
+    "Does it come with a warranty?",
+    "Is this available in other colours?",
+    "What are the exact dimensions of the box?",
+    "Can I pick it up in the store?",
+    "Is it suitable for daily use?",
+    "How long does delivery to Porto Alegre take?",
+]
+CUSTOMER_ANSWERS = [
+    "I bought one last month and it is great.",
+    "Mine came in a week to the south region.",
+    "Same question here!",
+]
+STAFF_ANSWERS = [
+    "Hello! Yes: 12 months of manufacturer's warranty.",
+    "Hi! Other colours arrive next month; use the notify-me button on the product page.",
+    "Thank you for asking! It ships in 1 to 2 business days.",
+]
+
+
+def _say(stdout, label: str, count: int) -> None:
+    if count:
+        stdout.write(f"  created {count} {label}")
+
+
+def seed_customers(stdout) -> list[Customer]:
+    """40 demo customers (unusable passwords: they cannot sign in; register your own)."""
+    rng = _rng("customers")
+    wanted = {}
+    for index in range(40):
+        first, last = FIRST_NAMES[index % len(FIRST_NAMES)], rng.choice(LAST_NAMES)
+        slug = f"{first}.{last}{index:02d}".lower()
+        slug = slug.translate(str.maketrans("áéíóúâêôãõç", "aeiouaeoaoc"))
+        wanted[CUSTOMER_EMAIL.format(slug=slug)] = f"{first} {last}"
+    existing = {
+        email.lower()
+        for email in Customer.objects.filter(email__in=list(wanted)).values_list("email", flat=True)
+    }
+    unusable = make_password(None)
+    created = Customer.objects.bulk_create(
+        Customer(name=name, email=email, password=unusable)
+        for email, name in wanted.items()
+        if email not in existing
+    )
+    _say(stdout, "customers", len(created))
+    return list(Customer.objects.filter(email__in=list(wanted)).order_by("email"))
+
+
+def _rng(section: str) -> random.Random:
+    """One generator per section, so each section's plan never depends on another's."""
+    return random.Random(f"{SEED}:{section}")  # noqa: S311  (reproducible demo data)
+
+
+def _plan_age(record, rng: random.Random, days: int) -> None:
+    """Draw the record's age now (planning), whether or not it gets created."""
+    record.demo_age = timedelta(minutes=rng.randint(60, days * 24 * 60))
+
+
+def _apply_ages(model, records) -> None:
+    """auto_now_add set created_at to now: back-date the new records to their planned age."""
+    now = timezone.now()
+    for record in records:
+        record.created_at = record.updated_at = now - record.demo_age
+    model.objects.bulk_update(records, ["created_at", "updated_at"], batch_size=500)
+
+
+def _plan_product_reviews(customers, products) -> list[ProductReview]:
+    rng = _rng("product-reviews")
+    pairs = sorted(
+        rng.sample(
+            [(p.pk, c.pk) for p in products[:REVIEWED_PRODUCTS] for c in customers],
+            k=min(PRODUCT_REVIEWS, len(products[:REVIEWED_PRODUCTS]) * len(customers)),
+        )
+    )
+    by_id = {c.pk: c for c in customers}
+    plan = []
+    for product_id, customer_id in pairs:
+        score = rng.choices([5, 4, 3, 2, 1], weights=[45, 30, 13, 7, 5])[0]
+        review = ProductReview(
+            product_id=product_id,
+            customer_id=customer_id,
+            name=by_id[customer_id].name,
+            email=by_id[customer_id].email,
+            score=score,
+            comment=rng.choice(REVIEW_TEXTS[score]),
+            recommended=score >= 3,
+            active=rng.random() > 0.1,
+            masked=rng.random() < 0.15,
+        )
+        _plan_age(review, rng, days=365)
+        plan.append(review)
+    return plan
+
+
+def seed_product_reviews(plan: list[ProductReview]) -> int:
+    existing = set(
+        ProductReview.objects.filter(customer__in={r.customer_id for r in plan}).values_list(
+            "product_id", "customer_id"
+        )
+    )
+    created = ProductReview.objects.bulk_create(
+        r for r in plan if (r.product_id, r.customer_id) not in existing
+    )
+    _apply_ages(ProductReview, created)
+    return len(created)
+
+
+def _photo(index: int) -> bytes:
+    hue = (index * 47) % 255
+    image = Image.new("RGB", (320, 240), (hue, 180, 255 - hue))
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def seed_review_photos(plan: list[ProductReview]) -> int:
+    """A photo (small generated PNG) on each of the first REVIEW_PHOTOS planned approved
+    reviews that has none."""
+    wanted = [(r.product_id, r.customer_id) for r in plan if r.active][:REVIEW_PHOTOS]
+    reviews = {
+        (r.product_id, r.customer_id): r
+        for r in ProductReview.objects.filter(
+            product_id__in={p for p, _ in wanted}, customer_id__in={c for _, c in wanted}
+        )
+    }
+    with_photo = set(
+        ReviewMedia.objects.filter(review__in=reviews.values()).values_list("review_id", flat=True)
+    )
+    new = []
+    for index, key in enumerate(wanted):
+        review = reviews.get(key)
+        if review is None or review.pk in with_photo:
+            continue
+        name = f"reviews/demo-review-{index:02d}.png"
+        if not default_storage.exists(name):
+            name = default_storage.save(name, ContentFile(_photo(index)))
+        new.append(ReviewMedia(review=review, image=name))
+    return len(ReviewMedia.objects.bulk_create(new))
+
+
+def seed_store_reviews(customers) -> int:
+    """Reviews of the channel serving 127.0.0.1 (`make run`) and of the default channel."""
+    rng = _rng("store-reviews")
+    counts: dict[SalesChannel, int] = {}
+    for channel, count in (
+        (sales_channel_for_domain(domain="127.0.0.1"), STORE_REVIEWS_LOCAL),
+        (SalesChannel.objects.filter(is_default=True).first(), STORE_REVIEWS_DEFAULT),
+    ):
+        if channel is not None:
+            counts[channel] = counts.get(channel, 0) + count
+    new = []
+    for channel, count in sorted(counts.items(), key=lambda item: item[0].pk):
+        existing = set(
+            SalesChannelReview.objects.filter(sales_channel=channel).values_list(
+                "customer_id", flat=True
+            )
+        )
+        for customer in rng.sample(customers, k=min(count, len(customers))):
+            score = rng.choices([5, 4, 3, 2, 1], weights=[50, 30, 10, 6, 4])[0]
+            review = SalesChannelReview(
+                sales_channel=channel,
+                customer=customer,
+                name=customer.name,
+                email=customer.email,
+                score=score,
+                comment=rng.choice(STORE_REVIEW_TEXTS),
+                recommended=score >= 3,
+                active=rng.random() > 0.1,
+                masked=rng.random() < 0.2,
+            )
+            _plan_age(review, rng, days=365)
+            if customer.pk not in existing:
+                new.append(review)
+    created = SalesChannelReview.objects.bulk_create(new)
+    _apply_ages(SalesChannelReview, created)
+    return len(created)
+
+
+def _plan_comments(customers, products, staff) -> list[tuple[Comment, list[Comment]]]:
+    """Questions on the first products, each with its planned replies (not saved)."""
+    rng = _rng("comments")
+    plan = []
+    for product in products[:COMMENTED_PRODUCTS]:
+        for asker in rng.sample(customers, k=rng.randint(1, 3)):
+            question = Comment(
+                product=product,
+                customer=asker if rng.random() < 0.5 else None,
+                customer_name=asker.name,
+                customer_email=asker.email,
+                message=rng.choice(QUESTIONS),
+                active=rng.random() > 0.15,
+            )
+            _plan_age(question, rng, days=120)
+            replies = []
+            if rng.random() < 0.5:
+                answerer = rng.choice(customers)
+                replies.append(
+                    Comment(
+                        product=product,
+                        customer_name=answerer.name,
+                        customer_email=answerer.email,
+                        message=rng.choice(CUSTOMER_ANSWERS),
+                        active=rng.random() > 0.2,
+                    )
+                )
+            staff_answers = rng.random() < 0.6
+            if staff is not None and staff_answers and question.active:
+                replies.append(
+                    Comment(
+                        product=product,
+                        user=staff,
+                        user_name=staff.get_full_name() or "Store team",
+                        user_email=staff.email,
+                        message=rng.choice(STAFF_ANSWERS),
+                        reply_by_user=True,
+                        active=True,
+                    )
+                )
+            plan.append((question, replies))
+    return plan
+
+
+def _comment_key(comment: Comment) -> tuple:
+    return (comment.product_id, comment.customer_email, comment.user_email, comment.message)
+
+
+def seed_comments(customers, products) -> int:
+    """Questions with customer and staff answers; some questions and answers pending."""
+    staff = get_user_model().objects.filter(is_staff=True).order_by("id").first()
+    plan = _plan_comments(customers, products, staff)
+    commented = products[:COMMENTED_PRODUCTS]
+
+    def top_level_ids() -> dict[tuple, int]:
+        rows = Comment.objects.filter(product__in=commented, parent__isnull=True).values_list(
+            "id", "product_id", "customer_email", "user_email", "message"
+        )
+        return {tuple(row[1:]): row[0] for row in rows}
+
+    existing = top_level_ids()
+    questions, seen = [], set(existing)
+    for question, _ in plan:
+        if _comment_key(question) not in seen:
+            seen.add(_comment_key(question))
+            questions.append(question)
+    created = Comment.objects.bulk_create(questions)
+    _apply_ages(Comment, created)
+
+    parents = top_level_ids()
+    existing_replies = set(
+        Comment.objects.filter(product__in=commented, parent__isnull=False).values_list(
+            "parent_id", "customer_email", "user_email", "message"
+        )
+    )
+    replies = []
+    for question, answers in plan:
+        parent_id = parents.get(_comment_key(question))
+        for answer in answers:
+            key = (parent_id, answer.customer_email, answer.user_email, answer.message)
+            if parent_id is None or key in existing_replies:
+                continue
+            existing_replies.add(key)
+            answer.parent_id = parent_id
+            replies.append(answer)
+    created_replies = Comment.objects.bulk_create(replies)
+    return len(created) + len(created_replies)
+
+
+def seed(*, stdout) -> None:
+    stdout.write("Feedback: customers, product and store reviews, comments")
+    customers = seed_customers(stdout)
+    products = list(Product.objects.active().filter(parent__isnull=True).order_by("id"))
+    if not products:
+        stdout.write("  no active products yet: product reviews and comments skipped")
+    reviews = _plan_product_reviews(customers, products)
+    _say(stdout, "product reviews", seed_product_reviews(reviews))
+    _say(stdout, "review photos", seed_review_photos(reviews))
+    _say(stdout, "store reviews", seed_store_reviews(customers))
+    _say(stdout, "comments and replies", seed_comments(customers, products))

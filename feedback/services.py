@@ -1,0 +1,163 @@
+"""Writes and rules of the feedback app: comments, replies, moderation."""
+
+import logging
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.db.models import QuerySet
+from django.template.loader import render_to_string
+from django.utils import timezone
+from rest_framework.exceptions import ValidationError
+
+from catalog.selectors import product_get_active
+from storefront.api.errors import ErrorCode, not_found
+from storefront.models import Customer
+
+from .models import Comment
+
+logger = logging.getLogger(__name__)
+
+PARENT_COMMENT_MESSAGE = (
+    "The parentCommentId field must be an approved top-level comment of this product."
+)
+
+
+def comment_create(
+    *,
+    product_id: int,
+    message: str,
+    parent_comment_id: int | None = None,
+    customer: Customer | None = None,
+    customer_name: str = "",
+    customer_email: str = "",
+) -> Comment:
+    """A customer's comment on a product, or reply to one of its comments.
+
+    A signed-in customer's name and e-mail come from the account. The comment is active
+    at once unless settings.COMMENTS_REQUIRE_MODERATION holds it for staff. Raises 404
+    SERVICE_STORE_PRODUCT_NOT_FOUND for an unknown or inactive product and 422 when the
+    parent is not an approved top-level comment of the same product.
+    """
+    product = product_get_active(product_id=product_id)
+    if product is None:
+        raise not_found(ErrorCode.PRODUCT_NOT_FOUND, f"Product {product_id} was not found.")
+    parent = None
+    if parent_comment_id is not None:
+        parent = (
+            Comment.objects.public()
+            .top_level()
+            .filter(pk=parent_comment_id, product=product)
+            .first()
+        )
+        if parent is None:
+            raise ValidationError({"parentCommentId": [PARENT_COMMENT_MESSAGE]})
+    if customer is not None:
+        customer_name, customer_email = customer.name, customer.email
+    elif not customer_name.strip() or not customer_email.strip():
+        raise ValidationError(
+            {"customerName": ["Anonymous comments need the customerName and customerEmail."]}
+        )
+    comment = Comment(
+        product=product,
+        parent=parent,
+        customer=customer,
+        customer_name=customer_name.strip()[:100],
+        customer_email=customer_email.strip(),
+        message=message.strip(),
+        active=not settings.COMMENTS_REQUIRE_MODERATION,
+    )
+    comment.save()
+    comment.total_replies = 0
+    return comment
+
+
+@dataclass(frozen=True)
+class StaffReply:
+    reply: Comment
+    emailed: bool
+
+
+def comment_reply_by_staff(
+    *, comment: Comment, user, message: str, approve_comment: bool = True
+) -> StaffReply:
+    """A staff member's reply to `comment` (written in the admin).
+
+    The reply joins the thread of the top-level comment (replies are one level deep),
+    is public at once and carries the staff member's id, name and e-mail. With
+    `approve_comment`, the answered comment (and its top-level comment) are approved too.
+    When settings.COMMENTS_EMAIL_REPLIES is on, the author of `comment` gets an e-mail.
+    """
+    message = (message or "").strip()
+    if not message:
+        raise ValidationError({"message": ["The message field may not be blank."]})
+    thread = comment.parent if comment.parent_id is not None else comment
+    with transaction.atomic():
+        reply = Comment.objects.create(
+            product_id=comment.product_id,
+            parent=thread,
+            user=user,
+            user_name=(user.get_full_name() or user.get_username())[:150],
+            user_email=user.email or "",
+            message=message,
+            reply_by_user=True,
+            active=True,
+        )
+        if approve_comment:
+            comments_set_active(
+                comments=Comment.objects.filter(pk__in={comment.pk, thread.pk}), active=True
+            )
+    emailed = False
+    if settings.COMMENTS_EMAIL_REPLIES:
+        emailed = comment_reply_notify(comment=comment, reply=reply)
+    return StaffReply(reply=reply, emailed=emailed)
+
+
+def comment_author_email(comment: Comment) -> str:
+    if comment.reply_by_user:
+        return ""
+    if comment.customer_email:
+        return comment.customer_email
+    return comment.customer.email if comment.customer_id else ""
+
+
+def comment_reply_notify(*, comment: Comment, reply: Comment) -> bool:
+    """E-mail the author of `comment` that staff answered; False when there is no address
+    or sending failed (logged: the reply itself stands)."""
+    recipient = comment_author_email(comment)
+    if not recipient:
+        return False
+    product = comment.product
+    context = {
+        "customer_name": comment.customer_name,
+        "product_name": product.name,
+        "product_url": settings.PUBLIC_BASE_URL.rstrip("/") + product.url,
+        "comment": comment,
+        "reply": reply,
+    }
+    subject = f"Your question about {product.name} was answered"
+    email = EmailMultiAlternatives(
+        subject=subject.replace("\n", " ")[:200],
+        body=render_to_string("feedback/emails/comment_reply.txt", context),
+        to=[recipient],
+    )
+    email.attach_alternative(
+        render_to_string("feedback/emails/comment_reply.html", context), "text/html"
+    )
+    try:
+        email.send()
+    except Exception:
+        logger.exception("Could not e-mail the reply to comment %s", comment.pk)
+        return False
+    return True
+
+
+def comments_set_active(*, comments: QuerySet, active: bool) -> int:
+    """Approve (active=True) or hide (False) comments; returns how many changed."""
+    return comments.exclude(active=active).update(active=active, updated_at=timezone.now())
+
+
+def reviews_set_active(*, reviews: QuerySet, active: bool) -> int:
+    """Approve or hide product or store reviews; returns how many changed."""
+    return reviews.exclude(active=active).update(active=active, updated_at=timezone.now())

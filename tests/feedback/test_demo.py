@@ -1,0 +1,118 @@
+"""feedback/demo.py: the demo reviews and comments (idempotent, deterministic)."""
+
+import io
+import time
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from feedback import demo
+from feedback.models import Comment, ProductReview, ReviewMedia, SalesChannelReview
+from storefront.models import Customer
+from tests.catalog.factories import BrandFactory, CategoryFactory, ProductFactory
+from tests.storefront.factories import SalesChannelFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo_store(media_root):
+    get_user_model().objects.create_superuser("admin", "admin@store.example", "x")
+    SalesChannelFactory(domain="127.0.0.1")
+    brand, category = BrandFactory(), CategoryFactory()
+    ProductFactory.create_batch(130, brand=brand, main_category=category)
+
+
+def snapshot() -> dict:
+    return {
+        "customers": Customer.objects.count(),
+        "reviews": ProductReview.objects.count(),
+        "photos": ReviewMedia.objects.count(),
+        "store reviews": SalesChannelReview.objects.count(),
+        "comments": Comment.objects.count(),
+    }
+
+
+def test_the_demo_adds_customers_reviews_and_comments(demo_store):
+    out = io.StringIO()
+    started = time.monotonic()
+
+    demo.seed(stdout=out)
+
+    assert time.monotonic() - started < 20
+    assert Customer.objects.count() == 40
+    reviews = ProductReview.objects.all()
+    assert reviews.count() == demo.PRODUCT_REVIEWS
+    assert reviews.filter(masked=True).exists() and reviews.filter(active=False).exists()
+    assert reviews.filter(active=True).count() > 300
+    assert ReviewMedia.objects.count() == demo.REVIEW_PHOTOS
+    assert SalesChannelReview.objects.count() == 40
+    assert SalesChannelReview.objects.filter(sales_channel__domain="127.0.0.1").count() == 25
+    comments = Comment.objects.all()
+    assert comments.filter(parent__isnull=True).count() >= demo.COMMENTED_PRODUCTS
+    assert comments.filter(reply_by_user=True, active=True).exists()
+    assert comments.filter(parent__isnull=False, reply_by_user=False).exists()
+    assert comments.filter(active=False).exists()  # pending moderation
+    assert "created 400 product reviews" in out.getvalue()
+    # Dates are spread, so "newest first" means something.
+    assert reviews.dates("created_at", "month").count() > 3
+
+
+def test_running_the_demo_again_changes_nothing(demo_store):
+    demo.seed(stdout=io.StringIO())
+    first = snapshot()
+    review = ProductReview.objects.order_by("id").first()
+    review.comment = "Edited by staff"
+    review.active = False
+    review.save()
+
+    demo.seed(stdout=io.StringIO())
+
+    assert snapshot() == first
+    review.refresh_from_db()
+    assert (review.comment, review.active) == ("Edited by staff", False)
+
+
+def test_the_demo_is_deterministic(demo_store):
+    demo.seed(stdout=io.StringIO())
+    first = list(
+        ProductReview.objects.order_by("product_id", "customer__email").values_list(
+            "product_id", "customer__email", "score", "masked", "active"
+        )
+    )
+    ProductReview.objects.all().delete()
+
+    demo.seed(stdout=io.StringIO())
+
+    again = list(
+        ProductReview.objects.order_by("product_id", "customer__email").values_list(
+            "product_id", "customer__email", "score", "masked", "active"
+        )
+    )
+    assert again == first
+
+
+def test_without_products_the_demo_still_adds_customers_and_store_reviews(media_root):
+    out = io.StringIO()
+
+    demo.seed(stdout=out)
+
+    assert Customer.objects.count() == 40
+    assert SalesChannelReview.objects.count() == 40
+    assert not ProductReview.objects.exists()
+    assert "skipped" in out.getvalue()
+
+
+def test_the_demo_is_served_by_the_public_lists(demo_store, api_client):
+    demo.seed(stdout=io.StringIO())
+
+    reviews = api_client.get("/review/product").json()["data"]
+    store = api_client.get("/review/sales-channel", HTTP_HOST="127.0.0.1").json()["data"]
+    comments = api_client.get("/publics/products/comments").json()
+
+    assert reviews["pagination"]["registers"] == ProductReview.objects.public().count()
+    assert (
+        store["pagination"]["registers"]
+        == SalesChannelReview.objects.filter(sales_channel__domain="127.0.0.1", active=True).count()
+    )
+    assert comments["pagination"]["registers"] == Comment.objects.public().count()
