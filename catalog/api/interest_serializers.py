@@ -4,37 +4,13 @@ import re
 
 from rest_framework import serializers
 
-from storefront.api.customer_serializers import StrictCharField, StrictEmailField
+from storefront.api.fields import PlainTextField, StrictEmailField, StrictIntegerField
 
 from ..models import InterestOrigin
 from ..selectors import MAX_DB_ID
 from .serializers import ProductSummarySerializer
 
 PHONE_PATTERN = re.compile(r"^[0-9+()\-. ]*\Z")
-CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-
-
-class StrictIntegerField(serializers.IntegerField):
-    """A JSON integer (or a string of digits); booleans, fractions and text are refused."""
-
-    default_error_messages = {"invalid": "This field must be an integer."}
-
-    def to_internal_value(self, data):
-        if isinstance(data, bool) or not isinstance(data, int | str):
-            self.fail("invalid")
-        if isinstance(data, str) and not re.fullmatch(r"\s*-?[0-9]{1,30}\s*", data):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
-class PlainTextField(StrictCharField):
-    """Plain text: a JSON string without control characters (newlines and tabs allowed)."""
-
-    def to_internal_value(self, data):
-        value = super().to_internal_value(data)
-        if CONTROL_CHARACTERS.search(value):
-            raise serializers.ValidationError("This field must not contain control characters.")
-        return value
 
 
 class InterestCreateSerializer(serializers.Serializer):

@@ -13,7 +13,7 @@ from catalog.api.serializers import (
     ReviewProductSummarySerializer,
     file_url,
 )
-from storefront.api.customer_serializers import StrictCharField, StrictEmailField
+from storefront.api.fields import StrictCharField, StrictEmailField
 
 from ..masking import mask_email, mask_name
 from ..models import (

@@ -12,7 +12,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schem
 from rest_framework.views import APIView
 
 from storefront.api.errors import ErrorCode, not_found
-from storefront.api.query import list_page, parse_list_query
+from storefront.api.query import list_page, list_query_parameters, parse_list_query
 from storefront.api.responses import bare, success
 from storefront.api.schema import error_responses, page_container, success_envelope
 from storefront.api.throttling import PublicWriteThrottle
@@ -35,45 +35,6 @@ from .serializers import (
     ProductReviewSerializer,
     SalesChannelReviewSerializer,
 )
-
-
-def list_query_parameters(spec) -> list[OpenApiParameter]:
-    """OpenAPI description of limit, offset, fields, condition and order for `spec`."""
-    filters = ", ".join(name for name, item in spec.fields.items() if item.filter)
-    orders = ", ".join(name for name, item in spec.fields.items() if item.order)
-    default_order = ",".join(spec.default_order)
-    return [
-        OpenApiParameter("limit", int, description="Items per page, 1 to 100 (default 10)."),
-        OpenApiParameter("offset", int, description="Items to skip, 0 or more (default 0)."),
-        OpenApiParameter(
-            "fields",
-            str,
-            description=(
-                "Keys to keep in each register: `fields=id,score`, `fields[]=id` or "
-                f"repeated `fields=id`. Allowed: {', '.join(sorted(spec.output_fields))}."
-            ),
-        ),
-        OpenApiParameter(
-            "condition",
-            str,
-            description=(
-                'Filters, as JSON (`condition={"score":5,"createdAt":{"gte":"2026-01-01"}}`) '
-                "or brackets (`condition[score]=5&condition[createdAt][gte]=2026-01-01`). "
-                "Operators: eq ne gt gte lt lte in nin contains startsWith isNull. "
-                f"Fields: {filters}."
-            ),
-        ),
-        OpenApiParameter(
-            "order",
-            str,
-            description=(
-                "Sort: `order=-createdAt,score`, JSON "
-                '`[{"field":"createdAt","direction":"desc"}]` or '
-                "`order[0][field]=createdAt&order[0][direction]=desc`. "
-                f"Fields: {orders}. Default: {default_order}; `id` breaks ties."
-            ),
-        ),
-    ]
 
 
 class ProductReviewListView(APIView):

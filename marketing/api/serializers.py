@@ -7,6 +7,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from catalog.api.serializers import FullProductSerializer, PriceRuleSerializer
+from storefront.api.fields import StrictCharField
 
 from ..models import Banner, BannerGroup
 
@@ -24,20 +25,11 @@ def absolute_url(base_url: str, file) -> str:
 # --- Input -------------------------------------------------------------------------
 
 
-class StrictStringField(serializers.CharField):
-    """A CharField that refuses numbers and booleans instead of turning them into text."""
-
-    def to_internal_value(self, data):
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
 class BannerListingQuerySerializer(serializers.Serializer):
     """`codes`: from the JSON body of the GET or from the query string."""
 
     codes = serializers.ListField(
-        child=StrictStringField(
+        child=StrictCharField(
             allow_null=True,
             allow_blank=True,
             max_length=MAX_CODE_LENGTH,

@@ -13,8 +13,8 @@ from storefront.payments import (
 )
 from storefront.selectors import payment_option_get
 
-from .customer_serializers import StrictCharField
 from .errors import ErrorCode, not_found
+from .fields import StrictCharField
 
 CONDITIONS_MAX_ITEMS = 500
 REFERENCE_MAX_LENGTH = 100

@@ -1,0 +1,54 @@
+"""Strict serializer fields shared by every endpoint.
+
+DRF's own fields are lenient: a CharField turns 12 into "12", an IntegerField accepts
+true and 1.0. Public input is refused instead when its JSON type is wrong.
+"""
+
+import re
+
+from rest_framework import serializers
+
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+class StrictCharField(serializers.CharField):
+    """A CharField that accepts only JSON strings."""
+
+    default_error_messages = {"invalid": "This field must be a string."}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictEmailField(serializers.EmailField):
+    """An EmailField that accepts only JSON strings."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer (or a string of digits); booleans, fractions and text are refused."""
+
+    default_error_messages = {"invalid": "This field must be an integer."}
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int | str):
+            self.fail("invalid")
+        if isinstance(data, str) and not re.fullmatch(r"\s*-?[0-9]{1,30}\s*", data):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class PlainTextField(StrictCharField):
+    """Plain text: a JSON string without control characters (newlines and tabs allowed)."""
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if CONTROL_CHARACTERS.search(value):
+            raise serializers.ValidationError("This field must not contain control characters.")
+        return value
