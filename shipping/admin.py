@@ -1,1 +1,282 @@
-"""Admin of the shipping app."""
+"""Admin of the shipping app: postal codes, carriers, shipping tables (rows, CSV upload),
+pickup points."""
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count
+from django.http import Http404
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from .imports import FileFormatError, shipping_rows_import
+from .imports.shipping_rows import COLUMNS, VARIABLE_COLUMNS
+from .models import Carrier, Pickup, PostalCode, ShippingRow, ShippingTable, ShippingTableKind
+from .postal import format_postal_code
+
+HISTORY_FIELDSET = ("History", {"fields": ("created_at", "updated_at"), "classes": ("collapse",)})
+SUMMARY_REJECTIONS = 20
+
+
+class TableFilter(admin.SimpleListFilter):
+    """Filter by shipping table, listing tables with their carrier in one query."""
+
+    title = "shipping table"
+    parameter_name = "table"
+
+    def lookups(self, request, model_admin):
+        tables = ShippingTable.objects.select_related("carrier").order_by("carrier__name", "label")
+        return [(str(table.pk), str(table)) for table in tables]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value and value.isdigit():
+            return queryset.filter(table_id=int(value))
+        return queryset
+
+
+@admin.register(PostalCode)
+class PostalCodeAdmin(admin.ModelAdmin):
+    list_display = ("postal_code", "country", "public_place", "district", "city", "state_code")
+    list_filter = ("country",)
+    search_fields = ("=code", "^city", "^public_place")
+    search_help_text = "Postal code (with or without hyphen), or the start of a city or street."
+    readonly_fields = ("created_at", "updated_at")
+    fieldsets = (
+        (None, {"fields": ("country", "code")}),
+        (
+            "Address",
+            {
+                "fields": (
+                    "public_place",
+                    "complement",
+                    "district",
+                    "city",
+                    "state_code",
+                    ("latitude", "longitude"),
+                )
+            },
+        ),
+        HISTORY_FIELDSET,
+    )
+    # Millions of rows: no COUNT(*) of the whole table on every page.
+    show_full_result_count = False
+    list_per_page = 50
+
+    @admin.display(description="postal code", ordering="code")
+    def postal_code(self, obj: PostalCode) -> str:
+        return obj.display_code
+
+    def get_search_results(self, request, queryset, search_term):
+        # "01310-100" finds the stored "01310100": search the code without separators too.
+        compact = "".join(search_term.split()).replace("-", "").replace(".", "").upper()
+        results, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        if compact and compact != search_term:
+            results |= queryset.filter(code=compact)
+        return results, may_have_duplicates
+
+
+@admin.register(Carrier)
+class CarrierAdmin(admin.ModelAdmin):
+    list_display = ("name", "tracking_url_template", "table_count", "active")
+    list_filter = ("active",)
+    search_fields = ("name",)
+    readonly_fields = ("created_at", "updated_at")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(table_count=Count("tables"))
+
+    @admin.display(description="tables", ordering="table_count")
+    def table_count(self, obj) -> int:
+        return obj.table_count
+
+
+class PickupInline(admin.StackedInline):
+    model = Pickup
+    extra = 0
+    fields = (
+        ("name", "type", "active", "position"),
+        ("zip_code", "address", "number", "complement"),
+        ("district", "city", "state_code", "country_code"),
+        ("latitude", "longitude"),
+        "opening_hours",
+    )
+
+
+class RowsImportForm(forms.Form):
+    file = forms.FileField(
+        label="CSV file",
+        help_text="UTF-8, comma-separated, with a header row: "
+        + ", ".join(COLUMNS)
+        + " (optional: "
+        + ", ".join(VARIABLE_COLUMNS)
+        + ").",
+    )
+    replace = forms.BooleanField(
+        required=False,
+        label="Replace the table's rows",
+        help_text="Delete the rows the file does not contain (only when no line is rejected).",
+    )
+    dry_run = forms.BooleanField(
+        required=False, label="Dry run", help_text="Check the file without saving anything."
+    )
+
+
+@admin.register(ShippingTable)
+class ShippingTableAdmin(admin.ModelAdmin):
+    list_display = ("label", "carrier", "kind", "country", "row_count", "active")
+    list_filter = ("active", "kind", "country", "carrier")
+    list_select_related = ("carrier",)
+    search_fields = ("label", "integration_code", "external_shipping_code", "carrier__name")
+    autocomplete_fields = ("carrier",)
+    filter_horizontal = ("storages", "cargo_types")
+    readonly_fields = ("rows_link", "created_at", "updated_at")
+    fieldsets = (
+        (None, {"fields": ("label", "carrier", "kind", "country", "active")}),
+        ("Codes", {"fields": ("integration_code", "external_shipping_code")}),
+        ("Serves", {"fields": ("storages", "cargo_types")}),
+        ("Rows", {"fields": ("rows_link",)}),
+        HISTORY_FIELDSET,
+    )
+    inlines = [PickupInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(row_count=Count("rows"))
+
+    def get_inlines(self, request, obj):
+        # Pickup points belong to pickup tables only.
+        return self.inlines if obj is not None and obj.kind == ShippingTableKind.PICKUP else []
+
+    @admin.display(description="rows", ordering="row_count")
+    def row_count(self, obj) -> int:
+        return obj.row_count
+
+    @admin.display(description="rows")
+    def rows_link(self, obj) -> str:
+        if obj.pk is None:
+            return "Save the table first, then add or import its rows."
+        rows_url = reverse("admin:shipping_shippingrow_changelist") + f"?table={obj.pk}"
+        add_url = reverse("admin:shipping_shippingrow_add") + f"?table={obj.pk}"
+        import_url = reverse("admin:shipping_shippingtable_import_rows", args=[obj.pk])
+        return format_html(
+            '<a href="{}">{} rows</a> &middot; <a href="{}">Add a row</a> &middot; '
+            '<a href="{}">Import rows from CSV</a>',
+            rows_url,
+            obj.rows.count(),
+            add_url,
+            import_url,
+        )
+
+    def get_urls(self):
+        custom = [
+            path(
+                "<int:table_id>/import-rows/",
+                self.admin_site.admin_view(self.import_rows_view),
+                name="shipping_shippingtable_import_rows",
+            )
+        ]
+        return custom + super().get_urls()
+
+    def import_rows_view(self, request, table_id: int):
+        table = ShippingTable.objects.select_related("carrier").filter(pk=table_id).first()
+        if table is None:
+            raise Http404("No such shipping table.")
+        if not self.has_change_permission(request, table):
+            raise PermissionDenied
+        form = RowsImportForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            uploaded = form.cleaned_data["file"]
+            try:
+                with uploaded.open("rb") as stream:
+                    report = shipping_rows_import(
+                        table=table,
+                        stream=stream,
+                        replace=form.cleaned_data["replace"],
+                        dry_run=form.cleaned_data["dry_run"],
+                    )
+            except FileFormatError as exc:
+                form.add_error("file", str(exc))
+            else:
+                lines = report.summary_lines(max_rejections=SUMMARY_REJECTIONS)
+                level = messages.WARNING if report.rejected else messages.SUCCESS
+                for line in lines:
+                    self.message_user(request, line, level)
+                return redirect("admin:shipping_shippingtable_change", table.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "table": table,
+            "form": form,
+            "title": f"Import rows of {table}",
+        }
+        return TemplateResponse(request, "admin/shipping/shippingtable/import_rows.html", context)
+
+
+@admin.register(ShippingRow)
+class ShippingRowAdmin(admin.ModelAdmin):
+    list_display = (
+        "table",
+        "zipcode_range",
+        "initial_weight",
+        "final_weight",
+        "initial_price",
+        "final_price",
+        "shipping_value",
+        "begin_shipping_time",
+        "end_shipping_time",
+    )
+    list_filter = ("table__carrier", TableFilter)
+    list_select_related = ("table", "table__carrier")
+    search_fields = ("=initial_zipcode", "=final_zipcode", "table__label")
+    autocomplete_fields = ("table",)
+    readonly_fields = ("created_at", "updated_at")
+    list_per_page = 100
+    show_full_result_count = False
+    fieldsets = (
+        (None, {"fields": ("table",)}),
+        (
+            "Ranges (inclusive)",
+            {
+                "fields": (
+                    ("initial_zipcode", "final_zipcode"),
+                    ("initial_weight", "final_weight"),
+                    ("initial_price", "final_price"),
+                )
+            },
+        ),
+        (
+            "Price and days",
+            {"fields": ("shipping_value", ("begin_shipping_time", "end_shipping_time"))},
+        ),
+        (
+            "Variables (extra charges; 0 = none)",
+            {
+                "fields": (
+                    ("extra_kg_value", "extra_kg_threshold"),
+                    "order_value_percentage",
+                    "fixed_fee",
+                )
+            },
+        ),
+        HISTORY_FIELDSET,
+    )
+
+    @admin.display(description="postal codes", ordering="initial_zipcode")
+    def zipcode_range(self, obj: ShippingRow) -> str:
+        country = obj.table.country
+        return (
+            f"{format_postal_code(country, obj.initial_zipcode)} to "
+            f"{format_postal_code(country, obj.final_zipcode)}"
+        )
+
+
+@admin.register(Pickup)
+class PickupAdmin(admin.ModelAdmin):
+    list_display = ("name", "table", "type", "city", "state_code", "active")
+    list_filter = ("active", "type", TableFilter)
+    list_select_related = ("table", "table__carrier")
+    search_fields = ("name", "city", "zip_code", "address")
+    autocomplete_fields = ("table",)
+    readonly_fields = ("created_at", "updated_at")

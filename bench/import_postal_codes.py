@@ -1,0 +1,188 @@
+"""Import benchmark: `manage.py import_postal_codes --format geonames` on a generated file.
+
+    .venv/bin/python bench/import_postal_codes.py [--rows 1000000] [--small-rows 100000]
+
+Generates GeoNames-format files (tab-separated, Brazilian codes, all distinct) in a
+temporary folder, migrates a fresh SQLite database there (or uses DATABASE_URL when set:
+the imported codes are then left in that database), and runs the import command in a
+child process for each file: the small file first, then the large one, each on an empty
+table. Reports rows per second and the child's peak resident memory (getrusage
+ru_maxrss), so the two runs show whether memory grows with the file size. Writes
+bench/results/import_postal_codes.json.
+"""
+
+import argparse
+import json
+import os
+import platform
+import random
+import resource
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULT = ROOT / "bench" / "results" / "import_postal_codes.json"
+PYTHON = sys.executable
+
+STATES = [
+    ("São Paulo", "SP"),
+    ("Rio de Janeiro", "RJ"),
+    ("Minas Gerais", "MG"),
+    ("Bahia", "BA"),
+    ("Paraná", "PR"),
+    ("Rio Grande do Sul", "RS"),
+    ("Pernambuco", "PE"),
+    ("Ceará", "CE"),
+]
+
+
+def generate(path: Path, rows: int, *, seed: int = 1) -> int:
+    """Write `rows` distinct GeoNames lines; the file size in bytes."""
+    rng = random.Random(seed)
+    step = 99_999_999 // rows
+    with path.open("w", encoding="utf-8", newline="\n") as out:
+        for index in range(rows):
+            number = index * step + rng.randrange(step)
+            code = f"{number:08d}"
+            state, state_code = STATES[number * len(STATES) // 100_000_000]
+            latitude = -33.0 + rng.random() * 33.0
+            longitude = -73.0 + rng.random() * 38.0
+            out.write(
+                f"BR\t{code[:5]}-{code[5:]}\tCidade {index % 5000}\t{state}\t{state_code}\t"
+                f"Município {index % 900}\t{index % 900}\tBairro {index % 97}\t\t"
+                f"{latitude:.4f}\t{longitude:.4f}\t4\n"
+            )
+    return path.stat().st_size
+
+
+def child(file: str, batch_size: int) -> None:
+    """Run the import in this process and print its timing and peak memory as JSON."""
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.db import connection
+
+    output = StringIO()
+    started = time.perf_counter()
+    call_command(
+        "import_postal_codes",
+        "--format",
+        "geonames",
+        file,
+        "--batch-size",
+        str(batch_size),
+        stdout=output,
+    )
+    seconds = time.perf_counter() - started
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    print(
+        json.dumps(
+            {
+                "seconds": round(seconds, 2),
+                "peak_rss_mib": round(peak_kib / 1024, 1),
+                "summary": output.getvalue().strip().splitlines()[0],
+                "database": connection.vendor,
+            }
+        )
+    )
+
+
+def child_env(data_dir: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "SECRET_KEY": secrets.token_urlsafe(48),
+            "DATA_DIR": str(data_dir),
+            "LOG_LEVEL": "WARNING",
+        }
+    )
+    env.pop("DJANGO_DEBUG", None)  # DEBUG off: no query log in memory
+    return env
+
+
+def clear_postal_codes(env) -> None:
+    code = "from shipping.models import PostalCode; PostalCode.objects.all().delete()"
+    subprocess.run(
+        [PYTHON, "manage.py", "shell", "-v", "0", "-c", code], cwd=ROOT, env=env, check=True
+    )
+
+
+def run_one(env, work: Path, rows: int, batch_size: int) -> dict:
+    path = work / f"geonames-{rows}.txt"
+    size = generate(path, rows)
+    clear_postal_codes(env)
+    completed = subprocess.run(
+        [PYTHON, __file__, "--child", str(path), "--batch-size", str(batch_size)],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    measured = json.loads(completed.stdout.strip().splitlines()[-1])
+    path.unlink()
+    return {
+        "rows": rows,
+        "file_mib": round(size / 2**20, 1),
+        **measured,
+        "rows_per_second": round(rows / measured["seconds"]),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--small-rows", type=int, default=100_000)
+    parser.add_argument("--batch-size", type=int, default=2000)
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child, args.batch_size)
+        return
+
+    with tempfile.TemporaryDirectory(prefix="bench-postal-") as tmp:
+        work = Path(tmp)
+        env = child_env(work)
+        subprocess.run(
+            [PYTHON, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+        )
+        runs = []
+        for rows in (args.small_rows, args.rows):
+            print(f"Importing {rows} generated GeoNames rows ...", flush=True)
+            result = run_one(env, work, rows, args.batch_size)
+            print(
+                f"  {result['rows_per_second']} rows/s, {result['seconds']} s, "
+                f"peak RSS {result['peak_rss_mib']} MiB ({result['database']})",
+                flush=True,
+            )
+            runs.append(result)
+
+    report = {
+        "benchmark": "import_postal_codes --format geonames",
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": {
+            "platform": platform.platform(),
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+        },
+        "batch_size": args.batch_size,
+        "runs": runs,
+    }
+    RESULT.parent.mkdir(parents=True, exist_ok=True)
+    RESULT.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    print(f"Written {RESULT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

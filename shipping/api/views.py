@@ -1,0 +1,167 @@
+"""GET /shipping/zipcode/consult/{countryCode}/{zipCode} and GET /publics/products/quote
+(contract 4.7, 4.8)."""
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.views import APIView
+
+from storefront.api.caching import conditional_response
+from storefront.api.errors import ErrorCode, not_found
+from storefront.api.querystring import indexed_list, json_or_nested
+from storefront.api.responses import bare
+from storefront.api.schema import error_responses, success_envelope
+
+from ..selectors import postal_code_get, quote_trade_policy_id, shipping_quote_get
+from .serializers import (
+    MAX_QUOTE_ITEMS,
+    MAX_QUOTE_QUANTITY,
+    AddressSerializer,
+    QuoteQuerySerializer,
+    QuoteResponseSerializer,
+    ZipcodeConsultSerializer,
+    address_payload,
+    quote_payload,
+)
+
+
+class ZipcodeConsultView(APIView):
+    authentication_classes = []  # public and customer-independent: no token lookup
+
+    @extend_schema(
+        operation_id="shipping_zipcode_consult",
+        summary="Address of a postal code",
+        description=(
+            "The address of a postal code of a country. `countryCode` is the ISO 3166-1 "
+            "alpha-3 code (any case); `zipCode` may contain a hyphen, dots or spaces "
+            "(Brazil: 8 digits; United States: 5 digits, ZIP+4 accepted; other countries: "
+            "letters and digits). The answer gives the code in the country's usual format "
+            "(01310-100). Cacheable: the response carries an ETag (send If-None-Match for "
+            "a 304)."
+        ),
+        tags=["shipping"],
+        parameters=[
+            OpenApiParameter(
+                "countryCode",
+                OpenApiTypes.STR,
+                OpenApiParameter.PATH,
+                description="ISO 3166-1 alpha-3 country code, e.g. BRA.",
+            ),
+            OpenApiParameter(
+                "zipCode",
+                OpenApiTypes.STR,
+                OpenApiParameter.PATH,
+                description="Postal code, with or without hyphen, e.g. 01310-100.",
+            ),
+        ],
+        responses={
+            200: success_envelope("ZipcodeConsultResponse", AddressSerializer),
+            304: OpenApiResponse(description="Not modified (If-None-Match matched the ETag)."),
+            **error_responses(404, 422, not_found_code=ErrorCode.ZIPCODE_NOT_FOUND),
+        },
+    )
+    def get(self, request, countryCode: str, zipCode: str):
+        params = ZipcodeConsultSerializer(data={"countryCode": countryCode, "zipCode": zipCode})
+        params.is_valid(raise_exception=True)
+        country = params.validated_data["countryCode"]
+        code = params.validated_data["zipCode"]
+        postal_code = postal_code_get(country=country.alpha_3, code=code)
+        if postal_code is None:
+            raise not_found(
+                ErrorCode.ZIPCODE_NOT_FOUND,
+                f"Postal code {zipCode[:20]} was not found in {country.name}.",
+            )
+        return conditional_response(
+            request, {"status": True, "data": address_payload(postal_code, country)}
+        )
+
+
+QUOTE_PARAMETERS = [
+    OpenApiParameter(
+        "targetZipCode",
+        OpenApiTypes.STR,
+        required=True,
+        description="Destination postal code, with or without hyphen (e.g. 20040-002).",
+    ),
+    OpenApiParameter(
+        "targetCountryCode",
+        OpenApiTypes.STR,
+        required=True,
+        description="Destination country, ISO 3166-1 alpha-3 (3 letters, e.g. BRA).",
+    ),
+    OpenApiParameter(
+        "tradePolicyId",
+        OpenApiTypes.INT,
+        required=False,
+        description="Trade policy whose prices apply; the store's default when absent.",
+    ),
+    OpenApiParameter(
+        "items",
+        OpenApiTypes.STR,
+        required=True,
+        description=(
+            f"1 to {MAX_QUOTE_ITEMS} items, each `productId` (integer) and `quantity` "
+            f"(integer 1 to {MAX_QUOTE_QUANTITY}), in bracket notation "
+            "(`items[0][productId]=1&items[0][quantity]=2`) or as a JSON array "
+            '(`items=[{"productId":1,"quantity":2}]`). A product given twice is quoted '
+            "once with the quantities summed."
+        ),
+        examples=[
+            OpenApiExample("JSON array", value='[{"productId":1,"quantity":2}]'),
+        ],
+    ),
+]
+
+
+class ShippingQuoteView(APIView):
+    authentication_classes = []  # public and customer-independent: no token lookup
+
+    @extend_schema(
+        operation_id="products_quote",
+        summary="Shipping quote of products",
+        description=(
+            "Groups the items by origin storage (the nearest active storage serving the "
+            "trade policy that has each item's quantity in stock, or any for products sold "
+            "without stock; items are split over storages only when no single one serves "
+            "all) and lists, per group, the shipping options of the tables serving that "
+            "storage and the items' cargo types whose row matches the postal code, the "
+            "billable weight (larger of real weight and cm3 / SHIPPING_CUBIC_DIVISOR) and "
+            "the order value, sorted by value then days. Unknown, inactive, unpriced or "
+            "unavailable products are listed in `errorItems` (never a failed quote). A "
+            "postal code with no known address still quotes (distance 0, storages by "
+            "priority)."
+        ),
+        tags=["shipping"],
+        parameters=QUOTE_PARAMETERS,
+        responses={
+            200: QuoteResponseSerializer,
+            **error_responses(404, 422, not_found_code=ErrorCode.TRADE_POLICY_NOT_FOUND),
+        },
+    )
+    def get(self, request):
+        query = request.query_params
+        items = json_or_nested(query, "items")
+        if isinstance(items, dict):
+            items = indexed_list(items, name="items")
+        params = QuoteQuerySerializer(
+            data={
+                "tradePolicyId": query.get("tradePolicyId") or None,
+                "targetZipCode": query.get("targetZipCode"),
+                "targetCountryCode": query.get("targetCountryCode"),
+                "items": items,
+            }
+        )
+        params.is_valid(raise_exception=True)
+        data = params.validated_data
+        trade_policy_id = quote_trade_policy_id(data.get("tradePolicyId"))
+        if trade_policy_id is None:
+            raise not_found(
+                ErrorCode.TRADE_POLICY_NOT_FOUND,
+                f"Trade policy {data.get('tradePolicyId')} was not found.",
+            )
+        outcome = shipping_quote_get(
+            items=[(item["productId"], item["quantity"]) for item in data["items"]],
+            country=data["targetCountryCode"].alpha_3,
+            zip_code=data["targetZipCode"],
+            trade_policy_id=trade_policy_id,
+        )
+        return bare(quote_payload(outcome, context={"request": request}))

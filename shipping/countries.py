@@ -1,0 +1,89 @@
+"""Country data from pycountry (names, codes, subdivisions), phonenumbers (dialing code) and
+babel (currency). No hand-written country tables.
+
+    >>> country_get("bra").ddi, country_get("BRA").currency, country_get("BR").alpha_3
+    ('55', 'BRL', 'BRA')
+    >>> country_get("XYZ") is None
+    True
+    >>> state_code_get("BR", code="sp"), state_code_get("BR", name="Rio de Janeiro")
+    ('BR-SP', 'BR-RJ')
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+import phonenumbers
+import pycountry
+from babel.numbers import get_territory_currencies
+
+
+@dataclass(frozen=True)
+class Country:
+    name: str
+    alpha_2: str
+    alpha_3: str
+    ddi: str  # ITU dialing code, digits only ("55"); "" when the country has none
+    currency: str  # ISO 4217 code of the legal tender today ("BRL"); "" when none
+
+
+@lru_cache(maxsize=512)
+def country_get(code: str) -> Country | None:
+    """The country of an ISO 3166-1 alpha-3 or alpha-2 code (any case); None if unknown."""
+    if not isinstance(code, str):
+        return None
+    code = code.strip().upper()
+    if not (code.isascii() and code.isalpha() and len(code) in (2, 3)):
+        return None
+    record = pycountry.countries.get(**{"alpha_3" if len(code) == 3 else "alpha_2": code})
+    if record is None:
+        return None
+    dialing = phonenumbers.country_code_for_region(record.alpha_2)
+    currencies = get_territory_currencies(record.alpha_2)
+    return Country(
+        name=getattr(record, "common_name", None) or record.name,
+        alpha_2=record.alpha_2,
+        alpha_3=record.alpha_3,
+        ddi=str(dialing) if dialing else "",
+        currency=currencies[0] if currencies else "",
+    )
+
+
+def _fold(text: str) -> str:
+    """Case- and accent-insensitive form of a name ("São Paulo" -> "sao paulo")."""
+    decomposed = unicodedata.normalize("NFKD", text.strip().casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+@lru_cache(maxsize=256)
+def _subdivisions(alpha_2: str) -> tuple[frozenset[str], dict[str, str]]:
+    """(codes, {folded name: code}) of a country's subdivisions."""
+    records = pycountry.subdivisions.get(country_code=alpha_2) or []
+    codes = frozenset(record.code for record in records)
+    by_name: dict[str, str] = {}
+    for record in records:
+        by_name.setdefault(_fold(record.name), record.code)
+    return codes, by_name
+
+
+@lru_cache(maxsize=4096)
+def state_code_get(country: str, *, code: str = "", name: str = "") -> str | None:
+    """The ISO 3166-2 code with country prefix ("BR-SP") of a subdivision of `country`.
+
+    `code` may be given with or without the prefix ("SP", "BR-SP", "sp"); `name` is the
+    subdivision's name, matched ignoring case and accents. None when neither matches.
+    """
+    found = country_get(country)
+    if found is None:
+        return None
+    codes, by_name = _subdivisions(found.alpha_2)
+    code = (code or "").strip().upper()
+    if code:
+        candidate = code if code.startswith(f"{found.alpha_2}-") else f"{found.alpha_2}-{code}"
+        if candidate in codes:
+            return candidate
+    if name:
+        return by_name.get(_fold(name))
+    return None

@@ -1,0 +1,230 @@
+"""Streaming import machinery shared by the postal-code and shipping-row importers.
+
+A file is read line by line (memory does not grow with its size), each line is parsed
+into a model instance or rejected with a reason, and valid instances are upserted in
+batches: one `bulk_create(update_conflicts=True)` per batch (works on SQLite and
+PostgreSQL), each batch in its own transaction, so an interrupted import leaves every
+finished batch written and nothing half-written.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import BinaryIO
+
+from django.db import models, transaction
+
+DEFAULT_BATCH_SIZE = 2000
+MAX_LINE_BYTES = 64 * 1024
+MAX_REJECTIONS_KEPT = 1000  # details kept for the summary; the count is always exact
+OVERLONG = "\x00overlong-line\x00"
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+Progress = Callable[[int], None]
+
+
+class RowError(ValueError):
+    """A line that cannot be imported; the message is the reason shown to the operator."""
+
+
+class FileFormatError(ValueError):
+    """The file as a whole cannot be imported (e.g. a CSV header without required columns)."""
+
+
+@dataclass
+class Rejection:
+    line: int
+    reason: str
+
+
+@dataclass
+class ImportReport:
+    dry_run: bool = False
+    read: int = 0
+    created: int = 0
+    updated: int = 0
+    rejected: int = 0
+    interrupted: bool = False
+    notes: list[str] = field(default_factory=list)
+    rejections: list[Rejection] = field(default_factory=list)
+
+    def reject(self, line: int, reason: str) -> None:
+        self.rejected += 1
+        if len(self.rejections) < MAX_REJECTIONS_KEPT:
+            self.rejections.append(Rejection(line, reason))
+
+    def summary_lines(self, *, max_rejections: int = 50) -> list[str]:
+        verb = "would be" if self.dry_run else "were"
+        lines = [
+            f"Read {self.read} lines: {self.created} {verb} created, {self.updated} {verb} "
+            f"updated, {self.rejected} rejected."
+            + (" (dry run: nothing written)" if self.dry_run else ""),
+        ]
+        if self.interrupted:
+            lines.append("Interrupted: the batches before the interruption are saved.")
+        lines.extend(self.notes)
+        for rejection in self.rejections[:max_rejections]:
+            lines.append(f"  line {rejection.line}: {rejection.reason}")
+        hidden = self.rejected - min(len(self.rejections), max_rejections)
+        if hidden > 0:
+            lines.append(f"  ... and {hidden} more rejected lines.")
+        return lines
+
+
+def text_lines(stream: BinaryIO, progress: Progress | None = None) -> Iterator[str]:
+    """Decoded lines of a binary stream (UTF-8, BOM dropped), one at a time.
+
+    Invalid UTF-8 becomes U+FFFD (the parsers reject such lines); a line longer than
+    MAX_LINE_BYTES is consumed and replaced by the OVERLONG marker.
+    """
+    decoder = codecs.getincrementaldecoder("utf-8-sig")(errors="replace")
+    while True:
+        raw = stream.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        consumed = len(raw)
+        overlong = len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n")
+        if overlong:
+            while raw and not raw.endswith(b"\n"):
+                raw = stream.readline(MAX_LINE_BYTES)
+                consumed += len(raw)
+            text = OVERLONG + "\n"
+            decoder.reset()
+        else:
+            text = decoder.decode(raw)
+        if progress is not None:
+            progress(consumed)
+        yield text
+
+
+def csv_records(lines: Iterable[str]) -> Iterator[tuple[int, list[str] | None, str]]:
+    """(line number, fields, error) for each CSV record; fields None with the error.
+
+    Blank lines are skipped. The line number is the record's first physical line.
+    """
+    reader = csv.reader(lines, strict=True)
+    line = 0
+    while True:
+        start = reader.line_num + 1
+        try:
+            fields = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            yield start, None, f"malformed CSV: {exc}"
+            continue
+        line = start
+        if not fields or (len(fields) == 1 and not fields[0].strip()):
+            continue
+        if any(OVERLONG in value for value in fields):
+            yield line, None, f"line longer than {MAX_LINE_BYTES} bytes"
+            continue
+        yield line, fields, ""
+
+
+def clean_text(value: str, *, name: str, max_length: int) -> str:
+    """A plain-text field: trimmed, at most max_length characters, no control characters."""
+    value = (value or "").strip()
+    if "\ufffd" in value:
+        raise RowError(f"{name} is not valid UTF-8")
+    if _CONTROL.search(value):
+        raise RowError(f"{name} contains control characters")
+    if len(value) > max_length:
+        raise RowError(f"{name} is longer than {max_length} characters")
+    return value
+
+
+def parse_decimal(
+    value: str,
+    *,
+    name: str,
+    places: int,
+    minimum: Decimal | None = None,
+    maximum: Decimal | None = None,
+    default: Decimal | None = None,
+    required: bool = True,
+) -> Decimal | None:
+    """A decimal number ("1.5" or "1,5"), rounded to `places`; RowError when invalid."""
+    value = (value or "").strip()
+    if not value:
+        if default is not None or not required:
+            return default
+        raise RowError(f"{name} is required")
+    if len(value) > 30:
+        raise RowError(f"{name} is not a number")
+    try:
+        number = Decimal(value.replace(",", "."))
+    except InvalidOperation:
+        raise RowError(f"{name} is not a number: {value[:30]!r}") from None
+    if not number.is_finite():
+        raise RowError(f"{name} is not a number: {value[:30]!r}")
+    if minimum is not None and number < minimum:
+        raise RowError(f"{name} must be at least {minimum}")
+    if maximum is not None and number > maximum:
+        raise RowError(f"{name} must be at most {maximum}")
+    return number.quantize(Decimal(1).scaleb(-places))
+
+
+def parse_int(value: str, *, name: str, minimum: int, maximum: int) -> int:
+    value = (value or "").strip()
+    if not value:
+        raise RowError(f"{name} is required")
+    if not (value.isascii() and value.isdigit()) or len(value) > 9:
+        raise RowError(f"{name} must be a whole number from {minimum} to {maximum}")
+    number = int(value)
+    if not minimum <= number <= maximum:
+        raise RowError(f"{name} must be a whole number from {minimum} to {maximum}")
+    return number
+
+
+@dataclass
+class BatchUpserter:
+    """Collects parsed instances and upserts them in batches, counting created and updated.
+
+    `key` gives an instance's natural key; `existing_keys(keys)` answers which of them
+    are already in the database (one query per batch). Within a batch the last line of a
+    repeated key wins (a second line for a key counts as an update).
+    """
+
+    model: type[models.Model]
+    unique_fields: list[str]
+    update_fields: list[str]
+    key: Callable[[models.Model], tuple]
+    existing_keys: Callable[[list[tuple]], set[tuple]]
+    report: ImportReport
+    batch_size: int = DEFAULT_BATCH_SIZE
+    after_batch: Callable[[], None] | None = None
+    _pending: dict[tuple, models.Model] = field(default_factory=dict)
+    _lines: int = 0
+
+    def add(self, instance: models.Model) -> None:
+        self._pending[self.key(instance)] = instance
+        self._lines += 1
+        if self._lines >= self.batch_size:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self._pending:
+            return
+        keys = list(self._pending)
+        with transaction.atomic():
+            existing = self.existing_keys(keys)
+            created = sum(1 for key in keys if key not in existing)
+            if not self.report.dry_run:
+                self.model.objects.bulk_create(
+                    list(self._pending.values()),
+                    update_conflicts=True,
+                    unique_fields=self.unique_fields,
+                    update_fields=self.update_fields,
+                )
+        self.report.created += created
+        self.report.updated += self._lines - created
+        self._pending = {}
+        self._lines = 0
+        if self.after_batch is not None and not self.report.dry_run:
+            self.after_batch()

@@ -1,0 +1,254 @@
+"""`import_postal_codes`: GeoNames dumps and CSV files of addresses, streamed and upserted.
+
+GeoNames (https://download.geonames.org/export/zip/, tab-separated, no header):
+country code (alpha-2), postal code, place name, admin name1, admin code1, admin name2,
+admin code2, admin name3, admin code3, latitude, longitude, accuracy. The place name
+becomes the city, admin name3 the district, admin code1/name1 the state (when they name
+an ISO 3166-2 subdivision; GeoNames uses other codes for some countries, which leaves
+the state empty).
+
+CSV (comma-separated, UTF-8, header row, one country given by the operator): zip_code,
+public_place, complement, district, city, state, latitude, longitude. `state` is the
+subdivision code with or without the country prefix (SP, BR-SP) or its name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import BinaryIO
+
+from storefront.api.caching import cache_namespace_bump
+
+from ..countries import Country, country_get, state_code_get
+from ..models import PostalCode
+from ..models.postal_codes import (
+    CITY_MAX,
+    COMPLEMENT_MAX,
+    DISTRICT_MAX,
+    PUBLIC_PLACE_MAX,
+)
+from ..postal import InvalidPostalCode, normalize_postal_code
+from ..selectors import POSTAL_CODES_CACHE
+from .base import (
+    DEFAULT_BATCH_SIZE,
+    OVERLONG,
+    BatchUpserter,
+    FileFormatError,
+    ImportReport,
+    Progress,
+    RowError,
+    clean_text,
+    csv_records,
+    parse_decimal,
+    text_lines,
+)
+
+FORMATS = ("geonames", "csv")
+CSV_COLUMNS = (
+    "zip_code",
+    "public_place",
+    "complement",
+    "district",
+    "city",
+    "state",
+    "latitude",
+    "longitude",
+)
+UPDATE_FIELDS = [
+    "public_place",
+    "complement",
+    "district",
+    "city",
+    "state_code",
+    "latitude",
+    "longitude",
+    "updated_at",
+]
+
+
+def _coordinates(latitude: str, longitude: str) -> tuple[Decimal | None, Decimal | None]:
+    lat = parse_decimal(
+        latitude,
+        name="latitude",
+        places=6,
+        minimum=Decimal(-90),
+        maximum=Decimal(90),
+        required=False,
+    )
+    lon = parse_decimal(
+        longitude,
+        name="longitude",
+        places=6,
+        minimum=Decimal(-180),
+        maximum=Decimal(180),
+        required=False,
+    )
+    if (lat is None) != (lon is None):
+        raise RowError("latitude and longitude must be given together")
+    return lat, lon
+
+
+def _code(country: Country, raw: str) -> str:
+    try:
+        return normalize_postal_code(country.alpha_3, raw)
+    except InvalidPostalCode as exc:
+        raise RowError(f"postal code {raw.strip()[:20]!r}: {exc}") from None
+
+
+def parse_geonames_line(line: str) -> PostalCode:
+    """A PostalCode from one GeoNames line; RowError with the reason otherwise."""
+    if line.startswith(OVERLONG):
+        raise RowError("line is too long")
+    fields = line.rstrip("\r\n").split("\t")
+    if len(fields) not in (11, 12):
+        raise RowError(f"expected 12 tab-separated columns, found {len(fields)}")
+    country = country_get(fields[0]) if len(fields[0].strip()) == 2 else None
+    if country is None:
+        raise RowError(f"unknown country code {fields[0].strip()[:10]!r}")
+    code = _code(country, fields[1])
+    city = clean_text(fields[2], name="place name", max_length=CITY_MAX)
+    state_name = clean_text(fields[3], name="admin name1", max_length=200)
+    state_code = clean_text(fields[4], name="admin code1", max_length=20)
+    district = clean_text(fields[7], name="admin name3", max_length=DISTRICT_MAX)
+    latitude, longitude = _coordinates(fields[9], fields[10])
+    return PostalCode(
+        country=country.alpha_3,
+        code=code,
+        city=city,
+        district=district,
+        state_code=state_code_get(country.alpha_3, code=state_code, name=state_name) or "",
+        latitude=latitude,
+        longitude=longitude,
+    )
+
+
+def csv_column_positions(header: list[str]) -> dict[str, int]:
+    """Where each CSV column is; FileFormatError when one is missing."""
+    names = [name.strip().lower() for name in header]
+    missing = [column for column in CSV_COLUMNS if column not in names]
+    if missing:
+        raise FileFormatError(
+            "The CSV header lacks the column(s) "
+            + ", ".join(missing)
+            + "; expected: "
+            + ", ".join(CSV_COLUMNS)
+            + "."
+        )
+    return {column: names.index(column) for column in CSV_COLUMNS}
+
+
+def parse_csv_fields(fields: list[str], positions: dict[str, int], country: Country) -> PostalCode:
+    """A PostalCode from one CSV record; RowError with the reason otherwise."""
+    if len(fields) < len(positions) or len(fields) < max(positions.values()) + 1:
+        raise RowError(
+            f"expected at least {max(positions.values()) + 1} columns, found {len(fields)}"
+        )
+    value = {column: fields[index] for column, index in positions.items()}
+    code = _code(country, value["zip_code"])
+    state = clean_text(value["state"], name="state", max_length=100)
+    state_code = ""
+    if state:
+        state_code = state_code_get(country.alpha_3, code=state, name=state) or ""
+        if not state_code:
+            raise RowError(f"state {state[:30]!r} is not a subdivision of {country.name}")
+    latitude, longitude = _coordinates(value["latitude"], value["longitude"])
+    return PostalCode(
+        country=country.alpha_3,
+        code=code,
+        public_place=clean_text(
+            value["public_place"], name="public_place", max_length=PUBLIC_PLACE_MAX
+        ),
+        complement=clean_text(value["complement"], name="complement", max_length=COMPLEMENT_MAX),
+        district=clean_text(value["district"], name="district", max_length=DISTRICT_MAX),
+        city=clean_text(value["city"], name="city", max_length=CITY_MAX),
+        state_code=state_code,
+        latitude=latitude,
+        longitude=longitude,
+    )
+
+
+def _geonames_records(lines: Iterator[str], report: ImportReport):
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        report.read += 1
+        try:
+            yield parse_geonames_line(line)
+        except RowError as exc:
+            report.reject(number, str(exc))
+
+
+def _csv_records(lines: Iterator[str], country: Country, report: ImportReport):
+    records = csv_records(lines)
+    positions = None
+    for number, fields, error in records:
+        if positions is None:
+            if fields is None:
+                raise FileFormatError(f"The CSV header (line {number}) cannot be read: {error}.")
+            positions = csv_column_positions(fields)
+            continue
+        report.read += 1
+        if fields is None:
+            report.reject(number, error)
+            continue
+        try:
+            yield parse_csv_fields(fields, positions, country)
+        except RowError as exc:
+            report.reject(number, str(exc))
+    if positions is None:
+        raise FileFormatError("The CSV file is empty: it needs a header row.")
+
+
+def _existing_keys(keys: list[tuple]) -> set[tuple]:
+    codes = {code for _, code in keys}
+    found = PostalCode.objects.filter(code__in=codes).values_list("country", "code")
+    return set(found) & set(keys)
+
+
+def postal_codes_import(
+    *,
+    stream: BinaryIO,
+    file_format: str,
+    country: str | None = None,
+    dry_run: bool = False,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    progress: Progress | None = None,
+) -> ImportReport:
+    """Upsert the postal codes of a GeoNames or CSV file (see the module doc).
+
+    `country` (alpha-3 or alpha-2) is required for CSV. Raises FileFormatError when the
+    file as a whole is unusable; bad lines are rejected and reported, never fatal. An
+    interruption (Ctrl-C) stops after the last finished batch and is reported.
+    """
+    if file_format not in FORMATS:
+        raise FileFormatError(f"Unknown format {file_format!r}: use one of {', '.join(FORMATS)}.")
+    target = None
+    if file_format == "csv":
+        target = country_get(country or "")
+        if target is None:
+            raise FileFormatError("A CSV import needs --country, e.g. --country BRA.")
+    report = ImportReport(dry_run=dry_run)
+    upserter = BatchUpserter(
+        model=PostalCode,
+        unique_fields=["country", "code"],
+        update_fields=UPDATE_FIELDS,
+        key=lambda record: (record.country, record.code),
+        existing_keys=_existing_keys,
+        report=report,
+        batch_size=batch_size,
+        after_batch=lambda: cache_namespace_bump(POSTAL_CODES_CACHE),
+    )
+    lines = text_lines(stream, progress)
+    records = (
+        _geonames_records(lines, report)
+        if file_format == "geonames"
+        else _csv_records(lines, target, report)
+    )
+    try:
+        for record in records:
+            upserter.add(record)
+        upserter.flush()
+    except KeyboardInterrupt:
+        report.interrupted = True
+    return report

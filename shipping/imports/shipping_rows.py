@@ -1,0 +1,274 @@
+"""`import_shipping_rows`: the rows of one shipping table from a CSV file.
+
+CSV (comma-separated, UTF-8, header row), one row per line:
+initial_zipcode, final_zipcode, initial_weight, final_weight, initial_price, final_price,
+shipping_value, begin_shipping_time, end_shipping_time. Weights in kilograms, prices
+(the order-value range) and the shipping value in the store's currency, times in days.
+Empty initial weight/price mean 0; empty final weight/price mean "no limit". Decimal
+commas are accepted. The contract's camelCase names (initialZipcode, ...) and the short
+forms begin_days/end_days are accepted as header names too. Optional columns set the
+row's variables: extra_kg_value, extra_kg_threshold, order_value_percentage, fixed_fee
+(without them an updated row keeps its variables and a new row has none).
+
+A line whose ranges equal an existing row's (table, postal codes, weights, prices)
+updates that row's value and days; any other line adds a row. With `replace`, rows of
+the table that the file does not contain are deleted afterwards (only when no line was
+rejected, so a bad file never empties a table).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import BinaryIO
+
+from django.db import transaction
+from django.utils import timezone
+
+from ..models import MAX_ORDER_VALUE, MAX_WEIGHT, ShippingRow, ShippingTable
+from ..postal import InvalidPostalCode, normalize_postal_code
+from .base import (
+    DEFAULT_BATCH_SIZE,
+    BatchUpserter,
+    FileFormatError,
+    ImportReport,
+    Progress,
+    RowError,
+    csv_records,
+    parse_decimal,
+    parse_int,
+    text_lines,
+)
+
+COLUMNS = (
+    "initial_zipcode",
+    "final_zipcode",
+    "initial_weight",
+    "final_weight",
+    "initial_price",
+    "final_price",
+    "shipping_value",
+    "begin_shipping_time",
+    "end_shipping_time",
+)
+MAX_MONEY = Decimal("9999999999.99")
+# Optional columns (the row's variables): name -> (decimal places, maximum).
+VARIABLE_COLUMNS = {
+    "extra_kg_value": (2, MAX_MONEY),
+    "extra_kg_threshold": (3, MAX_WEIGHT),
+    "order_value_percentage": (2, Decimal("100")),
+    "fixed_fee": (2, MAX_MONEY),
+}
+ALIASES = {
+    "initialzipcode": "initial_zipcode",
+    "initial_zip_code": "initial_zipcode",
+    "finalzipcode": "final_zipcode",
+    "final_zip_code": "final_zipcode",
+    "initialweight": "initial_weight",
+    "finalweight": "final_weight",
+    "initialprice": "initial_price",
+    "finalprice": "final_price",
+    "shippingvalue": "shipping_value",
+    "beginshippingtime": "begin_shipping_time",
+    "begin_days": "begin_shipping_time",
+    "endshippingtime": "end_shipping_time",
+    "end_days": "end_shipping_time",
+}
+KEY_FIELDS = [
+    "table",
+    "initial_zipcode",
+    "final_zipcode",
+    "initial_weight",
+    "final_weight",
+    "initial_price",
+    "final_price",
+]
+UPDATE_FIELDS = ["shipping_value", "begin_shipping_time", "end_shipping_time", "updated_at"]
+MAX_DAYS = 32767
+
+
+def column_positions(header: list[str]) -> dict[str, int]:
+    """Where each known column is; FileFormatError when a required one is missing."""
+    names = [ALIASES.get(name.strip().lower(), name.strip().lower()) for name in header]
+    missing = [column for column in COLUMNS if column not in names]
+    if missing:
+        raise FileFormatError(
+            "The CSV header lacks the column(s) "
+            + ", ".join(missing)
+            + "; expected: "
+            + ", ".join(COLUMNS)
+            + "."
+        )
+    known = (*COLUMNS, *VARIABLE_COLUMNS)
+    return {column: names.index(column) for column in known if column in names}
+
+
+def _decimal_pair(value: dict, low: str, high: str, *, places: int, maximum: Decimal):
+    return (
+        parse_decimal(
+            value[low],
+            name=low,
+            places=places,
+            minimum=Decimal(0),
+            maximum=maximum,
+            default=Decimal(0).quantize(Decimal(1).scaleb(-places)),
+        ),
+        parse_decimal(
+            value[high],
+            name=high,
+            places=places,
+            minimum=Decimal(0),
+            maximum=maximum,
+            default=maximum,
+        ),
+    )
+
+
+def parse_row_fields(
+    fields: list[str], positions: dict[str, int], table: ShippingTable
+) -> ShippingRow:
+    """A ShippingRow of `table` from one CSV record; RowError with the reason otherwise."""
+    needed = max(positions.values()) + 1
+    if len(fields) < needed:
+        raise RowError(f"expected {needed} columns, found {len(fields)}")
+    value = {column: fields[index] for column, index in positions.items()}
+    zipcodes = []
+    for column in ("initial_zipcode", "final_zipcode"):
+        raw = value[column]
+        try:
+            zipcodes.append(normalize_postal_code(table.country, raw))
+        except InvalidPostalCode as exc:
+            raise RowError(f"{column} {raw.strip()[:20]!r}: {exc}") from None
+    weights = _decimal_pair(value, "initial_weight", "final_weight", places=3, maximum=MAX_WEIGHT)
+    prices = _decimal_pair(value, "initial_price", "final_price", places=2, maximum=MAX_ORDER_VALUE)
+    shipping_value = parse_decimal(
+        value["shipping_value"],
+        name="shipping_value",
+        places=2,
+        minimum=Decimal(0),
+        maximum=MAX_MONEY,
+    )
+    days = tuple(
+        parse_int(value[column], name=column, minimum=0, maximum=MAX_DAYS)
+        for column in ("begin_shipping_time", "end_shipping_time")
+    )
+    for (low, high), label in (
+        (zipcodes, "postal code"),
+        (weights, "weight"),
+        (prices, "order value"),
+        (days, "shipping time"),
+    ):
+        if low > high:
+            raise RowError(f"the final {label} is below the initial one")
+    variables = {
+        column: parse_decimal(
+            value[column],
+            name=column,
+            places=places,
+            minimum=Decimal(0),
+            maximum=maximum,
+            default=Decimal(0),
+        )
+        for column, (places, maximum) in VARIABLE_COLUMNS.items()
+        if column in value
+    }
+    return ShippingRow(
+        table=table,
+        initial_zipcode=zipcodes[0],
+        final_zipcode=zipcodes[1],
+        initial_weight=weights[0],
+        final_weight=weights[1],
+        initial_price=prices[0],
+        final_price=prices[1],
+        shipping_value=shipping_value,
+        begin_shipping_time=days[0],
+        end_shipping_time=days[1],
+        **variables,
+    )
+
+
+def _row_key(row: ShippingRow) -> tuple:
+    return (
+        row.initial_zipcode,
+        row.final_zipcode,
+        row.initial_weight,
+        row.final_weight,
+        row.initial_price,
+        row.final_price,
+    )
+
+
+def shipping_rows_import(
+    *,
+    table: ShippingTable,
+    stream: BinaryIO,
+    replace: bool = False,
+    dry_run: bool = False,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    progress: Progress | None = None,
+) -> ImportReport:
+    """Upsert the rows of a CSV file into `table` (see the module doc)."""
+    report = ImportReport(dry_run=dry_run)
+    started = timezone.now()
+
+    def existing_keys(keys: list[tuple]) -> set[tuple]:
+        found = table.rows.filter(initial_zipcode__in={key[0] for key in keys}).values_list(
+            "initial_zipcode",
+            "final_zipcode",
+            "initial_weight",
+            "final_weight",
+            "initial_price",
+            "final_price",
+        )
+        return set(found) & set(keys)
+
+    upserter = None
+    positions = None
+    try:
+        for number, fields, error in csv_records(text_lines(stream, progress)):
+            if positions is None:
+                if fields is None:
+                    raise FileFormatError(
+                        f"The CSV header (line {number}) cannot be read: {error}."
+                    )
+                positions = column_positions(fields)
+                upserter = BatchUpserter(
+                    model=ShippingRow,
+                    unique_fields=KEY_FIELDS,
+                    update_fields=[
+                        *UPDATE_FIELDS,
+                        *(c for c in VARIABLE_COLUMNS if c in positions),
+                    ],
+                    key=_row_key,
+                    existing_keys=existing_keys,
+                    report=report,
+                    batch_size=batch_size,
+                )
+                continue
+            report.read += 1
+            if fields is None:
+                report.reject(number, error)
+                continue
+            try:
+                upserter.add(parse_row_fields(fields, positions, table))
+            except RowError as exc:
+                report.reject(number, str(exc))
+        if upserter is None:
+            raise FileFormatError("The CSV file is empty: it needs a header row.")
+        upserter.flush()
+    except KeyboardInterrupt:
+        report.interrupted = True
+        return report
+
+    if replace:
+        stale = table.rows.filter(updated_at__lt=started)
+        if report.rejected:
+            report.notes.append(
+                f"Rows missing from the file were kept: {report.rejected} line(s) were rejected."
+            )
+        elif dry_run:
+            report.notes.append("Rows missing from the file would be deleted (dry run).")
+        else:
+            with transaction.atomic():
+                deleted, _ = stale.delete()
+            report.notes.append(f"{deleted} row(s) missing from the file were deleted.")
+    return report

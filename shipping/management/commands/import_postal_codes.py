@@ -1,0 +1,60 @@
+"""manage.py import_postal_codes: load addresses from a GeoNames dump or a CSV file."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from shipping.imports import FileFormatError, postal_codes_import
+from shipping.imports.base import DEFAULT_BATCH_SIZE
+from shipping.imports.postal_codes import CSV_COLUMNS, FORMATS
+
+from ._progress import file_progress
+
+
+class Command(BaseCommand):
+    help = (
+        "Import postal codes (upsert by country and code), streaming the file in batches. "
+        "--format geonames: the GeoNames postal-code dump (tab-separated, country alpha-2 in "
+        "the first column). --format csv: a header row with "
+        + ", ".join(CSV_COLUMNS)
+        + " and --country for the country of every line."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="Path of the file (UTF-8).")
+        parser.add_argument("--format", choices=FORMATS, required=True, dest="file_format")
+        parser.add_argument(
+            "--country", help="ISO 3166-1 alpha-3 (or alpha-2) country of a CSV file."
+        )
+        parser.add_argument(
+            "--batch-size",
+            type=int,
+            default=DEFAULT_BATCH_SIZE,
+            help=f"Rows per upsert and transaction (default {DEFAULT_BATCH_SIZE}).",
+        )
+        parser.add_argument(
+            "--dry-run", action="store_true", help="Read and validate only; write nothing."
+        )
+
+    def handle(self, *args, file, file_format, country, batch_size, dry_run, **options):
+        if batch_size < 1:
+            raise CommandError("--batch-size must be at least 1.")
+        try:
+            with (
+                open(file, "rb") as stream,
+                file_progress(file, stdout=self.stdout, description="postal codes") as progress,
+            ):
+                report = postal_codes_import(
+                    stream=stream,
+                    file_format=file_format,
+                    country=country,
+                    dry_run=dry_run,
+                    batch_size=batch_size,
+                    progress=progress,
+                )
+        except OSError as exc:
+            raise CommandError(f"Cannot read {file}: {exc.strerror or exc}.") from None
+        except FileFormatError as exc:
+            raise CommandError(str(exc)) from None
+        for line in report.summary_lines():
+            self.stdout.write(line)
+        if report.interrupted:
+            raise CommandError("Import interrupted.")

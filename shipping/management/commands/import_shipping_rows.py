@@ -1,0 +1,66 @@
+"""manage.py import_shipping_rows TABLE FILE: load a shipping table's rows from a CSV file."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from shipping.imports import FileFormatError, shipping_rows_import
+from shipping.imports.base import DEFAULT_BATCH_SIZE
+from shipping.imports.shipping_rows import COLUMNS
+from shipping.models import ShippingTable
+
+from ._progress import file_progress
+
+
+class Command(BaseCommand):
+    help = (
+        "Import the rows of a shipping table from a CSV file with a header row: "
+        + ", ".join(COLUMNS)
+        + ". A line with the same ranges as an existing row updates it; others are added."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("table", type=int, help="Id of the shipping table.")
+        parser.add_argument("file", help="Path of the CSV file (UTF-8).")
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="Delete the table's rows the file does not contain (only when no line is "
+            "rejected).",
+        )
+        parser.add_argument(
+            "--batch-size",
+            type=int,
+            default=DEFAULT_BATCH_SIZE,
+            help=f"Rows per upsert and transaction (default {DEFAULT_BATCH_SIZE}).",
+        )
+        parser.add_argument(
+            "--dry-run", action="store_true", help="Read and validate only; write nothing."
+        )
+
+    def handle(self, *args, table, file, replace, batch_size, dry_run, **options):
+        if batch_size < 1:
+            raise CommandError("--batch-size must be at least 1.")
+        shipping_table = ShippingTable.objects.select_related("carrier").filter(pk=table).first()
+        if shipping_table is None:
+            raise CommandError(f"There is no shipping table with id {table}.")
+        self.stdout.write(f"Importing rows of {shipping_table} (table {shipping_table.pk}).")
+        try:
+            with (
+                open(file, "rb") as stream,
+                file_progress(file, stdout=self.stdout, description="rows") as progress,
+            ):
+                report = shipping_rows_import(
+                    table=shipping_table,
+                    stream=stream,
+                    replace=replace,
+                    dry_run=dry_run,
+                    batch_size=batch_size,
+                    progress=progress,
+                )
+        except OSError as exc:
+            raise CommandError(f"Cannot read {file}: {exc.strerror or exc}.") from None
+        except FileFormatError as exc:
+            raise CommandError(str(exc)) from None
+        for line in report.summary_lines():
+            self.stdout.write(line)
+        if report.interrupted:
+            raise CommandError("Import interrupted.")

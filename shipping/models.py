@@ -1,1 +1,0 @@
-"""Models of the shipping app."""

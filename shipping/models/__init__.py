@@ -1,0 +1,25 @@
+"""Models of the shipping app: postal codes, carriers, shipping tables and rows, pickups."""
+
+from .postal_codes import PostalCode
+from .tables import (
+    MAX_ORDER_VALUE,
+    MAX_WEIGHT,
+    Carrier,
+    Pickup,
+    PickupType,
+    ShippingRow,
+    ShippingTable,
+    ShippingTableKind,
+)
+
+__all__ = [
+    "MAX_ORDER_VALUE",
+    "MAX_WEIGHT",
+    "Carrier",
+    "Pickup",
+    "PickupType",
+    "PostalCode",
+    "ShippingRow",
+    "ShippingTable",
+    "ShippingTableKind",
+]

@@ -1,0 +1,122 @@
+"""Addresses by country and postal code, loaded by `import_postal_codes`."""
+
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+
+from storefront.models import TimestampedModel
+
+from ..countries import country_get, state_code_get
+from ..postal import MAX_CODE_LENGTH, InvalidPostalCode, format_postal_code, normalize_postal_code
+
+ALPHA_3 = RegexValidator(r"^[A-Z]{3}\Z", "Use the ISO 3166-1 alpha-3 code, e.g. BRA.")
+
+# Field lengths shared with the importers (a longer value is a rejected line, not a crash).
+PUBLIC_PLACE_MAX = 200
+COMPLEMENT_MAX = 200
+DISTRICT_MAX = 100
+CITY_MAX = 100
+STATE_CODE_MAX = 10
+
+
+def latitude_field(**kwargs) -> models.DecimalField:
+    return models.DecimalField(
+        max_digits=9,
+        decimal_places=6,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("-90")), MaxValueValidator(Decimal("90"))],
+        **kwargs,
+    )
+
+
+def longitude_field(**kwargs) -> models.DecimalField:
+    return models.DecimalField(
+        max_digits=9,
+        decimal_places=6,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("-180")), MaxValueValidator(Decimal("180"))],
+        **kwargs,
+    )
+
+
+def coordinate_constraints(prefix: str) -> list[models.CheckConstraint]:
+    return [
+        models.CheckConstraint(
+            condition=models.Q(latitude__isnull=True)
+            | models.Q(latitude__gte=-90, latitude__lte=90),
+            name=f"{prefix}_latitude_range",
+        ),
+        models.CheckConstraint(
+            condition=models.Q(longitude__isnull=True)
+            | models.Q(longitude__gte=-180, longitude__lte=180),
+            name=f"{prefix}_longitude_range",
+        ),
+    ]
+
+
+class PostalCodeQuerySet(models.QuerySet):
+    def for_code(self, *, country: str, code: str):
+        """The record of a normalized code (see shipping.postal)."""
+        return self.filter(country=country, code=code)
+
+
+class PostalCode(TimestampedModel):
+    """An address known by its country and postal code."""
+
+    country = models.CharField(
+        max_length=3, validators=[ALPHA_3], help_text="ISO 3166-1 alpha-3, e.g. BRA."
+    )
+    code = models.CharField(
+        max_length=MAX_CODE_LENGTH,
+        help_text="Normalized: Brazil 8 digits, US 5 digits, others upper case without "
+        "spaces or hyphens.",
+    )
+    public_place = models.CharField(max_length=PUBLIC_PLACE_MAX, blank=True)
+    complement = models.CharField(max_length=COMPLEMENT_MAX, blank=True)
+    district = models.CharField(max_length=DISTRICT_MAX, blank=True)
+    city = models.CharField(max_length=CITY_MAX, blank=True)
+    state_code = models.CharField(
+        max_length=STATE_CODE_MAX, blank=True, help_text="ISO 3166-2 with country prefix: BR-SP."
+    )
+    latitude = latitude_field()
+    longitude = longitude_field()
+
+    objects = PostalCodeQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["country", "code"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["country", "code"], name="postal_code_unique_per_country"
+            ),
+            *coordinate_constraints("postal_code"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.country} {self.display_code}"
+
+    @property
+    def display_code(self) -> str:
+        return format_postal_code(self.country, self.code)
+
+    def clean(self):
+        super().clean()
+        self.country = (self.country or "").strip().upper()
+        country = country_get(self.country)
+        if country is None or country.alpha_3 != self.country:
+            raise ValidationError({"country": "Unknown country: use an ISO 3166-1 alpha-3 code."})
+        try:
+            self.code = normalize_postal_code(self.country, self.code or "")
+        except InvalidPostalCode as exc:
+            raise ValidationError({"code": str(exc)}) from None
+        if self.state_code:
+            state = state_code_get(self.country, code=self.state_code)
+            if state is None:
+                raise ValidationError(
+                    {"state_code": f"Not a subdivision of {country.name} (e.g. BR-SP)."}
+                )
+            self.state_code = state

@@ -1,0 +1,369 @@
+"""Carriers, their shipping tables (rows of prices and days per range), pickup points."""
+
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+from storefront.models import TimestampedModel
+
+from .. import quote
+from ..countries import country_get, state_code_get
+from ..postal import MAX_CODE_LENGTH, InvalidPostalCode, normalize_postal_code
+from .postal_codes import ALPHA_3, coordinate_constraints, latitude_field, longitude_field
+
+NOT_NEGATIVE = MinValueValidator(Decimal("0"))
+MAX_WEIGHT = Decimal("9999999.999")  # kilograms: the upper bound of a row without a limit
+MAX_ORDER_VALUE = Decimal("9999999999.99")  # the upper bound of a row without a value limit
+
+
+class Carrier(TimestampedModel):
+    """A company that delivers (or the store itself for pickups)."""
+
+    name = models.CharField(max_length=100, unique=True)
+    tracking_url_template = models.CharField(
+        max_length=500,
+        blank=True,
+        help_text="Tracking page, with {code} where the tracking code goes, e.g. "
+        "https://tracking.example.com/?code={code}.",
+    )
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self):
+        super().clean()
+        url = (self.tracking_url_template or "").strip()
+        if url and not url.startswith(("https://", "http://")):
+            raise ValidationError(
+                {"tracking_url_template": "Start the address with https:// (or http://)."}
+            )
+        self.tracking_url_template = url
+
+
+class ShippingTableKind(models.TextChoices):
+    DELIVERY = "delivery", "Delivery to the address"
+    PICKUP = "pickup", "Pickup at a pickup point"
+
+
+class ShippingTableQuerySet(models.QuerySet):
+    def active(self):
+        """Active tables of active carriers."""
+        return self.filter(active=True, carrier__active=True)
+
+
+class ShippingTable(TimestampedModel):
+    """A carrier's price table for one country: rows of prices and days per range."""
+
+    label = models.CharField(max_length=100, help_text="Shown to the customer, e.g. SEDEX.")
+    carrier = models.ForeignKey(Carrier, on_delete=models.PROTECT, related_name="tables")
+    kind = models.CharField(
+        max_length=10, choices=ShippingTableKind.choices, default=ShippingTableKind.DELIVERY
+    )
+    country = models.CharField(
+        max_length=3,
+        default="BRA",
+        validators=[ALPHA_3],
+        help_text="Destination country (ISO alpha-3) of the rows' postal codes.",
+    )
+    integration_code = models.CharField(max_length=50, blank=True)
+    external_shipping_code = models.CharField(max_length=50, blank=True)
+    active = models.BooleanField(default=True)
+    storages = models.ManyToManyField(
+        "catalog.Storage",
+        blank=True,
+        related_name="shipping_tables",
+        help_text="Storages the table ships from. Empty: every storage.",
+    )
+    cargo_types = models.ManyToManyField(
+        "catalog.CargoType",
+        blank=True,
+        related_name="shipping_tables",
+        help_text="Cargo types the table accepts. Empty: every cargo type.",
+    )
+
+    objects = ShippingTableQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["carrier__name", "label", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.label} ({self.carrier.name})" if self.carrier_id else self.label
+
+    def clean(self):
+        super().clean()
+        self.country = (self.country or "").strip().upper()
+        if country_get(self.country) is None or len(self.country) != 3:
+            raise ValidationError({"country": "Unknown country: use an ISO 3166-1 alpha-3 code."})
+
+
+def row_variables(
+    *,
+    extra_kg_value: Decimal,
+    extra_kg_threshold: Decimal,
+    order_value_percentage: Decimal,
+    fixed_fee: Decimal,
+) -> tuple[quote.QuoteVariable, ...]:
+    variables = []
+    if extra_kg_value:
+        variables.append(
+            quote.QuoteVariable(
+                quote.VariableKind.PER_EXTRA_KG, extra_kg_value, threshold=extra_kg_threshold
+            )
+        )
+    if order_value_percentage:
+        variables.append(
+            quote.QuoteVariable(quote.VariableKind.ORDER_VALUE_PERCENTAGE, order_value_percentage)
+        )
+    if fixed_fee:
+        variables.append(quote.QuoteVariable(quote.VariableKind.FIXED_FEE, fixed_fee))
+    return tuple(variables)
+
+
+class ShippingRowQuerySet(models.QuerySet):
+    def covering(self, postal_code: str):
+        """Rows whose postal-code range holds `postal_code` (normalized)."""
+        return self.filter(initial_zipcode__lte=postal_code, final_zipcode__gte=postal_code)
+
+    def matching(self, *, postal_code: str, weight: Decimal, value: Decimal):
+        """Rows whose postal-code, weight and order-value ranges all hold the given values."""
+        return self.covering(postal_code).filter(
+            initial_weight__lte=weight,
+            final_weight__gte=weight,
+            initial_price__lte=value,
+            final_price__gte=value,
+        )
+
+
+class ShippingRow(TimestampedModel):
+    """One price of a table: for a postal-code, weight and order-value range (all inclusive)."""
+
+    table = models.ForeignKey(ShippingTable, on_delete=models.CASCADE, related_name="rows")
+    initial_zipcode = models.CharField(max_length=MAX_CODE_LENGTH)
+    final_zipcode = models.CharField(max_length=MAX_CODE_LENGTH)
+    initial_weight = models.DecimalField(
+        max_digits=10, decimal_places=3, default=Decimal("0"), validators=[NOT_NEGATIVE]
+    )
+    final_weight = models.DecimalField(
+        max_digits=10, decimal_places=3, default=MAX_WEIGHT, validators=[NOT_NEGATIVE]
+    )
+    initial_price = models.DecimalField(
+        "initial order value",
+        max_digits=12,
+        decimal_places=2,
+        default=Decimal("0"),
+        validators=[NOT_NEGATIVE],
+    )
+    final_price = models.DecimalField(
+        "final order value",
+        max_digits=12,
+        decimal_places=2,
+        default=MAX_ORDER_VALUE,
+        validators=[NOT_NEGATIVE],
+    )
+    shipping_value = models.DecimalField(max_digits=12, decimal_places=2, validators=[NOT_NEGATIVE])
+    begin_shipping_time = models.PositiveSmallIntegerField(help_text="Fewest days to deliver.")
+    end_shipping_time = models.PositiveSmallIntegerField(help_text="Most days to deliver.")
+    # Variables: extra charges added to the shipping value (0 = not charged); the API
+    # lists the non-zero ones in the row's `variables`.
+    extra_kg_value = models.DecimalField(
+        "value per extra kg",
+        max_digits=12,
+        decimal_places=2,
+        default=Decimal("0"),
+        validators=[NOT_NEGATIVE],
+        help_text="Charged for each kilogram (or part of one) above the threshold.",
+    )
+    extra_kg_threshold = models.DecimalField(
+        "extra kg threshold",
+        max_digits=10,
+        decimal_places=3,
+        default=Decimal("0"),
+        validators=[NOT_NEGATIVE],
+        help_text="Kilograms included in the shipping value.",
+    )
+    order_value_percentage = models.DecimalField(
+        max_digits=5,
+        decimal_places=2,
+        default=Decimal("0"),
+        validators=[NOT_NEGATIVE, MaxValueValidator(Decimal("100"))],
+        help_text="Percentage of the order value added to the shipping value.",
+    )
+    fixed_fee = models.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        default=Decimal("0"),
+        validators=[NOT_NEGATIVE],
+        help_text="Amount added to the shipping value (e.g. insurance, handling).",
+    )
+
+    objects = ShippingRowQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["table_id", "initial_zipcode", "initial_weight", "initial_price", "id"]
+        constraints = [
+            # Also the natural key of the CSV import (upsert) and the index of the
+            # postal-code range lookup (table, initial_zipcode, ...).
+            models.UniqueConstraint(
+                fields=[
+                    "table",
+                    "initial_zipcode",
+                    "final_zipcode",
+                    "initial_weight",
+                    "final_weight",
+                    "initial_price",
+                    "final_price",
+                ],
+                name="shipping_row_unique_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(initial_zipcode__lte=models.F("final_zipcode")),
+                name="shipping_row_zipcode_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(
+                    initial_weight__gte=0, final_weight__gte=models.F("initial_weight")
+                ),
+                name="shipping_row_weight_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(
+                    initial_price__gte=0, final_price__gte=models.F("initial_price")
+                ),
+                name="shipping_row_price_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(end_shipping_time__gte=models.F("begin_shipping_time")),
+                name="shipping_row_days_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(shipping_value__gte=0), name="shipping_row_value_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(
+                    extra_kg_value__gte=0,
+                    extra_kg_threshold__gte=0,
+                    order_value_percentage__gte=0,
+                    order_value_percentage__lte=100,
+                    fixed_fee__gte=0,
+                ),
+                name="shipping_row_variables_in_range",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["table", "final_zipcode"], name="shipping_row_final_zip"),
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.initial_zipcode}-{self.final_zipcode}, "
+            f"{self.initial_weight}-{self.final_weight} kg: {self.shipping_value}"
+        )
+
+    @property
+    def variables(self) -> tuple[quote.QuoteVariable, ...]:
+        """The row's extra charges, as the quote engine takes them (non-zero ones only)."""
+        return row_variables(
+            extra_kg_value=self.extra_kg_value,
+            extra_kg_threshold=self.extra_kg_threshold,
+            order_value_percentage=self.order_value_percentage,
+            fixed_fee=self.fixed_fee,
+        )
+
+    def clean(self):
+        super().clean()
+        country = self.table.country if self.table_id else "BRA"
+        errors = {}
+        for field in ("initial_zipcode", "final_zipcode"):
+            try:
+                setattr(self, field, normalize_postal_code(country, getattr(self, field) or ""))
+            except InvalidPostalCode as exc:
+                errors[field] = str(exc)
+        pairs = (
+            ("initial_zipcode", "final_zipcode", "postal code"),
+            ("initial_weight", "final_weight", "weight"),
+            ("initial_price", "final_price", "order value"),
+            ("begin_shipping_time", "end_shipping_time", "days"),
+        )
+        for low, high, label in pairs:
+            low_value, high_value = getattr(self, low), getattr(self, high)
+            if low in errors or low_value is None or high_value is None:
+                continue
+            if low_value > high_value:
+                errors[high] = f"The final {label} cannot be below the initial one."
+        if errors:
+            raise ValidationError(errors)
+
+
+class PickupType(models.TextChoices):
+    STORE = "store", "Store"
+    LOCKER = "locker", "Locker"
+    PARTNER = "partner", "Partner point"
+
+
+class PickupQuerySet(models.QuerySet):
+    def active(self):
+        return self.filter(active=True)
+
+
+class Pickup(TimestampedModel):
+    """A place where the customer collects the order (listed by a pickup table's options)."""
+
+    table = models.ForeignKey(
+        ShippingTable,
+        on_delete=models.CASCADE,
+        related_name="pickups",
+        limit_choices_to={"kind": ShippingTableKind.PICKUP},
+    )
+    type = models.CharField(max_length=20, choices=PickupType.choices, default=PickupType.STORE)
+    name = models.CharField(max_length=100)
+    address = models.CharField(max_length=200)
+    number = models.CharField(max_length=20, blank=True)
+    complement = models.CharField(max_length=100, blank=True)
+    district = models.CharField(max_length=100, blank=True)
+    city = models.CharField(max_length=100)
+    state_code = models.CharField(max_length=10, help_text="ISO 3166-2 code, e.g. BR-SP.")
+    country_code = models.CharField(max_length=3, default="BRA", validators=[ALPHA_3])
+    zip_code = models.CharField(max_length=MAX_CODE_LENGTH, help_text="Postal code.")
+    latitude = latitude_field()
+    longitude = longitude_field()
+    opening_hours = models.CharField(
+        max_length=300, blank=True, help_text="e.g. Mon-Fri 9:00-18:00; Sat 9:00-13:00."
+    )
+    active = models.BooleanField(default=True)
+    position = models.PositiveIntegerField(default=0)
+
+    objects = PickupQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["table_id", "position", "name", "id"]
+        constraints = coordinate_constraints("pickup")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self):
+        super().clean()
+        errors = {}
+        if self.table_id and self.table.kind != ShippingTableKind.PICKUP:
+            errors["table"] = "Pickup points belong to pickup tables."
+        self.country_code = (self.country_code or "").strip().upper()
+        if country_get(self.country_code) is None or len(self.country_code) != 3:
+            errors["country_code"] = "Unknown country: use an ISO 3166-1 alpha-3 code."
+        else:
+            try:
+                self.zip_code = normalize_postal_code(self.country_code, self.zip_code or "")
+            except InvalidPostalCode as exc:
+                errors["zip_code"] = str(exc)
+            state = state_code_get(self.country_code, code=self.state_code or "")
+            if state is None:
+                errors["state_code"] = "Not a subdivision of the country (e.g. BR-SP)."
+            else:
+                self.state_code = state
+        if errors:
+            raise ValidationError(errors)

@@ -1,0 +1,73 @@
+"""Postal codes: normalization (how they are stored and compared) and display, per country.
+
+Pure functions. Countries are ISO 3166-1 alpha-3 codes.
+
+- Brazil: 8 digits, stored ``01310100``, shown ``01310-100``.
+- United States: 5 digits; ZIP+4 (``90210-1234``) is accepted and kept as its 5 digits.
+- Other countries: upper case without spaces or hyphens (``sw1a 1aa`` -> ``SW1A1AA``).
+
+    >>> normalize_postal_code("BRA", " 01310-100 "), format_postal_code("BRA", "01310100")
+    ('01310100', '01310-100')
+    >>> normalize_postal_code("USA", "90210-1234")
+    '90210'
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_INPUT_LENGTH = 20
+MAX_CODE_LENGTH = 10  # longest normalized code (stored field length)
+
+_SEPARATORS = re.compile(r"[\s\-.]+")
+_DIGITS = re.compile(r"[0-9]+")
+_ALNUM = re.compile(r"[A-Z0-9]+")
+
+
+class InvalidPostalCode(ValueError):
+    """The text is not a postal code of the country; the message says why."""
+
+
+def _compact(raw: str) -> str:
+    if not isinstance(raw, str):
+        raise InvalidPostalCode("The postal code must be a string.")
+    if len(raw) > MAX_INPUT_LENGTH:
+        raise InvalidPostalCode(f"The postal code is longer than {MAX_INPUT_LENGTH} characters.")
+    code = _SEPARATORS.sub("", raw).upper()
+    if not code:
+        raise InvalidPostalCode("The postal code is empty.")
+    return code
+
+
+def normalize_postal_code(country: str, raw: str) -> str:
+    """The stored form of `raw` for `country`; InvalidPostalCode when it cannot be one."""
+    code = _compact(raw)
+    if country == "BRA":
+        if not (len(code) == 8 and _DIGITS.fullmatch(code)):
+            raise InvalidPostalCode("A Brazilian postal code has 8 digits, e.g. 01310-100.")
+        return code
+    if country == "USA":
+        if len(code) in (5, 9) and _DIGITS.fullmatch(code):
+            return code[:5]
+        raise InvalidPostalCode("A US ZIP code has 5 digits (or ZIP+4, e.g. 90210-1234).")
+    if len(code) > MAX_CODE_LENGTH or not _ALNUM.fullmatch(code):
+        raise InvalidPostalCode(
+            f"A postal code has at most {MAX_CODE_LENGTH} letters and digits "
+            "(spaces and hyphens are ignored)."
+        )
+    return code
+
+
+def format_postal_code(country: str, code: str) -> str:
+    """How a stored code is shown: ``01310-100`` in Brazil, as stored elsewhere."""
+    if country == "BRA" and len(code) == 8:
+        return f"{code[:5]}-{code[5:]}"
+    return code
+
+
+def try_normalize_postal_code(country: str, raw: str) -> str | None:
+    """`normalize_postal_code`, or None when `raw` is not a postal code of the country."""
+    try:
+        return normalize_postal_code(country, raw)
+    except InvalidPostalCode:
+        return None

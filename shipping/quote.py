@@ -1,0 +1,446 @@
+"""The shipping quote engine (DESIGN §6), pure: frozen dataclasses in, frozen dataclasses out.
+
+Given the requested items, the catalog data they need (products, stock per storage,
+storages) and the shipping tables with the rows that may apply, `quote()`:
+
+1. merges repeated products, and sends to `error_items` the unknown, inactive and
+   unpriced products, and those no eligible storage can serve;
+2. ranks the eligible storages (active, not excluding the trade policy) by great-circle
+   distance to the target, then by priority (highest first), then id; with no target
+   coordinates every distance is 0, so the priority decides;
+3. groups the items by origin storage: repeatedly the storage that can serve the most
+   remaining items (the nearest among equals) takes them, so one storage serves all when
+   one can, and items are split over storages only when none can. An item is served
+   whole by one storage: one with its quantity in stock, or any eligible storage when
+   the product sells without stock or is a service;
+4. per group: quantity, total price, weight, cubic volume, billable weight (the larger
+   of real weight and volume / cubic divisor, rounded up to grams), cargo types and
+   additional time (the storage's plus the slowest item's);
+5. per group, one option per shipping table serving the storage and accepting all the
+   group's cargo types: its cheapest row whose postal-code, weight and order-value
+   ranges (inclusive) hold the target code, billable weight and total price, plus the
+   row's variables; days add the group's additional time. Options are sorted by value,
+   then days. A group of services only needs no shipping.
+
+Units: weights in kilograms, dimensions in centimetres, volumes in cm3, money in Decimal.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, ROUND_UP, Decimal
+from enum import StrEnum
+
+CENT = Decimal("0.01")
+GRAM = Decimal("0.001")
+EARTH_RADIUS_KM = 6371.0088
+DEFAULT_CUBIC_DIVISOR = 6000
+
+
+class ItemProblem(StrEnum):
+    """Why a requested item is in `error_items`."""
+
+    NOT_FOUND = "not_found"  # no such product
+    INACTIVE = "inactive"  # the product is not sold
+    NOT_FOR_SALE = "not_for_sale"  # no price in the trade policy
+    NO_STORAGE = "no_storage"  # no active storage serves the trade policy
+    OUT_OF_STOCK = "out_of_stock"  # no eligible storage has the quantity
+
+
+class GroupProblem(StrEnum):
+    NO_SHIPPING_OPTION = "no_shipping_option"
+
+
+class VariableKind(StrEnum):
+    PER_EXTRA_KG = "per_extra_kg"
+    ORDER_VALUE_PERCENTAGE = "order_value_percentage"
+    FIXED_FEE = "fixed_fee"
+
+
+# --- Input -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RequestedItem:
+    product_id: int
+    quantity: int
+
+
+@dataclass(frozen=True)
+class QuoteProduct:
+    id: int
+    price: Decimal | None  # sale price in the trade policy; None: not for sale there
+    active: bool = True
+    weight: Decimal = Decimal("0")  # kg per unit
+    height: Decimal = Decimal("0")  # cm
+    width: Decimal = Decimal("0")
+    length: Decimal = Decimal("0")
+    cargo_type_id: int | None = None
+    additional_time: int = 0
+    sale_without_stock: bool = False
+    service: bool = False
+
+    @property
+    def unit_volume(self) -> Decimal:
+        return self.height * self.width * self.length
+
+
+@dataclass(frozen=True)
+class QuoteStorage:
+    id: int
+    latitude: float | None = None
+    longitude: float | None = None
+    active: bool = True
+    excluded_trade_policy_ids: frozenset[int] = frozenset()
+    additional_time: int = 0
+    priority: int = 0
+
+
+@dataclass(frozen=True)
+class StockLevel:
+    product_id: int
+    storage_id: int
+    quantity: int  # sellable now: available minus reserved
+
+
+@dataclass(frozen=True)
+class QuoteVariable:
+    kind: VariableKind | str
+    value: Decimal
+    threshold: Decimal = Decimal("0")
+
+
+@dataclass(frozen=True)
+class QuoteRow:
+    id: int
+    table_id: int
+    initial_zipcode: str
+    final_zipcode: str
+    shipping_value: Decimal
+    begin_days: int
+    end_days: int
+    initial_weight: Decimal = Decimal("0")
+    final_weight: Decimal = Decimal("9999999.999")
+    initial_price: Decimal = Decimal("0")
+    final_price: Decimal = Decimal("9999999999.99")
+    variables: tuple[QuoteVariable, ...] = ()
+
+
+@dataclass(frozen=True)
+class QuoteTable:
+    id: int
+    storage_ids: frozenset[int] = frozenset()  # empty: ships from every storage
+    cargo_type_ids: frozenset[int] = frozenset()  # empty: accepts every cargo type
+    active: bool = True
+
+    def serves(self, storage_id: int, cargo_type_ids: Iterable[int]) -> bool:
+        if not self.active:
+            return False
+        if self.storage_ids and storage_id not in self.storage_ids:
+            return False
+        return not self.cargo_type_ids or set(cargo_type_ids) <= self.cargo_type_ids
+
+
+@dataclass(frozen=True)
+class QuoteRequest:
+    items: tuple[RequestedItem, ...]
+    trade_policy_id: int
+    target_zipcode: str  # normalized (shipping.postal)
+    target_latitude: float | None = None
+    target_longitude: float | None = None
+    cubic_divisor: int = DEFAULT_CUBIC_DIVISOR
+
+
+@dataclass(frozen=True)
+class QuoteData:
+    products: tuple[QuoteProduct, ...] = ()
+    storages: tuple[QuoteStorage, ...] = ()
+    stock: tuple[StockLevel, ...] = ()
+    tables: tuple[QuoteTable, ...] = ()
+    rows: tuple[QuoteRow, ...] = ()
+
+
+# --- Output ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ErrorItem:
+    product_id: int
+    quantity: int
+    problem: ItemProblem
+
+
+@dataclass(frozen=True)
+class GroupItem:
+    product_id: int
+    quantity: int
+    unit_price: Decimal
+    total_price: Decimal
+    unit_weight: Decimal
+    total_weight: Decimal
+    cubic_volume_item: Decimal
+    total_cubic_volume: Decimal
+    additional_time: int
+    cargo_type_id: int | None
+
+
+@dataclass(frozen=True)
+class ShippingOption:
+    table_id: int
+    row: QuoteRow
+    value: Decimal
+    begin_days: int
+    end_days: int
+
+
+@dataclass(frozen=True)
+class QuoteGroup:
+    storage_id: int
+    distance_km: float
+    items: tuple[GroupItem, ...]
+    quantity_items: int
+    total_price: Decimal
+    total_weight: Decimal
+    total_cubic_volume: Decimal
+    cubic_weight: Decimal
+    billable_weight: Decimal
+    cargo_type_ids: tuple[int, ...]
+    additional_time: int
+    service: bool
+    options: tuple[ShippingOption, ...]
+    problem: GroupProblem | None = None
+
+
+@dataclass(frozen=True)
+class QuoteResult:
+    groups: tuple[QuoteGroup, ...] = ()
+    error_items: tuple[ErrorItem, ...] = field(default_factory=tuple)
+
+
+# --- Rules -----------------------------------------------------------------------------
+
+
+def great_circle_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    """Haversine distance in kilometres."""
+    phi1, phi2 = math.radians(lat1), math.radians(lat2)
+    d_phi = phi2 - phi1
+    d_lambda = math.radians(lon2 - lon1)
+    a = math.sin(d_phi / 2) ** 2 + math.cos(phi1) * math.cos(phi2) * math.sin(d_lambda / 2) ** 2
+    return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(a)))
+
+
+def row_matches(row: QuoteRow, *, zipcode: str, weight: Decimal, value: Decimal) -> bool:
+    """All three ranges of the row (inclusive) hold the target code, weight and value."""
+    return (
+        row.initial_zipcode <= zipcode <= row.final_zipcode
+        and row.initial_weight <= weight <= row.final_weight
+        and row.initial_price <= value <= row.final_price
+    )
+
+
+def row_value(row: QuoteRow, *, weight: Decimal, order_value: Decimal) -> Decimal:
+    """The row's shipping value plus its variables, rounded to cents.
+
+    Per extra kg: `value` for each kilogram (or part of one) above `threshold`;
+    order-value percentage: `value`% of the order value; fixed fee: `value`.
+    """
+    total = row.shipping_value
+    for variable in row.variables:
+        kind = VariableKind(variable.kind)
+        if kind is VariableKind.PER_EXTRA_KG:
+            extra = weight - variable.threshold
+            if extra > 0:
+                total += variable.value * extra.to_integral_value(rounding=ROUND_UP)
+        elif kind is VariableKind.ORDER_VALUE_PERCENTAGE:
+            total += order_value * variable.value / 100
+        else:
+            total += variable.value
+    return total.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def billable_weight(*, weight: Decimal, volume: Decimal, cubic_divisor: int) -> Decimal:
+    """The larger of real weight and cubic weight (cm3 / divisor), rounded up to grams."""
+    cubic = volume / Decimal(cubic_divisor)
+    return max(weight, cubic).quantize(GRAM, rounding=ROUND_UP)
+
+
+def _ranked_storages(
+    request: QuoteRequest, storages: Iterable[QuoteStorage]
+) -> list[tuple[QuoteStorage, float]]:
+    """Eligible storages, nearest first, with their distance (0 when it cannot be known)."""
+    has_target = request.target_latitude is not None and request.target_longitude is not None
+    ranked = []
+    for storage in storages:
+        if not storage.active or request.trade_policy_id in storage.excluded_trade_policy_ids:
+            continue
+        known = has_target and storage.latitude is not None and storage.longitude is not None
+        distance = (
+            great_circle_km(
+                request.target_latitude,
+                request.target_longitude,
+                storage.latitude,
+                storage.longitude,
+            )
+            if known
+            else 0.0
+        )
+        # Storages whose distance cannot be computed come after those whose can.
+        unknown_last = 1 if has_target and not known else 0
+        ranked.append(((unknown_last, distance, -storage.priority, storage.id), storage, distance))
+    ranked.sort(key=lambda entry: entry[0])
+    return [(storage, distance) for _, storage, distance in ranked]
+
+
+def _merged(items: Iterable[RequestedItem]) -> list[RequestedItem]:
+    """One entry per product (quantities summed), in order of first appearance."""
+    quantities: dict[int, int] = {}
+    for item in items:
+        quantities[item.product_id] = quantities.get(item.product_id, 0) + item.quantity
+    return [RequestedItem(product_id, quantity) for product_id, quantity in quantities.items()]
+
+
+def _group(
+    request: QuoteRequest,
+    storage: QuoteStorage,
+    distance: float,
+    items: list[tuple[RequestedItem, QuoteProduct]],
+    tables: tuple[QuoteTable, ...],
+    rows_by_table: dict[int, list[QuoteRow]],
+) -> QuoteGroup:
+    group_items = []
+    for requested, product in items:
+        quantity = requested.quantity
+        unit_volume = product.unit_volume
+        group_items.append(
+            GroupItem(
+                product_id=product.id,
+                quantity=quantity,
+                unit_price=product.price,
+                total_price=product.price * quantity,
+                unit_weight=product.weight,
+                total_weight=product.weight * quantity,
+                cubic_volume_item=unit_volume,
+                total_cubic_volume=unit_volume * quantity,
+                additional_time=product.additional_time,
+                cargo_type_id=product.cargo_type_id,
+            )
+        )
+    total_price = sum((item.total_price for item in group_items), Decimal("0"))
+    total_weight = sum((item.total_weight for item in group_items), Decimal("0"))
+    total_volume = sum((item.total_cubic_volume for item in group_items), Decimal("0"))
+    billable = billable_weight(
+        weight=total_weight, volume=total_volume, cubic_divisor=request.cubic_divisor
+    )
+    cargo_type_ids = tuple(
+        sorted({item.cargo_type_id for item in group_items if item.cargo_type_id is not None})
+    )
+    additional_time = storage.additional_time + max(item.additional_time for item in group_items)
+    service = all(product.service for _, product in items)
+
+    options: list[ShippingOption] = []
+    if not service:
+        for table in tables:
+            if not table.serves(storage.id, cargo_type_ids):
+                continue
+            best: ShippingOption | None = None
+            for row in rows_by_table.get(table.id, ()):
+                if not row_matches(
+                    row, zipcode=request.target_zipcode, weight=billable, value=total_price
+                ):
+                    continue
+                option = ShippingOption(
+                    table_id=table.id,
+                    row=row,
+                    value=row_value(row, weight=billable, order_value=total_price),
+                    begin_days=row.begin_days + additional_time,
+                    end_days=row.end_days + additional_time,
+                )
+                if best is None or _option_key(option) < _option_key(best):
+                    best = option
+            if best is not None:
+                options.append(best)
+        options.sort(key=_option_key)
+
+    return QuoteGroup(
+        storage_id=storage.id,
+        distance_km=round(distance, 3),
+        items=tuple(group_items),
+        quantity_items=sum(item.quantity for item in group_items),
+        total_price=total_price,
+        total_weight=total_weight,
+        total_cubic_volume=total_volume,
+        cubic_weight=total_volume / Decimal(request.cubic_divisor),
+        billable_weight=billable,
+        cargo_type_ids=cargo_type_ids,
+        additional_time=additional_time,
+        service=service,
+        options=tuple(options),
+        problem=None if options or service else GroupProblem.NO_SHIPPING_OPTION,
+    )
+
+
+def _option_key(option: ShippingOption) -> tuple:
+    return (option.value, option.end_days, option.begin_days, option.table_id, option.row.id)
+
+
+def quote(request: QuoteRequest, data: QuoteData) -> QuoteResult:
+    """Group the requested items by origin storage and price their shipping options."""
+    if request.cubic_divisor <= 0:
+        raise ValueError("The cubic divisor must be positive.")
+    products = {product.id: product for product in data.products}
+    stock = {(level.product_id, level.storage_id): level.quantity for level in data.stock}
+    ranked = _ranked_storages(request, data.storages)
+
+    errors: list[ErrorItem] = []
+    # Each servable item with the ranks of the storages that can serve it.
+    servable: list[tuple[RequestedItem, QuoteProduct, set[int]]] = []
+    for requested in _merged(request.items):
+        product = products.get(requested.product_id)
+        problem = None
+        if product is None:
+            problem = ItemProblem.NOT_FOUND
+        elif not product.active:
+            problem = ItemProblem.INACTIVE
+        elif product.price is None:
+            problem = ItemProblem.NOT_FOR_SALE
+        elif not ranked:
+            problem = ItemProblem.NO_STORAGE
+        if problem is not None:
+            errors.append(ErrorItem(requested.product_id, requested.quantity, problem))
+            continue
+        if product.service or product.sale_without_stock:
+            ranks = set(range(len(ranked)))
+        else:
+            ranks = {
+                rank
+                for rank, (storage, _) in enumerate(ranked)
+                if stock.get((product.id, storage.id), 0) >= requested.quantity
+            }
+        if not ranks:
+            errors.append(
+                ErrorItem(requested.product_id, requested.quantity, ItemProblem.OUT_OF_STOCK)
+            )
+            continue
+        servable.append((requested, product, ranks))
+
+    rows_by_table: dict[int, list[QuoteRow]] = {}
+    for row in data.rows:
+        rows_by_table.setdefault(row.table_id, []).append(row)
+
+    groups: list[QuoteGroup] = []
+    remaining = servable
+    while remaining:
+        # The storage serving the most remaining items; the nearest among equals.
+        counts: dict[int, int] = {}
+        for _, _, ranks in remaining:
+            for rank in ranks:
+                counts[rank] = counts.get(rank, 0) + 1
+        chosen = min(counts, key=lambda rank: (-counts[rank], rank))
+        storage, distance = ranked[chosen]
+        taken = [(requested, product) for requested, product, ranks in remaining if chosen in ranks]
+        remaining = [entry for entry in remaining if chosen not in entry[2]]
+        groups.append(_group(request, storage, distance, taken, data.tables, rows_by_table))
+
+    return QuoteResult(groups=tuple(groups), error_items=tuple(errors))

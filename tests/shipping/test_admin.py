@@ -1,0 +1,239 @@
+"""Shipping admin: pages render for staff, search by code, rows CSV upload, pickup inline."""
+
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from shipping.models import Carrier, Pickup, PostalCode, ShippingRow, ShippingTable
+
+from .factories import (
+    CarrierFactory,
+    PickupFactory,
+    PostalCodeFactory,
+    ShippingRowFactory,
+    ShippingTableFactory,
+)
+
+pytestmark = pytest.mark.django_db
+
+HEADER = (
+    "initial_zipcode,final_zipcode,initial_weight,final_weight,initial_price,final_price,"
+    "shipping_value,begin_shipping_time,end_shipping_time\n"
+)
+
+
+@pytest.fixture
+def staff_client(client):
+    user = get_user_model().objects.create_superuser("boss", "boss@store.example", "x-pass-123")
+    client.force_login(user)
+    return client
+
+
+def admin_url(model, action: str, *args) -> str:
+    return reverse(f"admin:shipping_{model._meta.model_name}_{action}", args=args)
+
+
+@pytest.fixture
+def shipping_data():
+    postal_code = PostalCodeFactory()
+    row = ShippingRowFactory()
+    pickup = PickupFactory()
+    return {
+        PostalCode: postal_code,
+        Carrier: row.table.carrier,
+        ShippingTable: row.table,
+        ShippingRow: row,
+        Pickup: pickup,
+    }
+
+
+@pytest.mark.parametrize("model", [PostalCode, Carrier, ShippingTable, ShippingRow, Pickup])
+def test_changelist_add_and_change_pages_render(staff_client, shipping_data, model):
+    obj = shipping_data[model]
+    assert staff_client.get(admin_url(model, "changelist")).status_code == 200
+    assert staff_client.get(admin_url(model, "add")).status_code == 200
+    assert staff_client.get(admin_url(model, "change", obj.pk)).status_code == 200
+
+
+def test_the_rows_list_filters_by_table(staff_client):
+    row = ShippingRowFactory(initial_zipcode="01000000")
+    ShippingRowFactory(initial_zipcode="20000000")
+    page = staff_client.get(admin_url(ShippingRow, "changelist"), {"table": row.table_id})
+    content = page.content.decode()
+    assert "01000-000" in content and "20000-000" not in content
+
+
+def test_the_pickup_table_page_shows_its_pickup_points_inline(staff_client):
+    pickup = PickupFactory(name="Loja Augusta")
+    response = staff_client.get(admin_url(ShippingTable, "change", pickup.table_id))
+    assert "Loja Augusta" in response.content.decode()
+
+
+def test_postal_codes_are_found_by_code_with_hyphen_or_by_city(staff_client):
+    PostalCodeFactory()
+    PostalCodeFactory(code="20040002", city="Rio de Janeiro", public_place="Avenida Rio Branco")
+    url = admin_url(PostalCode, "changelist")
+
+    by_code = staff_client.get(url, {"q": "01310-100"}).content.decode()
+    by_city = staff_client.get(url, {"q": "rio"}).content.decode()
+
+    assert "01310-100" in by_code and "20040-002" not in by_code
+    assert "20040-002" in by_city and "01310-100" not in by_city
+
+
+def test_the_changelists_do_not_query_per_row(staff_client, django_assert_max_num_queries):
+    table = ShippingTableFactory()
+    for number in range(60):
+        ShippingRowFactory(table=table, initial_zipcode=f"{number:08d}")
+        PickupFactory()
+    for model in (ShippingRow, Pickup, ShippingTable):
+        with django_assert_max_num_queries(12):
+            assert staff_client.get(admin_url(model, "changelist")).status_code == 200
+
+
+def test_a_csv_upload_imports_rows_into_the_table(staff_client):
+    table = ShippingTableFactory()
+    content = HEADER + "01000-000,19999-999,0,1,0,,15.90,1,3\n20000-000,28999-999,0,1,0,,20,2,4\n"
+    upload = SimpleUploadedFile("rows.csv", content.encode(), content_type="text/csv")
+
+    response = staff_client.post(
+        admin_url(ShippingTable, "import_rows", table.pk), {"file": upload}, follow=True
+    )
+
+    assert response.status_code == 200
+    assert table.rows.count() == 2
+    messages = [str(m) for m in response.context["messages"]]
+    assert any("2 were created" in m for m in messages)
+
+
+def test_a_csv_upload_with_replace_and_rejected_lines_reports_them(staff_client):
+    table = ShippingTableFactory()
+    old = ShippingRowFactory(table=table, initial_zipcode="90000000")
+    content = HEADER + "01000-000,19999-999,0,1,0,,15.90,1,3\nbad,1,0,1,0,,1,1,1\n"
+    upload = SimpleUploadedFile("rows.csv", content.encode(), content_type="text/csv")
+
+    response = staff_client.post(
+        admin_url(ShippingTable, "import_rows", table.pk),
+        {"file": upload, "replace": "on"},
+        follow=True,
+    )
+
+    messages = [str(m) for m in response.context["messages"]]
+    assert any("line 3:" in m for m in messages)
+    assert any("were kept" in m for m in messages)
+    assert ShippingRow.objects.filter(pk=old.pk).exists()
+
+
+def test_a_dry_run_upload_saves_nothing(staff_client):
+    table = ShippingTableFactory()
+    upload = SimpleUploadedFile(
+        "rows.csv", (HEADER + "01000-000,19999-999,0,1,0,,1,1,3\n").encode()
+    )
+    staff_client.post(
+        admin_url(ShippingTable, "import_rows", table.pk),
+        {"file": upload, "dry_run": "on"},
+    )
+    assert table.rows.count() == 0
+
+
+def test_a_csv_without_the_columns_shows_the_form_again_with_the_error(staff_client):
+    table = ShippingTableFactory()
+    upload = SimpleUploadedFile("rows.csv", b"a,b\n1,2\n")
+    response = staff_client.post(
+        admin_url(ShippingTable, "import_rows", table.pk), {"file": upload}
+    )
+    assert response.status_code == 200
+    assert "lacks the column" in response.content.decode()
+    assert table.rows.count() == 0
+
+
+def test_the_import_page_renders_and_unknown_tables_are_404(staff_client):
+    table = ShippingTableFactory()
+    assert staff_client.get(admin_url(ShippingTable, "import_rows", table.pk)).status_code == 200
+    assert staff_client.get(admin_url(ShippingTable, "import_rows", 99999)).status_code == 404
+
+
+def test_the_import_needs_change_permission(client):
+    table = ShippingTableFactory()
+    user = get_user_model().objects.create_user("clerk", password="x-pass-123", is_staff=True)
+    client.force_login(user)
+    response = client.get(admin_url(ShippingTable, "import_rows", table.pk))
+    assert response.status_code == 403
+
+
+def test_a_row_with_a_reversed_range_is_refused_by_the_form(staff_client):
+    table = ShippingTableFactory()
+    response = staff_client.post(
+        admin_url(ShippingRow, "add"),
+        {
+            "table": table.pk,
+            "initial_zipcode": "20000-000",
+            "final_zipcode": "10000-000",
+            "initial_weight": "0",
+            "final_weight": "1",
+            "initial_price": "0",
+            "final_price": "100",
+            "shipping_value": "10",
+            "begin_shipping_time": "1",
+            "end_shipping_time": "2",
+            "extra_kg_value": "0",
+            "extra_kg_threshold": "0",
+            "order_value_percentage": "0",
+            "fixed_fee": "0",
+        },
+    )
+    assert response.status_code == 200
+    assert "cannot be below the initial one" in response.content.decode()
+    assert not ShippingRow.objects.exists()
+
+
+def test_a_row_added_in_the_admin_stores_normalized_postal_codes(staff_client):
+    table = ShippingTableFactory()
+    staff_client.post(
+        admin_url(ShippingRow, "add"),
+        {
+            "table": table.pk,
+            "initial_zipcode": "01000-000",
+            "final_zipcode": "01999-999",
+            "initial_weight": "0",
+            "final_weight": "1",
+            "initial_price": "0",
+            "final_price": "100",
+            "shipping_value": "10",
+            "begin_shipping_time": "1",
+            "end_shipping_time": "2",
+            "extra_kg_value": "0",
+            "extra_kg_threshold": "0",
+            "order_value_percentage": "0",
+            "fixed_fee": "0",
+        },
+    )
+    row = ShippingRow.objects.get()
+    assert (row.initial_zipcode, row.final_zipcode) == ("01000000", "01999999")
+    assert row.shipping_value == Decimal("10")
+
+
+def test_a_pickup_point_of_a_delivery_table_is_refused(staff_client):
+    delivery = ShippingTableFactory(kind="delivery")
+    carrier = CarrierFactory()
+    response = staff_client.post(
+        admin_url(Pickup, "add"),
+        {
+            "table": delivery.pk,
+            "type": "store",
+            "name": "Shop",
+            "address": "Rua A",
+            "city": "São Paulo",
+            "state_code": "SP",
+            "country_code": "BRA",
+            "zip_code": "01310-100",
+            "active": "on",
+            "position": "0",
+        },
+    )
+    assert response.status_code == 200
+    assert not Pickup.objects.exists()
+    assert carrier.pk
