@@ -88,6 +88,7 @@ def test_tree_answers_304_to_a_matching_etag(api_client, store_tree):
     assert again.status_code == 304
 
 
+@pytest.mark.cache
 def test_tree_cache_is_refreshed_when_a_category_changes(api_client, store_tree):
     api_client.get(TREE)
     store_tree["beleza"].name = "Beleza e saúde"

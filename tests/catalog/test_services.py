@@ -106,6 +106,7 @@ def test_category_rule_applies_to_products_of_subcategories():
     assert price.sale_price == Decimal("80.00")
 
 
+@pytest.mark.cache
 def test_changing_a_rule_refreshes_the_cached_rules():
     product = ProductFactory()
     ProductPriceFactory(product=product, sale_price=Decimal("100.00"))

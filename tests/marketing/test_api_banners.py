@@ -532,6 +532,7 @@ def test_a_group_with_no_live_banner_is_still_returned_with_an_empty_list(api_cl
 # --- Caching -------------------------------------------------------------------------
 
 
+@pytest.mark.cache
 def test_a_banner_starting_at_ten_appears_at_ten_even_when_cached_at_nine_fifty_nine(
     api_client, django_assert_num_queries
 ):
@@ -553,6 +554,7 @@ def test_a_banner_starting_at_ten_appears_at_ten_even_when_cached_at_nine_fifty_
     assert banner_names(at_ten) == ["always", "from-ten"]
 
 
+@pytest.mark.cache
 def test_a_banner_ending_at_ten_disappears_at_ten_even_when_cached(api_client):
     group = BannerGroupFactory(code="g")
     BannerFactory(group=group, name="until-ten", end_at=at(10))
@@ -563,6 +565,7 @@ def test_a_banner_ending_at_ten_disappears_at_ten_even_when_cached(api_client):
         assert banner_names(api_client.get(URL, {"codes": "g"})) == []
 
 
+@pytest.mark.cache
 def test_cache_control_never_reaches_past_the_next_scheduling_boundary(api_client, settings):
     settings.PUBLIC_CACHE_SECONDS = 300
     group = BannerGroupFactory(code="g")

@@ -44,6 +44,7 @@ def test_without_any_channel_only_groups_for_every_channel_are_found():
     assert [group.code for group in groups] == ["open"]
 
 
+@pytest.mark.cache
 def test_cached_listing_entries_survive_pickling_for_a_shared_cache(monkeypatch):
     # given the cache stores through pickle (as Redis does)
     stored = {}

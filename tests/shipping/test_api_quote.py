@@ -763,6 +763,7 @@ def test_query_count_does_not_grow_with_items_storages_and_rows(
     assert all(len(g["shippingOptions"]) == 5 for g in body["quoteGroups"])
 
 
+@pytest.mark.cache
 def test_query_count_on_cold_caches_is_bounded_too(api_client, django_assert_max_num_queries):
     storages = [sao_paulo_storage() for _ in range(10)]
     products = [priced_product() for _ in range(20)]

@@ -142,6 +142,7 @@ def test_a_malformed_postal_code_is_422_naming_the_field(api_client, code):
     assert "zipCode" in data["errors"]["zipCode"][0]
 
 
+@pytest.mark.cache
 def test_results_are_cached_and_invalidated_when_the_address_changes(
     api_client, django_assert_num_queries
 ):

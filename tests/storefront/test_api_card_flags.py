@@ -204,6 +204,7 @@ def test_node_evaluates_every_pattern_exactly_as_python(patterns):
         assert [b for b in BRANDS if in_node[b][index]] == [brand]
 
 
+@pytest.mark.cache
 def test_card_flags_carry_an_etag_and_cache_control(api_client):
     response = api_client.get(URL)
     assert response["ETag"].startswith('"')

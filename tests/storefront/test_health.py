@@ -10,6 +10,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize("url", ["/health", "/health/"])
+@pytest.mark.cache
 def test_health_is_ok_when_database_and_cache_answer(api_client, url):
     response = api_client.get(url)
     assert response.status_code == 200
