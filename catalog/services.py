@@ -59,8 +59,10 @@ def interest_register(
     """Register a customer's interest in an active product.
 
     The same e-mail (case-insensitive), product and origin while still pending gives the
-    existing record back (`created` False) instead of a duplicate; a database constraint
-    backs this up against concurrent requests. Unknown or inactive product: 404.
+    existing record back (`created` False) instead of a duplicate, with its name, phone
+    and message replaced by the ones just sent (so a response never shows what another
+    caller wrote); a database constraint backs this up against concurrent requests.
+    Unknown or inactive product: 404.
     """
     product = product_get_active(product_id=product_id)
     if product is None:
@@ -86,6 +88,12 @@ def interest_register(
                 raise
         else:
             return InterestRegistration(interest=interest, created=True)
+    # The caller gets the existing record back refreshed with the contact details it just
+    # sent: never the name, phone or message an earlier caller left for this e-mail.
+    existing.name = name.strip()
+    existing.phone = phone.strip()
+    existing.message = message.strip()
+    existing.save(update_fields=["name", "phone", "message", "updated_at"])
     existing.product = product  # already loaded with the summary's relations
     return InterestRegistration(interest=existing, created=False)
 

@@ -192,13 +192,15 @@ MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(DATA_DIR / "media")))
 # Serve uploaded media from Django itself (single-machine set-ups and `make run`);
 # turn off when a reverse proxy or object storage serves MEDIA_URL.
 SERVE_MEDIA = env_bool("SERVE_MEDIA", True)
+# Serve app static files even before `collectstatic` (collected, hashed files win).
+WHITENOISE_USE_FINDERS = True
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if RUNNING_TESTS
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "storefront.staticfiles.StaticFilesStorage"
         )
     },
 }
@@ -272,7 +274,7 @@ ADMINS = [("Operators", a) for a in env_list("ADMINS")]
 
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["storefront.api.parsers.JSONBodyParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": ["storefront.api.authentication.CustomerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "UNAUTHENTICATED_USER": None,

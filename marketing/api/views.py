@@ -33,7 +33,7 @@ def _untyped_json_body(request) -> dict | None:
     """A JSON object sent without a JSON Content-Type (e.g. `requests.get(url, data=...)`)."""
     try:
         body = json.loads(request.body or b"null")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
     return body if isinstance(body, dict) else None
 

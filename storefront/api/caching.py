@@ -63,11 +63,24 @@ def etag_for(payload: Any) -> str:
     return '"' + hashlib.blake2b(raw.encode(), digest_size=16).hexdigest() + '"'
 
 
+def _has_body(request) -> bool:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0) > 0
+    except ValueError:
+        return True
+
+
 def conditional_response(request, payload: Any, *, max_age: int | None = None) -> Response:
-    """200 with ETag and Cache-Control, or 304 when the client's If-None-Match matches."""
+    """200 with ETag and Cache-Control, or 304 when the client's If-None-Match matches.
+
+    A response that may depend on a request body (the banner listing reads `codes` from
+    the body of a GET) is `private`: shared caches key on the URL only and would serve it
+    to other callers. The client itself may still revalidate it with the ETag.
+    """
     etag = etag_for(payload)
     max_age = settings.PUBLIC_CACHE_SECONDS if max_age is None else max_age
-    headers = {"ETag": etag, "Cache-Control": f"public, max-age={max_age}"}
+    scope = "private" if _has_body(request) else "public"
+    headers = {"ETag": etag, "Cache-Control": f"{scope}, max-age={max_age}"}
     if_none_match = request.headers.get("If-None-Match", "")
     candidates = {tag.strip() for tag in if_none_match.split(",")}
     if etag in candidates or f"W/{etag}" in candidates or "*" in candidates:

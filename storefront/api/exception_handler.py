@@ -54,7 +54,7 @@ def name_field(path: str, message: str) -> str:
     """
     if path in NON_FIELD_KEYS:
         return message
-    for phrase in ("This field", "this field"):
+    for phrase in ("This field", "this field", "This list", "this list"):
         if phrase in message:
             article = "The" if phrase[0] == "T" else "the"
             return message.replace(phrase, f"{article} {path} field", 1)

@@ -110,8 +110,24 @@ def test_same_email_product_and_origin_while_pending_returns_the_existing_record
 
     assert again.status_code == 200
     assert again.json()["id"] == first["id"]
-    assert again.json()["name"] == "Maria Silva"
+    assert again.json()["createdAt"] == first["createdAt"]
     assert ProductInterest.objects.count() == 1
+
+
+def test_a_repeated_registration_never_shows_what_an_earlier_caller_wrote(api_client):
+    product = ProductFactory()
+    post(api_client, body(product.pk, phone="+55 11 99999-0000", message="Call me at home"))
+
+    again = post(api_client, body(product.pk, name="Someone Else", phone="", message="Hi"))
+
+    assert again.status_code == 200
+    assert (again.json()["name"], again.json()["phone"], again.json()["message"]) == (
+        "Someone Else",
+        "",
+        "Hi",
+    )
+    stored = ProductInterest.objects.get()
+    assert (stored.name, stored.phone, stored.message) == ("Someone Else", "", "Hi")
 
 
 def test_other_origin_creates_a_second_interest(api_client):

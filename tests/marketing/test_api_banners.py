@@ -414,6 +414,15 @@ def test_a_malformed_json_body_is_a_422(api_client):
     assert response.json()["data"]["errorCode"] == "VALIDATION_ERROR"
 
 
+@pytest.mark.parametrize("content_type", ["application/json", "text/plain"])
+def test_a_json_body_nested_too_deeply_is_a_422_or_ignored_never_a_500(api_client, content_type):
+    deep = "[" * 5000 + "]" * 5000
+    response = api_client.generic("GET", URL, deep, content_type=content_type)
+
+    assert response.status_code == 422
+    assert response.json()["data"]["errorCode"] == "VALIDATION_ERROR"
+
+
 def test_too_many_codes_in_the_query_is_a_422(api_client):
     response = api_client.get(URL, {"codes": ",".join(f"c{i}" for i in range(101))})
 

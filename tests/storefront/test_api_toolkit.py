@@ -128,3 +128,11 @@ def test_throttle_counts_per_client_ip(api_client, monkeypatch):
     assert (
         api_client.post("/echo", payload, format="json", REMOTE_ADDR="10.0.0.2").status_code == 201
     )
+
+
+@pytest.mark.parametrize("depth", [1000, 5000])
+def test_json_nested_too_deeply_is_422_not_a_crash(api_client, depth):
+    raw = ("[" * depth + "]" * depth).encode()
+    response = api_client.post("/echo", data=raw, content_type="application/json")
+    body = assert_error_envelope(response, 422, "VALIDATION_ERROR")
+    assert list(body["data"]["errors"]) == ["body"]

@@ -84,3 +84,10 @@ def test_namespace_bump_works_while_the_clock_stands_still(monkeypatch):
     assert cached("ns-frozen", "k", lambda: "new") == "new"
     cache_namespace_bump("ns-frozen")
     assert cached("ns-frozen", "k", lambda: "newer") == "newer"
+
+
+def test_a_response_read_from_a_request_body_is_private():
+    factory = APIRequestFactory()
+    request = factory.generic("GET", "/x", b'{"codes": ["a"]}', content_type="application/json")
+    response = conditional_response(request, {"status": True}, max_age=60)
+    assert response["Cache-Control"] == "private, max-age=60"

@@ -53,3 +53,9 @@ def test_camel_case_nested_field_is_named_exactly_once():
     assert flatten_errors(detail) == {
         "items.0.cashOptionId": ["A valid integer is required (the items.0.cashOptionId field)."]
     }
+
+
+def test_list_messages_name_the_field_too():
+    assert name_field("items", "This list may not be empty.") == (
+        "The items field may not be empty."
+    )

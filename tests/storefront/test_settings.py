@@ -94,3 +94,18 @@ def test_settings_read_from_environment(tmp_path):
 @pytest.mark.django_db
 def test_debug_is_off_by_default_in_this_process(settings):
     assert settings.DEBUG is False
+
+
+def test_api_docs_and_admin_answer_before_collectstatic_has_run(tmp_path):
+    code = (
+        "from django.test import Client;"
+        "c = Client();"
+        "d = c.get('/api/docs/');"
+        "a = c.get('/admin/login/');"
+        "s = c.get('/static/admin/css/base.css');"
+        "print(d.status_code, a.status_code, s.status_code)"
+    )
+    env = {**production_env(), "HTTPS": "0", "ALLOWED_HOSTS": "testserver"}
+    result = run_manage("shell", "-c", code, env_overrides=env, tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "200 200 200"

@@ -13,7 +13,6 @@ def list_query_parameters(spec: ListSpec, *, max_limit: int = MAX_LIMIT) -> list
     as a bracket (deepObject) object; the JSON encodings are described in the text.
     """
     # Imported here: list specs are declared in selectors, which must not need the schema app.
-    from drf_spectacular.types import OpenApiTypes
     from drf_spectacular.utils import OpenApiParameter
 
     filterable = [name for name, item in spec.fields.items() if item.filter]
@@ -21,12 +20,12 @@ def list_query_parameters(spec: ListSpec, *, max_limit: int = MAX_LIMIT) -> list
     return [
         OpenApiParameter(
             "limit",
-            OpenApiTypes.INT,
+            {"type": "integer", "minimum": 1, "maximum": max_limit, "default": DEFAULT_LIMIT},
             description=f"Registers per page, 1 to {max_limit} (default {DEFAULT_LIMIT}).",
         ),
         OpenApiParameter(
             "offset",
-            OpenApiTypes.INT,
+            {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0},
             description=f"Registers to skip, 0 to {MAX_OFFSET} (default 0).",
         ),
         OpenApiParameter(
