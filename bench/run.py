@@ -67,6 +67,7 @@ def first(label, **filters):
     return row
 out["category"] = first("catalog.Category", active=True, parent__isnull=False)
 out["product"] = first("catalog.Product", active=True, parent__isnull=True)
+out["cart_product"] = first("catalog.Product", sku="DEMO-0001")
 try:
     from django.db.models import Count
     Group = apps.get_model("marketing.BannerGroup")
@@ -130,7 +131,11 @@ def targets(ids: dict) -> list[Target]:
                 )
             )
     found += [
-        Target("upsell (cart)", "GET", "/cart/upsell/cart"),
+        Target(
+            "upsell (cart)",
+            "GET",
+            f"/cart/upsell/cart?variationMap[{ids.get('cart_product') or 0}]=",
+        ),
         Target("product reviews", "GET", "/review/product?limit=20"),
         Target("store reviews", "GET", "/review/sales-channel?limit=20"),
         Target("comments", "GET", "/publics/products/comments?limit=20"),
