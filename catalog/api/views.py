@@ -12,7 +12,7 @@ from storefront.api.responses import bare
 from storefront.api.schema import error_responses
 from storefront.api.throttling import PublicWriteThrottle
 
-from ..selectors import category_subtree_get, category_tree_get
+from ..selectors import MAX_DB_ID, category_subtree_get, category_tree_get
 from ..services import interest_register
 from .interest_serializers import InterestCreateSerializer, InterestSerializer
 from .serializers import FullTreeNodeSerializer, SpecificCategoryTreeSerializer
@@ -46,7 +46,12 @@ class CategorySubtreeView(APIView):
         ),
         tags=["categories"],
         parameters=[
-            OpenApiParameter("categoryId", int, OpenApiParameter.PATH, description="Category id.")
+            OpenApiParameter(
+                "categoryId",
+                {"type": "integer", "minimum": 1, "maximum": MAX_DB_ID},
+                OpenApiParameter.PATH,
+                description="Category id.",
+            )
         ],
         responses={
             200: SpecificCategoryTreeSerializer,

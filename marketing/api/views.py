@@ -4,7 +4,7 @@ import json
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
 
@@ -19,6 +19,8 @@ from storefront.selectors import current_sales_channel
 
 from ..selectors import UPSELL_LIST, banner_listing_get, upsell_for_cart
 from .serializers import (
+    MAX_CART_ENTRIES,
+    MAX_ID,
     BannerGroupSerializer,
     BannerListingQuerySerializer,
     UpsellSerializer,
@@ -85,6 +87,7 @@ class BannerListView(APIView):
                 style="form",
                 explode=True,
                 description="Banner group codes (required here or in the JSON body).",
+                examples=[OpenApiExample("Home page", value=["home-main"])],
             ),
             OpenApiParameter(
                 "service-cookie-name",
@@ -159,14 +162,20 @@ class UpsellView(APIView):
                 OpenApiTypes.STR,
                 location=OpenApiParameter.PATH,
                 description="Location of the offer, e.g. cart or checkout.",
+                examples=[OpenApiExample("Cart", value="cart")],
             ),
             *list_query_parameters(UPSELL_LIST),
             OpenApiParameter(
                 "variationMap",
                 {
                     "type": "object",
-                    "additionalProperties": {"type": "integer", "nullable": True},
-                    "maxProperties": 100,
+                    "additionalProperties": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "maximum": MAX_ID,
+                        "nullable": True,
+                    },
+                    "maxProperties": MAX_CART_ENTRIES,
                 },
                 style="deepObject",
                 explode=True,

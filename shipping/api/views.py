@@ -5,12 +5,14 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.views import APIView
 
+from catalog.selectors import MAX_DB_ID
 from storefront.api.caching import conditional_response
 from storefront.api.errors import ErrorCode, not_found
 from storefront.api.querystring import indexed_list, json_or_nested
 from storefront.api.responses import bare
 from storefront.api.schema import error_responses, success_envelope
 
+from ..postal import MAX_INPUT_LENGTH
 from ..selectors import postal_code_get, quote_trade_policy_id, shipping_quote_get
 from .serializers import (
     MAX_QUOTE_ITEMS,
@@ -22,6 +24,10 @@ from .serializers import (
     address_payload,
     quote_payload,
 )
+
+# What the serializers accept (CountryCodeField, normalize_postal_code), for the schema.
+COUNTRY_CODE_SCHEMA = {"type": "string", "pattern": "^[A-Za-z]{3}$"}
+ZIP_CODE_SCHEMA = {"type": "string", "pattern": "^[A-Za-z0-9 .-]+$", "maxLength": MAX_INPUT_LENGTH}
 
 
 class ZipcodeConsultView(APIView):
@@ -42,15 +48,17 @@ class ZipcodeConsultView(APIView):
         parameters=[
             OpenApiParameter(
                 "countryCode",
-                OpenApiTypes.STR,
+                COUNTRY_CODE_SCHEMA,
                 OpenApiParameter.PATH,
                 description="ISO 3166-1 alpha-3 country code, e.g. BRA.",
+                examples=[OpenApiExample("Brazil", value="BRA")],
             ),
             OpenApiParameter(
                 "zipCode",
-                OpenApiTypes.STR,
+                ZIP_CODE_SCHEMA,
                 OpenApiParameter.PATH,
                 description="Postal code, with or without hyphen, e.g. 01310-100.",
+                examples=[OpenApiExample("Avenida Paulista", value="01310-100")],
             ),
         ],
         responses={
@@ -78,19 +86,21 @@ class ZipcodeConsultView(APIView):
 QUOTE_PARAMETERS = [
     OpenApiParameter(
         "targetZipCode",
-        OpenApiTypes.STR,
+        ZIP_CODE_SCHEMA,
         required=True,
         description="Destination postal code, with or without hyphen (e.g. 20040-002).",
+        examples=[OpenApiExample("Rio de Janeiro", value="20040-002")],
     ),
     OpenApiParameter(
         "targetCountryCode",
-        OpenApiTypes.STR,
+        COUNTRY_CODE_SCHEMA,
         required=True,
         description="Destination country, ISO 3166-1 alpha-3 (3 letters, e.g. BRA).",
+        examples=[OpenApiExample("Brazil", value="BRA")],
     ),
     OpenApiParameter(
         "tradePolicyId",
-        OpenApiTypes.INT,
+        {"type": "integer", "minimum": 1, "maximum": MAX_DB_ID},
         required=False,
         description="Trade policy whose prices apply; the store's default when absent.",
     ),

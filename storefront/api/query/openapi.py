@@ -4,6 +4,17 @@ from __future__ import annotations
 
 from .condition import OPERATORS
 from .spec import DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_ORDER_FIELDS, ListSpec
+from .values import DECIMAL, INT_MAX, INT_MIN, MAX_STR_LENGTH
+
+# A bare (eq) condition value of each field type, as values.py coerces it.
+CONDITION_VALUE_SCHEMAS = {
+    "int": {"type": "integer", "minimum": INT_MIN, "maximum": INT_MAX},
+    "str": {"type": "string", "maxLength": MAX_STR_LENGTH},
+    "bool": {"type": "boolean"},
+    "decimal": {"type": "string", "pattern": f"^{DECIMAL.pattern}$"},
+    "datetime": {"type": "string", "format": "date-time"},
+    "date": {"type": "string", "format": "date"},
+}
 
 
 def list_query_parameters(spec: ListSpec, *, max_limit: int = MAX_LIMIT) -> list:
@@ -40,7 +51,10 @@ def list_query_parameters(spec: ListSpec, *, max_limit: int = MAX_LIMIT) -> list
             "condition",
             {
                 "type": "object",
-                "properties": {name: {"type": "string"} for name in filterable},
+                "properties": {
+                    name: dict(CONDITION_VALUE_SCHEMAS[spec.fields[name].type])
+                    for name in filterable
+                },
                 "additionalProperties": False,
             },
             style="deepObject",

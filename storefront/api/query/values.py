@@ -19,7 +19,7 @@ MAX_STR_LENGTH = 255
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1
 
 INTEGER = re.compile(r"[+-]?[0-9]{1,20}")
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]{1,18}(?:\.[0-9]{0,10})?|\.[0-9]{1,10})")
+DECIMAL = re.compile(r"[+-]?(?:[0-9]{1,18}(?:\.[0-9]{0,10})?|\.[0-9]{1,10})")
 
 
 class InvalidValue(Exception):
@@ -79,7 +79,7 @@ def to_decimal(value: Any) -> Decimal:
         if not math.isfinite(value):
             raise InvalidValue(message)
         value = format(Decimal(repr(value)), "f")
-    if not isinstance(value, str) or not _DECIMAL.fullmatch(value):
+    if not isinstance(value, str) or not DECIMAL.fullmatch(value):
         raise InvalidValue(message)
     try:
         return Decimal(value)
