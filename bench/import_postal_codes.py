@@ -1,6 +1,7 @@
 """Import benchmark: `manage.py import_postal_codes --format geonames` on a generated file.
 
     .venv/bin/python bench/import_postal_codes.py [--rows 1000000] [--small-rows 100000]
+        [--batch-size N]   (default: the command's own default)
 
 Generates GeoNames-format files (tab-separated, Brazilian codes, all distinct) in a
 temporary folder, migrates a fresh SQLite database there (or uses DATABASE_URL when set:
@@ -8,7 +9,8 @@ the imported codes are then left in that database), and runs the import command 
 child process for each file: the small file first, then the large one, each on an empty
 table. Reports rows per second and the child's peak resident memory (getrusage
 ru_maxrss), so the two runs show whether memory grows with the file size. Writes
-bench/results/import_postal_codes.json.
+bench/results/import_postal_codes.json, keeping the runs recorded there for the other
+database (run once without and once with DATABASE_URL to record both).
 """
 
 import argparse
@@ -60,7 +62,7 @@ def generate(path: Path, rows: int, *, seed: int = 1) -> int:
     return path.stat().st_size
 
 
-def child(file: str, batch_size: int) -> None:
+def child(file: str, batch_size: int | None) -> None:
     """Run the import in this process and print its timing and peak memory as JSON."""
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -72,6 +74,9 @@ def child(file: str, batch_size: int) -> None:
     from django.core.management import call_command
     from django.db import connection
 
+    from shipping.imports.upsert import DEFAULT_BATCH_SIZE
+
+    batch_size = batch_size or DEFAULT_BATCH_SIZE
     output = StringIO()
     started = time.perf_counter()
     call_command(
@@ -92,6 +97,7 @@ def child(file: str, batch_size: int) -> None:
                 "peak_rss_mib": round(peak_kib / 1024, 1),
                 "summary": output.getvalue().strip().splitlines()[0],
                 "database": connection.vendor,
+                "batch_size": batch_size,
             }
         )
     )
@@ -111,19 +117,29 @@ def child_env(data_dir: Path) -> dict[str, str]:
     return env
 
 
+CLEAR = """
+from django.db import connection
+from shipping.models import PostalCode
+PostalCode.objects.all().delete()
+if connection.vendor == "postgresql":  # empty, not a table of dead rows (autovacuum may lag)
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE shipping_postalcode")
+"""
+
+
 def clear_postal_codes(env) -> None:
-    code = "from shipping.models import PostalCode; PostalCode.objects.all().delete()"
     subprocess.run(
-        [PYTHON, "manage.py", "shell", "-v", "0", "-c", code], cwd=ROOT, env=env, check=True
+        [PYTHON, "manage.py", "shell", "-v", "0", "-c", CLEAR], cwd=ROOT, env=env, check=True
     )
 
 
-def run_one(env, work: Path, rows: int, batch_size: int) -> dict:
+def run_one(env, work: Path, rows: int, batch_size: int | None) -> dict:
     path = work / f"geonames-{rows}.txt"
     size = generate(path, rows)
     clear_postal_codes(env)
+    batch = ["--batch-size", str(batch_size)] if batch_size else []
     completed = subprocess.run(
-        [PYTHON, __file__, "--child", str(path), "--batch-size", str(batch_size)],
+        [PYTHON, __file__, "--child", str(path), *batch],
         cwd=ROOT,
         env=env,
         check=True,
@@ -133,6 +149,7 @@ def run_one(env, work: Path, rows: int, batch_size: int) -> dict:
     measured = json.loads(completed.stdout.strip().splitlines()[-1])
     path.unlink()
     return {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "rows": rows,
         "file_mib": round(size / 2**20, 1),
         **measured,
@@ -144,7 +161,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--small-rows", type=int, default=100_000)
-    parser.add_argument("--batch-size", type=int, default=2000)
+    parser.add_argument("--batch-size", type=int, default=None)
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -168,6 +185,19 @@ def main() -> None:
             )
             runs.append(result)
 
+    write_report(runs)
+
+
+def write_report(runs: list[dict]) -> None:
+    """Record the runs, keeping the recorded runs of the other databases (SQLite, PostgreSQL)."""
+    kept = []
+    if RESULT.exists():
+        database = runs[0]["database"]
+        kept = [
+            r
+            for r in json.loads(RESULT.read_text()).get("runs", [])
+            if r.get("database") != database
+        ]
     report = {
         "benchmark": "import_postal_codes --format geonames",
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -176,8 +206,7 @@ def main() -> None:
             "python": platform.python_version(),
             "cpus": os.cpu_count(),
         },
-        "batch_size": args.batch_size,
-        "runs": runs,
+        "runs": kept + runs,
     }
     RESULT.parent.mkdir(parents=True, exist_ok=True)
     RESULT.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")

@@ -1,10 +1,10 @@
 """Streaming import machinery shared by the postal-code and shipping-row importers.
 
 A file is read line by line (memory does not grow with its size), each line is parsed
-into a model instance or rejected with a reason, and valid instances are upserted in
-batches: one `bulk_create(update_conflicts=True)` per batch (works on SQLite and
-PostgreSQL), each batch in its own transaction, so an interrupted import leaves every
-finished batch written and nothing half-written.
+by plain functions into a tuple of column values or rejected with a reason, and valid
+rows are upserted in batches by `upsert.BatchUpserter`: one transaction and one
+`INSERT ... ON CONFLICT DO UPDATE` statement (run for every row) per batch, so an
+interrupted import leaves every finished batch written and nothing half-written.
 """
 
 from __future__ import annotations
@@ -17,13 +17,12 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import BinaryIO
 
-from django.db import models, transaction
-
-DEFAULT_BATCH_SIZE = 2000
 MAX_LINE_BYTES = 64 * 1024
 MAX_REJECTIONS_KEPT = 1000  # details kept for the summary; the count is always exact
 OVERLONG = "\x00overlong-line\x00"
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_SUSPECT = re.compile(r"[\x00-\x1f\x7f\ufffd]")  # control characters, invalid UTF-8
+
+_QUANTUM = {places: Decimal(1).scaleb(-places) for places in range(10)}  # 2 -> 0.01
 
 Progress = Callable[[int], None]
 
@@ -130,9 +129,9 @@ def csv_records(lines: Iterable[str]) -> Iterator[tuple[int, list[str] | None, s
 def clean_text(value: str, *, name: str, max_length: int) -> str:
     """A plain-text field: trimmed, at most max_length characters, no control characters."""
     value = (value or "").strip()
-    if "\ufffd" in value:
-        raise RowError(f"{name} is not valid UTF-8")
-    if _CONTROL.search(value):
+    if _SUSPECT.search(value):
+        if "\ufffd" in value:
+            raise RowError(f"{name} is not valid UTF-8")
         raise RowError(f"{name} contains control characters")
     if len(value) > max_length:
         raise RowError(f"{name} is longer than {max_length} characters")
@@ -167,7 +166,7 @@ def parse_decimal(
         raise RowError(f"{name} must be at least {minimum}")
     if maximum is not None and number > maximum:
         raise RowError(f"{name} must be at most {maximum}")
-    return number.quantize(Decimal(1).scaleb(-places))
+    return number.quantize(_QUANTUM[places])
 
 
 def parse_int(value: str, *, name: str, minimum: int, maximum: int) -> int:
@@ -180,51 +179,3 @@ def parse_int(value: str, *, name: str, minimum: int, maximum: int) -> int:
     if not minimum <= number <= maximum:
         raise RowError(f"{name} must be a whole number from {minimum} to {maximum}")
     return number
-
-
-@dataclass
-class BatchUpserter:
-    """Collects parsed instances and upserts them in batches, counting created and updated.
-
-    `key` gives an instance's natural key; `existing_keys(keys)` answers which of them
-    are already in the database (one query per batch). Within a batch the last line of a
-    repeated key wins (a second line for a key counts as an update).
-    """
-
-    model: type[models.Model]
-    unique_fields: list[str]
-    update_fields: list[str]
-    key: Callable[[models.Model], tuple]
-    existing_keys: Callable[[list[tuple]], set[tuple]]
-    report: ImportReport
-    batch_size: int = DEFAULT_BATCH_SIZE
-    after_batch: Callable[[], None] | None = None
-    _pending: dict[tuple, models.Model] = field(default_factory=dict)
-    _lines: int = 0
-
-    def add(self, instance: models.Model) -> None:
-        self._pending[self.key(instance)] = instance
-        self._lines += 1
-        if self._lines >= self.batch_size:
-            self.flush()
-
-    def flush(self) -> None:
-        if not self._pending:
-            return
-        keys = list(self._pending)
-        with transaction.atomic():
-            existing = self.existing_keys(keys)
-            created = sum(1 for key in keys if key not in existing)
-            if not self.report.dry_run:
-                self.model.objects.bulk_create(
-                    list(self._pending.values()),
-                    update_conflicts=True,
-                    unique_fields=self.unique_fields,
-                    update_fields=self.update_fields,
-                )
-        self.report.created += created
-        self.report.updated += self._lines - created
-        self._pending = {}
-        self._lines = 0
-        if self.after_batch is not None and not self.report.dry_run:
-            self.after_batch()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from decimal import Decimal
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 from storefront.api.caching import cache_namespace_bump
 
@@ -31,9 +31,7 @@ from ..models.postal_codes import (
 from ..postal import InvalidPostalCode, normalize_postal_code
 from ..selectors import POSTAL_CODES_CACHE
 from .base import (
-    DEFAULT_BATCH_SIZE,
     OVERLONG,
-    BatchUpserter,
     FileFormatError,
     ImportReport,
     Progress,
@@ -43,6 +41,7 @@ from .base import (
     parse_decimal,
     text_lines,
 )
+from .upsert import DEFAULT_BATCH_SIZE, BatchUpserter, stored_keys
 
 FORMATS = ("geonames", "csv")
 CSV_COLUMNS = (
@@ -55,16 +54,24 @@ CSV_COLUMNS = (
     "latitude",
     "longitude",
 )
-UPDATE_FIELDS = [
-    "public_place",
-    "complement",
-    "district",
-    "city",
-    "state_code",
-    "latitude",
-    "longitude",
-    "updated_at",
-]
+
+
+class PostalCodeRow(NamedTuple):
+    """One parsed line: the PostalCode columns the import writes, in database form."""
+
+    country: str  # alpha-3
+    code: str  # normalized
+    public_place: str
+    complement: str
+    district: str
+    city: str
+    state_code: str
+    latitude: Decimal | None
+    longitude: Decimal | None
+
+
+KEY_FIELDS = ["country", "code"]
+UPDATE_FIELDS = [name for name in PostalCodeRow._fields if name not in KEY_FIELDS]
 
 
 def _coordinates(latitude: str, longitude: str) -> tuple[Decimal | None, Decimal | None]:
@@ -96,8 +103,8 @@ def _code(country: Country, raw: str) -> str:
         raise RowError(f"postal code {raw.strip()[:20]!r}: {exc}") from None
 
 
-def parse_geonames_line(line: str) -> PostalCode:
-    """A PostalCode from one GeoNames line; RowError with the reason otherwise."""
+def parse_geonames_line(line: str) -> PostalCodeRow:
+    """The row of one GeoNames line; RowError with the reason otherwise."""
     if line.startswith(OVERLONG):
         raise RowError("line is too long")
     fields = line.rstrip("\r\n").split("\t")
@@ -112,11 +119,13 @@ def parse_geonames_line(line: str) -> PostalCode:
     state_code = clean_text(fields[4], name="admin code1", max_length=20)
     district = clean_text(fields[7], name="admin name3", max_length=DISTRICT_MAX)
     latitude, longitude = _coordinates(fields[9], fields[10])
-    return PostalCode(
+    return PostalCodeRow(
         country=country.alpha_3,
         code=code,
-        city=city,
+        public_place="",
+        complement="",
         district=district,
+        city=city,
         state_code=state_code_get(country.alpha_3, code=state_code, name=state_name) or "",
         latitude=latitude,
         longitude=longitude,
@@ -138,8 +147,10 @@ def csv_column_positions(header: list[str]) -> dict[str, int]:
     return {column: names.index(column) for column in CSV_COLUMNS}
 
 
-def parse_csv_fields(fields: list[str], positions: dict[str, int], country: Country) -> PostalCode:
-    """A PostalCode from one CSV record; RowError with the reason otherwise."""
+def parse_csv_fields(
+    fields: list[str], positions: dict[str, int], country: Country
+) -> PostalCodeRow:
+    """The row of one CSV record; RowError with the reason otherwise."""
     if len(fields) < len(positions) or len(fields) < max(positions.values()) + 1:
         raise RowError(
             f"expected at least {max(positions.values()) + 1} columns, found {len(fields)}"
@@ -153,7 +164,7 @@ def parse_csv_fields(fields: list[str], positions: dict[str, int], country: Coun
         if not state_code:
             raise RowError(f"state {state[:30]!r} is not a subdivision of {country.name}")
     latitude, longitude = _coordinates(value["latitude"], value["longitude"])
-    return PostalCode(
+    return PostalCodeRow(
         country=country.alpha_3,
         code=code,
         public_place=clean_text(
@@ -201,9 +212,7 @@ def _csv_records(lines: Iterator[str], country: Country, report: ImportReport):
 
 
 def _existing_keys(keys: list[tuple]) -> set[tuple]:
-    codes = {code for _, code in keys}
-    found = PostalCode.objects.filter(code__in=codes).values_list("country", "code")
-    return set(found) & set(keys)
+    return stored_keys(PostalCode, key_fields=KEY_FIELDS, keys=keys)
 
 
 def postal_codes_import(
@@ -231,9 +240,9 @@ def postal_codes_import(
     report = ImportReport(dry_run=dry_run)
     upserter = BatchUpserter(
         model=PostalCode,
-        unique_fields=["country", "code"],
+        columns=PostalCodeRow._fields,
+        unique_fields=KEY_FIELDS,
         update_fields=UPDATE_FIELDS,
-        key=lambda record: (record.country, record.code),
         existing_keys=_existing_keys,
         report=report,
         batch_size=batch_size,

@@ -19,7 +19,7 @@ rejected, so a bad file never empties a table).
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 from django.db import transaction
 from django.utils import timezone
@@ -27,8 +27,6 @@ from django.utils import timezone
 from ..models import MAX_ORDER_VALUE, MAX_WEIGHT, ShippingRow, ShippingTable
 from ..postal import InvalidPostalCode, normalize_postal_code
 from .base import (
-    DEFAULT_BATCH_SIZE,
-    BatchUpserter,
     FileFormatError,
     ImportReport,
     Progress,
@@ -38,6 +36,7 @@ from .base import (
     parse_int,
     text_lines,
 )
+from .upsert import DEFAULT_BATCH_SIZE, BatchUpserter, chunked, query_params_limit
 
 COLUMNS = (
     "initial_zipcode",
@@ -73,6 +72,28 @@ ALIASES = {
     "endshippingtime": "end_shipping_time",
     "end_days": "end_shipping_time",
 }
+
+
+class ShippingRowValues(NamedTuple):
+    """One parsed line: the ShippingRow columns the import writes, in database form."""
+
+    table: int  # the table's id
+    initial_zipcode: str
+    final_zipcode: str
+    initial_weight: Decimal
+    final_weight: Decimal
+    initial_price: Decimal
+    final_price: Decimal
+    shipping_value: Decimal
+    begin_shipping_time: int
+    end_shipping_time: int
+    # Variables: 0 when the file has no such column (and then an update leaves them be).
+    extra_kg_value: Decimal
+    extra_kg_threshold: Decimal
+    order_value_percentage: Decimal
+    fixed_fee: Decimal
+
+
 KEY_FIELDS = [
     "table",
     "initial_zipcode",
@@ -82,8 +103,9 @@ KEY_FIELDS = [
     "initial_price",
     "final_price",
 ]
-UPDATE_FIELDS = ["shipping_value", "begin_shipping_time", "end_shipping_time", "updated_at"]
+UPDATE_FIELDS = ["shipping_value", "begin_shipping_time", "end_shipping_time"]
 MAX_DAYS = 32767
+NO_VARIABLE = Decimal(0)
 
 
 def column_positions(header: list[str]) -> dict[str, int]:
@@ -125,8 +147,8 @@ def _decimal_pair(value: dict, low: str, high: str, *, places: int, maximum: Dec
 
 def parse_row_fields(
     fields: list[str], positions: dict[str, int], table: ShippingTable
-) -> ShippingRow:
-    """A ShippingRow of `table` from one CSV record; RowError with the reason otherwise."""
+) -> ShippingRowValues:
+    """A row of `table` from one CSV record; RowError with the reason otherwise."""
     needed = max(positions.values()) + 1
     if len(fields) < needed:
         raise RowError(f"expected {needed} columns, found {len(fields)}")
@@ -166,13 +188,14 @@ def parse_row_fields(
             places=places,
             minimum=Decimal(0),
             maximum=maximum,
-            default=Decimal(0),
+            default=NO_VARIABLE,
         )
-        for column, (places, maximum) in VARIABLE_COLUMNS.items()
         if column in value
+        else NO_VARIABLE
+        for column, (places, maximum) in VARIABLE_COLUMNS.items()
     }
-    return ShippingRow(
-        table=table,
+    return ShippingRowValues(
+        table=table.pk,
         initial_zipcode=zipcodes[0],
         final_zipcode=zipcodes[1],
         initial_weight=weights[0],
@@ -183,17 +206,6 @@ def parse_row_fields(
         begin_shipping_time=days[0],
         end_shipping_time=days[1],
         **variables,
-    )
-
-
-def _row_key(row: ShippingRow) -> tuple:
-    return (
-        row.initial_zipcode,
-        row.final_zipcode,
-        row.initial_weight,
-        row.final_weight,
-        row.initial_price,
-        row.final_price,
     )
 
 
@@ -211,15 +223,12 @@ def shipping_rows_import(
     started = timezone.now()
 
     def existing_keys(keys: list[tuple]) -> set[tuple]:
-        found = table.rows.filter(initial_zipcode__in={key[0] for key in keys}).values_list(
-            "initial_zipcode",
-            "final_zipcode",
-            "initial_weight",
-            "final_weight",
-            "initial_price",
-            "final_price",
-        )
-        return set(found) & set(keys)
+        # Through the ORM: its converters give back the key's Decimals (SQLite stores reals).
+        found = set()
+        zipcodes = sorted({key[1] for key in keys})
+        for chunk in chunked(zipcodes, query_params_limit() - 1):
+            found.update(table.rows.filter(initial_zipcode__in=chunk).values_list(*KEY_FIELDS))
+        return found & set(keys)
 
     upserter = None
     positions = None
@@ -233,12 +242,12 @@ def shipping_rows_import(
                 positions = column_positions(fields)
                 upserter = BatchUpserter(
                     model=ShippingRow,
+                    columns=ShippingRowValues._fields,
                     unique_fields=KEY_FIELDS,
                     update_fields=[
                         *UPDATE_FIELDS,
                         *(c for c in VARIABLE_COLUMNS if c in positions),
                     ],
-                    key=_row_key,
                     existing_keys=existing_keys,
                     report=report,
                     batch_size=batch_size,

@@ -4,6 +4,7 @@ from decimal import Decimal
 from io import StringIO
 
 import pytest
+import time_machine
 from django.core.management import CommandError, call_command
 
 from shipping.management.commands._progress import file_progress
@@ -102,6 +103,64 @@ def test_small_batches_give_the_same_result(tmp_path):
     output = run("import_postal_codes", "--format", "geonames", str(path), "--batch-size", "2")
     assert "Read 6 lines: 3 were created, 3 were updated, 0 rejected." in output
     assert PostalCode.objects.count() == 3
+
+
+def test_a_second_import_updates_the_overlapping_codes_and_creates_the_new_ones(tmp_path):
+    first = write(tmp_path, "first.txt", GEONAMES)
+    second = write(
+        tmp_path,
+        "second.txt",
+        "BR\t01310-100\tSão Paulo\tSão Paulo\tSP\t\t\tConsolação\t\t-23.5\t-46.6\t4\n"
+        + GEONAMES.splitlines(keepends=True)[2]  # 90210, unchanged
+        + "BR\t80010-000\tCuritiba\tParaná\tPR\t\t\tCentro\t\t-25.4\t-49.3\t4\n",
+    )
+    with time_machine.travel("2026-03-01 12:00:00+00:00", tick=False):
+        run("import_postal_codes", "--format", "geonames", str(first))
+    with time_machine.travel("2026-03-02 12:00:00+00:00", tick=False):
+        output = run("import_postal_codes", "--format", "geonames", str(second))
+
+    assert "Read 3 lines: 1 were created, 2 were updated, 0 rejected." in output
+    assert PostalCode.objects.count() == 4
+    paulista = PostalCode.objects.get(country="BRA", code="01310100")
+    assert (paulista.district, paulista.latitude) == ("Consolação", Decimal("-23.500000"))
+    assert paulista.created_at.day == 1 and paulista.updated_at.day == 2
+    untouched = PostalCode.objects.get(country="BRA", code="20040002")
+    assert untouched.updated_at.day == 1
+    assert PostalCode.objects.get(code="80010000").state_code == "BR-PR"
+
+
+def test_a_code_repeated_in_one_batch_keeps_its_last_line_and_counts_an_update(tmp_path):
+    content = (
+        "BR\t01310-100\tFirst\tSão Paulo\tSP\t\t\t\t\t-23.5\t-46.6\t4\n"
+        "BR\t01310100\tLast\tSão Paulo\tSP\t\t\t\t\t-23.5\t-46.6\t4\n"
+    )
+    path = write(tmp_path, "twice.txt", content)
+
+    output = run("import_postal_codes", "--format", "geonames", str(path))
+
+    assert "Read 2 lines: 1 were created, 1 were updated, 0 rejected." in output
+    assert PostalCode.objects.get().city == "Last"
+
+
+def test_the_same_code_in_another_country_is_a_different_postal_code(tmp_path):
+    other = PostalCodeFactory(country="ARG", code="01310100", city="Elsewhere")
+    path = write(tmp_path, "BR.txt", GEONAMES)
+
+    output = run("import_postal_codes", "--format", "geonames", str(path))
+
+    assert "3 were created, 0 were updated" in output
+    other.refresh_from_db()
+    assert other.city == "Elsewhere"
+
+
+def test_a_dry_run_counts_updates_against_the_database_and_changes_nothing(tmp_path):
+    PostalCodeFactory(code="01310100", city="Old name")
+    path = write(tmp_path, "BR.txt", GEONAMES)
+
+    output = run("import_postal_codes", "--format", "geonames", str(path), "--dry-run")
+
+    assert "Read 3 lines: 2 would be created, 1 would be updated, 0 rejected." in output
+    assert PostalCode.objects.get().city == "Old name"
 
 
 def test_invalid_utf8_and_blank_lines(tmp_path):
@@ -248,6 +307,26 @@ def test_rows_import_updates_rows_with_the_same_ranges(tmp_path):
     assert "2 were created, 1 were updated" in output
     assert table.rows.count() == 3
     assert table.rows.get(final_weight=Decimal("1")).shipping_value == Decimal("15.90")
+
+
+def test_rows_import_without_variable_columns_keeps_the_variables_of_updated_rows(tmp_path):
+    table = ShippingTableFactory()
+    ShippingRowFactory(
+        table=table,
+        initial_zipcode="01000000",
+        final_zipcode="19999999",
+        initial_weight=Decimal("0"),
+        final_weight=Decimal("1"),
+        initial_price=Decimal("0"),
+        final_price=Decimal("9999999999.99"),
+        fixed_fee=Decimal("5.00"),
+    )
+    path = write(tmp_path, "rows.csv", ROWS)
+
+    run("import_shipping_rows", str(table.pk), str(path))
+
+    assert table.rows.get(final_weight=Decimal("1")).fixed_fee == Decimal("5.00")
+    assert table.rows.get(final_weight=Decimal("5")).fixed_fee == Decimal("0.00")
 
 
 def test_rows_import_with_replace_deletes_rows_missing_from_the_file(tmp_path):

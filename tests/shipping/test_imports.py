@@ -1,8 +1,10 @@
 """The streaming import services: batches, interruption, limits, line reading."""
 
 import io
+from decimal import Decimal
 
 import pytest
+from django.db import IntegrityError
 
 from shipping.imports import postal_codes_import, shipping_rows_import
 from shipping.imports.base import (
@@ -14,7 +16,13 @@ from shipping.imports.base import (
     parse_decimal,
     text_lines,
 )
-from shipping.imports.postal_codes import parse_geonames_line
+from shipping.imports.postal_codes import (
+    KEY_FIELDS,
+    UPDATE_FIELDS,
+    PostalCodeRow,
+    parse_geonames_line,
+)
+from shipping.imports.upsert import BatchUpserter
 from shipping.models import PostalCode
 
 from .factories import ShippingTableFactory
@@ -48,6 +56,49 @@ def test_an_interrupted_import_keeps_the_finished_batches_and_says_so():
     assert report.interrupted
     assert PostalCode.objects.count() == 6  # two full batches of 3; line 7 never flushed
     assert "Interrupted" in "\n".join(report.summary_lines())
+
+
+@pytest.mark.django_db
+def test_created_and_updated_are_counted_right_beyond_one_query_of_parameters():
+    # 2,500 codes in one batch: more than SQLite's 999 parameters of one lookup query.
+    data = "".join(geonames_line(n) for n in range(1, 2501)).encode()
+    first = postal_codes_import(stream=io.BytesIO(data), file_format="geonames")
+    again = postal_codes_import(stream=io.BytesIO(data), file_format="geonames")
+
+    assert (first.created, first.updated) == (2500, 0)
+    assert (again.created, again.updated) == (0, 2500)
+    assert PostalCode.objects.count() == 2500
+
+
+def postal_code_row(code: str, latitude: Decimal | None = None) -> PostalCodeRow:
+    return PostalCodeRow("BRA", code, "", "", "", "City", "BR-SP", latitude, latitude)
+
+
+@pytest.mark.django_db
+def test_a_batch_the_database_refuses_is_rolled_back_whole_and_later_imports_work():
+    report = ImportReport()
+    upserter = BatchUpserter(
+        model=PostalCode,
+        columns=PostalCodeRow._fields,
+        unique_fields=KEY_FIELDS,
+        update_fields=UPDATE_FIELDS,
+        existing_keys=lambda keys: set(),
+        report=report,
+        batch_size=2,
+    )
+    upserter.add(postal_code_row("00000001"))
+    upserter.add(postal_code_row("00000002"))  # first batch: written
+    upserter.add(postal_code_row("00000003"))
+    with pytest.raises(IntegrityError):  # second batch: a latitude past the check constraint
+        upserter.add(postal_code_row("00000004", latitude=Decimal("100")))
+
+    assert set(PostalCode.objects.values_list("code", flat=True)) == {"00000001", "00000002"}
+    assert (report.created, report.updated) == (2, 0)
+    # Nothing of the failed batch is left on the connection (PostgreSQL's batch table).
+    later = postal_codes_import(
+        stream=io.BytesIO(geonames_line(5).encode()), file_format="geonames"
+    )
+    assert later.created == 1
 
 
 @pytest.mark.django_db

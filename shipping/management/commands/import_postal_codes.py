@@ -3,8 +3,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from shipping.imports import FileFormatError, postal_codes_import
-from shipping.imports.base import DEFAULT_BATCH_SIZE
 from shipping.imports.postal_codes import CSV_COLUMNS, FORMATS
+from shipping.imports.upsert import DEFAULT_BATCH_SIZE
 
 from ._progress import file_progress
 

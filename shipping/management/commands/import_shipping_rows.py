@@ -3,8 +3,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from shipping.imports import FileFormatError, shipping_rows_import
-from shipping.imports.base import DEFAULT_BATCH_SIZE
 from shipping.imports.shipping_rows import COLUMNS
+from shipping.imports.upsert import DEFAULT_BATCH_SIZE
 from shipping.models import ShippingTable
 
 from ._progress import file_progress
