@@ -1,8 +1,17 @@
 """Shared fixtures: an API client, a clean cache per test, and plain-HTTP settings."""
 
+import os
+
 import pytest
 from django.core.cache import cache
+from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
+
+# No wall-clock deadlines (a loaded 2-core CI machine is slow); in CI the examples are
+# derandomized so a run is reproducible and a new random example never blocks a landing.
+hypothesis_settings.register_profile("dev", deadline=None)
+hypothesis_settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 @pytest.fixture(autouse=True)

@@ -38,7 +38,10 @@ def test_mask_name_keeps_the_first_character_of_each_word(name, masked):
 
 
 @given(
-    local=st.text(min_size=1, max_size=40).filter(lambda s: "@" not in s and s.strip() == s),
+    # An all-asterisk local part ("***") has nothing left to hide: its mask contains it.
+    local=st.text(min_size=1, max_size=40).filter(
+        lambda s: "@" not in s and s.strip() == s and s.strip("*")
+    ),
     domain=st.from_regex(r"[a-z]{1,10}\.[a-z]{2,4}", fullmatch=True),
 )
 def test_a_masked_email_never_contains_the_full_address(local, domain):
