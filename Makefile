@@ -7,8 +7,9 @@ DATA_DIR ?= data
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-# Local, plain-HTTP environment of `make run`: a per-checkout secret key kept in data/.
-RUN_ENV = HTTPS=0 SECRET_KEY="$$(cat $(DATA_DIR)/secret_key)" \
+# Local, plain-HTTP environment of `make run`; the per-checkout secret key in data/secret_key
+# is read by the settings (SECRET_KEY_FILE).
+RUN_ENV = HTTPS=0 \
 	ALLOWED_HOSTS="$${ALLOWED_HOSTS:-localhost,127.0.0.1,[::1]}" \
 	CSRF_TRUSTED_ORIGINS="$${CSRF_TRUSTED_ORIGINS:-http://$(HOST):$(PORT),http://localhost:$(PORT)}"
 
@@ -30,10 +31,11 @@ $(STAMP): requirements.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	@touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) $(DATA_DIR)/secret_key
 
 $(DATA_DIR)/secret_key:
 	@mkdir -p $(DATA_DIR)
+	@umask 077 && touch $@
 	@$(PYTHON) -c "import secrets; print(secrets.token_urlsafe(64))" > $@
 	@chmod 600 $@
 

@@ -51,7 +51,15 @@ def env_list(name: str, default: str = "") -> list[str]:
 DEBUG = env_bool("DJANGO_DEBUG", False)
 RUNNING_TESTS = "pytest" in sys.modules
 
+DATA_DIR = Path(env_str("DATA_DIR", str(BASE_DIR / "data")))
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+
+# The key comes from SECRET_KEY, else from SECRET_KEY_FILE (default data/secret_key, which
+# `make` generates once per checkout); there is no built-in default outside debug and tests.
+SECRET_KEY_FILE = Path(env_str("SECRET_KEY_FILE", str(DATA_DIR / "secret_key")))
 SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY and SECRET_KEY_FILE.is_file():
+    SECRET_KEY = SECRET_KEY_FILE.read_text().strip()
 if not SECRET_KEY:
     if DEBUG:
         SECRET_KEY = "insecure-development-only-key-set-SECRET_KEY-in-production"  # noqa: S105
@@ -61,13 +69,12 @@ if not SECRET_KEY:
         raise ImproperlyConfigured(
             "SECRET_KEY is not set. Set the SECRET_KEY environment variable to a long random "
             "string (for example: python -c 'import secrets; print(secrets.token_urlsafe(64))'), "
+            f"or put one in {SECRET_KEY_FILE} (SECRET_KEY_FILE), "
             "or set DJANGO_DEBUG=1 for local development."
         )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
-DATA_DIR = Path(env_str("DATA_DIR", str(BASE_DIR / "data")))
-DATA_DIR.mkdir(parents=True, exist_ok=True)
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -109,3 +109,20 @@ def test_api_docs_and_admin_answer_before_collectstatic_has_run(tmp_path):
     result = run_manage("shell", "-c", code, env_overrides=env, tmp_path=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "200 200 200"
+
+
+def test_secret_key_is_read_from_the_key_file_when_the_variable_is_unset(tmp_path):
+    env = production_env()
+    del env["SECRET_KEY"]
+    key_file = tmp_path / "key"
+    key_file.write_text("k" * 60 + "\n")
+    code = "from django.conf import settings; print(settings.SECRET_KEY == 'k' * 60)"
+    result = run_manage(
+        "shell",
+        "-c",
+        code,
+        env_overrides={**env, "SECRET_KEY_FILE": str(key_file)},
+        tmp_path=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "True"
