@@ -14,7 +14,9 @@ from decimal import Decimal
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
@@ -141,7 +143,15 @@ def store(db, media_root, settings, monkeypatch) -> Customer:
 @pytest.fixture
 def wsgi_app(store):
     # A fresh handler: middleware reads settings (e.g. SECURE_SSL_REDIRECT) when built.
-    return get_wsgi_application()
+    # Like Django's test client, keep the request signals from closing the test's database
+    # connection (it sits inside the test transaction; PostgreSQL would lose it).
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield get_wsgi_application()
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
 
 
 @pytest.fixture
