@@ -1,10 +1,14 @@
-"""A tqdm progress bar over a file's bytes, shown only when the output is a terminal."""
+"""Import-command glue: a tqdm progress bar over a file's bytes (only on a terminal), and
+the open / import / summary sequence both import commands share."""
 
 import os
 import sys
 from contextlib import contextmanager
 
+from django.core.management.base import CommandError
 from tqdm import tqdm
+
+from shipping.imports import FileFormatError
 
 
 @contextmanager
@@ -23,3 +27,24 @@ def file_progress(path, *, stdout, description: str):
         leave=False,
     ) as bar:
         yield bar.update
+
+
+def run_file_import(command, *, path, description: str, run):
+    """Open `path`, call `run(stream=..., progress=...)` with a progress bar, print the
+    report's summary on the command's stdout; unreadable or malformed files and an
+    interrupted import are CommandErrors. Returns the report."""
+    try:
+        with (
+            open(path, "rb") as stream,
+            file_progress(path, stdout=command.stdout, description=description) as progress,
+        ):
+            report = run(stream=stream, progress=progress)
+    except OSError as exc:
+        raise CommandError(f"Cannot read {path}: {exc.strerror or exc}.") from None
+    except FileFormatError as exc:
+        raise CommandError(str(exc)) from None
+    for line in report.summary_lines():
+        command.stdout.write(line)
+    if report.interrupted:
+        raise CommandError("Import interrupted.")
+    return report

@@ -2,11 +2,11 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from shipping.imports import FileFormatError, postal_codes_import
+from shipping.imports import postal_codes_import
 from shipping.imports.postal_codes import CSV_COLUMNS, FORMATS
 from shipping.imports.upsert import DEFAULT_BATCH_SIZE
 
-from ._progress import file_progress
+from ._progress import run_file_import
 
 
 class Command(BaseCommand):
@@ -37,24 +37,16 @@ class Command(BaseCommand):
     def handle(self, *args, file, file_format, country, batch_size, dry_run, **options):
         if batch_size < 1:
             raise CommandError("--batch-size must be at least 1.")
-        try:
-            with (
-                open(file, "rb") as stream,
-                file_progress(file, stdout=self.stdout, description="postal codes") as progress,
-            ):
-                report = postal_codes_import(
-                    stream=stream,
-                    file_format=file_format,
-                    country=country,
-                    dry_run=dry_run,
-                    batch_size=batch_size,
-                    progress=progress,
-                )
-        except OSError as exc:
-            raise CommandError(f"Cannot read {file}: {exc.strerror or exc}.") from None
-        except FileFormatError as exc:
-            raise CommandError(str(exc)) from None
-        for line in report.summary_lines():
-            self.stdout.write(line)
-        if report.interrupted:
-            raise CommandError("Import interrupted.")
+        run_file_import(
+            self,
+            path=file,
+            description="postal codes",
+            run=lambda stream, progress: postal_codes_import(
+                stream=stream,
+                file_format=file_format,
+                country=country,
+                dry_run=dry_run,
+                batch_size=batch_size,
+                progress=progress,
+            ),
+        )

@@ -2,12 +2,12 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from shipping.imports import FileFormatError, shipping_rows_import
+from shipping.imports import shipping_rows_import
 from shipping.imports.shipping_rows import COLUMNS
 from shipping.imports.upsert import DEFAULT_BATCH_SIZE
 from shipping.models import ShippingTable
 
-from ._progress import file_progress
+from ._progress import run_file_import
 
 
 class Command(BaseCommand):
@@ -43,24 +43,16 @@ class Command(BaseCommand):
         if shipping_table is None:
             raise CommandError(f"There is no shipping table with id {table}.")
         self.stdout.write(f"Importing rows of {shipping_table} (table {shipping_table.pk}).")
-        try:
-            with (
-                open(file, "rb") as stream,
-                file_progress(file, stdout=self.stdout, description="rows") as progress,
-            ):
-                report = shipping_rows_import(
-                    table=shipping_table,
-                    stream=stream,
-                    replace=replace,
-                    dry_run=dry_run,
-                    batch_size=batch_size,
-                    progress=progress,
-                )
-        except OSError as exc:
-            raise CommandError(f"Cannot read {file}: {exc.strerror or exc}.") from None
-        except FileFormatError as exc:
-            raise CommandError(str(exc)) from None
-        for line in report.summary_lines():
-            self.stdout.write(line)
-        if report.interrupted:
-            raise CommandError("Import interrupted.")
+        run_file_import(
+            self,
+            path=file,
+            description="rows",
+            run=lambda stream, progress: shipping_rows_import(
+                table=shipping_table,
+                stream=stream,
+                replace=replace,
+                dry_run=dry_run,
+                batch_size=batch_size,
+                progress=progress,
+            ),
+        )
