@@ -154,6 +154,19 @@ def rule_is_live(rule: RuleData, moment: datetime) -> bool:
     return not (rule.end_at is not None and moment >= rule.end_at)
 
 
+def next_rule_boundary(rules: Iterable[RuleData], moment: datetime) -> datetime | None:
+    """The first start or end of an active rule strictly after `moment`: until then, every
+    price computed at `moment` stays exact."""
+    upcoming = [
+        edge
+        for rule in rules
+        if rule.active
+        for edge in (rule.start_at, rule.end_at)
+        if edge is not None and edge > moment
+    ]
+    return min(upcoming, default=None)
+
+
 def rule_targets(rule: RuleData, product: ProductData) -> bool:
     if rule.rule_target == TARGET_ALL:
         return True

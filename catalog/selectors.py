@@ -31,7 +31,7 @@ from django.utils import timezone
 from storefront import payments
 from storefront.api.caching import cached
 from storefront.models import PaymentOptionKind
-from storefront.selectors import payment_option_get
+from storefront.selectors import payment_terms_get
 
 from . import pricing
 from .models import (
@@ -47,6 +47,8 @@ from .tree import CategoryIndex, CategoryRow, build_index, full_tree, specific_t
 
 CATEGORY_CACHE = "categories"
 PRICE_RULE_CACHE = "price-rules"
+# Every public shape of a product (summary, full product, quote item) and answers showing one.
+PRODUCTS_CACHE = "products"
 TRADE_POLICY_CACHE = "trade-policies"
 
 # Largest id a database integer column holds (PostgreSQL bigint): larger ids cannot exist.
@@ -289,8 +291,8 @@ def price_context_get(
     forced = price_rule
     if isinstance(price_rule, PriceRule):
         forced = price_rule_data(price_rule)
-    cash_option = payment_option_get(option_id=None, kind=PaymentOptionKind.CASH_DISCOUNT)
-    installment_option = payment_option_get(option_id=None, kind=PaymentOptionKind.INSTALLMENTS)
+    cash_terms = payment_terms_get(option_id=None, kind=PaymentOptionKind.CASH_DISCOUNT)
+    installment_terms = payment_terms_get(option_id=None, kind=PaymentOptionKind.INSTALLMENTS)
     if trade_policy_id is None:
         trade_policy_id = default_trade_policy_id()
     return PriceContext(
@@ -300,16 +302,8 @@ def price_context_get(
         categories=category_index(),
         forced_rule=forced,
         coupon_code=coupon_code,
-        cash_discount=(
-            payments.cash_discount_terms_of(cash_option)
-            if cash_option
-            else payments.NO_CASH_DISCOUNT
-        ),
-        installment_terms=(
-            payments.installment_terms_of(installment_option)
-            if installment_option
-            else payments.SINGLE_PAYMENT
-        ),
+        cash_discount=cash_terms or payments.NO_CASH_DISCOUNT,
+        installment_terms=installment_terms or payments.SINGLE_PAYMENT,
     )
 
 

@@ -3,10 +3,25 @@
 from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.dispatch import receiver
 
-from storefront.api.caching import cache_namespace_bump
+from storefront.api.caching import cache_namespace_bump, invalidate_on_change
+from storefront.models import PaymentOption
 
-from .models import Category, PriceRule, TradePolicy
-from .selectors import CATEGORY_CACHE, PRICE_RULE_CACHE, TRADE_POLICY_CACHE
+from .models import (
+    Attribute,
+    AttributeValue,
+    Brand,
+    CargoType,
+    Category,
+    PriceRule,
+    Product,
+    ProductDescription,
+    ProductMedia,
+    ProductPrice,
+    Stock,
+    Storage,
+    TradePolicy,
+)
+from .selectors import CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE, TRADE_POLICY_CACHE
 
 
 @receiver([post_save, post_delete], sender=Category)
@@ -31,3 +46,25 @@ def price_rule_targets_changed(action: str, **kwargs) -> None:
 @receiver([post_save, post_delete], sender=TradePolicy)
 def trade_policies_changed(**kwargs) -> None:
     cache_namespace_bump(TRADE_POLICY_CACHE)
+
+
+# Everything a product's public shapes show (summary, full product, quote item): names,
+# prices and rules, stock, medias, attributes, categories, brand, descriptions, and the
+# payment options behind the installments of a price.
+invalidate_on_change(
+    PRODUCTS_CACHE,
+    Product,
+    ProductPrice,
+    PriceRule,
+    TradePolicy,
+    Stock,
+    Storage,
+    CargoType,
+    ProductMedia,
+    ProductDescription,
+    Attribute,
+    AttributeValue,
+    Category,
+    Brand,
+    PaymentOption,
+)

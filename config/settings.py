@@ -147,7 +147,15 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": DATA_DIR / "db.sqlite3",
-            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            # One connection per worker thread, kept between requests like PostgreSQL's.
+            "CONN_MAX_AGE": env_int("DB_CONN_MAX_AGE", 60),
+            "CONN_HEALTH_CHECKS": True,
+            "OPTIONS": {
+                "timeout": 20,
+                "transaction_mode": "IMMEDIATE",
+                # Readers never wait for the writer (several gunicorn workers on one file).
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -179,6 +187,8 @@ else:
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "LOCATION": "storefront",
             "TIMEOUT": env_int("CACHE_TIMEOUT", 300),
+            # Rendered answers and product fragments: room for a real store's catalogue.
+            "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 20000)},
         }
     }
 
@@ -280,7 +290,7 @@ ADMINS = [("Operators", a) for a in env_list("ADMINS")]
 # --- REST API ---------------------------------------------------------------
 
 REST_FRAMEWORK = {
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["storefront.api.renderers.FastJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["storefront.api.parsers.JSONBodyParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": ["storefront.api.authentication.CustomerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],

@@ -14,6 +14,9 @@ from storefront.models import SalesChannel
 
 from .models import Comment, ProductReview, SalesChannelReview
 
+# Every public review and comment list (bumped by signals.py and the moderation services).
+FEEDBACK_CACHE = "feedback"
+
 _ID = ListField("id", "int", order=True)
 _SCORE = ListField("score", "int", order=True)
 _RECOMMENDED = ListField("recommended", "bool", order=True)

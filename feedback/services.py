@@ -12,10 +12,12 @@ from django.utils import timezone
 from rest_framework.exceptions import ValidationError
 
 from catalog.selectors import product_get_active
+from storefront.api.caching import cache_namespace_bump
 from storefront.api.errors import ErrorCode, not_found
 from storefront.models import Customer
 
 from .models import Comment
+from .selectors import FEEDBACK_CACHE
 
 logger = logging.getLogger(__name__)
 
@@ -155,9 +157,13 @@ def comment_reply_notify(*, comment: Comment, reply: Comment) -> bool:
 
 def comments_set_active(*, comments: QuerySet, active: bool) -> int:
     """Approve (active=True) or hide (False) comments; returns how many changed."""
-    return comments.exclude(active=active).update(active=active, updated_at=timezone.now())
+    changed = comments.exclude(active=active).update(active=active, updated_at=timezone.now())
+    cache_namespace_bump(FEEDBACK_CACHE)  # update() sends no signal
+    return changed
 
 
 def reviews_set_active(*, reviews: QuerySet, active: bool) -> int:
     """Approve or hide product or store reviews; returns how many changed."""
-    return reviews.exclude(active=active).update(active=active, updated_at=timezone.now())
+    changed = reviews.exclude(active=active).update(active=active, updated_at=timezone.now())
+    cache_namespace_bump(FEEDBACK_CACHE)  # update() sends no signal
+    return changed

@@ -11,7 +11,13 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef, Prefetch, Q
 
 from catalog.models import Product
-from catalog.selectors import PRICE_RULE_RELATIONS, category_index, product_full_queryset
+from catalog.pricing import next_rule_boundary
+from catalog.selectors import (
+    PRICE_RULE_RELATIONS,
+    active_price_rules,
+    category_index,
+    product_full_queryset,
+)
 from catalog.tree import with_ancestors
 from storefront.api.caching import cached
 from storefront.api.query import ListField, ListQuery, ListSpec
@@ -21,6 +27,8 @@ from .models import Banner, BannerGroup, Upsell
 from .scheduling import Window, next_boundary
 
 BANNERS_CACHE = "banners"
+# Upsell offers and their triggers (the answers also follow catalog.PRODUCTS_CACHE).
+UPSELLS_CACHE = "upsells"
 
 
 def banner_groups_by_codes(*, codes: list[str], channel) -> list[BannerGroup]:
@@ -194,6 +202,24 @@ def upsell_candidates(*, location: str, cart_ids: frozenset[int], moment: dateti
         .exclude(product_id__in=cart_ids)
         .filter(triggered)
     )
+
+
+def upsell_answer_valid_until(*, location: str, moment: datetime) -> datetime | None:
+    """The next moment an upsell answer at `location` may change by itself: an offer's
+    start or end, or a price rule's (cached with the offers; staff changes bump it)."""
+
+    def windows() -> tuple[Window, ...]:
+        rows = (
+            Upsell.objects.active()
+            .at_location(location)
+            .filter(Q(start_at__isnull=False) | Q(end_at__isnull=False))
+            .values_list("start_at", "end_at")
+        )
+        return tuple(Window(start, end) for start, end in rows)
+
+    offers = next_boundary(cached(UPSELLS_CACHE, f"windows:{location}", windows), moment)
+    rules = next_rule_boundary(active_price_rules(), moment)
+    return min((edge for edge in (offers, rules) if edge is not None), default=None)
 
 
 def upsell_for_cart(

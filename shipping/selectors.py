@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from decimal import Decimal
 
 from django.conf import settings
@@ -27,6 +28,8 @@ from .models import Pickup, PostalCode, ShippingRow, ShippingTable, ShippingTabl
 from .postal import format_postal_code, try_normalize_postal_code
 
 POSTAL_CODES_CACHE = "postal-codes"
+# Carriers, tables, rows and pickups (quote answers also follow catalog.PRODUCTS_CACHE).
+SHIPPING_CACHE = "shipping"
 
 
 # --- Postal codes ---------------------------------------------------------------------
@@ -101,6 +104,8 @@ class QuoteOutcome:
     storages: dict[int, StorageInfo]
     tables: dict[int, TableInfo]
     pickups: dict[int, list[Pickup]]
+    # The next price-rule start or end: the quote may change by itself then.
+    valid_until: datetime | None = None
 
 
 def _quote_products(ids: list[int], trade_policy_id: int) -> dict[int, Product]:
@@ -189,10 +194,12 @@ def shipping_quote_get(
         quantities[item.product_id] = quantities.get(item.product_id, 0) + item.quantity
 
     products = _quote_products(list(quantities), trade_policy_id)
+    moment = timezone.now()
+    rules = active_price_rules()
     context = PriceContext(
         trade_policy_id=trade_policy_id,
-        moment=timezone.now(),
-        rules=active_price_rules(),
+        moment=moment,
+        rules=rules,
         categories=category_index(),
     )
     prices = {
@@ -300,6 +307,7 @@ def shipping_quote_get(
         storages=storages,
         tables=tables,
         pickups=pickups,
+        valid_until=pricing.next_rule_boundary(rules, moment),
     )
 
 

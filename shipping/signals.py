@@ -3,10 +3,12 @@
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from storefront.api.caching import cache_namespace_bump
+from storefront.api.caching import cache_namespace_bump, invalidate_on_change
 
-from .models import PostalCode
-from .selectors import POSTAL_CODES_CACHE
+from .models import Carrier, Pickup, PostalCode, ShippingRow, ShippingTable
+from .selectors import POSTAL_CODES_CACHE, SHIPPING_CACHE
+
+invalidate_on_change(SHIPPING_CACHE, Carrier, ShippingTable, ShippingRow, Pickup)
 
 
 @receiver([post_save, post_delete], sender=PostalCode)

@@ -2,10 +2,12 @@
 
 from django.http import HttpRequest
 
+from . import payments
 from .api.caching import cached
-from .models import PaymentOption, SalesChannel
+from .models import PaymentOption, PaymentOptionKind, SalesChannel
 
 SALES_CHANNEL_CACHE = "sales-channels"
+PAYMENT_OPTIONS_CACHE = "payment-options"
 
 
 def _request_domain(request: HttpRequest) -> str:
@@ -41,3 +43,21 @@ def payment_option_get(*, option_id: int | None, kind: str) -> PaymentOption | N
     if option_id is None:
         return PaymentOption.objects.default_for(kind)
     return PaymentOption.objects.active().filter(pk=option_id, kind=kind).first()
+
+
+PaymentTerms = payments.CashDiscountTerms | payments.InstallmentTerms
+
+
+def payment_terms_get(*, option_id: int | None, kind: str) -> PaymentTerms | None:
+    """The terms of `payment_option_get(...)` as plain data, or None (cached; staff changes
+    to payment options bump the namespace)."""
+
+    def build() -> tuple[PaymentTerms | None]:
+        option = payment_option_get(option_id=option_id, kind=kind)
+        if option is None:
+            return (None,)  # a tuple: a known miss is cached too
+        if kind == PaymentOptionKind.CASH_DISCOUNT:
+            return (payments.cash_discount_terms_of(option),)
+        return (payments.installment_terms_of(option),)
+
+    return cached(PAYMENT_OPTIONS_CACHE, f"{kind}:{option_id}", build)[0]

@@ -3,9 +3,11 @@
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from .api.caching import cache_namespace_bump
-from .models import SalesChannel
-from .selectors import SALES_CHANNEL_CACHE
+from .api.caching import cache_namespace_bump, invalidate_on_change
+from .models import PaymentOption, SalesChannel
+from .selectors import PAYMENT_OPTIONS_CACHE, SALES_CHANNEL_CACHE
+
+invalidate_on_change(PAYMENT_OPTIONS_CACHE, PaymentOption)
 
 
 @receiver([post_save, post_delete], sender=SalesChannel)

@@ -1,14 +1,20 @@
 """Public API routes of the catalog app (prefixes are added in config/urls.py)."""
 
+from storefront.api.caching import cached_answers
 from storefront.api.routing import api_path
 
+from ..selectors import CATEGORY_CACHE
 from .views import CategorySubtreeView, CategoryTreeView, ProductInterestView
 
 urlpatterns: list = [
-    *api_path("publics/products/categories/tree", CategoryTreeView.as_view(), "category-tree"),
+    *api_path(
+        "publics/products/categories/tree",
+        cached_answers(CategoryTreeView.as_view(), namespaces=(CATEGORY_CACHE,)),
+        "category-tree",
+    ),
     *api_path(
         "publics/products/categories/<str:categoryId>/tree",
-        CategorySubtreeView.as_view(),
+        cached_answers(CategorySubtreeView.as_view(), namespaces=(CATEGORY_CACHE,)),
         "category-subtree",
     ),
     *api_path("publics/products/interests", ProductInterestView.as_view(), "product-interests"),

@@ -1,7 +1,11 @@
 """Public API routes of the feedback app (prefixes are added in config/urls.py)."""
 
+from catalog.selectors import PRODUCTS_CACHE
+from storefront.api.caching import cached_answers
 from storefront.api.routing import api_path
+from storefront.selectors import SALES_CHANNEL_CACHE
 
+from ..selectors import FEEDBACK_CACHE
 from .views import (
     CommentCreateView,
     CommentListView,
@@ -10,11 +14,26 @@ from .views import (
 )
 
 urlpatterns: list = [
-    *api_path("review/product", ProductReviewListView.as_view(), "product-review-list"),
     *api_path(
-        "review/sales-channel", SalesChannelReviewListView.as_view(), "sales-channel-review-list"
+        "review/product",
+        cached_answers(
+            ProductReviewListView.as_view(), namespaces=(FEEDBACK_CACHE, PRODUCTS_CACHE)
+        ),
+        "product-review-list",
     ),
-    *api_path("publics/products/comments", CommentListView.as_view(), "product-comment-list"),
+    *api_path(
+        "review/sales-channel",
+        cached_answers(
+            SalesChannelReviewListView.as_view(),
+            namespaces=(FEEDBACK_CACHE, SALES_CHANNEL_CACHE),
+        ),
+        "sales-channel-review-list",
+    ),
+    *api_path(
+        "publics/products/comments",
+        cached_answers(CommentListView.as_view(), namespaces=(FEEDBACK_CACHE, PRODUCTS_CACHE)),
+        "product-comment-list",
+    ),
     *api_path(
         "publics/products/<str:productId>/comments",
         CommentCreateView.as_view(),

@@ -11,9 +11,10 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework.views import APIView
 
+from storefront.api.caching import conditional_response
 from storefront.api.errors import ErrorCode, not_found
 from storefront.api.query import list_page, list_query_parameters, parse_list_query
-from storefront.api.responses import bare, success
+from storefront.api.responses import bare
 from storefront.api.schema import error_responses, page_container, success_envelope
 from storefront.api.throttling import PublicWriteThrottle
 from storefront.models import Customer
@@ -63,7 +64,7 @@ class ProductReviewListView(APIView):
             query,
             lambda rows: ProductReviewSerializer(rows, many=True, context=context).data,
         )
-        return success(page)
+        return conditional_response(request, {"status": True, "data": page}, max_age=0)
 
 
 class SalesChannelReviewListView(APIView):
@@ -91,7 +92,7 @@ class SalesChannelReviewListView(APIView):
         page = list_page(
             reviews, query, lambda rows: SalesChannelReviewSerializer(rows, many=True).data
         )
-        return success(page)
+        return conditional_response(request, {"status": True, "data": page}, max_age=0)
 
 
 class CommentListView(APIView):
@@ -115,7 +116,7 @@ class CommentListView(APIView):
             query,
             lambda rows: CommentSerializer(rows, many=True, context=context).data,
         )
-        return bare(page)
+        return conditional_response(request, page, max_age=0)
 
 
 _PRODUCT_ID = re.compile(r"[0-9]{1,19}")

@@ -1,10 +1,22 @@
 """Public API routes of the marketing app (prefixes are added in config/urls.py)."""
 
+from catalog.selectors import PRODUCTS_CACHE
+from storefront.api.caching import cached_answers
 from storefront.api.routing import api_path
+from storefront.selectors import SALES_CHANNEL_CACHE
 
+from ..selectors import BANNERS_CACHE, UPSELLS_CACHE
 from .views import BannerListView, UpsellView
 
 urlpatterns = [
-    *api_path("publics/template/banners", BannerListView.as_view(), "banner-groups"),
-    *api_path("cart/upsell/<str:locationId>", UpsellView.as_view(), "cart-upsell"),
+    *api_path(
+        "publics/template/banners",
+        cached_answers(BannerListView.as_view(), namespaces=(BANNERS_CACHE, SALES_CHANNEL_CACHE)),
+        "banner-groups",
+    ),
+    *api_path(
+        "cart/upsell/<str:locationId>",
+        cached_answers(UpsellView.as_view(), namespaces=(UPSELLS_CACHE, PRODUCTS_CACHE)),
+        "cart-upsell",
+    ),
 ]

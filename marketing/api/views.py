@@ -13,11 +13,15 @@ from storefront.api.caching import conditional_response
 from storefront.api.errors import ErrorCode, not_found
 from storefront.api.query import ListQuery, list_query_parameters, parse_list_query, sparse
 from storefront.api.querystring import json_or_nested, string_list
-from storefront.api.responses import bare
 from storefront.api.schema import error_responses, success_envelope
 from storefront.selectors import current_sales_channel
 
-from ..selectors import UPSELL_LIST, banner_listing_get, upsell_for_cart
+from ..selectors import (
+    UPSELL_LIST,
+    banner_listing_get,
+    upsell_answer_valid_until,
+    upsell_for_cart,
+)
 from .serializers import (
     MAX_CART_ENTRIES,
     MAX_ID,
@@ -116,7 +120,10 @@ class BannerListView(APIView):
         if not listing.groups:
             raise not_found(ErrorCode.BANNER_GROUP_NOT_FOUND, BANNER_GROUP_NOT_FOUND_MESSAGE)
         return conditional_response(
-            request, {"status": True, "data": listing.groups}, max_age=listing.max_age(moment)
+            request,
+            {"status": True, "data": listing.groups},
+            max_age=listing.max_age(moment),
+            valid_until=listing.valid_until,
         )
 
 
@@ -199,4 +206,9 @@ class UpsellView(APIView):
             "price_context": price_context_get(moment=moment, price_rule=offer.price_rule),
         }
         data = UpsellSerializer(offer, context=context).data
-        return bare(sparse([data], query.fields)[0])
+        return conditional_response(
+            request,
+            sparse([data], query.fields)[0],
+            max_age=0,
+            valid_until=upsell_answer_valid_until(location=locationId, moment=moment),
+        )

@@ -9,7 +9,6 @@ from catalog.selectors import MAX_DB_ID
 from storefront.api.caching import conditional_response
 from storefront.api.errors import ErrorCode, not_found
 from storefront.api.querystring import indexed_list, json_or_nested
-from storefront.api.responses import bare
 from storefront.api.schema import error_responses, success_envelope
 
 from ..postal import MAX_INPUT_LENGTH
@@ -174,4 +173,9 @@ class ShippingQuoteView(APIView):
             zip_code=data["targetZipCode"],
             trade_policy_id=trade_policy_id,
         )
-        return bare(quote_payload(outcome, context={"request": request}))
+        return conditional_response(
+            request,
+            quote_payload(outcome, context={"request": request}),
+            max_age=0,
+            valid_until=outcome.valid_until,
+        )

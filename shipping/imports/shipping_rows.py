@@ -24,8 +24,11 @@ from typing import BinaryIO, NamedTuple
 from django.db import transaction
 from django.utils import timezone
 
+from storefront.api.caching import cache_namespace_bump
+
 from ..models import MAX_ORDER_VALUE, MAX_WEIGHT, ShippingRow, ShippingTable
 from ..postal import InvalidPostalCode, normalize_postal_code
+from ..selectors import SHIPPING_CACHE
 from .base import (
     FileFormatError,
     ImportReport,
@@ -251,6 +254,8 @@ def shipping_rows_import(
                     existing_keys=existing_keys,
                     report=report,
                     batch_size=batch_size,
+                    # raw SQL sends no signal: retire cached quotes after each batch
+                    after_batch=lambda: cache_namespace_bump(SHIPPING_CACHE),
                 )
                 continue
             report.read += 1

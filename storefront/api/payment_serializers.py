@@ -1,19 +1,20 @@
 """Serializers of the payment endpoints: card flags and payment conditions."""
 
 from decimal import Decimal
+from functools import lru_cache
 
 from rest_framework import serializers
 
-from storefront.models import PaymentOptionKind
 from storefront.payments import (
+    NO_CASH_DISCOUNT,
+    SINGLE_PAYMENT,
+    CashDiscountTerms,
+    InstallmentTerms,
     PaymentCondition,
     PricedItem,
-    cash_discount_terms_of,
-    installment_terms_of,
+    payment_conditions,
 )
-from storefront.selectors import payment_option_get
 
-from .errors import ErrorCode, not_found
 from .fields import StrictCharField
 
 CONDITIONS_MAX_ITEMS = 500
@@ -86,34 +87,17 @@ def _option_id_field(kind_label: str) -> serializers.IntegerField:
 class PaymentConditionsBodySerializer(serializers.Serializer):
     """Items to price, and optionally the payment options to price them with."""
 
-    # Validated data: `items` (PricedItem, in request order), `cash_discount_terms` and
-    # `installment_terms` (None when no option applies). An id naming no active option of
-    # its kind is a 404, checked only once the whole body is valid (validate()).
+    # Validated data: `items` (PricedItem, in request order) and the two option ids (None
+    # when absent). The view resolves the ids (an unknown one is a 404).
 
     cashDiscountPaymentOptionId = _option_id_field("cash-discount")
     installmentPaymentOptionId = _option_id_field("installment")
     items = ConditionItemSerializer(many=True, allow_empty=False, max_length=CONDITIONS_MAX_ITEMS)
 
     def validate(self, attrs):
-        cash_id = attrs.get("cashDiscountPaymentOptionId")
-        cash = payment_option_get(option_id=cash_id, kind=PaymentOptionKind.CASH_DISCOUNT)
-        if cash_id is not None and cash is None:
-            raise not_found(
-                ErrorCode.PAYMENT_OPTION_NOT_FOUND,
-                f"Cash-discount payment option {cash_id} was not found.",
-            )
-        plan_id = attrs.get("installmentPaymentOptionId")
-        plan = payment_option_get(option_id=plan_id, kind=PaymentOptionKind.INSTALLMENTS)
-        if plan_id is not None and plan is None:
-            raise not_found(
-                ErrorCode.PAYMENT_OPTION_NOT_FOUND,
-                f"Installment payment option {plan_id} was not found.",
-            )
-        return {
-            "items": attrs["items"],
-            "cash_discount_terms": cash_discount_terms_of(cash) if cash else None,
-            "installment_terms": installment_terms_of(plan) if plan else None,
-        }
+        attrs.setdefault("cashDiscountPaymentOptionId", None)
+        attrs.setdefault("installmentPaymentOptionId", None)
+        return attrs
 
 
 def _money(**kwargs) -> serializers.DecimalField:
@@ -145,17 +129,14 @@ class PaymentConditionSerializer(serializers.Serializer):
     installments = InstallmentSerializer(many=True)
 
 
-def payment_condition_data(condition: PaymentCondition) -> dict:
-    """The JSON of one result, shaped as PaymentConditionSerializer documents it.
-
-    Built by hand: a 500-item request has 6,500 nested objects and 26,000 numbers, which
-    DRF's field-by-field serialization and its encoder's per-Decimal fallback render many
-    times slower. Amounts are already rounded to the cent, so float() is only the wire
-    format (what DRF's encoder would write for a Decimal). A test keeps both shapes equal.
-    """
+def _priced_value_data(condition: PaymentCondition) -> dict:
+    """The JSON of one result but its reference, shaped as PaymentConditionSerializer
+    documents it (built by hand: DRF's field-by-field rendering of a 500-item answer, 6,500
+    objects, is many times slower; a test keeps both shapes equal)."""
     discount = condition.cash_discount
     return {
-        "reference": condition.reference,
+        # Amounts are rounded to the cent already: float() is only the wire format (what
+        # the renderer writes for a Decimal), done once here for the memoized result.
         "value": float(condition.value),
         "cashDiscount": {
             "discountPercentage": float(discount.discount_percentage),
@@ -173,3 +154,24 @@ def payment_condition_data(condition: PaymentCondition) -> dict:
             for entry in condition.installments
         ],
     }
+
+
+@lru_cache(maxsize=8192)
+def _value_data(value: Decimal, cash: CashDiscountTerms, plan: InstallmentTerms) -> dict:
+    """The rendered conditions of one value (memoized: the same prices recur on every page
+    of a store, and the result depends on nothing else). Callers never mutate it."""
+    (condition,) = payment_conditions(
+        [PricedItem(reference="", value=value)],
+        cash_discount_terms=cash,
+        installment_terms=plan,
+    )
+    return _priced_value_data(condition)
+
+
+def payment_conditions_data(
+    items: list[PricedItem], *, cash: CashDiscountTerms | None, plan: InstallmentTerms | None
+) -> list[dict]:
+    """The JSON of `payment_conditions(items, ...)`, one result per item in order."""
+    cash = cash or NO_CASH_DISCOUNT
+    plan = plan or SINGLE_PAYMENT
+    return [{"reference": item.reference, **_value_data(item.value, cash, plan)} for item in items]

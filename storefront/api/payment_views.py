@@ -3,17 +3,18 @@
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework.views import APIView
 
-from storefront.payments import CARD_FLAG_PATTERNS, payment_conditions
+from storefront.models import PaymentOptionKind
+from storefront.payments import CARD_FLAG_PATTERNS
+from storefront.selectors import payment_terms_get
 
 from .caching import conditional_response
-from .errors import ErrorCode
+from .errors import ErrorCode, not_found
 from .payment_serializers import (
     CardFlagsSerializer,
     PaymentConditionsBodySerializer,
     PaymentConditionSerializer,
-    payment_condition_data,
+    payment_conditions_data,
 )
-from .responses import success
 from .schema import error_responses, success_envelope
 
 # The patterns are code: built once per process, so there is nothing to fetch from the
@@ -83,9 +84,27 @@ class PaymentConditionsView(APIView):
     def post(self, request):
         serializer = PaymentConditionsBodySerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        conditions = payment_conditions(
-            serializer.validated_data["items"],
-            cash_discount_terms=serializer.validated_data["cash_discount_terms"],
-            installment_terms=serializer.validated_data["installment_terms"],
+        body = serializer.validated_data
+        cash = _payment_terms(body["cashDiscountPaymentOptionId"], PaymentOptionKind.CASH_DISCOUNT)
+        plan = _payment_terms(body["installmentPaymentOptionId"], PaymentOptionKind.INSTALLMENTS)
+        return conditional_response(
+            request,
+            {"status": True, "data": payment_conditions_data(body["items"], cash=cash, plan=plan)},
         )
-        return success([payment_condition_data(condition) for condition in conditions])
+
+
+_OPTION_LABELS = {
+    PaymentOptionKind.CASH_DISCOUNT: "Cash-discount",
+    PaymentOptionKind.INSTALLMENTS: "Installment",
+}
+
+
+def _payment_terms(option_id: int | None, kind: str):
+    """The terms of the named option (else the default one; None when none applies)."""
+    terms = payment_terms_get(option_id=option_id, kind=kind)
+    if option_id is not None and terms is None:
+        raise not_found(
+            ErrorCode.PAYMENT_OPTION_NOT_FOUND,
+            f"{_OPTION_LABELS[kind]} payment option {option_id} was not found.",
+        )
+    return terms

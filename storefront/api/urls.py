@@ -1,13 +1,25 @@
 """Public API routes of the store app (prefixes are added in config/urls.py)."""
 
+from ..selectors import PAYMENT_OPTIONS_CACHE
+from .caching import cached_answers
 from .customer_views import CustomerLoginView, CustomerMeView, CustomerRegisterView
 from .payment_views import CardFlagsView, PaymentConditionsView
 from .routing import api_path
 
 urlpatterns: list = [
-    *api_path("publics/payments/card-flags", CardFlagsView.as_view(), "payments-card-flags"),
     *api_path(
-        "publics/payments/conditions", PaymentConditionsView.as_view(), "payments-conditions"
+        "publics/payments/card-flags",
+        cached_answers(CardFlagsView.as_view(), namespaces=()),
+        "payments-card-flags",
+    ),
+    *api_path(
+        "publics/payments/conditions",
+        cached_answers(
+            PaymentConditionsView.as_view(),
+            namespaces=(PAYMENT_OPTIONS_CACHE,),
+            read_only_post=True,
+        ),
+        "payments-conditions",
     ),
     *api_path("publics/customers", CustomerRegisterView.as_view(), "customer-register"),
     *api_path("publics/customers/login", CustomerLoginView.as_view(), "customer-login"),

@@ -1,0 +1,46 @@
+"""JSON on the wire: one encoder (orjson) for every API answer and cached fragment.
+
+`json_bytes(value)` renders exactly what DRF's JSONRenderer rendered before (compact,
+UTF-8, Decimal as a JSON number, datetimes in DRF's ISO 8601 form), several times faster.
+`orjson.Fragment` values (already-rendered JSON, e.g. a cached product summary) are
+spliced in as they are, so a cached fragment is never parsed and encoded again.
+"""
+
+from decimal import Decimal
+from typing import Any
+
+import orjson
+from rest_framework.renderers import BaseRenderer
+from rest_framework.utils.encoders import JSONEncoder
+
+_drf_default = JSONEncoder().default
+_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
+
+
+def _default(value: Any) -> Any:
+    # Money is Decimal in code and a JSON number on the wire (COERCE_DECIMAL_TO_STRING off).
+    if isinstance(value, Decimal):
+        return float(value)
+    # datetimes, dates, lazy translations, ... exactly as DRF's encoder renders them
+    return _drf_default(value)
+
+
+def json_bytes(value: Any) -> bytes:
+    """The compact UTF-8 JSON of `value`."""
+    return orjson.dumps(value, default=_default, option=_OPTIONS)
+
+
+Fragment = orjson.Fragment
+
+
+class FastJSONRenderer(BaseRenderer):
+    """DRF renderer over `json_bytes` (replaces rest_framework.renderers.JSONRenderer)."""
+
+    media_type = "application/json"
+    format = "json"
+    charset = None
+
+    def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
+        if data is None:
+            return b""
+        return json_bytes(data)
