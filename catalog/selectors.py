@@ -39,11 +39,20 @@ from .models import (
     Category,
     PriceRule,
     Product,
+    ProductDescription,
     ProductPrice,
     Stock,
     TradePolicy,
 )
-from .tree import CategoryIndex, CategoryRow, build_index, full_tree, specific_tree, with_ancestors
+from .tree import (
+    CategoryIndex,
+    CategoryRow,
+    breadcrumb,
+    build_index,
+    full_tree,
+    specific_tree,
+    with_ancestors,
+)
 
 CATEGORY_CACHE = "categories"
 PRICE_RULE_CACHE = "price-rules"
@@ -181,11 +190,9 @@ def product_get_active(*, product_id: int) -> Product | None:
 
 
 def product_available_stock(product: Product) -> int:
-    """Units available over active storages (from the `active_stocks` prefetch if loaded)."""
-    stocks = getattr(product, "active_stocks", None)
-    if stocks is None:
-        stocks = list(Stock.objects.in_active_storages().filter(product=product))
-    return sum(stock.available for stock in stocks)
+    """Units available over active storages, from the `active_stocks` prefetch (a product
+    loaded without it fails loudly rather than querying once per row)."""
+    return sum(stock.available for stock in product.active_stocks)
 
 
 def stock_by_storage(*, product_ids: Iterable[int]) -> dict[int, dict[int, int]]:
@@ -368,4 +375,97 @@ def product_price_get(
         context.rules if apply_rules else (),
         request,
         forced_rule=context.forced_rule if apply_rules else None,
+    )
+
+
+# --- Full product facts (computed once per product, rendered by the API layer) --------
+
+
+@dataclass(frozen=True)
+class VariationFacts:
+    """The `variations` block of a full product: its family's active variations."""
+
+    values: tuple[AttributeValue, ...]  # every value used, in display order
+    combinations: tuple[dict, ...]  # {productId, sku, name, combination, active, stock}
+    attributes: tuple[dict, ...]  # {id, name, values: [value ids]}
+
+
+@dataclass(frozen=True)
+class FullProductFacts:
+    """What the full product shows beyond its own columns (prices, variations, ...)."""
+
+    price: pricing.Price
+    original_price: pricing.Price
+    variations: VariationFacts
+    description: ProductDescription | None
+    breadcrumb: list[dict]
+
+
+def _family_variations(product: Product) -> list[Product]:
+    """Active variations of the product's family (its own, or its parent's for a variation);
+    from the `active_variations` prefetch of `product_full_queryset()`."""
+    owner = product.parent if product.parent_id else product
+    return owner.active_variations
+
+
+def product_variations_get(product: Product) -> VariationFacts:
+    values: dict[int, AttributeValue] = {}
+    combinations = []
+    for variation in _family_variations(product):
+        own = list(variation.attribute_values.all())
+        for value in own:
+            values.setdefault(value.pk, value)
+        combinations.append(
+            {
+                "productId": variation.pk,
+                "sku": variation.sku,
+                "name": variation.name,
+                "combination": [value.pk for value in own],
+                "active": variation.active,
+                "stock": product_available_stock(variation),
+            }
+        )
+    ordered = sorted(
+        values.values(),
+        key=lambda v: (v.attribute.position, v.attribute_id, v.order, v.label, v.pk),
+    )
+    attributes: dict[int, dict] = {}
+    for value in ordered:
+        entry = attributes.setdefault(
+            value.attribute_id,
+            {"id": value.attribute_id, "name": value.attribute.name, "values": []},
+        )
+        entry["values"].append(value.pk)
+    return VariationFacts(
+        values=tuple(ordered),
+        combinations=tuple(combinations),
+        attributes=tuple(attributes.values()),
+    )
+
+
+def product_description_pick(
+    product: Product, trade_policy_id: int | None
+) -> ProductDescription | None:
+    """The description of the trade policy, else of the default policy, else None."""
+    descriptions = list(product.descriptions.all())
+    chosen = next((d for d in descriptions if d.trade_policy_id == trade_policy_id), None)
+    if chosen is None:
+        default_id = default_trade_policy_id()
+        chosen = next((d for d in descriptions if d.trade_policy_id == default_id), None)
+    if chosen is not None:
+        chosen.product = product  # saves a query for productCategoryId / productBrandId
+    return chosen
+
+
+def full_product_facts_get(
+    *, product: Product, context: PriceContext, quantity: int = 1
+) -> FullProductFacts:
+    """Everything the full product shows that is computed (product from
+    `product_full_queryset()`: no query here but the cached category index)."""
+    return FullProductFacts(
+        price=product_price_get(product=product, context=context, quantity=quantity),
+        original_price=product_price_get(product=product, context=context, apply_rules=False),
+        variations=product_variations_get(product),
+        description=product_description_pick(product, context.trade_policy_id),
+        breadcrumb=breadcrumb(context.categories, product.main_category_id),
     )

@@ -8,7 +8,6 @@ would reveal what the masking hides).
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
-from catalog.selectors import product_summary_related
 from storefront.api.query import ListField, ListSpec
 from storefront.models import SalesChannel
 
@@ -121,17 +120,10 @@ COMMENT_LIST = ListSpec(
 
 
 def product_reviews_public() -> QuerySet:
-    """Approved product reviews with everything the list serializer reads."""
-    select, prefetch = product_summary_related("product")
-    return (
-        ProductReview.objects.public()
-        .select_related(*select)
-        .prefetch_related(
-            *prefetch,
-            # feeds `medias`
-            "medias",
-        )
-    )
+    """Approved product reviews with their photos (the product summaries come from the
+    product read model, catalog.api.fragments)."""
+    # feeds `medias`
+    return ProductReview.objects.public().prefetch_related("medias")
 
 
 def sales_channel_reviews_public(*, channel: SalesChannel | None) -> QuerySet:
@@ -161,7 +153,4 @@ def comments_with_reply_count(queryset: QuerySet) -> QuerySet:
 
 def comments_public() -> QuerySet:
     """Approved comments and replies (a reply only while its parent is approved too)."""
-    select, prefetch = product_summary_related("product")
-    return comments_with_reply_count(
-        Comment.objects.public().select_related(*select).prefetch_related(*prefetch)
-    )
+    return comments_with_reply_count(Comment.objects.public())

@@ -16,7 +16,6 @@ from catalog.selectors import (
     PRICE_RULE_RELATIONS,
     active_price_rules,
     category_index,
-    product_full_queryset,
 )
 from catalog.tree import with_ancestors
 from storefront.api.caching import cached
@@ -226,7 +225,8 @@ def upsell_for_cart(
     *, location: str, variation_map: dict[int, int | None], query: ListQuery, moment: datetime
 ) -> Upsell | None:
     """The offer for the cart: the first candidate after `query` filters, orders (default:
-    highest priority) and skips `offset` of them; its product and rule fully loaded."""
+    highest priority) and skips `offset` of them; its rule fully loaded (the product comes
+    from the product read model)."""
     cart_ids = cart_product_ids(variation_map)
     candidates = upsell_candidates(location=location, cart_ids=cart_ids, moment=moment)
     page = (
@@ -238,8 +238,4 @@ def upsell_for_cart(
             *(f"price_rule__{name}" for name in PRICE_RULE_RELATIONS)
         )
     )
-    offer = next(iter(page[query.offset : query.offset + 1]), None)
-    if offer is None:
-        return None
-    offer.product = product_full_queryset().get(pk=offer.product_id)
-    return offer
+    return next(iter(page[query.offset : query.offset + 1]), None)

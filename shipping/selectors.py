@@ -11,14 +11,13 @@ from django.db.models import F, Prefetch
 from django.utils import timezone
 
 from catalog import pricing
-from catalog.models import Product, ProductPrice, Storage
+from catalog.models import Product, ProductPrice, Stock, Storage
 from catalog.selectors import (
     PriceContext,
     active_price_rules,
     category_index,
     default_trade_policy_id,
     product_price_get,
-    product_summary_related,
     trade_policy_exists,
 )
 from storefront.api.caching import cached
@@ -109,26 +108,29 @@ class QuoteOutcome:
 
 
 def _quote_products(ids: list[int], trade_policy_id: int) -> dict[int, Product]:
-    select, prefetch = product_summary_related()
-    extra = [
-        # feeds price rules targeting categories (catalog.selectors.product_pricing_data)
-        "categories",
-        # feeds the same for a variation (its parent's categories)
-        "parent__categories",
-    ]
-    if trade_policy_id != default_trade_policy_id():
-        # feeds the item's price in the requested (non-default) trade policy
-        extra.append(
+    """The products with what pricing and the engine read (their summaries come from the
+    product read model): five queries whatever the number of products."""
+    products = (
+        Product.objects.filter(pk__in=ids)
+        # feeds the item's `category` and the variation's parent (active, categories)
+        .select_related("main_category", "parent")
+        .prefetch_related(
+            # feeds the stock levels per storage
+            Prefetch(
+                "stocks",
+                queryset=Stock.objects.in_active_storages().order_by("storage_id"),
+                to_attr="active_stocks",
+            ),
+            # feeds the item's price in the requested trade policy
             Prefetch(
                 "prices",
                 queryset=ProductPrice.objects.filter(trade_policy_id=trade_policy_id),
                 to_attr="all_prices",
-            )
+            ),
+            # feed price rules targeting categories (catalog.selectors.product_pricing_data)
+            "categories",
+            "parent__categories",
         )
-    products = (
-        Product.objects.filter(pk__in=ids)
-        .select_related(*select, "cargo_type", "parent")
-        .prefetch_related(*prefetch, *extra)
     )
     return {product.pk: product for product in products}
 

@@ -9,8 +9,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from catalog.api.serializers import (
-    ProductSummarySerializer,
-    ReviewProductSummarySerializer,
+    ProductSummaryField,
+    ReviewProductSummaryField,
     file_url,
 )
 from storefront.api.fields import StrictCharField, StrictEmailField
@@ -42,7 +42,7 @@ class ReviewMediaSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(OpenApiTypes.URI)
     def get_image(self, media: ReviewMedia) -> str:
-        return file_url(media.image, self.context.get("request")) or ""
+        return file_url(media.image, self.context.get("base_url")) or ""
 
 
 class MaskedReviewMixin(serializers.Serializer):
@@ -62,7 +62,8 @@ class ProductReviewSerializer(MaskedReviewMixin, serializers.ModelSerializer):
     productId = serializers.IntegerField(source="product_id", read_only=True)
     customerId = serializers.IntegerField(source="customer_id", read_only=True)
     medias = ReviewMediaSerializer(many=True, read_only=True)
-    product = ReviewProductSummarySerializer(read_only=True)
+    # rendered by the product read model (catalog.api.fragments), set on the row by the view
+    product = ReviewProductSummaryField(source="product_summary")
     createdAt = serializers.DateTimeField(source="created_at", read_only=True)
     updatedAt = serializers.DateTimeField(source="updated_at", read_only=True)
 
@@ -127,7 +128,7 @@ class CommentSerializer(serializers.ModelSerializer):
     userEmail = serializers.SerializerMethodField(help_text="Masked: j***@example.com.")
     replyByUser = serializers.BooleanField(source="reply_by_user", read_only=True)
     totalReplies = serializers.SerializerMethodField(help_text="Approved replies to it.")
-    product = ProductSummarySerializer(read_only=True, allow_null=True)
+    product = ProductSummaryField(source="product_summary", allow_null=True)
     createdAt = serializers.DateTimeField(source="created_at", read_only=True)
     updatedAt = serializers.DateTimeField(source="updated_at", read_only=True)
 

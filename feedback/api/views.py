@@ -11,10 +11,11 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework.views import APIView
 
+from catalog.api.fragments import attach_product_summaries
 from storefront.api.caching import conditional_response
 from storefront.api.errors import ErrorCode, not_found
 from storefront.api.query import list_page, list_query_parameters, parse_list_query
-from storefront.api.responses import bare
+from storefront.api.responses import bare, request_base_url
 from storefront.api.schema import error_responses, page_container, success_envelope
 from storefront.api.throttling import PublicWriteThrottle
 from storefront.models import Customer
@@ -58,12 +59,14 @@ class ProductReviewListView(APIView):
     )
     def get(self, request):
         query = parse_list_query(request.query_params, PRODUCT_REVIEW_LIST)
-        context = {"request": request}
-        page = list_page(
-            product_reviews_public(),
-            query,
-            lambda rows: ProductReviewSerializer(rows, many=True, context=context).data,
-        )
+        base_url = request_base_url(request)
+
+        def render(rows: list) -> list:
+            attach_product_summaries(rows, base_url=base_url, key="productId")
+            context = {"base_url": base_url}
+            return ProductReviewSerializer(rows, many=True, context=context).data
+
+        page = list_page(product_reviews_public(), query, render)
         return conditional_response(request, {"status": True, "data": page}, max_age=0)
 
 
@@ -110,12 +113,13 @@ class CommentListView(APIView):
     )
     def get(self, request):
         query = parse_list_query(request.query_params, COMMENT_LIST)
-        context = {"request": request}
-        page = list_page(
-            comments_public(),
-            query,
-            lambda rows: CommentSerializer(rows, many=True, context=context).data,
-        )
+        base_url = request_base_url(request)
+
+        def render(rows: list) -> list:
+            attach_product_summaries(rows, base_url=base_url)
+            return CommentSerializer(rows, many=True).data
+
+        page = list_page(comments_public(), query, render)
         return conditional_response(request, page, max_age=0)
 
 
@@ -187,4 +191,5 @@ class CommentCreateView(APIView):
             customer_name=data.get("customerName") or "",
             customer_email=data.get("customerEmail") or "",
         )
-        return bare(CommentSerializer(comment, context={"request": request}).data, status=201)
+        attach_product_summaries([comment], base_url=request_base_url(request))
+        return bare(CommentSerializer(comment).data, status=201)

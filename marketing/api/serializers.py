@@ -1,25 +1,16 @@
 """Serializers of the marketing API (contract 2.6 Banner group, 2.7 Banner, 2.11 Upsell)."""
 
-from urllib.parse import urljoin
-
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from catalog.api.serializers import FullProductSerializer, PriceRuleSerializer
+from catalog.api.serializers import FullProductSerializer, PriceRuleSerializer, file_url
 from storefront.api.fields import StrictCharField
 
 from ..models import Banner, BannerGroup
 
 MAX_CODES = 100
 MAX_CODE_LENGTH = 100
-
-
-def absolute_url(base_url: str, file) -> str:
-    """The file's URL made absolute against the request's origin ("" when there is none)."""
-    if not file:
-        return ""
-    return urljoin(base_url, file.url)
 
 
 # --- Input -------------------------------------------------------------------------
@@ -73,7 +64,7 @@ class BannerImageField(serializers.Field):
         if not self.original:
             # Until the copy is generated, front ends get the upload rather than nothing.
             source = getattr(banner, f"{self.device}_image") or source
-        return absolute_url(self.context["base_url"], source)
+        return file_url(source, self.context["base_url"]) or ""
 
 
 @extend_schema_field(OpenApiTypes.STR)
@@ -289,16 +280,28 @@ def parse_variation_map(raw) -> dict[int, int | None]:
     return cart
 
 
+@extend_schema_field(FullProductSerializer)
+class UpsellProductField(serializers.Field):
+    """The offered product, rendered by the product read model (catalog.api.fragments):
+    `context["upsell_product"]`."""
+
+    def __init__(self, **kwargs):
+        super().__init__(source="*", read_only=True, **kwargs)
+
+    def to_representation(self, offer):
+        return self.context["upsell_product"]
+
+
 class UpsellSerializer(serializers.Serializer):
-    """The contract's Upsell. Context: `price_context` (the offer's price rule forced) and
-    `quantity` for the product's price, `request` for absolute file URLs."""
+    """The contract's Upsell. Context: `upsell_product`, the offered product's fragment
+    (`catalog.api.fragments.product_full` with the offer's rule and quantity)."""
 
     id = serializers.IntegerField()
     displayTitle = serializers.CharField(source="display_title")
     displayDescription = serializers.CharField(source="display_description")
     displayButtonText = serializers.CharField(source="display_button_text")
     quantity = serializers.IntegerField()
-    upsellProduct = FullProductSerializer(source="product")
+    upsellProduct = UpsellProductField()
     priceRule = PriceRuleSerializer(source="price_rule")
 
 

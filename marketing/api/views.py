@@ -8,11 +8,12 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework import serializers
 from rest_framework.views import APIView
 
-from catalog.selectors import price_context_get
+from catalog.api.fragments import product_full
 from storefront.api.caching import conditional_response
 from storefront.api.errors import ErrorCode, not_found
 from storefront.api.query import ListQuery, list_query_parameters, parse_list_query, sparse
 from storefront.api.querystring import json_or_nested, string_list
+from storefront.api.responses import request_base_url
 from storefront.api.schema import error_responses, success_envelope
 from storefront.selectors import current_sales_channel
 
@@ -200,11 +201,13 @@ class UpsellView(APIView):
         offer = upsell_for_cart(location=locationId, variation_map=cart, query=query, moment=moment)
         if offer is None:
             raise not_found(ErrorCode.UPSELL_NOT_FOUND, UPSELL_NOT_FOUND_MESSAGE)
-        context = {
-            "request": request,
-            "quantity": offer.quantity,
-            "price_context": price_context_get(moment=moment, price_rule=offer.price_rule),
-        }
+        product = product_full(
+            offer.product_id,
+            base_url=request_base_url(request),
+            price_rule=offer.price_rule,
+            quantity=offer.quantity,
+        )
+        context = {"upsell_product": product}
         data = UpsellSerializer(offer, context=context).data
         return conditional_response(
             request,

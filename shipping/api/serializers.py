@@ -6,12 +6,12 @@ Responses are built as plain dicts with the contract's keys (`address_payload`,
 
 from __future__ import annotations
 
-import uuid
-
 from rest_framework import serializers
 
-from catalog.api.serializers import MoneyField, ProductSummarySerializer
+from catalog.api.fragments import product_summaries
+from catalog.api.serializers import MoneyField, ProductSummaryField
 from catalog.selectors import MAX_DB_ID
+from storefront.api.caching import fresh_uuid_marker
 from storefront.api.errors import ErrorCode
 
 from .. import quote
@@ -195,7 +195,7 @@ class QuoteItemSerializer(serializers.Serializer):
     productPriceRuleName = serializers.CharField()
     value = MoneyField(help_text="Unit price in the trade policy (after its price rule).")
     code = serializers.CharField(allow_null=True)
-    product = ProductSummarySerializer()
+    product = ProductSummaryField()
     productStorages = ProductStorageSerializer(many=True)
     volume = VolumeSerializer()
     category = CategoryRefSerializer(allow_null=True, help_text="The main category.")
@@ -368,7 +368,7 @@ def _storage_payload(info) -> dict:
     }
 
 
-def _item_payload(item: quote.GroupItem, outcome: QuoteOutcome) -> dict:
+def _item_payload(item: quote.GroupItem, outcome: QuoteOutcome, summaries: dict) -> dict:
     product = outcome.products[item.product_id]
     price = outcome.prices[item.product_id]
     product_storages = [
@@ -396,7 +396,7 @@ def _item_payload(item: quote.GroupItem, outcome: QuoteOutcome) -> dict:
         "productPriceRuleName": price.rule_name,
         "value": item.unit_price,
         "code": None,
-        "product": product,
+        "product": summaries[product.pk],
         "productStorages": product_storages,
         "volume": {
             "height": product.height,
@@ -479,14 +479,16 @@ def _option_payload(option: quote.ShippingOption, outcome: QuoteOutcome) -> dict
     }
 
 
-def quote_payload(outcome: QuoteOutcome, *, context: dict) -> dict:
-    """The contract's Shipping quote; each group gets a unique `quoteId` (a UUID4)."""
+def quote_payload(outcome: QuoteOutcome, *, base_url: str) -> dict:
+    """The contract's Shipping quote. Each group's `quoteId` is `fresh_uuid_marker()`: the
+    answer gives every group a new UUID4 each time it is served (storefront.api.caching)."""
+    summaries = product_summaries(outcome.products, base_url=base_url)
     groups = []
     for group in outcome.result.groups:
         info = outcome.storages[group.storage_id]
         groups.append(
             {
-                "quoteId": str(uuid.uuid4()),
+                "quoteId": fresh_uuid_marker(),
                 "error": NO_SHIPPING_OPTION if group.problem else None,
                 "tradePolicyId": outcome.trade_policy_id,
                 "productStorageId": group.storage_id,
@@ -501,7 +503,7 @@ def quote_payload(outcome: QuoteOutcome, *, context: dict) -> dict:
                 "cargoTypeCombination": list(group.cargo_type_ids),
                 "additionalTimeGroup": group.additional_time,
                 "storage": _storage_payload(info),
-                "items": [_item_payload(item, outcome) for item in group.items],
+                "items": [_item_payload(item, outcome, summaries) for item in group.items],
                 "shippingOptions": [_option_payload(o, outcome) for o in group.options],
             }
         )
@@ -516,6 +518,4 @@ def quote_payload(outcome: QuoteOutcome, *, context: dict) -> dict:
                 "message": message.format(id=error.product_id, quantity=error.quantity),
             }
         )
-    return QuoteResponseSerializer(
-        {"quoteGroups": groups, "errorItems": error_items}, context=context
-    ).data
+    return QuoteResponseSerializer({"quoteGroups": groups, "errorItems": error_items}).data

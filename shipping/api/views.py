@@ -9,6 +9,7 @@ from catalog.selectors import MAX_DB_ID
 from storefront.api.caching import conditional_response
 from storefront.api.errors import ErrorCode, not_found
 from storefront.api.querystring import indexed_list, json_or_nested
+from storefront.api.responses import request_base_url
 from storefront.api.schema import error_responses, success_envelope
 
 from ..postal import MAX_INPUT_LENGTH
@@ -175,7 +176,8 @@ class ShippingQuoteView(APIView):
         )
         return conditional_response(
             request,
-            quote_payload(outcome, context={"request": request}),
+            quote_payload(outcome, base_url=request_base_url(request)),
             max_age=0,
             valid_until=outcome.valid_until,
+            fresh_uuids=True,
         )

@@ -9,7 +9,9 @@ entries back.
 import functools
 import hashlib
 import math
+import re
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -88,6 +90,21 @@ def _has_body(request) -> bool:
     return _body_length(request) != 0
 
 
+@functools.cache
+def fresh_uuid_marker() -> str:
+    """A stand-in for a UUID4 that must be new in every answer (a quote's `quoteId`): put it
+    in the payload, and each response of the stored answer replaces every occurrence with a
+    fresh `uuid4()`. Derived from SECRET_KEY, so every process of the store agrees on it and
+    no caller can plant it in data."""
+    digest = hashlib.blake2b(settings.SECRET_KEY.encode(), digest_size=12, person=b"fresh-uuid")
+    return f"fresh-uuid4-{digest.hexdigest()}"
+
+
+@functools.cache
+def _fresh_uuid_pattern() -> re.Pattern[bytes]:
+    return re.compile(re.escape(fresh_uuid_marker().encode()))
+
+
 @dataclass(frozen=True)
 class RenderedAnswer:
     """A 200 JSON answer rendered once: its bytes, ETag and how long it may be reused.
@@ -101,11 +118,21 @@ class RenderedAnswer:
     scope: str
     max_age: int
     valid_until: float | None = None
+    fresh_uuids: bool = False  # the body holds fresh_uuid_marker()s: no ETag, new ids each time
 
     @classmethod
-    def of(cls, request, payload: Any, *, max_age: int | None = None, valid_until=None):
+    def of(
+        cls,
+        request,
+        payload: Any,
+        *,
+        max_age: int | None = None,
+        valid_until=None,
+        fresh_uuids: bool = False,
+    ):
         body = json_bytes(payload)
         return cls(
+            fresh_uuids=fresh_uuids,
             body=body,
             etag=etag_for(body),
             # A response that may depend on a request body (the banner listing reads
@@ -122,8 +149,11 @@ class RenderedAnswer:
 
     def response(self, request, now: float | None = None) -> HttpResponse:
         """200 with the body, or 304 when the client's If-None-Match matches."""
-        if request.method == "POST":  # a read-only POST: no HTTP caching of its answer
-            response = HttpResponse(self.body, content_type="application/json")
+        if request.method == "POST" or self.fresh_uuids:  # no HTTP caching of this answer
+            body = self.body
+            if self.fresh_uuids:
+                body = _fresh_uuid_pattern().sub(lambda _: str(uuid.uuid4()).encode(), body)
+            response = HttpResponse(body, content_type="application/json")
             response.rendered_answer = self
             return response
         seconds = self.seconds_left(time.time() if now is None else now)
@@ -142,14 +172,21 @@ class RenderedAnswer:
 
 
 def conditional_response(
-    request, payload: Any, *, max_age: int | None = None, valid_until=None
+    request,
+    payload: Any,
+    *,
+    max_age: int | None = None,
+    valid_until=None,
+    fresh_uuids: bool = False,
 ) -> HttpResponse:
     """200 with ETag and Cache-Control, or 304 when the client's If-None-Match matches.
 
     The answer is rendered once; `cached_answers` (below) keeps its bytes in the shared
     cache so the next request is served without building or encoding it again.
     """
-    answer = RenderedAnswer.of(request, payload, max_age=max_age, valid_until=valid_until)
+    answer = RenderedAnswer.of(
+        request, payload, max_age=max_age, valid_until=valid_until, fresh_uuids=fresh_uuids
+    )
     return answer.response(request)
 
 

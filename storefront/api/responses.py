@@ -11,3 +11,9 @@ def success(data, *, status: int = 200, headers: dict | None = None) -> Response
 def bare(data, *, status: int = 200, headers: dict | None = None) -> Response:
     """Bare response: the payload is the top-level JSON value."""
     return Response(data, status=status, headers=headers)
+
+
+def request_base_url(request) -> str:
+    """The origin the client called, e.g. "https://shop.example.com/": absolute file URLs
+    in answers point there."""
+    return request.build_absolute_uri("/")

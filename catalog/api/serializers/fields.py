@@ -1,19 +1,20 @@
 """Fields and helpers shared by the catalog serializers."""
 
+from urllib.parse import urljoin
+
 from django.conf import settings
 from rest_framework import serializers
 
 
-def file_url(file, request=None) -> str | None:
-    """Absolute URL of a stored file, or None when there is no file."""
+def file_url(file, base_url: str | None = None) -> str | None:
+    """Absolute URL of a stored file against `base_url` (the request's origin, e.g.
+    "https://shop.example.com/"; else settings.PUBLIC_BASE_URL), or None without a file."""
     if not file:
         return None
     url = file.url
     if url.startswith(("http://", "https://")):
         return url
-    if request is not None:
-        return request.build_absolute_uri(url)
-    return settings.PUBLIC_BASE_URL.rstrip("/") + url
+    return urljoin(base_url or settings.PUBLIC_BASE_URL.rstrip("/") + "/", url)
 
 
 def nullable_text(text: str) -> str | None:

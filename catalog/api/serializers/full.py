@@ -5,15 +5,7 @@ from rest_framework import serializers
 
 from storefront.api.payment_serializers import InstallmentSerializer
 
-from ...selectors import (
-    PriceContext,
-    category_index,
-    default_trade_policy_id,
-    price_context_get,
-    product_available_stock,
-    product_price_get,
-)
-from ...tree import breadcrumb
+from ...selectors import FullProductFacts
 from .fields import MoneyField, OptionalTextField
 from .summary import (
     AttributeSerializer,
@@ -46,9 +38,7 @@ def stock_total_payload(product) -> dict:
 
     `productStorageId` is the storage holding the most available units (0 when none).
     """
-    stocks = getattr(product, "active_stocks", None)
-    if stocks is None:
-        stocks = list(product.stocks.in_active_storages())
+    stocks = product.active_stocks
     best = max(stocks, key=lambda s: (s.available, -s.storage_id), default=None)
     return {
         "productId": product.pk,
@@ -173,17 +163,10 @@ class VariationsSerializer(serializers.Serializer):
     attributes = VariationAttributeSerializer(many=True)
 
 
-def _family_variations(product) -> list:
-    """Active variations of the product's family (its own, or its parent's for a variation)."""
-    owner = product.parent if product.parent_id else product
-    variations = getattr(owner, "active_variations", None)
-    if variations is None:
-        variations = list(owner.variations.active())
-    return variations
-
-
 class FullProductSerializer(serializers.Serializer):
-    """The contract's Upsell product (2.11)."""
+    """The contract's Upsell product (2.11): renders a product of
+    `catalog.selectors.product_full_queryset()` with its computed facts in
+    `context["facts"]` ({product id: `FullProductFacts`} from `full_product_facts_get`)."""
 
     id = serializers.IntegerField()
     type = serializers.CharField()
@@ -224,12 +207,8 @@ class FullProductSerializer(serializers.Serializer):
     linkedTradePolicies = serializers.SerializerMethodField()
     description = serializers.SerializerMethodField()
 
-    def _price_context(self) -> PriceContext:
-        context = self.context.get("price_context")
-        if context is None:
-            context = price_context_get()
-            self.context["price_context"] = context
-        return context
+    def _facts(self, product) -> FullProductFacts:
+        return self.context["facts"][product.pk]
 
     @extend_schema_field(serializers.DictField(allow_null=True))
     def get_review(self, product) -> None:
@@ -241,21 +220,15 @@ class FullProductSerializer(serializers.Serializer):
 
     @extend_schema_field(StockSerializer(many=True))
     def get_stocks(self, product) -> list[dict]:
-        stocks = getattr(product, "active_stocks", None)
-        if stocks is None:
-            stocks = list(product.stocks.in_active_storages())
-        return [stock_payload(stock) for stock in stocks]
+        return [stock_payload(stock) for stock in product.active_stocks]
 
     @extend_schema_field(PriceSerializer)
     def get_originalPrice(self, product) -> dict:
-        price = product_price_get(product=product, context=self._price_context(), apply_rules=False)
-        return PriceSerializer(price).data
+        return PriceSerializer(self._facts(product).original_price).data
 
     @extend_schema_field(PriceSerializer)
     def get_price(self, product) -> dict:
-        quantity = self.context.get("quantity", 1)
-        price = product_price_get(product=product, context=self._price_context(), quantity=quantity)
-        return PriceSerializer(price).data
+        return PriceSerializer(self._facts(product).price).data
 
     @extend_schema_field(serializers.ListField(allow_null=True))
     def get_priceRules(self, product) -> None:
@@ -288,7 +261,7 @@ class FullProductSerializer(serializers.Serializer):
 
     @extend_schema_field(CategoryNodeSerializer(many=True))
     def get_categoryBreadcrumb(self, product) -> list[dict]:
-        return breadcrumb(category_index(), product.main_category_id)
+        return self._facts(product).breadcrumb
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
     def get_combination(self, product) -> list[int]:
@@ -296,38 +269,13 @@ class FullProductSerializer(serializers.Serializer):
 
     @extend_schema_field(VariationsSerializer)
     def get_variations(self, product) -> dict:
-        variations = _family_variations(product)
-        values: dict[int, object] = {}
-        combinations = []
-        for variation in variations:
-            own = list(variation.attribute_values.all())
-            for value in own:
-                values.setdefault(value.pk, value)
-            combinations.append(
-                {
-                    "productId": variation.pk,
-                    "sku": variation.sku,
-                    "name": variation.name,
-                    "combination": [value.pk for value in own],
-                    "active": variation.active,
-                    "stock": product_available_stock(variation),
-                }
-            )
-        ordered = sorted(
-            values.values(),
-            key=lambda v: (v.attribute.position, v.attribute_id, v.order, v.label, v.pk),
-        )
-        attributes: dict[int, dict] = {}
-        for value in ordered:
-            entry = attributes.setdefault(
-                value.attribute_id,
-                {"id": value.attribute_id, "name": value.attribute.name, "values": []},
-            )
-            entry["values"].append(value.pk)
+        variations = self._facts(product).variations
         return {
-            "valueList": VariationValueSerializer(ordered, many=True, context=self.context).data,
-            "combinations": combinations,
-            "attributes": list(attributes.values()),
+            "valueList": VariationValueSerializer(
+                variations.values, many=True, context=self.context
+            ).data,
+            "combinations": list(variations.combinations),
+            "attributes": list(variations.attributes),
         }
 
     @extend_schema_field(serializers.ListField())
@@ -349,13 +297,5 @@ class FullProductSerializer(serializers.Serializer):
     @extend_schema_field(ProductDescriptionSerializer(allow_null=True))
     def get_description(self, product) -> dict | None:
         """The description of the trade policy, else of the default policy, else null."""
-        policy_id = self._price_context().trade_policy_id
-        descriptions = list(product.descriptions.all())
-        chosen = next((d for d in descriptions if d.trade_policy_id == policy_id), None)
-        if chosen is None:
-            default_id = default_trade_policy_id()
-            chosen = next((d for d in descriptions if d.trade_policy_id == default_id), None)
-        if chosen is None:
-            return None
-        chosen.product = product  # saves a query for productCategoryId / productBrandId
-        return ProductDescriptionSerializer(chosen).data
+        chosen = self._facts(product).description
+        return ProductDescriptionSerializer(chosen).data if chosen is not None else None

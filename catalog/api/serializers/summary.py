@@ -26,10 +26,10 @@ class MediaSerializer(serializers.Serializer):
         return nullable_text(media.alternative_text)
 
     def get_file(self, media) -> str:
-        return file_url(media.file or media.original_file, self.context.get("request")) or ""
+        return file_url(media.file or media.original_file, self.context.get("base_url")) or ""
 
     def get_originalFile(self, media) -> str:
-        return file_url(media.original_file or media.file, self.context.get("request")) or ""
+        return file_url(media.original_file or media.file, self.context.get("base_url")) or ""
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_url(self, media) -> str | None:
@@ -48,11 +48,11 @@ class AttributeValueSerializer(serializers.Serializer):
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_image(self, value) -> str | None:
-        return file_url(value.image, self.context.get("request"))
+        return file_url(value.image, self.context.get("base_url"))
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_originalImage(self, value) -> str | None:
-        return file_url(value.image, self.context.get("request"))
+        return file_url(value.image, self.context.get("base_url"))
 
 
 class AttributeSerializer(serializers.Serializer):
@@ -85,9 +85,8 @@ class SpecificCategoryTreeSerializer(serializers.Serializer):
 
 
 def _default_price_row(product):
-    rows = getattr(product, "default_prices", None)
-    if rows is None:
-        rows = list(product.prices.filter(trade_policy__is_default=True))
+    # the `default_prices` prefetch of catalog.selectors.product_summary_related
+    rows = product.default_prices
     return rows[0] if rows else None
 
 
@@ -142,3 +141,25 @@ class ReviewProductSummarySerializer(ProductSummarySerializer):
 
 
 # --- Full product (contract 2.11 Upsell product) -------------------------------
+
+
+class RenderedField(serializers.Field):
+    """A value already rendered elsewhere (a product fragment of catalog.api.fragments),
+    passed through as it is. Subclass it with `@extend_schema_field(...)` to document it."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("read_only", True)
+        super().__init__(**kwargs)
+
+    def to_representation(self, value):
+        return value
+
+
+@extend_schema_field(ProductSummarySerializer)
+class ProductSummaryField(RenderedField):
+    """A rendered Product summary."""
+
+
+@extend_schema_field(ReviewProductSummarySerializer)
+class ReviewProductSummaryField(RenderedField):
+    """A rendered Product summary of the review list (`productId` in place of `id`)."""
