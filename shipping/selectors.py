@@ -13,6 +13,7 @@ from django.utils import timezone
 from catalog import pricing
 from catalog.models import Product, ProductPrice, Stock, Storage
 from catalog.selectors import (
+    PRODUCTS_CACHE,
     PriceContext,
     active_price_rules,
     category_index,
@@ -136,7 +137,12 @@ def _quote_products(ids: list[int], trade_policy_id: int) -> dict[int, Product]:
 
 
 def _storages() -> dict[int, StorageInfo]:
-    """Active storages with their trade-policy exceptions, in one query (a row per exception)."""
+    """Active storages with their trade-policy exceptions (cached with the catalog)."""
+    return cached(PRODUCTS_CACHE, "quote-storages", _load_storages)
+
+
+def _load_storages() -> dict[int, StorageInfo]:
+    """One query (a row per exception)."""
     storages: dict[int, StorageInfo] = {}
     for storage in Storage.objects.active().annotate(
         excluded_policy_id=F("trade_policy_exceptions__id")
@@ -148,7 +154,12 @@ def _storages() -> dict[int, StorageInfo]:
 
 
 def _tables(country: str) -> dict[int, TableInfo]:
-    """Active tables of the country with their storages and cargo types, in one query."""
+    """Active tables of the country with their storages and cargo types (cached)."""
+    return cached(SHIPPING_CACHE, f"tables:{country}", lambda: _load_tables(country))
+
+
+def _load_tables(country: str) -> dict[int, TableInfo]:
+    """One query (a row per storage and cargo type of a table)."""
     tables: dict[int, TableInfo] = {}
     rows = (
         ShippingTable.objects.active()

@@ -4,11 +4,15 @@ import json
 from decimal import Decimal
 
 import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from catalog.models import TradePolicy
+from shipping.models import ShippingRow
 from tests.catalog.factories import (
     CargoTypeFactory,
     PriceRuleFactory,
@@ -802,3 +806,58 @@ def test_any_query_string_is_answered_without_a_server_error(api_client, params)
     response = api_client.get(URL, params)
     assert response.status_code in (200, 404, 422), response.content
     assert "Traceback" not in response.content.decode()
+
+
+# --- Queries -------------------------------------------------------------------------------
+
+
+def test_a_quote_of_20_items_over_10_storages_and_5000_rows_costs_a_fixed_few_queries(
+    api_client, django_assert_max_num_queries
+):
+    # given 10 storages, 20 priced products with stock spread over them, 5,000 rows
+    PostalCodeFactory(country="BRA", **RIO)
+    storages = [sao_paulo_storage() for _ in range(10)]
+    products = [priced_product() for _ in range(20)]
+    for index, product in enumerate(products):
+        StockFactory(product=product, storage=storages[index % 10], available=50)
+    table = ShippingTableFactory(storages=storages)
+    ShippingRow.objects.bulk_create(
+        ShippingRow(
+            table=table,
+            initial_zipcode=f"{20000000 + n * 10:08d}",
+            final_zipcode=f"{20000000 + n * 10 + 9:08d}",
+            initial_weight=Decimal("0"),
+            final_weight=Decimal("30"),
+            initial_price=Decimal("0"),
+            final_price=Decimal("100000"),
+            shipping_value=Decimal("10"),
+            begin_shipping_time=1,
+            end_shipping_time=3,
+        )
+        for n in range(5000)
+    )
+    items = [(product.pk, 1) for product in products]
+
+    def count(quoted) -> int:
+        with CaptureQueriesContext(connection) as queries:
+            response = get_quote(api_client, quoted)
+        assert response.status_code == 200
+        assert sum(len(g["items"]) for g in response.json()["quoteGroups"]) == len(quoted)
+        return len(queries)
+
+    # every cache cold: as many queries for 1 item as for 20
+    cache.clear()
+    one = count(items[:1])
+    cache.clear()
+    assert count(items) == one
+
+    # store-wide data cached (policy, rules, categories, storages, tables, the address),
+    # the products and their rows not: at most 10 queries
+    cache.clear()
+    count(items[:1])
+    with django_assert_max_num_queries(10):
+        count(items)
+
+    # then the same quote again is served from the cache of answers, without a query
+    with django_assert_max_num_queries(0):
+        assert get_quote(api_client, items).status_code == 200

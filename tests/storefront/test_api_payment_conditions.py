@@ -504,3 +504,36 @@ def test_the_response_is_exactly_what_the_documented_serializer_renders(
     )
     documented = JSONRenderer().render(PaymentConditionSerializer(conditions, many=True).data)
     assert response.json()["data"] == json.loads(documented)
+
+
+# --- Stored answers --------------------------------------------------------------------
+
+
+def test_a_change_to_the_options_is_in_the_next_answer(api_client, default_options, cash_option):
+    body = {"items": [{"reference": "sku-1", "value": 100}]}
+    first = post(api_client, body).json()["data"][0]
+    assert first["cashDiscount"]["discountPercentage"] == 5.0
+    assert post(api_client, body).json()["data"][0] == first  # the stored answer
+
+    cash_option.discount_percentage = Decimal("8.00")
+    cash_option.save()
+
+    assert post(api_client, body).json()["data"][0]["cashDiscount"]["discountPercentage"] == 8.0
+
+
+def test_a_stored_answer_is_never_served_to_a_body_of_another_media_type(
+    api_client, default_options
+):
+    raw = json.dumps({"items": [{"reference": "sku-1", "value": 100}]})
+    assert api_client.post(URL, raw, content_type="application/json").status_code == 200
+    response = api_client.post(URL, raw, content_type="text/plain")
+    assert_error_envelope(response, 415, "UNSUPPORTED_MEDIA_TYPE")
+
+
+def test_the_answer_of_a_post_carries_no_http_cache_validators(api_client, default_options):
+    body = {"items": [{"reference": "sku-1", "value": 100}]}
+    for _ in range(2):
+        response = post(api_client, body)
+        assert response.status_code == 200
+        assert "ETag" not in response
+        assert "Cache-Control" not in response
