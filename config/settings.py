@@ -98,6 +98,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "storefront.api.middleware.ApiErrorMiddleware",
+    "storefront.api.middleware.RequestGuardMiddleware",
     "storefront.api.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -239,6 +240,12 @@ ADMIN_MAX_BODY_BYTES = env_int("ADMIN_MAX_BODY_BYTES", 50 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 2000
+# Request line and header limits the application answers in the error envelope (414, 431);
+# gunicorn's own limits (config/gunicorn.conf.py) and the proxy's (deploy/nginx.conf) sit
+# above them. The URL is the path and query string as sent.
+MAX_URL_BYTES = 8000
+MAX_HEADER_BYTES = 8000
+MAX_HEADER_FIELDS = 100
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
