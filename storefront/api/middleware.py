@@ -68,9 +68,7 @@ class RequestGuardMiddleware:
             return error_response(
                 431, f"The request has more than {settings.MAX_HEADER_FIELDS} header fields."
             )
-        errors = check_path(request.path_info) or check_query_string(
-            meta.get("QUERY_STRING", "")
-        )
+        errors = check_path(request.path_info) or check_query_string(meta.get("QUERY_STRING", ""))
         if errors:
             return validation_error_response(errors)
         return self.get_response(request)

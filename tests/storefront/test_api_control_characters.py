@@ -111,9 +111,7 @@ def test_a_control_character_in_any_path_segment_is_422_on_every_endpoint(
         poisoned[index] = poisoned[index] + control
         response = call(api_client, name, "/".join(poisoned))
         body = assert_error_envelope(response, 422, "VALIDATION_ERROR")
-        assert body["data"]["errors"] == {
-            "path": ["The path must not contain control characters."]
-        }
+        assert body["data"]["errors"] == {"path": ["The path must not contain control characters."]}
 
 
 def test_the_upsell_location_with_nul_is_422_not_500(api_client):
@@ -209,9 +207,7 @@ def test_tab_newline_and_carriage_return_are_allowed_in_json_strings(api_client,
 
 
 @pytest.mark.parametrize("content_type", ["application/json", "text/plain", None])
-def test_banner_codes_in_a_get_body_are_checked_whatever_the_content_type(
-    api_client, content_type
-):
+def test_banner_codes_in_a_get_body_are_checked_whatever_the_content_type(api_client, content_type):
     body = json.dumps({"codes": ["home\u0000"]})
     extra = {"content_type": content_type} if content_type else {}
     response = api_client.generic("GET", "/api/v3/publics/template/banners", body, **extra)
