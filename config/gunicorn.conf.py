@@ -33,10 +33,13 @@ graceful_timeout = int(_env("GUNICORN_GRACEFUL_TIMEOUT", "30"))
 keepalive = int(_env("GUNICORN_KEEPALIVE", "5"))
 max_requests = int(_env("GUNICORN_MAX_REQUESTS", "2000"))
 max_requests_jitter = int(_env("GUNICORN_MAX_REQUESTS_JITTER", "200"))
-# Reject oversized request lines and headers before they reach Django.
+# Above the application's own limits (MAX_URL_BYTES, MAX_HEADER_BYTES and
+# MAX_HEADER_FIELDS in config/settings.py: 8000 bytes, 8000 bytes, 100 fields), so the
+# application answers those in the error envelope; gunicorn only stops what lies beyond
+# (8190 is the largest request line gunicorn accepts short of "unlimited").
 limit_request_line = 8190
-limit_request_fields = 100
-limit_request_field_size = 8190
+limit_request_fields = 200
+limit_request_field_size = 16384
 accesslog = _env("GUNICORN_ACCESSLOG", "-")
 errorlog = "-"
 loglevel = _env("GUNICORN_LOGLEVEL", "info")
