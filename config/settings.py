@@ -283,6 +283,10 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Store <no-reply@store.example>")
 SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 ADMINS = [("Operators", a) for a in env_list("ADMINS")]
+# Error e-mails to ADMINS: sent from a background thread, at most one per distinct error
+# per ERROR_EMAIL_INTERVAL seconds (storefront/log_handlers.py); ERROR_EMAILS=0 turns them off.
+ERROR_EMAILS = env_bool("ERROR_EMAILS", True)
+ERROR_EMAIL_INTERVAL = env_int("ERROR_EMAIL_INTERVAL", 300)
 
 # --- REST API ---------------------------------------------------------------
 
@@ -351,20 +355,48 @@ LOGGING = {
     },
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
-        "mail_admins": {
+        "operator_email": {
             "level": "ERROR",
-            "class": "django.utils.log.AdminEmailHandler",
+            "class": "storefront.log_handlers.OperatorEmailHandler",
             "filters": ["require_debug_false"],
         },
     },
     "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
+        # Each error is logged once (one record per failed request) and e-mailed at most once
+        # per distinct error per ERROR_EMAIL_INTERVAL, never inside the request.
         "django.request": {
-            "handlers": ["console", "mail_admins"],
+            "handlers": ["console", "operator_email"],
+            "level": "ERROR",
+            "propagate": False,
+        },
+        "storefront.database": {
+            "handlers": ["console", "operator_email"],
             "level": "ERROR",
             "propagate": False,
         },
         "django_redis": {"level": "WARNING"},
     },
 }
+
+# --- Error tracker (optional) ---------------------------------------------------
+
+# With SENTRY_DSN set (and `pip install "sentry-sdk[django]"`), every error logged above
+# (one event per failed request) and every unhandled exception goes to Sentry as well.
+SENTRY_DSN = env_str("SENTRY_DSN")
+if SENTRY_DSN:
+    try:
+        import sentry_sdk
+        from sentry_sdk.integrations.django import DjangoIntegration
+    except ImportError as exc:
+        raise ImproperlyConfigured(
+            'SENTRY_DSN is set but sentry-sdk is not installed: pip install "sentry-sdk[django]".'
+        ) from exc
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        integrations=[DjangoIntegration()],
+        environment=env_str("SENTRY_ENVIRONMENT", "production"),
+        send_default_pii=False,  # no cookies, tokens or user data
+        traces_sample_rate=0.0,
+    )

@@ -9,6 +9,12 @@ from django.http import Http404, JsonResponse
 
 from .errors import ErrorCode, error_body
 from .text import check_path, check_query_string
+from .unavailable import (
+    RETRY_AFTER_HEADERS,
+    database_unavailable,
+    log_unavailable,
+    unavailable_body,
+)
 
 logger = logging.getLogger("django.request")
 
@@ -141,11 +147,17 @@ class ApiErrorMiddleware:
             return error_response(403, "You do not have permission to perform this action.")
         if isinstance(exception, SuspiciousOperation):
             return error_response(400, "The request could not be processed.")
-        logger.error(
-            "Internal error on %s %s",
-            request.method,
-            request.path,
-            exc_info=exception,
-            extra={"status_code": 500, "request": request},
-        )
-        return error_response(500, "Internal server error.")
+        if database_unavailable(exception):
+            log_unavailable(request, exception)
+            response = JsonResponse(unavailable_body(), status=503, headers=RETRY_AFTER_HEADERS)
+        else:
+            logger.error(
+                "Internal error on %s %s",
+                request.method,
+                request.path,
+                exc_info=exception,
+                extra={"status_code": 500, "request": request},
+            )
+            response = error_response(500, "Internal server error.")
+        response._has_been_logged = True  # once: not again by Django's request logger
+        return response
