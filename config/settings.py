@@ -262,12 +262,13 @@ CORS_ALLOW_HEADERS = (
     "authorization",
     "content-type",
     "if-none-match",
+    "idempotency-key",
     "origin",
     "service-cookie-name",
     "user-agent",
     "x-requested-with",
 )
-CORS_EXPOSE_HEADERS = ["ETag", "Retry-After"]
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "Idempotent-Replayed"]
 CORS_URLS_REGEX = r"^/(?!admin/).*$"
 
 # --- E-mail -----------------------------------------------------------------
@@ -343,6 +344,8 @@ SHIPPING_CUBIC_DIVISOR = env_int("SHIPPING_CUBIC_DIVISOR", 6000)
 PUBLIC_BASE_URL = env_str("PUBLIC_BASE_URL", "http://127.0.0.1:8000")
 # Seconds a hot public read (card flags, trees, banners) stays in the cache at most.
 PUBLIC_CACHE_SECONDS = env_int("PUBLIC_CACHE_SECONDS", 300)
+# Seconds the first answer to a POST with an Idempotency-Key is kept for retries.
+IDEMPOTENCY_KEY_TTL = env_int("IDEMPOTENCY_KEY_TTL", 24 * 3600)
 
 # --- Logging ----------------------------------------------------------------
 
