@@ -26,8 +26,15 @@ def _env_bool(name: str, default: bool) -> bool:
 
 bind = _env("GUNICORN_BIND", "127.0.0.1:8000")
 workers = int(_env("GUNICORN_WORKERS", str(multiprocessing.cpu_count() * 2 + 1)))
-threads = int(_env("GUNICORN_THREADS", "1"))
-worker_class = _env("GUNICORN_WORKER_CLASS", "sync")
+# Threaded workers, each accepting no more connections than it has threads: a client that
+# sends its body slowly (or never finishes it) holds one thread, not a whole worker, and a
+# worker whose threads are all held stops accepting, so the others take new connections.
+# Measured with bench/slow_clients.py (docs/decisions.md): 2 sync workers stop serving with
+# 2 slow clients; 2 gthread workers x 4 threads keep serving with 7. The real defence is a
+# proxy that buffers request bodies (deploy/nginx.conf): gunicorn then only sees whole ones.
+worker_class = _env("GUNICORN_WORKER_CLASS", "gthread")
+threads = int(_env("GUNICORN_THREADS", "4"))
+worker_connections = int(_env("GUNICORN_WORKER_CONNECTIONS", str(threads)))
 timeout = int(_env("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = int(_env("GUNICORN_GRACEFUL_TIMEOUT", "30"))
 keepalive = int(_env("GUNICORN_KEEPALIVE", "5"))

@@ -67,3 +67,20 @@ def test_real_gunicorn_trusts_x_forwarded_proto_from_the_proxy_with_trust(gunico
     url = f"http://127.0.0.1:{port}/no-such-endpoint"
     assert get(url, {"X-Forwarded-Proto": "https"}) == 404  # secure: no redirect, the 404
     assert get(url, {"X-Forwarded-Ssl": "on"}) == 301
+
+
+def test_workers_are_threaded_and_accept_no_more_connections_than_threads(monkeypatch):
+    for name in ("GUNICORN_WORKER_CLASS", "GUNICORN_THREADS", "GUNICORN_WORKER_CONNECTIONS"):
+        monkeypatch.delenv(name, raising=False)
+    config = load_conf(monkeypatch)
+    assert config.worker_class_str == "gthread"
+    assert config.threads == 4 and config.worker_connections == 4
+    config = load_conf(monkeypatch, GUNICORN_THREADS="8")
+    assert config.threads == 8 and config.worker_connections == 8
+    config = load_conf(
+        monkeypatch,
+        GUNICORN_WORKER_CLASS="sync",
+        GUNICORN_THREADS="1",
+        GUNICORN_WORKER_CONNECTIONS="50",
+    )
+    assert config.worker_class_str == "sync" and config.worker_connections == 50
