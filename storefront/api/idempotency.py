@@ -97,8 +97,9 @@ def request_caller(request) -> str:
 def request_endpoint(request) -> str:
     """The view and its path values: the same under /api/v3/ and with a trailing slash."""
     match = request.resolver_match
+    view = getattr(match.func, "view_class", match.func)
     values = ",".join(f"{name}={value}" for name, value in sorted(match.kwargs.items()))
-    return f"{request.method} {match._func_path}({values})"
+    return f"{request.method} {view.__module__}.{view.__qualname__}({values})"
 
 
 def idempotent(post):
