@@ -318,7 +318,12 @@ SPECTACULAR_SETTINGS = {
         "categories, banners, product interests, postal codes, shipping quotes, upsell, "
         "reviews and comments. Every path is also served under /api/v3/ and with a "
         "trailing slash. Errors use the error envelope "
-        '{"status": false, "data": {"code", "errorCode", "message"}}.'
+        '{"status": false, "data": {"code", "errorCode", "message"}}. '
+        "On every path: a URL over 8,000 bytes is 414 URI_TOO_LONG, a header over 8,000 "
+        "bytes or more than 100 headers 431 REQUEST_HEADER_FIELDS_TOO_LARGE, control "
+        "characters in the path, the query or a JSON string 422 VALIDATION_ERROR, and an "
+        "unreachable database 503 SERVICE_UNAVAILABLE with Retry-After. Public writes take "
+        "an optional Idempotency-Key header for safe retries."
     ),
     "VERSION": "3.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
