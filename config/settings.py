@@ -98,6 +98,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "storefront.api.middleware.ApiErrorMiddleware",
+    "storefront.api.middleware.RequestGuardMiddleware",
     "storefront.api.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -249,6 +250,12 @@ ADMIN_MAX_BODY_BYTES = env_int("ADMIN_MAX_BODY_BYTES", 50 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 2000
+# Request line and header limits the application answers in the error envelope (414, 431);
+# gunicorn's own limits (config/gunicorn.conf.py) and the proxy's (deploy/nginx.conf) sit
+# above them. The URL is the path and query string as sent.
+MAX_URL_BYTES = 8000
+MAX_HEADER_BYTES = 8000
+MAX_HEADER_FIELDS = 100
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -265,12 +272,13 @@ CORS_ALLOW_HEADERS = (
     "authorization",
     "content-type",
     "if-none-match",
+    "idempotency-key",
     "origin",
     "service-cookie-name",
     "user-agent",
     "x-requested-with",
 )
-CORS_EXPOSE_HEADERS = ["ETag", "Retry-After"]
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "Idempotent-Replayed"]
 CORS_URLS_REGEX = r"^/(?!admin/).*$"
 
 # --- E-mail -----------------------------------------------------------------
@@ -286,6 +294,10 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Store <no-reply@store.example>")
 SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 ADMINS = [("Operators", a) for a in env_list("ADMINS")]
+# Error e-mails to ADMINS: sent from a background thread, at most one per distinct error
+# per ERROR_EMAIL_INTERVAL seconds (storefront/log_handlers.py); ERROR_EMAILS=0 turns them off.
+ERROR_EMAILS = env_bool("ERROR_EMAILS", True)
+ERROR_EMAIL_INTERVAL = env_int("ERROR_EMAIL_INTERVAL", 300)
 
 # --- REST API ---------------------------------------------------------------
 
@@ -316,7 +328,12 @@ SPECTACULAR_SETTINGS = {
         "categories, banners, product interests, postal codes, shipping quotes, upsell, "
         "reviews and comments. Every path is also served under /api/v3/ and with a "
         "trailing slash. Errors use the error envelope "
-        '{"status": false, "data": {"code", "errorCode", "message"}}.'
+        '{"status": false, "data": {"code", "errorCode", "message"}}. '
+        "On every path: a URL over 8,000 bytes is 414 URI_TOO_LONG, a header over 8,000 "
+        "bytes or more than 100 headers 431 REQUEST_HEADER_FIELDS_TOO_LARGE, control "
+        "characters in the path, the query or a JSON string 422 VALIDATION_ERROR, and an "
+        "unreachable database 503 SERVICE_UNAVAILABLE with Retry-After. Public writes take "
+        "an optional Idempotency-Key header for safe retries."
     ),
     "VERSION": "3.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -344,6 +361,8 @@ PUBLIC_BASE_URL = env_str("PUBLIC_BASE_URL", "http://127.0.0.1:8000")
 PUBLIC_CACHE_SECONDS = env_int("PUBLIC_CACHE_SECONDS", 300)
 # How long a rendered product fragment may stay in the shared cache (changes retire it at once).
 PRODUCT_FRAGMENT_SECONDS = env_int("PRODUCT_FRAGMENT_SECONDS", 3600)
+# Seconds the first answer to a POST with an Idempotency-Key is kept for retries.
+IDEMPOTENCY_KEY_TTL = env_int("IDEMPOTENCY_KEY_TTL", 24 * 3600)
 
 # --- Logging ----------------------------------------------------------------
 
@@ -356,20 +375,48 @@ LOGGING = {
     },
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
-        "mail_admins": {
+        "operator_email": {
             "level": "ERROR",
-            "class": "django.utils.log.AdminEmailHandler",
+            "class": "storefront.log_handlers.OperatorEmailHandler",
             "filters": ["require_debug_false"],
         },
     },
     "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
+        # Each error is logged once (one record per failed request) and e-mailed at most once
+        # per distinct error per ERROR_EMAIL_INTERVAL, never inside the request.
         "django.request": {
-            "handlers": ["console", "mail_admins"],
+            "handlers": ["console", "operator_email"],
+            "level": "ERROR",
+            "propagate": False,
+        },
+        "storefront.database": {
+            "handlers": ["console", "operator_email"],
             "level": "ERROR",
             "propagate": False,
         },
         "django_redis": {"level": "WARNING"},
     },
 }
+
+# --- Error tracker (optional) ---------------------------------------------------
+
+# With SENTRY_DSN set (and `pip install "sentry-sdk[django]"`), every error logged above
+# (one event per failed request) and every unhandled exception goes to Sentry as well.
+SENTRY_DSN = env_str("SENTRY_DSN")
+if SENTRY_DSN:
+    try:
+        import sentry_sdk
+        from sentry_sdk.integrations.django import DjangoIntegration
+    except ImportError as exc:
+        raise ImproperlyConfigured(
+            'SENTRY_DSN is set but sentry-sdk is not installed: pip install "sentry-sdk[django]".'
+        ) from exc
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        integrations=[DjangoIntegration()],
+        environment=env_str("SENTRY_ENVIRONMENT", "production"),
+        send_default_pii=False,  # no cookies, tokens or user data
+        traces_sample_rate=0.0,
+    )

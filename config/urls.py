@@ -29,13 +29,18 @@ admin.site.index_title = "Store administration"
 urlpatterns = [
     path("admin/", admin.site.urls),
     re_path(r"^health/?$", health, name="health"),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/schema/", fallback.read_only(SpectacularAPIView.as_view()), name="schema"),
+    path(
+        "api/docs/",
+        fallback.read_only(SpectacularSwaggerView.as_view(url_name="schema")),
+        name="swagger-ui",
+    ),
     path("api/v3/", include(api_patterns)),
     path("", include(api_patterns)),
 ]
 
 
+@fallback.read_only
 def serve_media(request, path):
     """Uploaded media from MEDIA_ROOT, read per request (so settings overrides apply)."""
     return serve(request, path, document_root=settings.MEDIA_ROOT)

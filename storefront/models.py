@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
 
 
 class TimestampedModel(models.Model):
@@ -195,3 +196,47 @@ class Customer(TimestampedModel):
     @property
     def is_anonymous(self) -> bool:
         return False
+
+
+class IdempotencyRecordQuerySet(models.QuerySet):
+    def expired(self, *, moment):
+        return self.filter(expires_at__lte=moment)
+
+
+class IdempotencyRecord(models.Model):
+    """The first answer to a public POST sent with an `Idempotency-Key` header, per key and
+    caller, so a retry gets that answer instead of writing again (storefront/idempotency.py).
+
+    `status_code` is empty while the first request is still running ("in flight").
+    """
+
+    key = models.CharField(_("key"), max_length=255)
+    caller = models.CharField(
+        _("caller"), max_length=100, help_text=_("customer:<id> when signed in, else ip:<address>.")
+    )
+    fingerprint = models.CharField(
+        _("request fingerprint"),
+        max_length=64,
+        help_text=_("SHA-256 of the endpoint and the JSON body: another body is refused."),
+    )
+    status_code = models.PositiveSmallIntegerField(_("status code"), null=True, blank=True)
+    content_type = models.CharField(_("content type"), max_length=100, blank=True)
+    body = models.BinaryField(_("body"), blank=True, default=b"")
+    created_at = models.DateTimeField(_("created at"))
+    locked_until = models.DateTimeField(
+        _("locked until"),
+        help_text=_("A request still in flight after this moment is taken to have died."),
+    )
+    expires_at = models.DateTimeField(_("expires at"), db_index=True)
+
+    objects = IdempotencyRecordQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("idempotency record")
+        verbose_name_plural = _("idempotency records")
+        constraints = [
+            models.UniqueConstraint(fields=["key", "caller"], name="idempotency_key_per_caller"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.caller} {self.key}"

@@ -8,6 +8,7 @@ from rest_framework.views import APIView
 
 from storefront.api.caching import conditional_response
 from storefront.api.errors import ErrorCode, not_found
+from storefront.api.idempotency import idempotency_key_parameter, idempotent
 from storefront.api.responses import bare
 from storefront.api.schema import error_responses
 from storefront.api.throttling import PublicWriteThrottle
@@ -79,14 +80,16 @@ class ProductInterestView(APIView):
             "`notify-me`: e-mail me when the product is back in stock; `on-request`: staff "
             "answer by e-mail. 201 with the new interest; 200 with the existing one when the "
             "same e-mail already has a pending interest of that origin in the product. "
-            "Unknown fields are refused. Throttled per client IP. Bare response."
+            "Unknown fields are refused. Throttled per client IP. Bare response. "
+            "`Idempotency-Key` makes a retry return the first answer."
         ),
         tags=["products"],
+        parameters=[idempotency_key_parameter()],
         request=InterestCreateSerializer,
         responses={
             201: InterestSerializer,
             200: InterestSerializer,
-            **error_responses(404, 422, 429, not_found_code=ErrorCode.PRODUCT_NOT_FOUND),
+            **error_responses(404, 409, 422, 429, not_found_code=ErrorCode.PRODUCT_NOT_FOUND),
         },
         examples=[
             OpenApiExample(
@@ -103,6 +106,7 @@ class ProductInterestView(APIView):
             )
         ],
     )
+    @idempotent
     def post(self, request):
         body = InterestCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from catalog.api.fragments import attach_product_summaries
 from storefront.api.caching import conditional_response
 from storefront.api.errors import ErrorCode, not_found
+from storefront.api.idempotency import idempotency_key_parameter, idempotent
 from storefront.api.query import list_page, list_query_parameters, parse_list_query
 from storefront.api.responses import bare, request_base_url
 from storefront.api.schema import error_responses, page_container, success_envelope
@@ -145,18 +146,20 @@ class CommentCreateView(APIView):
             "account's name and e-mail; anonymous callers must give `customerName` (3 to "
             "100 characters) and `customerEmail`. `parentCommentId` must be an approved "
             "top-level comment of the same product. The new comment is held for moderation "
-            "(`active` false) unless the store publishes comments at once. Throttled per IP."
+            "(`active` false) unless the store publishes comments at once. Throttled per IP. "
+            "`Idempotency-Key` makes a retry return the first answer, never a second comment."
         ),
         tags=["comments"],
         parameters=[
             OpenApiParameter(
                 "productId", OpenApiTypes.INT, OpenApiParameter.PATH, description="Product id."
-            )
+            ),
+            idempotency_key_parameter(),
         ],
         request=CommentCreateSerializer,
         responses={
             201: CommentSerializer,
-            **error_responses(404, 422, 429, not_found_code=ErrorCode.PRODUCT_NOT_FOUND),
+            **error_responses(404, 409, 422, 429, not_found_code=ErrorCode.PRODUCT_NOT_FOUND),
         },
         examples=[
             OpenApiExample(
@@ -175,6 +178,7 @@ class CommentCreateView(APIView):
             ),
         ],
     )
+    @idempotent
     def post(self, request, productId: str):  # the contract's path parameter name
         product_id = path_product_id(productId)
         customer = request.user if isinstance(request.user, Customer) else None

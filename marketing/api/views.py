@@ -15,6 +15,7 @@ from storefront.api.query import ListQuery, list_query_parameters, parse_list_qu
 from storefront.api.querystring import json_or_nested, string_list
 from storefront.api.responses import request_base_url
 from storefront.api.schema import error_responses, success_envelope
+from storefront.api.text import check_json_strings
 from storefront.selectors import current_sales_channel
 
 from ..selectors import (
@@ -42,7 +43,12 @@ def _untyped_json_body(request) -> dict | None:
         body = json.loads(request.body or b"null")
     except (ValueError, UnicodeDecodeError, RecursionError):
         return None
-    return body if isinstance(body, dict) else None
+    if not isinstance(body, dict):
+        return None
+    errors = check_json_strings(body)  # what the JSON parser refuses, refused here too
+    if errors:
+        raise serializers.ValidationError(errors)
+    return body
 
 
 def banner_codes_input(request) -> dict:
@@ -91,7 +97,11 @@ class BannerListView(APIView):
                 {"type": "array", "items": {"type": "string", "maxLength": 100}, "maxItems": 100},
                 style="form",
                 explode=True,
-                description="Banner group codes (required here or in the JSON body).",
+                description=(
+                    "Banner group codes (required here or in the JSON body). The URL (path "
+                    "and query string) may be at most 8,000 bytes (414 URI_TOO_LONG above): "
+                    "100 codes of about 60 characters fit; send longer lists in the JSON body."
+                ),
                 examples=[OpenApiExample("Home page", value=["home-main"])],
             ),
             OpenApiParameter(

@@ -113,7 +113,10 @@ QUOTE_PARAMETERS = [
             f"(integer 1 to {MAX_QUOTE_QUANTITY}), in bracket notation "
             "(`items[0][productId]=1&items[0][quantity]=2`) or as a JSON array "
             '(`items=[{"productId":1,"quantity":2}]`). A product given twice is quoted '
-            "once with the quantities summed."
+            "once with the quantities summed. The URL (path and query string) may be at "
+            "most 8,000 bytes (414 URI_TOO_LONG above): 100 items always fit in the JSON "
+            "form; in bracket notation, with percent-encoded brackets, when ids have up to "
+            "12 digits."
         ),
         examples=[
             OpenApiExample("JSON array", value='[{"productId":1,"quantity":2}]'),

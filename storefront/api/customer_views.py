@@ -21,6 +21,7 @@ from .customer_serializers import (
     CustomerSessionSerializer,
 )
 from .errors import Unauthenticated
+from .idempotency import idempotency_key_parameter, idempotent
 from .responses import success
 from .schema import error_responses, success_envelope
 from .throttling import PublicWriteThrottle
@@ -63,13 +64,15 @@ class CustomerRegisterView(APIView):
         description=(
             "Creates an active customer account. The e-mail is unique (case-insensitive); "
             "the password goes through the store's password validators and is never returned. "
-            "Throttled per client IP and per e-mail address."
+            "Throttled per client IP and per e-mail address. Send an `Idempotency-Key` to "
+            "retry safely: the retry gets the first answer instead of a duplicate-e-mail 422."
         ),
         tags=["customers"],
+        parameters=[idempotency_key_parameter()],
         request=CustomerRegisterSerializer,
         responses={
             201: success_envelope("CustomerEnvelope", CustomerSerializer),
-            **error_responses(422, 429),
+            **error_responses(409, 422, 429),
         },
         examples=[
             OpenApiExample(
@@ -79,6 +82,7 @@ class CustomerRegisterView(APIView):
             )
         ],
     )
+    @idempotent
     def post(self, request):
         serializer = CustomerRegisterSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -97,9 +101,12 @@ class CustomerLoginView(APIView):
             "Returns a signed, expiring token. Send it as `Authorization: Bearer <token>` "
             "(or in the `service-cookie-name` header or cookie). Wrong credentials, unknown "
             "e-mails and inactive accounts all answer the same 401 UNAUTHENTICATED. "
-            "Throttled per client IP and per e-mail address."
+            "Throttled per client IP and per e-mail address. Signing in creates nothing (a "
+            "retry just issues another token): `Idempotency-Key` is accepted and ignored, and "
+            "tokens are never stored."
         ),
         tags=["customers"],
+        parameters=[idempotency_key_parameter(writes=False)],
         request=CustomerLoginSerializer,
         responses={
             200: success_envelope("CustomerSessionEnvelope", CustomerSessionSerializer),

@@ -9,6 +9,12 @@ from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
 from .errors import CODE_FOR_STATUS, ApiError, ErrorCode, error_body
+from .unavailable import (
+    RETRY_AFTER_HEADERS,
+    database_unavailable,
+    log_unavailable,
+    unavailable_body,
+)
 
 logger = logging.getLogger("django.request")
 
@@ -90,15 +96,22 @@ def api_exception_handler(exc, context):
 
     if not isinstance(exc, exceptions.APIException):
         request = context.get("request")
-        logger.error(
-            "Internal error on %s %s",
-            getattr(request, "method", "?"),
-            getattr(request, "path", "?"),
-            exc_info=exc,
-            extra={"status_code": 500, "request": getattr(request, "_request", None)},
-        )
-        body = error_body(status_code=500, message="Internal server error.")
-        return Response(body, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
+        if database_unavailable(exc):
+            log_unavailable(request, exc)
+            response = Response(unavailable_body(), status=503, headers=RETRY_AFTER_HEADERS)
+        else:
+            logger.error(
+                "Internal error on %s %s",
+                getattr(request, "method", "?"),
+                getattr(request, "path", "?"),
+                exc_info=exc,
+                extra={"status_code": 500, "request": getattr(request, "_request", None)},
+            )
+            body = error_body(status_code=500, message="Internal server error.")
+            response = Response(body, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
+        # Logged above: Django's request logger must not log (and e-mail) it a second time.
+        response._has_been_logged = True
+        return response
 
     headers = {}
     if getattr(exc, "auth_header", None):

@@ -1,15 +1,54 @@
 """Envelope answers for URLs no endpoint matches and for Django's error handlers."""
 
+import logging
+import sys
+from functools import wraps
+
 from django.http import JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 
 from .errors import error_body
+from .unavailable import (
+    RETRY_AFTER_HEADERS,
+    database_unavailable,
+    log_unavailable,
+    unavailable_body,
+)
+
+logger = logging.getLogger("django.request")
+
+READ_METHODS = ("GET", "HEAD")
 
 
 def _json(status_code: int, message: str) -> JsonResponse:
     return JsonResponse(error_body(status_code=status_code, message=message), status=status_code)
 
 
+def method_not_allowed(method: str, allowed=READ_METHODS) -> JsonResponse:
+    response = _json(405, f"Method {method} not allowed.")
+    response["Allow"] = ", ".join(allowed)
+    return response
+
+
+def read_only(view):
+    """GET and HEAD reach `view`; any other method is a 405 envelope.
+
+    CSRF-exempt: nothing here writes, so a POST gets its 405 (not Django's CSRF page).
+    """
+
+    @csrf_exempt
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if request.method not in READ_METHODS:
+            return method_not_allowed(request.method)
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+@csrf_exempt
 def unknown_url(request, *args, **kwargs):
+    """Any method: 404, before any CSRF check (there is nothing here to protect)."""
     return _json(404, "No endpoint matches this URL.")
 
 
@@ -26,4 +65,19 @@ def page_not_found(request, exception=None):
 
 
 def server_error(request):
-    return _json(500, "Internal server error.")
+    """Django's handler500: an exception that escaped a middleware (views have their own)."""
+    exc = sys.exc_info()[1]
+    if database_unavailable(exc):
+        log_unavailable(request, exc)
+        response = JsonResponse(unavailable_body(), status=503, headers=RETRY_AFTER_HEADERS)
+    else:
+        logger.error(
+            "Internal error on %s %s",
+            request.method,
+            request.path,
+            exc_info=exc is not None,
+            extra={"status_code": 500, "request": request},
+        )
+        response = _json(500, "Internal server error.")
+    response._has_been_logged = True  # Django logs handler500 answers again otherwise
+    return response

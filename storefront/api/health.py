@@ -5,6 +5,7 @@ import time
 from django.core.cache import cache
 from django.db import connection
 from django.http import JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 
 from .errors import error_body
 
@@ -28,6 +29,7 @@ def _cache_ok() -> bool:
         return False
 
 
+@csrf_exempt  # any other method is a 405 envelope, never Django's CSRF page
 def health(request):
     """200 when the database answers (cache down is "degraded", still 200); else 503."""
     if request.method not in ("GET", "HEAD"):

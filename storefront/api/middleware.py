@@ -1,12 +1,20 @@
 """Django-level guards that keep every response of the service in the error envelope."""
 
+import io
 import logging
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, SuspiciousOperation
 from django.http import Http404, JsonResponse
 
-from .errors import error_body
+from .errors import ErrorCode, error_body
+from .text import check_path, check_query_string
+from .unavailable import (
+    RETRY_AFTER_HEADERS,
+    database_unavailable,
+    log_unavailable,
+    unavailable_body,
+)
 
 logger = logging.getLogger("django.request")
 
@@ -18,27 +26,104 @@ def error_response(status_code: int, message: str, error_code: str | None = None
     )
 
 
-class BodySizeLimitMiddleware:
-    """Refuse bodies over the cap (413) before anything reads them.
+def validation_error_response(errors: dict[str, list[str]]) -> JsonResponse:
+    message = next(iter(errors.values()))[0]
+    body = error_body(
+        status_code=422, message=message, error_code=ErrorCode.VALIDATION_ERROR, errors=errors
+    )
+    return JsonResponse(body, status=422)
 
-    DRF's parsers read the body stream directly, so Django's own
-    DATA_UPLOAD_MAX_MEMORY_SIZE check does not protect the API.
+
+class RequestGuardMiddleware:
+    """The request line and headers within the documented limits, and no control characters
+    in the path or the query string, checked once for every URL before anything else runs.
+
+    - URL (path and query, as sent) over MAX_URL_BYTES: 414 URI_TOO_LONG;
+    - more than MAX_HEADER_FIELDS headers, or one over MAX_HEADER_BYTES: 431;
+    - a C0 control character or DEL in the path or in a query key or value: 422
+      VALIDATION_ERROR naming the path or the parameter (storefront.api.text).
+
+    gunicorn's own limits (config/gunicorn.conf.py) sit above these, so the application
+    answers first, in the envelope.
     """
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
+        meta = request.META
+        url_length = len(meta.get("RAW_URI") or request.get_full_path())
+        if url_length > settings.MAX_URL_BYTES:
+            return error_response(
+                414,
+                f"The URL is longer than {settings.MAX_URL_BYTES} bytes; "
+                "send long lists in the JSON body where the endpoint accepts one.",
+            )
+        fields = 0
+        for key, value in meta.items():
+            if key.startswith("HTTP_") or key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+                fields += 1
+                size = len(key) - (5 if key.startswith("HTTP_") else 0) + 2 + len(str(value))
+                if size > settings.MAX_HEADER_BYTES:
+                    name = key.removeprefix("HTTP_").replace("_", "-").title()
+                    return error_response(
+                        431,
+                        f"The {name} header is larger than {settings.MAX_HEADER_BYTES} bytes.",
+                    )
+        if fields > settings.MAX_HEADER_FIELDS:
+            return error_response(
+                431, f"The request has more than {settings.MAX_HEADER_FIELDS} header fields."
+            )
+        errors = check_path(request.path_info) or check_query_string(meta.get("QUERY_STRING", ""))
+        if errors:
+            return validation_error_response(errors)
+        return self.get_response(request)
+
+
+class BodySizeLimitMiddleware:
+    """Refuse bodies over the cap (413) before anything reads them.
+
+    DRF's parsers read the body stream directly, so Django's own
+    DATA_UPLOAD_MAX_MEMORY_SIZE check does not protect the API.
+
+    A chunked body (Transfer-Encoding: chunked, no Content-Length) is read here, up to the
+    cap, when the server hands over a terminated input stream (gunicorn does:
+    `wsgi.input_terminated`), and the request then looks like one with a Content-Length to
+    everything below; a server that cannot terminate the stream gets 411 LENGTH_REQUIRED.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        is_admin = request.path.startswith("/admin/")
+        limit = settings.ADMIN_MAX_BODY_BYTES if is_admin else settings.API_MAX_BODY_BYTES
+        transfer_encoding = request.META.get("HTTP_TRANSFER_ENCODING", "").lower()
+        if "chunked" in transfer_encoding:
+            return self.read_chunked(request, limit) or self.get_response(request)
         raw = request.META.get("CONTENT_LENGTH") or "0"
         try:
             length = int(raw)
         except ValueError:
             return error_response(400, "The Content-Length header is not a valid number.")
-        is_admin = request.path.startswith("/admin/")
-        limit = settings.ADMIN_MAX_BODY_BYTES if is_admin else settings.API_MAX_BODY_BYTES
         if length > limit:
             return error_response(413, f"The request body is larger than {limit} bytes.")
         return self.get_response(request)
+
+    @staticmethod
+    def read_chunked(request, limit: int) -> JsonResponse | None:
+        """Read the whole chunked body within `limit`; an error response, or None."""
+        if not request.META.get("wsgi.input_terminated"):
+            return error_response(
+                411, "Send the request body with a Content-Length header (no chunked encoding)."
+            )
+        body = request.META["wsgi.input"].read(limit + 1)
+        if len(body) > limit:
+            return error_response(413, f"The request body is larger than {limit} bytes.")
+        request.META["CONTENT_LENGTH"] = str(len(body))
+        request._body = body
+        request._stream = io.BytesIO(body)
+        return None
 
 
 class ApiErrorMiddleware:
@@ -62,11 +147,17 @@ class ApiErrorMiddleware:
             return error_response(403, "You do not have permission to perform this action.")
         if isinstance(exception, SuspiciousOperation):
             return error_response(400, "The request could not be processed.")
-        logger.error(
-            "Internal error on %s %s",
-            request.method,
-            request.path,
-            exc_info=exception,
-            extra={"status_code": 500, "request": request},
-        )
-        return error_response(500, "Internal server error.")
+        if database_unavailable(exception):
+            log_unavailable(request, exception)
+            response = JsonResponse(unavailable_body(), status=503, headers=RETRY_AFTER_HEADERS)
+        else:
+            logger.error(
+                "Internal error on %s %s",
+                request.method,
+                request.path,
+                exc_info=exception,
+                extra={"status_code": 500, "request": request},
+            )
+            response = error_response(500, "Internal server error.")
+        response._has_been_logged = True  # once: not again by Django's request logger
+        return response

@@ -1,15 +1,22 @@
 """Request body parsers of the API."""
 
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.parsers import JSONParser
+
+from .text import check_json_strings
 
 
 class JSONBodyParser(JSONParser):
     """DRF's JSON parser, where a body nested too deeply for the decoder is a parse error
-    (422 like any malformed JSON) instead of a RecursionError (500)."""
+    (422 like any malformed JSON) instead of a RecursionError (500), and a string holding
+    control characters or lone surrogates is a 422 naming its field (storefront.api.text)."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         try:
-            return super().parse(stream, media_type, parser_context)
+            data = super().parse(stream, media_type, parser_context)
         except RecursionError:
             raise ParseError("The JSON body is nested too deeply.") from None
+        errors = check_json_strings(data)
+        if errors:
+            raise ValidationError(errors)
+        return data

@@ -9,6 +9,7 @@ from storefront.selectors import payment_terms_get
 
 from .caching import conditional_response
 from .errors import ErrorCode, not_found
+from .idempotency import idempotency_key_parameter
 from .payment_serializers import (
     CardFlagsSerializer,
     PaymentConditionsBodySerializer,
@@ -55,9 +56,12 @@ class PaymentConditionsView(APIView):
             "Cash discount and installments for each item, in request order (1 to 500 "
             "items). Without option ids the store's default options apply; with none "
             "configured, no discount and a single 1x payment. `value` is a JSON number (or "
-            "numeric string) >= 0 with at most 2 decimals; unknown fields are ignored."
+            "numeric string) >= 0 with at most 2 decimals; unknown fields are ignored. A "
+            "read-only POST (the item list is too long for a URL): it writes nothing, so a "
+            "retry is always safe and `Idempotency-Key` is accepted and ignored."
         ),
         tags=["payments"],
+        parameters=[idempotency_key_parameter(writes=False)],
         request=PaymentConditionsBodySerializer,
         responses={
             200: success_envelope(

@@ -32,18 +32,24 @@ ERROR_DESCRIPTIONS = {
     403: "Forbidden (FORBIDDEN).",
     404: "Not found.",
     405: "Method not allowed (METHOD_NOT_ALLOWED).",
+    409: (
+        "A request with the same Idempotency-Key is still being processed "
+        "(IDEMPOTENCY_REQUEST_IN_PROGRESS); retry after Retry-After."
+    ),
     413: "Request body too large (PAYLOAD_TOO_LARGE).",
     415: "Unsupported media type: send application/json (UNSUPPORTED_MEDIA_TYPE).",
     422: "Validation error (VALIDATION_ERROR); data.errors names each field.",
     429: "Too many requests (TOO_MANY_REQUESTS); see the Retry-After header.",
     500: "Internal error (INTERNAL_ERROR).",
+    503: "The database cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After.",
 }
 
 
 def error_responses(*statuses: int, not_found_code: str | None = None) -> dict:
-    """Error envelope responses for `extend_schema(responses={...})`; 500 is always added."""
+    """Error envelope responses for `extend_schema(responses={...})`; 500 and 503 are always
+    added."""
     responses = {}
-    for status_code in (*statuses, 500):
+    for status_code in (*statuses, 500, 503):
         description = ERROR_DESCRIPTIONS[status_code]
         if status_code == 404 and not_found_code:
             description = f"Not found ({not_found_code})."

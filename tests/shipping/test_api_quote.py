@@ -661,7 +661,7 @@ def test_the_target_country_must_be_3_letters_of_a_country(api_client, country):
     assert list(data["errors"]) == ["targetCountryCode"]
 
 
-@pytest.mark.parametrize("code", ["123", "ABCDEFGH", "x" * 10_000])
+@pytest.mark.parametrize("code", ["123", "ABCDEFGH", "x" * 5_000])
 def test_a_malformed_target_postal_code_is_422(api_client, code):
     data = assert_error(
         get_quote(api_client, [(1, 1)], targetZipCode=code), 422, "VALIDATION_ERROR"
@@ -705,7 +705,7 @@ def test_bad_item_values_are_422_naming_the_field(api_client, product_id, quanti
         '[{"productId": 1}]',
         '[{"productId": true, "quantity": 1}]',
         "[]",
-        "[" * 5000,
+        "[" * 2000,  # deep nesting, within the 8,000-byte URL cap
     ],
 )
 def test_malformed_items_are_422(api_client, items):

@@ -69,7 +69,9 @@ def test_a_bad_condition_is_a_422_envelope_naming_the_field(api_client):
         "condition[a[b=1",
     ],
 )
-def test_hostile_list_queries_are_422_never_500(api_client, query):
+def test_hostile_list_queries_are_422_never_500(api_client, settings, query):
+    # The toolkit's own limits, tested past the URL cap (414 by default, test_request_guards).
+    settings.MAX_URL_BYTES = 100_000
     response = api_client.get(f"/customers?{query}")
     assert response.status_code == 422
     assert response.json()["data"]["errorCode"] == "VALIDATION_ERROR"

@@ -1,12 +1,14 @@
 """Operator commands of the store app."""
 
+from datetime import timedelta
 from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.utils import timezone
 
-from storefront.models import PaymentOption, SalesChannel
+from storefront.models import IdempotencyRecord, PaymentOption, SalesChannel
 
 pytestmark = pytest.mark.django_db
 
@@ -55,3 +57,33 @@ def test_demo_admin_info_without_admin_explains_how_to_create_one(data_dir):
     out = StringIO()
     call_command("demo_admin_info", stdout=out)
     assert "createsuperuser" in out.getvalue()
+
+
+def idempotency_record(key: str, expires_in: timedelta) -> IdempotencyRecord:
+    now = timezone.now()
+    return IdempotencyRecord.objects.create(
+        key=key,
+        caller="ip:127.0.0.1",
+        fingerprint="f" * 64,
+        status_code=201,
+        created_at=now,
+        locked_until=now,
+        expires_at=now + expires_in,
+    )
+
+
+def test_purge_idempotency_records_deletes_only_expired_ones():
+    idempotency_record("old", timedelta(seconds=-1))
+    idempotency_record("live", timedelta(hours=1))
+    out = StringIO()
+    call_command("purge_idempotency_records", stdout=out)
+    assert out.getvalue().strip() == "1 expired idempotency record(s) deleted."
+    assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == ["live"]
+
+
+def test_purge_idempotency_records_dry_run_deletes_nothing():
+    idempotency_record("old", timedelta(seconds=-1))
+    out = StringIO()
+    call_command("purge_idempotency_records", "--dry-run", stdout=out)
+    assert out.getvalue().strip() == "1 expired idempotency record(s) would be deleted."
+    assert IdempotencyRecord.objects.count() == 1

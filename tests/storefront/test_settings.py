@@ -126,3 +126,44 @@ def test_secret_key_is_read_from_the_key_file_when_the_variable_is_unset(tmp_pat
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "True"
+
+
+def fake_sentry_sdk(folder: Path) -> Path:
+    """A stand-in for sentry-sdk (an optional extra, not installed here) that prints its init."""
+    package = folder / "sentry_sdk"
+    (package / "integrations").mkdir(parents=True)
+    (package / "__init__.py").write_text(
+        "def init(**kwargs):\n"
+        "    print('SENTRY', kwargs['dsn'], kwargs['send_default_pii'],\n"
+        "          [type(i).__name__ for i in kwargs['integrations']])\n"
+    )
+    (package / "integrations" / "__init__.py").write_text("")
+    (package / "integrations" / "django.py").write_text("class DjangoIntegration:\n    pass\n")
+    return folder
+
+
+def test_sentry_is_initialised_when_sentry_dsn_is_set(tmp_path):
+    env = {
+        **production_env(),
+        "SENTRY_DSN": "https://key@errors.example/1",
+        "PYTHONPATH": str(fake_sentry_sdk(tmp_path / "site")),
+    }
+    result = run_manage("check", env_overrides=env, tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "SENTRY https://key@errors.example/1 False ['DjangoIntegration']" in result.stdout
+
+
+def test_sentry_dsn_without_sentry_sdk_is_a_clear_startup_error(tmp_path):
+    env = {**production_env(), "SENTRY_DSN": "https://key@errors.example/1"}
+    result = run_manage("check", env_overrides=env, tmp_path=tmp_path)
+    assert result.returncode != 0
+    assert 'pip install "sentry-sdk[django]"' in result.stderr
+
+
+def test_error_e_mails_are_on_by_default_and_switchable(tmp_path):
+    code = "from django.conf import settings as s; print(s.ERROR_EMAILS, s.ERROR_EMAIL_INTERVAL)"
+    on = run_manage("shell", "-c", code, env_overrides=production_env(), tmp_path=tmp_path)
+    env = {**production_env(), "ERROR_EMAILS": "0", "ERROR_EMAIL_INTERVAL": "60"}
+    off = run_manage("shell", "-c", code, env_overrides=env, tmp_path=tmp_path)
+    assert on.stdout.strip().splitlines()[-1] == "True 300"
+    assert off.stdout.strip().splitlines()[-1] == "False 60"

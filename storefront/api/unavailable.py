@@ -1,0 +1,59 @@
+"""A database that cannot be reached answers 503 SERVICE_UNAVAILABLE, not 500.
+
+`database_unavailable(exc)` tells an outage (the server refuses or drops connections, has
+too many of them, is shutting down or starting up, cancels a statement) from a bug (a bad
+query, a missing table), which stays a 500. It looks at the driver error Django wraps
+(`exc.__cause__`): PostgreSQL SQLSTATE classes 08 (connection exception), 53 (insufficient
+resources: too many connections, disk full, out of memory) and 57 (operator intervention:
+shutdown, cannot connect now, statement cancelled); a psycopg OperationalError without a
+SQLSTATE (no server answered: refused, timed out, closed unexpectedly); any InterfaceError
+(connection already closed); SQLite's "database is locked", "unable to open database file"
+and disk I/O errors.
+
+Each outage is logged once per request, one line without a traceback, at ERROR on
+`storefront.database` (operators alert on it; e-mails are rate-limited per distinct error).
+"""
+
+import logging
+
+from django.db import InterfaceError, OperationalError
+
+from .errors import ErrorCode, error_body
+
+logger = logging.getLogger("storefront.database")
+
+RETRY_AFTER_SECONDS = 5
+MESSAGE = f"The service is temporarily unavailable. Try again in {RETRY_AFTER_SECONDS} seconds."
+UNAVAILABLE_SQLSTATE_CLASSES = ("08", "53", "57")
+SQLITE_UNAVAILABLE = ("database is locked", "unable to open database file", "disk i/o error")
+
+
+def database_unavailable(exc: BaseException | None) -> bool:
+    if isinstance(exc, InterfaceError):
+        return True
+    if not isinstance(exc, OperationalError):
+        return False
+    cause = exc.__cause__ or exc.__context__
+    module = type(cause).__module__ if cause is not None else ""
+    if module.startswith("psycopg"):
+        sqlstate = getattr(cause, "sqlstate", None)
+        return sqlstate is None or sqlstate[:2] in UNAVAILABLE_SQLSTATE_CLASSES
+    text = str(cause if cause is not None else exc).lower()
+    return any(marker in text for marker in SQLITE_UNAVAILABLE)
+
+
+def log_unavailable(request, exc: BaseException) -> None:
+    logger.error(
+        "Database unavailable on %s %s: %s: %s",
+        getattr(request, "method", "?"),
+        getattr(request, "path", "?"),
+        type(exc.__cause__ or exc).__name__,
+        str(exc).strip().splitlines()[0] if str(exc).strip() else "",
+    )
+
+
+def unavailable_body() -> dict:
+    return error_body(status_code=503, message=MESSAGE, error_code=ErrorCode.SERVICE_UNAVAILABLE)
+
+
+RETRY_AFTER_HEADERS = {"Retry-After": str(RETRY_AFTER_SECONDS)}

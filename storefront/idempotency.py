@@ -1,0 +1,179 @@
+"""Safe retries of public writes: the first answer per `Idempotency-Key` and caller.
+
+A request with a key is *claimed* in the database (a row per key and caller, unique), then
+*run* in one transaction that holds that row locked and stores the answer beside the
+request's own writes, so either both commit or neither does:
+
+- a retry with the same key and body gets the stored answer, without running again;
+- the same key with another body raises `IdempotencyKeyReused`;
+- a retry while the first request is still running raises `IdempotencyInProgress`;
+- an answer that is a failure worth retrying (`keep=False`, e.g. a 5xx) is not stored:
+  the key is released and the next retry runs;
+- a claim whose request died (worker killed) is taken over once its lease runs out.
+
+Records live IDEMPOTENCY_KEY_TTL seconds (24 h); `idempotency_records_purge` deletes the
+expired ones (`manage.py purge_idempotency_records`). Pure domain code: the HTTP side is
+storefront/api/idempotency.py.
+"""
+
+import contextlib
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, OperationalError, transaction
+from django.utils import timezone
+
+from .models import IdempotencyRecord
+
+# Longer than any request may run (gunicorn's timeout): a claim older than this whose
+# row is not locked belongs to a request that died.
+LEASE = timedelta(seconds=60)
+LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL: FOR UPDATE NOWAIT found the row locked
+
+
+class IdempotencyKeyReused(Exception):
+    """The key was used (by this caller, within the TTL) with another request."""
+
+
+class IdempotencyInProgress(Exception):
+    """The first request with this key is still running."""
+
+
+@dataclass(frozen=True)
+class StoredAnswer:
+    status_code: int
+    content_type: str
+    body: bytes
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """What the caller's `run` tells about the answer it produced."""
+
+    answer: StoredAnswer
+    keep: bool  # store it for retries (False: release the key, the retry runs again)
+    rollback: bool  # undo the request's own writes
+
+
+def idempotency_fingerprint(*, endpoint: str, data: Any) -> str:
+    """The same endpoint and the same JSON value give the same fingerprint (key order and
+    whitespace do not matter)."""
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(f"{endpoint}\n{canonical}".encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def idempotent_call(
+    *,
+    key: str,
+    caller: str,
+    fingerprint: str,
+    run: Callable[[], tuple[Any, RunOutcome]],
+) -> tuple[Any | StoredAnswer, bool]:
+    """Run `run` once per key and caller. Returns (result, replayed): `run`'s first value,
+    or the StoredAnswer of an earlier run with `replayed` True."""
+    claim = _claim(key=key, caller=caller, fingerprint=fingerprint, moment=timezone.now())
+    if isinstance(claim, StoredAnswer):
+        return claim, True
+    try:
+        return _run_claimed(record=claim, run=run)
+    except (IdempotencyInProgress, IdempotencyKeyReused):
+        raise
+    except Exception:
+        _release_quietly(claim)
+        raise
+
+
+def _claim(
+    *, key: str, caller: str, fingerprint: str, moment: datetime
+) -> IdempotencyRecord | StoredAnswer:
+    ttl = timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL)
+    for _attempt in range(3):
+        try:
+            with transaction.atomic():
+                return IdempotencyRecord.objects.create(
+                    key=key,
+                    caller=caller,
+                    fingerprint=fingerprint,
+                    created_at=moment,
+                    locked_until=moment + LEASE,
+                    expires_at=moment + ttl,
+                )
+        except IntegrityError:
+            pass  # the key is taken: see by whom
+        existing = IdempotencyRecord.objects.filter(key=key, caller=caller).first()
+        if existing is None:
+            continue  # purged meanwhile
+        if existing.expires_at <= moment:
+            IdempotencyRecord.objects.filter(pk=existing.pk, expires_at__lte=moment).delete()
+            continue
+        if existing.fingerprint != fingerprint:
+            raise IdempotencyKeyReused
+        if existing.status_code is not None:
+            return _answer(existing)
+        if existing.locked_until > moment:
+            raise IdempotencyInProgress
+        # Its request died before answering (its transaction rolled back): take it over.
+        # Two takers at once are settled by the row lock in _run_claimed.
+        return existing
+    raise IdempotencyInProgress
+
+
+def _run_claimed(
+    *, record: IdempotencyRecord, run: Callable[[], tuple[Any, RunOutcome]]
+) -> tuple[Any | StoredAnswer, bool]:
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                locked = (
+                    IdempotencyRecord.objects.select_for_update(nowait=True)
+                    .filter(pk=record.pk)
+                    .first()
+                )
+        except OperationalError as exc:
+            if getattr(exc.__cause__, "sqlstate", None) == LOCK_NOT_AVAILABLE:
+                raise IdempotencyInProgress from exc
+            raise
+        if locked is None:
+            raise IdempotencyInProgress  # purged or released by another taker: retry later
+        if locked.status_code is not None:
+            return _answer(locked), True  # another taker finished it meanwhile
+        with transaction.atomic():  # the request's writes, undone alone on rollback
+            result, outcome = run()
+            if outcome.rollback:
+                transaction.set_rollback(True)
+        if outcome.keep:
+            locked.status_code = outcome.answer.status_code
+            locked.content_type = outcome.answer.content_type
+            locked.body = outcome.answer.body
+            locked.save(update_fields=["status_code", "content_type", "body"])
+        else:
+            locked.delete()
+    return result, False
+
+
+def _release_quietly(record: IdempotencyRecord) -> None:
+    """After a failure (the database went away mid-request), free the key if still ours."""
+    with contextlib.suppress(Exception):  # the database is gone: the lease frees it later
+        IdempotencyRecord.objects.filter(pk=record.pk, status_code__isnull=True).delete()
+
+
+def _answer(record: IdempotencyRecord) -> StoredAnswer:
+    return StoredAnswer(
+        status_code=record.status_code,
+        content_type=record.content_type,
+        body=bytes(record.body),
+    )
+
+
+def idempotency_records_purge(*, moment: datetime | None = None, dry_run: bool = False) -> int:
+    """Delete the records whose TTL has passed; how many (would be) deleted."""
+    expired = IdempotencyRecord.objects.expired(moment=moment or timezone.now())
+    if dry_run:
+        return expired.count()
+    deleted, _ = expired.delete()
+    return deleted

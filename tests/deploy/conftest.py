@@ -1,0 +1,3 @@
+"""Fixtures of the deployment tests."""
+
+from tests.storefront.live_gunicorn import gunicorn_server  # noqa: F401 - real gunicorn
