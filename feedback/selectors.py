@@ -5,7 +5,17 @@ appear in `condition` and `order`. Names and e-mails are never filterable (a fil
 would reveal what the masking hides).
 """
 
-from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Value
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    IntegerField,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 from django.db.models.functions import Coalesce
 
 from storefront.api.query import ListField, ListSpec
@@ -20,6 +30,9 @@ _ID = ListField("id", "int", order=True)
 _SCORE = ListField("score", "int", order=True)
 _RECOMMENDED = ListField("recommended", "bool", order=True)
 _CUSTOMER_ID = ListField("customer_id", "int")
+# A masked review shows, and filters as, customer 0: it must not lead to its author's other
+# reviews (annotated by `with_public_customer_id`).
+_REVIEW_CUSTOMER_ID = ListField("public_customer_id", "int")
 _CREATED_AT = ListField("created_at", "datetime", order=True)
 _UPDATED_AT = ListField("updated_at", "datetime", order=True)
 
@@ -27,7 +40,7 @@ PRODUCT_REVIEW_LIST = ListSpec(
     fields={
         "id": _ID,
         "productId": ListField("product_id", "int", order=True),
-        "customerId": _CUSTOMER_ID,
+        "customerId": _REVIEW_CUSTOMER_ID,
         "score": _SCORE,
         "recommended": _RECOMMENDED,
         "createdAt": _CREATED_AT,
@@ -57,7 +70,7 @@ PRODUCT_REVIEW_LIST = ListSpec(
 SALES_CHANNEL_REVIEW_LIST = ListSpec(
     fields={
         "id": _ID,
-        "customerId": _CUSTOMER_ID,
+        "customerId": _REVIEW_CUSTOMER_ID,
         "score": _SCORE,
         "recommended": _RECOMMENDED,
         "createdAt": _CREATED_AT,
@@ -119,18 +132,29 @@ COMMENT_LIST = ListSpec(
 )
 
 
+def with_public_customer_id(reviews: QuerySet) -> QuerySet:
+    """Annotate `public_customer_id`: the author's id, or 0 on a masked review."""
+    return reviews.annotate(
+        public_customer_id=Case(
+            When(masked=True, then=Value(0)),
+            default=F("customer_id"),
+            output_field=IntegerField(),
+        )
+    )
+
+
 def product_reviews_public() -> QuerySet:
     """Approved product reviews with their photos (the product summaries come from the
     product read model, catalog.api.fragments)."""
     # feeds `medias`
-    return ProductReview.objects.public().prefetch_related("medias")
+    return with_public_customer_id(ProductReview.objects.public().prefetch_related("medias"))
 
 
 def sales_channel_reviews_public(*, channel: SalesChannel | None) -> QuerySet:
     """Approved reviews of `channel` (none when there is no channel)."""
     if channel is None:
         return SalesChannelReview.objects.none()
-    return (
+    return with_public_customer_id(
         SalesChannelReview.objects.public()
         .filter(sales_channel=channel)
         .select_related("sales_channel")

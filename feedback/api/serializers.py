@@ -60,7 +60,9 @@ class MaskedReviewMixin(serializers.Serializer):
 
 class ProductReviewSerializer(MaskedReviewMixin, serializers.ModelSerializer):
     productId = serializers.IntegerField(source="product_id", read_only=True)
-    customerId = serializers.IntegerField(source="customer_id", read_only=True)
+    customerId = serializers.IntegerField(
+        source="public_customer_id", read_only=True, help_text="0 on a masked review."
+    )
     medias = ReviewMediaSerializer(many=True, read_only=True)
     # rendered by the product read model (catalog.api.fragments), set on the row by the view
     product = ReviewProductSummaryField(source="product_summary")
@@ -90,7 +92,9 @@ class ProductReviewSerializer(MaskedReviewMixin, serializers.ModelSerializer):
 
 class SalesChannelReviewSerializer(MaskedReviewMixin, serializers.ModelSerializer):
     salesChannelId = serializers.IntegerField(source="sales_channel_id", read_only=True)
-    customerId = serializers.IntegerField(source="customer_id", read_only=True)
+    customerId = serializers.IntegerField(
+        source="public_customer_id", read_only=True, help_text="0 on a masked review."
+    )
     salesChannelDomain = serializers.CharField(source="sales_channel.domain", read_only=True)
     createdAt = serializers.DateTimeField(source="created_at", read_only=True)
     updatedAt = serializers.DateTimeField(source="updated_at", read_only=True)

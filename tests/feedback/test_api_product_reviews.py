@@ -219,6 +219,24 @@ def test_condition_by_customer(api_client):
     assert ids(page(api_client, **{"condition[customerId]": customer.pk})) == [mine.pk]
 
 
+def test_a_masked_review_is_customer_0_and_never_matches_its_author(api_client):
+    # given a customer with one open and one masked review
+    customer = CustomerFactory()
+    open_review = ProductReviewFactory(customer=customer)
+    masked = ProductReviewFactory(customer=customer, masked=True)
+
+    registers = {r["id"]: r for r in page(api_client)["registers"]}
+    assert registers[open_review.pk]["customerId"] == customer.pk
+    assert registers[masked.pk]["customerId"] == 0
+    # the author's id leads to the open review only, as JSON or brackets, eq or in
+    for condition in (
+        {"condition[customerId]": customer.pk},
+        {"condition[customerId][in]": str(customer.pk)},
+        {"condition": json.dumps({"customerId": {"eq": customer.pk}})},
+    ):
+        assert ids(page(api_client, **condition)) == [open_review.pk]
+
+
 def test_condition_by_score_with_operators(api_client):
     low, high = ProductReviewFactory(score=2), ProductReviewFactory(score=5)
     middle = ProductReviewFactory(score=4)

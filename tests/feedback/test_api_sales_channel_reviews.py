@@ -184,3 +184,15 @@ def test_without_any_sales_channel_the_list_is_empty(api_client):
 def test_the_lists_answer_405_to_writes(api_client, url):
     assert_error_envelope(api_client.post(url, {}, format="json"), 405, "METHOD_NOT_ALLOWED")
     assert_error_envelope(api_client.delete(url), 405, "METHOD_NOT_ALLOWED")
+
+
+def test_a_masked_store_review_is_customer_0_and_never_matches_its_author(api_client):
+    channel = default_sales_channel()
+    customer = CustomerFactory()
+    open_review = SalesChannelReviewFactory(sales_channel=channel, customer=customer)
+    masked = SalesChannelReviewFactory(sales_channel=channel, customer=customer, masked=True)
+
+    registers = {r["id"]: r for r in page(api_client)["registers"]}
+    assert registers[open_review.pk]["customerId"] == customer.pk
+    assert registers[masked.pk]["customerId"] == 0
+    assert ids(page(api_client, **{"condition[customerId]": customer.pk})) == [open_review.pk]
