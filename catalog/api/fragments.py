@@ -89,7 +89,10 @@ def product_full(
     moment = timezone.now()
     rule_id = price_rule.pk if price_rule is not None else 0
     key = f"{_prefix('full', base_url)}:{product_id}:{rule_id}:{quantity}"
-    body = cache.get(key)
+    # (body, valid until): the expiry is checked here too, not left to the cache's own clock
+    body, valid_until = cache.get(key) or (None, None)
+    if valid_until is not None and valid_until <= moment.timestamp():
+        body = None
     if body is None:
         product = product_full_queryset().filter(pk=product_id).first()
         if product is None:
@@ -105,7 +108,7 @@ def product_full(
         if boundary is not None:
             timeout = min(timeout, math.floor((boundary - moment).total_seconds()))
         if timeout > 0:
-            cache.set(key, body, timeout=timeout)
+            cache.set(key, (body, boundary and boundary.timestamp()), timeout=timeout)
     return Fragment(body)
 
 
