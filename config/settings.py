@@ -155,24 +155,29 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Cache ------------------------------------------------------------------
 
 REDIS_URL = env_str("REDIS_URL")
+# Socket timeouts of the Redis client, in milliseconds: short, so a hung Redis costs a
+# request tens of milliseconds, not seconds. After a failure the circuit breaker skips the
+# cache for CACHE_BREAKER_SECONDS, then lets one request probe it (storefront/circuit.py).
+CACHE_CONNECT_TIMEOUT_MS = env_int("CACHE_CONNECT_TIMEOUT_MS", 50)
+CACHE_TIMEOUT_MS = env_int("CACHE_TIMEOUT_MS", 80)
+CACHE_BREAKER_SECONDS = env_int("CACHE_BREAKER_SECONDS", 3)
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django_redis.cache.RedisCache",
+            # django-redis behind a circuit breaker: a Redis outage is a cache miss, never
+            # a 500, and never a wait per cache call.
+            "BACKEND": "storefront.cache_backend.BreakerRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "storefront"),
             "TIMEOUT": env_int("CACHE_TIMEOUT", 300),
             "OPTIONS": {
                 "CLIENT_CLASS": "django_redis.client.DefaultClient",
-                # A Redis outage is a cache miss, never a 500.
-                "IGNORE_EXCEPTIONS": True,
-                "SOCKET_CONNECT_TIMEOUT": 0.5,
-                "SOCKET_TIMEOUT": 0.5,
+                "SOCKET_CONNECT_TIMEOUT": CACHE_CONNECT_TIMEOUT_MS / 1000,
+                "SOCKET_TIMEOUT": CACHE_TIMEOUT_MS / 1000,
+                "BREAKER_RESET_SECONDS": CACHE_BREAKER_SECONDS,
             },
         }
     }
-    DJANGO_REDIS_IGNORE_EXCEPTIONS = True
-    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 else:
     CACHES = {
         "default": {
