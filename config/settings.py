@@ -108,6 +108,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "storefront.api.throttling.RateLimitHeadersMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -265,7 +266,13 @@ CORS_ALLOW_HEADERS = (
     "user-agent",
     "x-requested-with",
 )
-CORS_EXPOSE_HEADERS = ["ETag", "Retry-After"]
+CORS_EXPOSE_HEADERS = [
+    "ETag",
+    "Retry-After",
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+]
 CORS_URLS_REGEX = r"^/(?!admin/).*$"
 
 # --- E-mail -----------------------------------------------------------------

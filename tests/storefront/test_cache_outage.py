@@ -148,3 +148,36 @@ def test_a_write_dropped_during_the_outage_is_deleted_not_replayed(hung_cache):
         assert cache.get("ns-version:demo") is None
         cache.clear()
 
+
+def test_rate_limit_counters_survive_an_outage_without_being_overwritten(
+    api_client, hung_cache, monkeypatch
+):
+    from rest_framework.throttling import SimpleRateThrottle
+
+    from tests.catalog.factories import ProductFactory
+
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"public_write": "4/min"})
+    product = ProductFactory()
+    body = {"message": "Hello", "customerName": "Ana", "customerEmail": "ana@example.com"}
+
+    def post():
+        return api_client.post(f"/publics/products/{product.pk}/comments", body, format="json")
+
+    with real_redis() as (host, port, _db):
+        hung_cache.answer_from(host, port)
+        time.sleep(PAUSE + 0.1)
+        assert [post()["RateLimit-Remaining"] for _ in range(2)] == ["3", "2"]
+
+        cache.breaker.record_failure(TimeoutError("simulated outage"))
+        during = [post() for _ in range(3)]  # public writes fail open, uncounted
+        assert [r.status_code for r in during] == [201, 201, 201]
+        assert all("RateLimit-Remaining" not in r for r in during)
+
+        time.sleep(PAUSE + 0.1)
+        after = [post() for _ in range(3)]
+        assert cache.breaker.state == "closed"
+        # The counter went on from its state before the outage (2 hits): nothing wrote an
+        # older or a locally rebuilt count over it.
+        assert [r.status_code for r in after] == [201, 201, 429]
+        assert [r["RateLimit-Remaining"] for r in after] == ["1", "0", "0"]
+        cache.clear()
