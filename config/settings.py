@@ -7,6 +7,7 @@ concern.
 
 import os
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -84,6 +85,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "axes",
     "corsheaders",
     "rest_framework",
     "django_filters",
@@ -109,6 +111,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "storefront.api.throttling.RateLimitHeadersMiddleware",
+    # Last, as django-axes requires: turns a locked-out admin sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -245,6 +249,24 @@ ADMIN_MAX_BODY_BYTES = env_int("ADMIN_MAX_BODY_BYTES", 50 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 2000
+
+# --- Staff sign-in limit (django-axes) ---------------------------------------------
+# Failed admin sign-ins are counted in the database (so the limit holds without Redis) per
+# client IP and, separately, per username; at the limit both are locked out for the
+# cool-off time (each further failure restarts it). Staff lift a lock under
+# Axes > Access attempts in the admin (or `manage.py axes_reset_username NAME`).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_ONLY_ADMIN_SITE = True
+AXES_FAILURE_LIMIT = env_int("ADMIN_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("ADMIN_LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "storefront.client_ip.client_ip"
+AXES_LOCKOUT_CALLABLE = "storefront.admin_lockout.admin_lockout_response"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
