@@ -90,11 +90,11 @@ class CircuitBreaker:
                 self._outage_started = now
         if previous == CLOSED:
             logger.warning(
-                "Cache circuit breaker open for %s after %s: %s. The cache is skipped "
-                "(reads are misses, writes are dropped) and probed again every %.1f s.",
+                "Cache circuit breaker open for %s (%s: %s): the cache is skipped (reads are "
+                "misses, writes are dropped) and probed again every %.1f s.",
                 self.name,
                 type(error).__name__,
-                error,
+                str(error).rstrip("."),
                 self.reset_seconds,
             )
         else:
