@@ -7,6 +7,7 @@ concern.
 
 import os
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -84,6 +85,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "axes",
     "corsheaders",
     "rest_framework",
     "django_filters",
@@ -109,6 +111,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "storefront.api.throttling.RateLimitHeadersMiddleware",
+    # Last, as django-axes requires: turns a locked-out admin sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -164,24 +169,29 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Cache ------------------------------------------------------------------
 
 REDIS_URL = env_str("REDIS_URL")
+# Socket timeouts of the Redis client, in milliseconds: short, so a hung Redis costs a
+# request tens of milliseconds, not seconds. After a failure the circuit breaker skips the
+# cache for CACHE_BREAKER_SECONDS, then lets one request probe it (storefront/circuit.py).
+CACHE_CONNECT_TIMEOUT_MS = env_int("CACHE_CONNECT_TIMEOUT_MS", 50)
+CACHE_TIMEOUT_MS = env_int("CACHE_TIMEOUT_MS", 80)
+CACHE_BREAKER_SECONDS = env_int("CACHE_BREAKER_SECONDS", 3)
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django_redis.cache.RedisCache",
+            # django-redis behind a circuit breaker: a Redis outage is a cache miss, never
+            # a 500, and never a wait per cache call.
+            "BACKEND": "storefront.cache_backend.BreakerRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "storefront"),
             "TIMEOUT": env_int("CACHE_TIMEOUT", 300),
             "OPTIONS": {
                 "CLIENT_CLASS": "django_redis.client.DefaultClient",
-                # A Redis outage is a cache miss, never a 500.
-                "IGNORE_EXCEPTIONS": True,
-                "SOCKET_CONNECT_TIMEOUT": 0.5,
-                "SOCKET_TIMEOUT": 0.5,
+                "SOCKET_CONNECT_TIMEOUT": CACHE_CONNECT_TIMEOUT_MS / 1000,
+                "SOCKET_TIMEOUT": CACHE_TIMEOUT_MS / 1000,
+                "BREAKER_RESET_SECONDS": CACHE_BREAKER_SECONDS,
             },
         }
     }
-    DJANGO_REDIS_IGNORE_EXCEPTIONS = True
-    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 else:
     CACHES = {
         "default": {
@@ -257,6 +267,24 @@ MAX_URL_BYTES = 8000
 MAX_HEADER_BYTES = 8000
 MAX_HEADER_FIELDS = 100
 
+# --- Staff sign-in limit (django-axes) ---------------------------------------------
+# Failed admin sign-ins are counted in the database (so the limit holds without Redis) per
+# client IP and, separately, per username; at the limit both are locked out for the
+# cool-off time (each further failure restarts it). Staff lift a lock under
+# Axes > Access attempts in the admin (or `manage.py axes_reset_username NAME`).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_ONLY_ADMIN_SITE = True
+AXES_FAILURE_LIMIT = env_int("ADMIN_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("ADMIN_LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "storefront.client_ip.client_ip"
+AXES_LOCKOUT_CALLABLE = "storefront.admin_lockout.admin_lockout_response"
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -278,7 +306,14 @@ CORS_ALLOW_HEADERS = (
     "user-agent",
     "x-requested-with",
 )
-CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "Idempotent-Replayed"]
+CORS_EXPOSE_HEADERS = [
+    "ETag",
+    "Retry-After",
+    "Idempotent-Replayed",
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+]
 CORS_URLS_REGEX = r"^/(?!admin/).*$"
 
 # --- E-mail -----------------------------------------------------------------

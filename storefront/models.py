@@ -1,4 +1,5 @@
-"""The store itself: sales channels, payment options and customer accounts."""
+"""The store itself: sales channels, payment options, customer accounts and the
+database fallback of the sign-in rate limits."""
 
 from decimal import Decimal
 
@@ -240,3 +241,20 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.caller} {self.key}"
+
+
+class ThrottleCounter(models.Model):
+    """A sign-in rate-limit counter kept in the database while the shared cache is down.
+
+    One row per throttle key: `count` hits in the window that ends at `window_end` (Unix
+    time, seconds). One atomic upsert counts a hit and starts a new window when the old one
+    has ended; rows of ended windows are purged now and then. See
+    storefront/api/throttling.py.
+    """
+
+    key = models.CharField(max_length=255, primary_key=True)
+    count = models.PositiveIntegerField(default=0)
+    window_end = models.FloatField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.count}"

@@ -1,5 +1,8 @@
-"""Writes and business rules of the store app: customer accounts and sign-in."""
+"""Writes and business rules of the store app: customer accounts and sign-in, and the
+database counters of the sign-in rate limits (used while the shared cache is down)."""
 
+import threading
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -7,12 +10,12 @@ from django.contrib.auth.base_user import BaseUserManager
 from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 from rest_framework.exceptions import ValidationError
 
-from .models import Customer
+from .models import Customer, ThrottleCounter
 from .tokens import IssuedToken, TokenPayload, password_version_matches, token_issue
 
 DUPLICATE_EMAIL_MESSAGE = "The email field is already registered to an account."
@@ -108,3 +111,44 @@ def customers_set_active(*, customers: QuerySet, active: bool) -> int:
     """Activate or deactivate accounts (an inactive account cannot sign in and its tokens
     stop working); returns how many changed."""
     return customers.exclude(active=active).update(active=active, updated_at=timezone.now())
+
+
+# --- Rate-limit counters in the database -----------------------------------------------
+
+_COUNTER_PURGE_EVERY = 60.0  # seconds between two purges of ended windows (per process)
+_counter_purge = {"next": 0.0}
+_counter_purge_lock = threading.Lock()
+
+
+def throttle_counter_hit(*, key: str, now: float, duration: int) -> tuple[int, float]:
+    """Count one hit on `key` at Unix time `now`; return (hits in the window, window end).
+
+    A window starts with the first hit after the previous one ended and lasts `duration`
+    seconds. One upsert does it all, atomically: concurrent requests of every process and
+    instance each get their own number.
+    """
+    quote = connection.ops.quote_name
+    table = quote(ThrottleCounter._meta.db_table)
+    key_c, count_c, end_c = quote("key"), quote("count"), quote("window_end")
+    sql = (
+        f"INSERT INTO {table} ({key_c}, {count_c}, {end_c}) VALUES (%s, 1, %s) "  # noqa: S608
+        f"ON CONFLICT ({key_c}) DO UPDATE SET "
+        f"{count_c} = CASE WHEN {table}.{end_c} <= %s THEN 1 ELSE {table}.{count_c} + 1 END, "
+        f"{end_c} = CASE WHEN {table}.{end_c} <= %s THEN %s ELSE {table}.{end_c} END "
+        f"RETURNING {count_c}, {end_c}"
+    )
+    window_end = now + duration
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [key, window_end, now, now, window_end])
+        count, end = cursor.fetchone()
+    _throttle_counters_purge(now)
+    return count, end
+
+
+def _throttle_counters_purge(now: float) -> None:
+    tick = time.monotonic()
+    with _counter_purge_lock:
+        if tick < _counter_purge["next"]:
+            return
+        _counter_purge["next"] = tick + _COUNTER_PURGE_EVERY
+    ThrottleCounter.objects.filter(window_end__lt=now).delete()

@@ -8,7 +8,6 @@ per client IP and per e-mail address.
 import hashlib
 
 from drf_spectacular.utils import OpenApiExample, extend_schema
-from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from storefront.services import InvalidCredentials, customer_login, customer_register
@@ -24,25 +23,29 @@ from .errors import Unauthenticated
 from .idempotency import idempotency_key_parameter, idempotent
 from .responses import success
 from .schema import error_responses, success_envelope
-from .throttling import PublicWriteThrottle
+from .throttling import FixedWindowThrottle, PublicWriteThrottle
 
 INVALID_CREDENTIALS_MESSAGE = "The email or password is incorrect."
 
 
 class LoginIpThrottle(PublicWriteThrottle):
-    """Sign-in attempts per client IP (`login` rate)."""
+    """Sign-in attempts per client IP (`login` rate); counted in the database while the
+    shared cache is down, so the limit holds during an outage."""
 
     scope = "login"
+    when_cache_down = "database"
 
 
-class CustomerEmailThrottle(SimpleRateThrottle):
+class CustomerEmailThrottle(FixedWindowThrottle):
     """Writes naming the same e-mail address (`login_email` rate), from any IP.
 
     The address is hashed into the cache key; bodies without a usable `email` are left
-    to the per-IP throttle and to validation.
+    to the per-IP throttle and to validation. Counted in the database while the shared
+    cache is down.
     """
 
     scope = "login_email"
+    when_cache_down = "database"
 
     def get_cache_key(self, request, view):
         data = request.data

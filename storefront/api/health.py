@@ -1,4 +1,9 @@
-"""GET /health: database and cache reachability for load balancers and operators."""
+"""GET /health: database and cache reachability for load balancers and operators.
+
+It answers within the cache client's short timeouts whatever Redis does: while the cache
+circuit breaker is open the cache is not even tried (`"cacheBreaker": "open"`), and a hung
+Redis costs one read timeout (tens of milliseconds) before the breaker opens.
+"""
 
 import time
 
@@ -29,9 +34,17 @@ def _cache_ok() -> bool:
         return False
 
 
+def _cache_breaker_state() -> str:
+    """closed | open | half-open; "closed" for a cache without a breaker (local memory)."""
+    breaker = getattr(cache, "breaker", None)
+    return breaker.state if breaker is not None else "closed"
+
+
 @csrf_exempt  # any other method is a 405 envelope, never Django's CSRF page
 def health(request):
-    """200 when the database answers (cache down is "degraded", still 200); else 503."""
+    """200 when the database answers (cache down is "degraded", still 200: the service
+    works without it, and every instance shares the one Redis, so a 503 would take them
+    all out of the load balancer at once); else 503."""
     if request.method not in ("GET", "HEAD"):
         body = error_body(status_code=405, message=f"Method {request.method} not allowed.")
         return JsonResponse(body, status=405, headers={"Allow": "GET, HEAD"})
@@ -47,6 +60,7 @@ def health(request):
         "status": status,
         "database": "ok" if database else "unavailable",
         "cache": "ok" if cache_ok else "unavailable",
+        "cacheBreaker": _cache_breaker_state(),
     }
     response = JsonResponse(body, status=200 if database else 503)
     response["Cache-Control"] = "no-store"

@@ -1,15 +1,151 @@
-"""Throttles for public writes: counted per client IP in the shared cache.
+"""Rate limits of the API: atomic fixed-window counters in the shared cache.
 
-The client IP comes from REMOTE_ADDR, or from X-Forwarded-For when NUM_PROXIES says how
-many trusted proxies stand in front (DRF's rule). Rates live in settings
-(REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], from THROTTLE_* environment variables).
+Each throttle counts hits per key (client IP, or hashed e-mail) in a fixed window of its
+rate's period that starts with the key's first hit (`30/min` = at most 30 in the minute
+after the first one). A hit is `cache.add(key, start)` (creates the window's counter with
+its expiry) then `cache.incr(key)` (Redis INCRBY; under the local-memory cache's lock):
+atomic, so N parallel requests get N distinct numbers and exactly `limit` of them pass, and
+there is no read-modify-write that could write stale state over newer state when a slow
+call lands late. The counter packs the count and the window's start into one integer
+(hits * 2**32 + start), so one INCR also tells when the window ends (RateLimit-Reset).
+
+When the shared cache is unavailable (`incr` answers None: the cache circuit breaker is
+open or the call failed), the throttle's `when_cache_down` decides:
+
+- `"database"` (sign-in limits: customer login per IP and per e-mail): the same window is
+  counted in the database (`ThrottleCounter`, one atomic upsert), so the limits hold for
+  every process and instance during an outage;
+- `"open"` (public writes): the request passes (fail open, docs/decisions.md).
+
+The switch is logged once per outage and process, not per request.
+
+Every throttled answer, successful or not, carries RateLimit-Limit, RateLimit-Remaining
+and RateLimit-Reset (IETF draft "RateLimit header fields for HTTP"; the policy closest to
+exhaustion when several apply); a 429 also carries Retry-After.
+
+Rates live in settings (REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], from THROTTLE_*).
 """
 
+import logging
+import math
+import threading
+
+from django.core.cache import cache
 from rest_framework.throttling import SimpleRateThrottle
 
+from storefront.client_ip import client_ip
+from storefront.services import throttle_counter_hit
 
-class PublicWriteThrottle(SimpleRateThrottle):
-    """Every public POST: `public_write` rate per client IP (throttle_scope names the bucket)."""
+logger = logging.getLogger("storefront.throttling")
+
+RATE_LIMIT_HEADERS = ("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset")
+
+
+class _Outage:
+    """Per-process memory of "the shared cache is down for the throttles" (log once)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.down = False
+
+    def started(self) -> None:
+        if self.down:
+            return
+        with self._lock:
+            if self.down:
+                return
+            self.down = True
+        logger.warning(
+            "Rate limits: the shared cache is unavailable. Public-write limits are not "
+            "enforced (fail open); sign-in limits are counted in the database."
+        )
+
+    def ended(self) -> None:
+        if not self.down:
+            return
+        with self._lock:
+            if not self.down:
+                return
+            self.down = False
+        logger.warning("Rate limits: the shared cache answers again; limits are counted in it.")
+
+
+shared_cache_outage = _Outage()
+
+
+_HIT = 2**32  # counter value = hits * 2**32 + window start (Unix seconds, < 2**32)
+
+
+def cache_counter_hit(key: str, *, now: float, duration: int) -> tuple[int, float] | None:
+    """One atomic hit on the cache counter `key`: (hits in the window, window end), or None
+    when the cache is unavailable.
+
+    The hits sit in the high bits, so they never spill into the start: past 2**21 hits the
+    low bits lose precision on their way through Redis's Lua (doubles), but the count is
+    still far above any limit, so the answer is still "refused".
+    """
+    for _ in range(2):
+        cache.add(key, int(now), timeout=duration)
+        try:
+            value = cache.incr(key, _HIT)
+        except ValueError:
+            continue  # the counter expired between add and incr: create it again
+        if value is None:
+            return None
+        hits, start = divmod(int(value), _HIT)
+        return hits, min(max(start, now - duration), now) + duration
+    return None
+
+
+class FixedWindowThrottle(SimpleRateThrottle):
+    """Base of the API's throttles: `scope` names the rate, `get_cache_key` the counter."""
+
+    when_cache_down = "open"  # or "database"
+
+    def get_ident(self, request):
+        return client_ip(request)
+
+    def allow_request(self, request, view):
+        if self.rate is None:
+            return True
+        key = self.get_cache_key(request, view)
+        if key is None:
+            return True
+        self.now = now = self.timer()
+        key = f"{key}:{self.duration}"
+        hit = cache_counter_hit(key, now=now, duration=self.duration)
+        if hit is None:
+            shared_cache_outage.started()
+            if self.when_cache_down != "database":
+                return True
+            hit = throttle_counter_hit(key=key, now=now, duration=self.duration)
+        else:
+            shared_cache_outage.ended()
+        count, self.reset_at = hit
+        self._record_headers(request, count)
+        return count <= self.num_requests
+
+    def wait(self):
+        return max(1, math.ceil(self.reset_at - self.now))
+
+    def _record_headers(self, request, count: int) -> None:
+        """Keep this policy's figures on the request; the middleware below writes the ones
+        closest to exhaustion into the response."""
+        figures = (
+            self.num_requests,
+            max(0, self.num_requests - count),
+            max(1, math.ceil(self.reset_at - self.now)),
+        )
+        django_request = getattr(request, "_request", request)
+        current = getattr(django_request, "rate_limit", None)
+        if current is None or (figures[1], -figures[2]) < (current[1], -current[2]):
+            django_request.rate_limit = figures
+
+
+class PublicWriteThrottle(FixedWindowThrottle):
+    """Every public POST: `public_write` rate per client IP (throttle_scope names the bucket).
+
+    Fails open while the shared cache is down (docs/decisions.md)."""
 
     scope = "public_write"
 
@@ -21,3 +157,18 @@ class PublicWriteThrottle(SimpleRateThrottle):
         if request.method in ("GET", "HEAD", "OPTIONS"):
             return True
         return super().allow_request(request, view)
+
+
+class RateLimitHeadersMiddleware:
+    """Adds RateLimit-Limit / -Remaining / -Reset to answers of throttled endpoints."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        figures = getattr(request, "rate_limit", None)
+        if figures is not None:
+            for name, value in zip(RATE_LIMIT_HEADERS, figures, strict=True):
+                response[name] = str(value)
+        return response

@@ -14,7 +14,12 @@ pytestmark = pytest.mark.django_db
 def test_health_is_ok_when_database_and_cache_answer(api_client, url):
     response = api_client.get(url)
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok"}
+    assert response.json() == {
+        "status": "ok",
+        "database": "ok",
+        "cache": "ok",
+        "cacheBreaker": "closed",
+    }
     assert response["Cache-Control"] == "no-store"
 
 
@@ -22,7 +27,12 @@ def test_health_is_degraded_but_200_when_the_cache_is_down(api_client):
     with mock.patch("storefront.api.health.cache.get", side_effect=ConnectionError("down")):
         response = api_client.get("/health")
     assert response.status_code == 200
-    assert response.json() == {"status": "degraded", "database": "ok", "cache": "unavailable"}
+    assert response.json() == {
+        "status": "degraded",
+        "database": "ok",
+        "cache": "unavailable",
+        "cacheBreaker": "closed",  # a failed call of a cache without a breaker
+    }
 
 
 def test_health_is_503_when_the_database_is_down(api_client):

@@ -71,20 +71,26 @@ def test_settings_read_from_environment(tmp_path):
     code = (
         "from django.conf import settings as s;"
         "print(s.DEBUG, s.TIME_ZONE, s.CACHES['default']['BACKEND'], "
-        "s.DATABASES['default']['ENGINE'], s.CORS_ALLOWED_ORIGINS, s.EMAIL_BACKEND)"
+        "s.DATABASES['default']['ENGINE'], s.CORS_ALLOWED_ORIGINS, s.EMAIL_BACKEND);"
+        "o = s.CACHES['default']['OPTIONS'];"
+        "print(o['SOCKET_CONNECT_TIMEOUT'], o['SOCKET_TIMEOUT'], o['BREAKER_RESET_SECONDS'])"
     )
     env = {
         **production_env(),
         "TIME_ZONE": "UTC",
         "REDIS_URL": "redis://127.0.0.1:6379/3",
+        "CACHE_CONNECT_TIMEOUT_MS": "20",
+        "CACHE_TIMEOUT_MS": "40",
+        "CACHE_BREAKER_SECONDS": "7",
         "DATABASE_URL": "postgres://user@db.example.com:5432/store",
     }
     result = run_manage("shell", "-c", code, env_overrides=env, tmp_path=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip().splitlines()[-1].split() == [
+    assert result.stdout.strip().splitlines()[-1].split() == ["0.02", "0.04", "7"]
+    assert result.stdout.strip().splitlines()[-2].split() == [
         "False",
         "UTC",
-        "django_redis.cache.RedisCache",
+        "storefront.cache_backend.BreakerRedisCache",
         "django.db.backends.postgresql",
         "['https://www.shop.example.com']",
         "django.core.mail.backends.console.EmailBackend",

@@ -1,0 +1,194 @@
+"""The shared-cache backend: django-redis behind a circuit breaker.
+
+Every public operation of django-redis's `RedisCache` is wrapped here, in one place:
+
+- breaker closed: the operation runs; a connection error or a timeout (the socket
+  timeouts are tens of milliseconds, `CACHE_CONNECT_TIMEOUT_MS` / `CACHE_TIMEOUT_MS`)
+  opens the breaker and the caller gets a miss;
+- breaker open: the operation is skipped at once, for `CACHE_BREAKER_SECONDS`: reads are
+  misses (`get` returns its default, `get_many` `{}`, `incr` None), writes are dropped;
+- then one caller probes Redis; success closes the breaker, failure opens it again.
+
+So a hung Redis (SIGSTOP, packets dropped) costs each worker process one short timeout
+per pause, never a timeout per cache call, and a Redis outage is never a 500.
+The breaker is per process and per Redis location (see storefront/circuit.py).
+
+Nothing written during an outage is replayed: a dropped `set` or `delete` (a cached value,
+a namespace-version bump that invalidates one) is remembered by key, and when the breaker
+closes those keys are deleted, never rewritten. A delete can only cause a miss, so a value
+that changed during the outage is rebuilt instead of served stale, and no stale value is
+written over a newer one. (Rate-limit counters use add/incr, which are not remembered:
+see storefront/api/throttling.py.)
+"""
+
+import functools
+import logging
+import socket
+import threading
+from urllib.parse import urlsplit
+
+from django_redis.cache import RedisCache
+from django_redis.exceptions import ConnectionInterrupted
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from .circuit import breaker_for
+
+logger = logging.getLogger("storefront.cache")
+
+# Errors that mean "the server cannot be reached or does not answer": they open the breaker.
+OUTAGE_ERRORS = (
+    RedisConnectionError,
+    RedisTimeoutError,
+    ConnectionInterrupted,
+    socket.timeout,
+    OSError,
+)
+
+# What a skipped or failed call returns, by operation (anything else returns None, like
+# django-redis with IGNORE_EXCEPTIONS).
+_FALLBACKS = {
+    "get_many": dict,
+    "has_key": lambda: False,
+    "keys": list,
+    "delete_many": lambda: 0,
+}
+
+# Operations that do no network I/O, or hand back lazy objects whose I/O happens after
+# the call returns (a lock, key iterators): not guarded, and unused by this service.
+_UNGUARDED = {"close", "client", "lock", "iter_keys", "sscan_iter"}
+
+
+# Writes whose keys are deleted when an outage ends (see the module's docstring).
+_REMEMBERED_WRITES = {"set", "delete", "set_many", "delete_many"}
+MAX_REMEMBERED_KEYS = 10_000
+
+
+class DroppedWrites:
+    """Keys of writes dropped during an outage, per process and Redis location."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._keys: set[str] = set()
+        self.overflowed = False
+
+    def add(self, name: str, args, kwargs) -> None:
+        if name in ("set", "delete"):
+            keys = [args[0] if args else kwargs.get("key")]
+        else:
+            first = args[0] if args else kwargs.get("data", kwargs.get("keys", ()))
+            keys = list(first)
+        with self._lock:
+            for key in keys:
+                if len(self._keys) >= MAX_REMEMBERED_KEYS:
+                    self.overflowed = True
+                    return
+                self._keys.add(key)
+
+    def take(self) -> tuple[list[str], bool]:
+        with self._lock:
+            keys, overflowed = list(self._keys), self.overflowed
+            self._keys, self.overflowed = set(), False
+        return keys, overflowed
+
+
+_dropped: dict[str, DroppedWrites] = {}
+_dropped_lock = threading.Lock()
+
+
+def _dropped_for(name: str) -> DroppedWrites:
+    with _dropped_lock:
+        return _dropped.setdefault(name, DroppedWrites())
+
+
+def _redacted(location: str) -> str:
+    """redis://user:secret@host:6379/0 -> redis://host:6379/0 (for logs)."""
+    first = location.split(",")[0]
+    parts = urlsplit(first)
+    if parts.hostname is None:
+        return first
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://{parts.hostname}{port}{parts.path}"
+
+
+def _guarded(name: str, method):
+    fallback = _FALLBACKS.get(name, lambda: None)
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        if name == "get":
+            default = args[1] if len(args) > 1 else kwargs.get("default")
+            miss = lambda: default  # noqa: E731
+        else:
+            miss = fallback
+        breaker = self.breaker
+        if not breaker.allow():
+            if name in _REMEMBERED_WRITES:
+                self.dropped_writes.add(name, args, kwargs)
+            return miss()
+        try:
+            result = method(self, *args, **kwargs)
+        except OUTAGE_ERRORS as exc:
+            if name in _REMEMBERED_WRITES:  # it may or may not have reached Redis
+                self.dropped_writes.add(name, args, kwargs)
+            breaker.record_failure(exc)
+            return miss()
+        except RedisError as exc:
+            # Redis answered, with an error (a bug or a full server): not an outage.
+            self._answered()
+            logger.warning("Cache %s failed: %s: %s", name, type(exc).__name__, exc)
+            return miss()
+        except BaseException:
+            self._answered()  # Redis answered (e.g. ValueError from incr)
+            raise
+        self._answered()
+        return result
+
+    return wrapper
+
+
+class BreakerRedisCache(RedisCache):
+    """`django_redis.cache.RedisCache` with a circuit breaker around every operation.
+
+    OPTIONS["BREAKER_RESET_SECONDS"]: how long the cache is skipped after a failure.
+    django-redis's own IGNORE_EXCEPTIONS is switched off: the breaker decides instead.
+    """
+
+    def __init__(self, server, params):
+        options = dict(params.get("OPTIONS", {}))
+        reset_seconds = float(options.pop("BREAKER_RESET_SECONDS", 3))
+        options["IGNORE_EXCEPTIONS"] = False
+        super().__init__(server, {**params, "OPTIONS": options})
+        self._ignore_exceptions = False
+        name = _redacted(str(server))
+        self.breaker = breaker_for(name, reset_seconds=reset_seconds)
+        self.dropped_writes = _dropped_for(name)
+
+    def _answered(self) -> None:
+        if self.breaker.record_success():
+            self._forget_dropped_writes()
+
+    def _forget_dropped_writes(self) -> None:
+        """An outage ended: delete the keys whose writes were dropped during it."""
+        keys, overflowed = self.dropped_writes.take()
+        if overflowed:
+            logger.warning(
+                "More than %d cache writes were dropped during the outage: cached values "
+                "may be stale until they expire (CACHE_TIMEOUT, PUBLIC_CACHE_SECONDS).",
+                MAX_REMEMBERED_KEYS,
+            )
+        if keys:
+            # Through the guarded method: if the cache fails again, the breaker opens again.
+            self.delete_many(keys)
+            logger.info("Deleted %d cache keys written during the outage.", len(keys))
+
+
+def _wrap_operations() -> None:
+    for name, member in vars(RedisCache).items():
+        if name.startswith("_") or name in _UNGUARDED or not callable(member):
+            continue
+        setattr(BreakerRedisCache, name, _guarded(name, member))
+
+
+_wrap_operations()
