@@ -1,14 +1,17 @@
 """The load benchmark's data set (bench/dataset): built at a tiny size on the test
-database, it has the sizes asked for and the shapes the benchmark relies on."""
+database, it has the sizes asked for, the shapes the benchmark relies on, and every
+request of the benchmark's table answers it correctly (one request each, no load)."""
 
+import json
 from io import StringIO
 
 import pytest
 from django.db import transaction
 from django.test import override_settings
 
-from bench.dataset.build import Size, build, fingerprint, marker_read
+from bench.dataset.build import Size, build, describe, fingerprint, marker_read
 from bench.dataset.catalog import NOUNS, QUALIFIERS, TOP_SKU, visible_categories
+from bench.targets import targets
 from catalog.models import Category, Product, ProductDescription, ProductPrice, Stock, Storage
 from feedback.models import Comment, ProductReview, SalesChannelReview
 
@@ -101,3 +104,19 @@ def test_the_database_is_marked_and_building_again_adds_nothing(dataset, setting
     again = build(size=TINY, seed=SEED, stdout=StringIO())
 
     assert again["counts"] == dataset["counts"]
+
+
+def test_every_row_of_the_benchmark_answers_right_on_the_data_set(dataset, api_client, settings):
+    settings.ROOT_URLCONF = "bench.urls"  # the constant view of the baseline row
+    rows = targets(describe())
+
+    for row in rows:
+        response = api_client.generic(
+            row.method,
+            row.path,
+            data=row.body,
+            content_type="application/json",
+            HTTP_HOST="127.0.0.1",
+        )
+        assert 200 <= response.status_code < 300, (row.name, response.status_code)
+        assert row.check(json.loads(response.content)) is None, row.name
