@@ -18,13 +18,15 @@ def median_of(runs, attribute: str) -> float:
     return statistics.median(getattr(run, attribute) for run in runs) if runs else 0.0
 
 
-def ceiling_report(before: list, after: list) -> dict:
+def ceiling_report(before: Target, after: Target) -> dict:
     """The constant view's requests/s: the median of all its runs, before and after the
-    other rows, and how far the two moved apart (the machine's load changing)."""
+    other rows, and how far the two moved apart (the machine's load changing); and its
+    workers' CPU time per request, the same way."""
     ceiling = {
-        "rps": round(median_of(before + after, "rps"), 1),
-        "before_rps": round(median_of(before, "rps"), 1),
-        "after_rps": round(median_of(after, "rps"), 1),
+        "rps": round(median_of(before.runs + after.runs, "rps"), 1),
+        "before_rps": round(median_of(before.runs, "rps"), 1),
+        "after_rps": round(median_of(after.runs, "rps"), 1),
+        "cpu_ms_per_request": round(statistics.median(before.cpu_ms + after.cpu_ms), 3),
     }
     low, high = sorted([ceiling["before_rps"], ceiling["after_rps"]])
     ceiling["drift"] = round((high - low) / high, 3) if high else 0.0
@@ -46,8 +48,9 @@ def memory_report(workers: list[dict | None], restarts: int) -> dict:
     }
 
 
-def row_report(target: Target, ceiling: float) -> dict:
+def row_report(target: Target, ceiling: float, ceiling_cpu_ms: float) -> dict:
     rps = median_of(target.runs, "rps")
+    cpu_ms = statistics.median(target.cpu_ms) if target.cpu_ms else 0.0
     errors = sum(run.errors for run in target.runs)
     ratio = rps / ceiling if ceiling and target.runs else 0.0
     if target.runs and not all(run.requests for run in target.runs):
@@ -69,6 +72,8 @@ def row_report(target: Target, ceiling: float) -> dict:
         "p50_ms": round(median_of(target.runs, "p50_ms"), 2),
         "p99_ms": round(median_of(target.runs, "p99_ms"), 2),
         "x_ceiling": round(ratio, 3),
+        "cpu_ms_per_request": round(cpu_ms, 3),
+        "x_ceiling_cpu": round(ceiling_cpu_ms / cpu_ms, 3) if cpu_ms else 0.0,
         "goal_x_ceiling": target.goal,
         "verdict": verdict,
         "requests": sum(run.requests for run in target.runs),
@@ -83,8 +88,9 @@ def row_report(target: Target, ceiling: float) -> dict:
                 "max_ms": run.max_ms,
                 "requests": run.requests,
                 "errors": run.errors,
+                "cpu_ms_per_request": round(cpu_ms, 3),
             }
-            for run in target.runs
+            for run, cpu_ms in zip(target.runs, target.cpu_ms, strict=True)
         ],
     }
 
@@ -92,7 +98,7 @@ def row_report(target: Target, ceiling: float) -> dict:
 def print_table(rows: list[dict], memory: dict, ceiling: dict) -> None:
     header = (
         f"{'endpoint':30} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'x ceil':>7} "
-        f"{'goal':>6} {'KB':>6} {'errors':>6}  verdict"
+        f"{'goal':>6} {'CPU ms':>7} {'x CPU':>6} {'KB':>6} {'errors':>6}  verdict"
     )
     print("\n" + header + "\n" + "-" * len(header))
     for row in rows:
@@ -100,7 +106,9 @@ def print_table(rows: list[dict], memory: dict, ceiling: dict) -> None:
         errors = row["status_errors"] + row["socket_errors"]
         print(
             f"{row['endpoint']:30} {row['rps']:8,.0f} {row['p50_ms']:8.1f} {row['p99_ms']:8.1f} "
-            f"{row['x_ceiling']:7.3f} {goal:>6} {row['response_bytes'] / 1024:6.1f} "
+            f"{row['x_ceiling']:7.3f} {goal:>6} {row['cpu_ms_per_request']:7.2f} "
+            f"{row['x_ceiling_cpu']:6.3f} "
+            f"{row['response_bytes'] / 1024:6.1f} "
             f"{errors:6d}  {row['verdict']}"
         )
         if row["problem"]:
@@ -115,6 +123,11 @@ def print_table(rows: list[dict], memory: dict, ceiling: dict) -> None:
     print(
         f"Ceiling (constant view): {ceiling['rps']:,.0f} req/s, median of its runs "
         f"before ({ceiling['before_rps']:,.0f}) and after ({ceiling['after_rps']:,.0f}) the rest."
+    )
+    print(
+        "CPU ms: the workers' CPU time per request (user + system, median of the runs); "
+        "x CPU: the constant view's divided by the row's. Other jobs on the machine move it "
+        "far less than req/s; time spent in a database or cache server is not in it."
     )
     if ceiling["drift"] > DRIFT_WARNING:
         print(

@@ -184,7 +184,8 @@ def settle(port: int, workers: int, *, limit: float = 180) -> None:
                 return
 
 
-def measure(target: Target, args, tool: str) -> None:
+def measure(target: Target, args, tool: str, server: Server) -> None:
+    """Warm-up, then the runs; each run also notes the workers' CPU time per request."""
     url = f"http://127.0.0.1:{args.port}{target.path}"
     options = {
         "connections": args.connections,
@@ -197,7 +198,11 @@ def measure(target: Target, args, tool: str) -> None:
         wrk.run(tool, url, seconds=args.warmup, **options)
         settle(args.port, args.workers)
     for _ in range(args.runs):
-        target.runs.append(wrk.run(tool, url, seconds=args.seconds, **options))
+        cpu_before = server.cpu_seconds()
+        run = wrk.run(tool, url, seconds=args.seconds, **options)
+        cpu = server.cpu_seconds() - cpu_before
+        target.runs.append(run)
+        target.cpu_ms.append(1000 * cpu / run.requests if run.requests else 0.0)
         settle(args.port, args.workers)
 
 
@@ -279,10 +284,10 @@ def main() -> None:
                 if target.problem:
                     print(f"{target.name}: FAILED before measuring: {target.problem}")
                     continue
-                measure(target, args, tool)
+                measure(target, args, tool, server)
                 print(f"{target.name:30} {median_of(target.runs, 'rps'):8,.0f} req/s", flush=True)
             again = Target(CONSTANT, rows[0].path, rows[0].check)
-            measure(again, args, tool)
+            measure(again, args, tool, server)
             print(f"{CONSTANT + ' (again)':30} {median_of(again.runs, 'rps'):8,.0f} req/s")
             workers = [rss_of(pid) for pid in server.workers()]
             restarts = server.worker_restarts()
@@ -290,8 +295,8 @@ def main() -> None:
         if config["cache"] == "redis":
             redis_forget(env["REDIS_URL"], prefix)
     memory = memory_report(workers, restarts)
-    ceiling = ceiling_report(rows[0].runs, again.runs)
-    report = [row_report(target, ceiling["rps"]) for target in rows]
+    ceiling = ceiling_report(rows[0], again)
+    report = [row_report(t, ceiling["rps"], ceiling["cpu_ms_per_request"]) for t in rows]
     print_table(report, memory, ceiling)
     output = Path(args.output or ROOT / "bench" / "results" / f"load-{config['name']}.json")
     result = {

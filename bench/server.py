@@ -62,6 +62,10 @@ class Server:
     def workers(self) -> list[int]:
         return worker_pids(self.process.pid) if self.process else []
 
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) the workers have used so far."""
+        return sum(cpu_seconds_of(pid) for pid in self.workers())
+
     def worker_restarts(self) -> int:
         """Workers booted after the first ones (max_requests recycling, crashes, timeouts)."""
         text = self.log.read_text(errors="replace") if self.log.exists() else ""
@@ -87,6 +91,16 @@ def worker_pids(master: int) -> list[int]:
         return sorted(int(pid) for pid in children.read_text().split())
     except OSError:
         return []
+
+
+def cpu_seconds_of(pid: int) -> float:
+    """User + system CPU time of a process (/proc/<pid>/stat, fields 14 and 15)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = stat.rsplit(")", 1)[1].split()  # after "pid (comm)": state is field 3
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_of(pid: int) -> dict[str, float] | None:

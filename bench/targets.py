@@ -35,7 +35,8 @@ class Target:
     method: str = "GET"
     body: str = ""
     goal: float | None = None
-    runs: list = field(default_factory=list)
+    runs: list = field(default_factory=list)  # wrk.WrkRun of each run
+    cpu_ms: list = field(default_factory=list)  # the workers' CPU ms per request, each run
     problem: str | None = None
     status: int | None = None
     size: int = 0
