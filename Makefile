@@ -21,7 +21,7 @@ help:
 	@echo "make lint   - ruff check and format check"
 	@echo "make fmt    - ruff format and autofix"
 	@echo "make serve  - gunicorn with config/gunicorn.conf.py (production-style)"
-	@echo "make bench  - load benchmark (see bench/README.md)"
+	@echo "make bench  - load benchmark at a real store's size, wrk + gunicorn (bench/README.md)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -74,8 +74,11 @@ test: lint
 check: install $(DATA_DIR)/secret_key
 	$(RUN_ENV) $(BIN)/python manage.py check
 
+# Options after BENCH_ARGS, e.g. make bench BENCH_ARGS="--seconds 5 --runs 1"; PostgreSQL and
+# Redis with DATABASE_URL and REDIS_URL set (see bench/README.md).
+BENCH_ARGS ?=
 bench: install
-	$(BIN)/python bench/run.py
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,35 +1,58 @@
-"""Load benchmark: gunicorn serving the demo store on 127.0.0.1, a closed-loop load per
-endpoint, requests/s and p50/p99 next to a constant-JSON view served by the same gunicorn.
+"""Load benchmark: the store at a real store's size, served by gunicorn as in production,
+driven by wrk, each endpoint's requests/s next to a constant-JSON view's (the ceiling).
 
-    .venv/bin/python bench/run.py [--seconds 10] [--connections 8] [--workers 2]
+    make bench                      (SQLite + local-memory cache)
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_store \\
+        REDIS_URL=redis://127.0.0.1:6379/9 make bench
+    .venv/bin/python bench/run.py --seconds 3 --runs 1      (a quick look)
 
-Uses a fresh SQLite database in a temporary folder (or DATABASE_URL / REDIS_URL when set),
-migrates and loads the demo store, then writes bench/results/latest.json and prints a table.
-Traffic goes only to 127.0.0.1, and everything stops by itself.
+See bench/README.md for what each row is and how to read the ratio. Traffic goes to
+127.0.0.1 only, and every step stops by itself.
 """
 
 import argparse
+import http.client
 import json
 import os
-import platform
 import secrets
-import signal
 import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.load import Target, run  # noqa: E402
+from bench import wrk  # noqa: E402
+from bench.report import (  # noqa: E402
+    ceiling_report,
+    machine,
+    median_of,
+    memory_report,
+    print_table,
+    row_report,
+)
+from bench.server import Server, rss_of  # noqa: E402
+from bench.targets import CONSTANT, GOALS, GOALS_POSTGRESQL_REDIS, Target, targets  # noqa: E402
 
 PYTHON = sys.executable
 
 
-def bench_env(data_dir: Path) -> dict[str, str]:
+# --- configuration and data set ----------------------------------------------
+
+
+def configuration() -> dict:
+    database_url = os.environ.get("DATABASE_URL", "")
+    scheme = urlsplit(database_url).scheme if database_url else "sqlite"
+    database = "postgresql" if scheme in {"postgres", "postgresql"} else scheme
+    cache = "redis" if os.environ.get("REDIS_URL") else "locmem"
+    return {"database": database, "cache": cache, "name": f"{database}-{cache}"}
+
+
+def base_env(data_dir: Path) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         {
@@ -38,196 +61,274 @@ def bench_env(data_dir: Path) -> dict[str, str]:
             "DATA_DIR": str(data_dir),
             "HTTPS": "0",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            # The load comes from one IP: keep throttles out of the measurement.
+            # The load comes from one IP: keep the write throttle out of the measurement.
             "THROTTLE_PUBLIC_WRITE": "100000000/min",
-            "LOG_LEVEL": "WARNING",
-            "GUNICORN_ACCESSLOG": "/dev/null",
+            "PYTHONDONTWRITEBYTECODE": "1",
         }
     )
     env.pop("DJANGO_DEBUG", None)
     return env
 
 
-def manage(env, *args):
-    subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=env, check=True)
+def postgres_reset(database_url: str, *, drop: bool) -> None:
+    """Create the benchmark's own database (dropped first when `drop`); connects to the
+    server's `postgres` database only to run CREATE/DROP DATABASE."""
+    import psycopg
+    from psycopg import sql
+
+    parts = urlsplit(database_url)
+    name = parts.path.lstrip("/")
+    if not name or name in {"postgres", "template0", "template1"}:
+        sys.exit(f"DATABASE_URL must name the benchmark's own database, not {name or '(none)'}")
+    admin_url = urlunsplit(parts._replace(path="/postgres", query=""))
+    with psycopg.connect(admin_url, autocommit=True) as connection:
+        exists = connection.execute(
+            "SELECT 1 FROM pg_database WHERE datname = %s", [name]
+        ).fetchone()
+        if exists and drop:
+            print(f"Dropping database {name}")
+            connection.execute(
+                sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name))
+            )
+        if drop or not exists:
+            connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
-def sample_ids(env) -> dict:
-    """Ids of demo records to aim the load at (read through Django in a subprocess)."""
-    code = r"""
-import json
-from django.apps import apps
-out = {}
-def first(label, **filters):
-    try:
-        model = apps.get_model(label)
-    except LookupError:
-        return None
-    row = model.objects.filter(**filters).order_by("pk").values_list("pk", flat=True).first()
-    return row
-out["category"] = first("catalog.Category", active=True, parent__isnull=False)
-out["product"] = first("catalog.Product", active=True, parent__isnull=True)
-out["cart_product"] = first("catalog.Product", sku="DEMO-0001")
-try:
-    from django.db.models import Count
-    Group = apps.get_model("marketing.BannerGroup")
-    out["banner_codes"] = list(Group.objects.order_by("pk").values_list("code", flat=True)[:3])
-except LookupError:
-    out["banner_codes"] = []
-try:
-    Postal = apps.get_model("shipping.PostalCode")
-    row = Postal.objects.order_by("pk").values_list("country", "code").first()
-    out["postal"] = list(row) if row else None
-except LookupError:
-    out["postal"] = None
-print(json.dumps(out))
-"""
-    result = subprocess.run(
-        [PYTHON, "manage.py", "shell", "-c", code],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
+def prepare_dataset(env: dict, config: dict, data_dir: Path, *, rebuild: bool) -> dict:
+    """Reuse the database when it holds this data set, else (re)build it. Returns the
+    data set's description with `reused` and `build_seconds`."""
+
+    def dataset(*args) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [PYTHON, "-m", "bench.dataset", *args],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    if config["database"] == "postgresql":
+        postgres_reset(env["DATABASE_URL"], drop=False)
+    elif config["database"] != "sqlite":
+        sys.exit(f"Unsupported DATABASE_URL scheme: {config['database']}")
+    checked = None if rebuild else dataset("--check")
+    if checked is not None and checked.returncode == 0:
+        described = json.loads(checked.stdout.strip().splitlines()[-1])
+        print(f"Reusing the data set in the database (fingerprint {described['fingerprint']})")
+        return {**described, "reused": True, "build_seconds": None}
+    started = time.perf_counter()
+    if config["database"] == "postgresql":
+        postgres_reset(env["DATABASE_URL"], drop=True)
+    else:
+        for path in (
+            data_dir / "db.sqlite3",
+            data_dir / "db.sqlite3-wal",
+            data_dir / "db.sqlite3-shm",
+        ):
+            path.unlink(missing_ok=True)
+    subprocess.run(
+        [PYTHON, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
     )
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    built = dataset()
+    print(built.stdout.rsplit("\n{", 1)[0].rstrip())
+    if built.returncode != 0:
+        sys.exit(f"Building the data set failed:\n{built.stderr}")
+    described = json.loads(built.stdout.strip().splitlines()[-1])
+    return {**described, "reused": False, "build_seconds": round(time.perf_counter() - started, 1)}
 
 
-def targets(ids: dict) -> list[Target]:
-    found = [
-        Target("constant JSON (baseline)", "GET", "/bench/constant"),
-        Target("card flags", "GET", "/publics/payments/card-flags"),
-        Target(
-            "payment conditions (3 items)",
-            "POST",
-            "/publics/payments/conditions",
-            body=json.dumps(
-                {"items": [{"reference": f"r{i}", "value": 100 + i * 37.5} for i in range(3)]}
-            ).encode(),
-        ),
-        Target("category tree", "GET", "/publics/products/categories/tree"),
-    ]
-    if ids.get("category"):
-        found.append(
-            Target(
-                "category subtree", "GET", f"/publics/products/categories/{ids['category']}/tree"
-            )
-        )
-    if ids.get("banner_codes"):
-        codes = ",".join(ids["banner_codes"])
-        found.append(Target("banners", "GET", f"/api/v3/publics/template/banners?codes={codes}"))
-    if ids.get("postal"):
-        country, code = ids["postal"]
-        found.append(
-            Target("zipcode consult", "GET", f"/shipping/zipcode/consult/{country}/{code}")
-        )
-        if ids.get("product"):
-            found.append(
-                Target(
-                    "shipping quote (1 item)",
-                    "GET",
-                    f"/publics/products/quote?targetZipCode={code}&targetCountryCode={country}"
-                    f"&items[0][productId]={ids['product']}&items[0][quantity]=1",
-                )
-            )
-    found += [
-        Target(
-            "upsell (cart)",
-            "GET",
-            f"/cart/upsell/cart?variationMap[{ids.get('cart_product') or 0}]=",
-        ),
-        Target("product reviews", "GET", "/review/product?limit=20"),
-        Target("store reviews", "GET", "/review/sales-channel?limit=20"),
-        Target("comments", "GET", "/publics/products/comments?limit=20"),
-    ]
-    return found
+# --- measuring -----------------------------------------------------------------
 
 
-def wait_until_up(port: int, timeout: float = 30) -> None:
-    deadline = time.time() + timeout
-    while time.time() < deadline:
+def preflight(target: Target, port: int) -> None:
+    """One request: the answer must be 2xx (no redirect followed) and right for the data
+    set; otherwise the row is a failure and is not measured."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    headers = {"Content-Type": "application/json"} if target.body else {}
+    try:
+        connection.request(target.method, target.path, body=target.body or None, headers=headers)
+        response = connection.getresponse()
+        raw = response.read()
+    finally:
+        connection.close()
+    target.status, target.size = response.status, len(raw)
+    if not 200 <= response.status < 300:
+        target.problem = f"HTTP {response.status}: {raw[:200].decode(errors='replace')}"
+        return
+    try:
+        target.problem = target.check(json.loads(raw))
+    except (ValueError, AttributeError, TypeError, KeyError) as error:
+        target.problem = f"unexpected answer ({error!r})"
+
+
+def settle(port: int, workers: int, *, limit: float = 180) -> None:
+    """Wait until gunicorn has worked through the requests wrk left queued when it stopped
+    (sync workers still answer every accepted connection): a round of one quick request
+    per worker, repeated until a round comes back fast, or `limit` seconds pass."""
+
+    def probe(_) -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=limit)
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1):
+            connection.request("GET", "/bench/constant")
+            connection.getresponse().read()
+        finally:
+            connection.close()
+
+    deadline = time.monotonic() + limit
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        while time.monotonic() < deadline:
+            began = time.monotonic()
+            list(pool.map(probe, range(workers)))
+            if time.monotonic() - began < 0.25:
                 return
-        except OSError:
-            time.sleep(0.3)
-    raise SystemExit("gunicorn did not come up")
+
+
+def measure(target: Target, args, tool: str, server: Server) -> None:
+    """Warm-up, then the runs; each run also notes the workers' CPU time per request."""
+    url = f"http://127.0.0.1:{args.port}{target.path}"
+    options = {
+        "connections": args.connections,
+        "threads": args.threads,
+        "timeout": args.timeout,
+        "method": target.method,
+        "body": target.body,
+    }
+    if args.warmup:
+        wrk.run(tool, url, seconds=args.warmup, **options)
+        settle(args.port, args.workers)
+    for _ in range(args.runs):
+        cpu_before = server.cpu_seconds()
+        run = wrk.run(tool, url, seconds=args.seconds, **options)
+        cpu = server.cpu_seconds() - cpu_before
+        target.runs.append(run)
+        target.cpu_ms.append(1000 * cpu / run.requests if run.requests else 0.0)
+        settle(args.port, args.workers)
+
+
+def redis_ready(url: str) -> None:
+    """django-redis turns a Redis outage into cache misses: check it answers first."""
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_timeout=3).ping()
+    except redis.RedisError as error:
+        sys.exit(f"REDIS_URL does not answer ({error}): start Redis or unset REDIS_URL.")
+
+
+def redis_forget(url: str, prefix: str) -> None:
+    """Delete the keys this run's gunicorn wrote (its own key prefix), nothing else."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+    for start in range(0, len(keys), 1000):
+        client.delete(*keys[start : start + 1000])
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=15, help="per run (default 15)")
+    parser.add_argument("--runs", type=int, default=3, help="runs per endpoint; the median")
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--threads", type=int, default=1, help="wrk threads")
+    parser.add_argument("--warmup", type=float, default=2, help="seconds of load before runs")
+    parser.add_argument("--timeout", type=float, default=10, help="wrk's request timeout (s)")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
+    parser.add_argument(
+        "--max-requests",
+        type=int,
+        default=0,
+        help="recycle a worker after this many requests (production: 2000; default 0, "
+        "never: the workers live through the whole run)",
+    )
+    parser.add_argument("--port", type=int, default=8870)
+    parser.add_argument("--only", help="measure only the rows whose name contains this text")
+    parser.add_argument("--rebuild", action="store_true", help="rebuild the data set")
+    parser.add_argument("--output", help="default: bench/results/load-<database>-<cache>.json")
+    args = parser.parse_args()
+    if args.runs < 1 or args.seconds < 1 or args.connections < 1:
+        parser.error("--runs, --seconds and --connections must be at least 1")
+    return args
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=10)
-    parser.add_argument("--connections", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--port", type=int, default=8765)
-    parser.add_argument("--output", default=str(ROOT / "bench" / "results" / "latest.json"))
-    args = parser.parse_args()
-
-    with tempfile.TemporaryDirectory(prefix="storefront-bench-") as tmp:
-        env = bench_env(Path(tmp))
-        manage(env, "migrate", "--noinput", "-v0")
-        manage(env, "seed_demo")
-        ids = sample_ids(env)
-        env["GUNICORN_BIND"] = f"127.0.0.1:{args.port}"
-        env["GUNICORN_WORKERS"] = str(args.workers)
-        server = subprocess.Popen(
-            [PYTHON, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"],
-            cwd=ROOT,
-            env=env,
-            start_new_session=True,
-        )
-        try:
-            wait_until_up(args.port)
-            results = []
-            for target in targets(ids):
-                run("127.0.0.1", args.port, target, seconds=1, connections=2)  # warm-up
-                results.append(
-                    run(
-                        "127.0.0.1",
-                        args.port,
-                        target,
-                        seconds=args.seconds,
-                        connections=args.connections,
-                    )
-                )
-        finally:
-            os.killpg(server.pid, signal.SIGTERM)
-            server.wait(timeout=30)
-
-    baseline = results[0]
-    rows = []
-    print(f"{'endpoint':34} {'req/s':>9} {'ratio':>6} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}")
-    for result in results:
-        ratio = result.rps / baseline.rps if baseline.rps else 0
-        print(
-            f"{result.name:34} {result.rps:9.1f} {ratio:6.2f} {result.p50_ms:8.2f} "
-            f"{result.p99_ms:8.2f} {result.errors:6d}"
-        )
-        rows.append(
-            {
-                "endpoint": result.name,
-                "requests": result.requests,
-                "errors": result.errors,
-                "rps": round(result.rps, 1),
-                "ratio_to_constant": round(ratio, 3),
-                "p50_ms": round(result.p50_ms, 2),
-                "p99_ms": round(result.p99_ms, 2),
-            }
-        )
-    report = {
-        "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "machine": {"python": platform.python_version(), "cpus": os.cpu_count()},
+    args = parse_args()
+    tool = wrk.ensure_wrk()
+    config = configuration()
+    data_dir = ROOT / "data" / "bench" / config["database"]
+    data_dir.mkdir(parents=True, exist_ok=True)
+    env = base_env(data_dir)
+    prefix = f"bench-{secrets.token_hex(4)}"
+    if config["cache"] == "redis":
+        redis_ready(env["REDIS_URL"])
+        env["CACHE_KEY_PREFIX"] = prefix  # a cold cache of its own, deleted afterwards
+    print(f"Configuration: {config['name']}; data in {data_dir.relative_to(ROOT)}")
+    dataset = prepare_dataset(env, config, data_dir, rebuild=args.rebuild)
+    goals = GOALS_POSTGRESQL_REDIS if config["name"] == "postgresql-redis" else GOALS
+    rows = targets(dataset)
+    for target in rows:
+        target.goal = goals.get(target.name)
+    if args.only:
+        rows = [rows[0]] + [t for t in rows[1:] if args.only.lower() in t.name.lower()]
+    env["GUNICORN_ACCESSLOG"] = "/dev/null"  # access lines are formatted, then discarded
+    env["GUNICORN_MAX_REQUESTS"] = str(args.max_requests)
+    load_before = os.getloadavg()
+    started = time.perf_counter()
+    server = Server(env, port=args.port, workers=args.workers, log=data_dir / "gunicorn.log")
+    try:
+        with server:
+            for target in rows:
+                preflight(target, args.port)
+            for target in rows:
+                if target.problem:
+                    print(f"{target.name}: FAILED before measuring: {target.problem}")
+                    continue
+                measure(target, args, tool, server)
+                print(f"{target.name:30} {median_of(target.runs, 'rps'):8,.0f} req/s", flush=True)
+            again = Target(CONSTANT, rows[0].path, rows[0].check)
+            measure(again, args, tool, server)
+            print(f"{CONSTANT + ' (again)':30} {median_of(again.runs, 'rps'):8,.0f} req/s")
+            workers = [rss_of(pid) for pid in server.workers()]
+            restarts = server.worker_restarts()
+    finally:
+        if config["cache"] == "redis":
+            redis_forget(env["REDIS_URL"], prefix)
+    memory = memory_report(workers, restarts)
+    ceiling = ceiling_report(rows[0], again)
+    report = [row_report(t, ceiling["rps"], ceiling["cpu_ms_per_request"]) for t in rows]
+    print_table(report, memory, ceiling)
+    output = Path(args.output or ROOT / "bench" / "results" / f"load-{config['name']}.json")
+    result = {
+        "benchmark": "load (bench/run.py)",
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "configuration": config["name"],
+        "machine": machine(config, env, tool),
         "settings": {
-            "seconds": args.seconds,
-            "connections": args.connections,
-            "gunicorn_workers": args.workers,
-            "database": "DATABASE_URL" if os.environ.get("DATABASE_URL") else "sqlite",
-            "cache": "redis" if os.environ.get("REDIS_URL") else "locmem",
+            "django_settings": "bench.settings",
+            "gunicorn": (
+                f"config/gunicorn.conf.py, {args.workers} sync workers, "
+                f"max_requests {args.max_requests or 'off'}"
+            ),
+            "wrk": (
+                f"{args.threads} thread(s), {args.connections} connections, "
+                f"{args.seconds:g} s per run, {args.runs} run(s) (median), "
+                f"{args.warmup:g} s warm-up, timeout {args.timeout:g} s"
+            ),
+            "database": config["database"],
+            "cache": config["cache"],
+            "load_average_before": [round(x, 2) for x in load_before],
+            "load_average_after": [round(x, 2) for x in os.getloadavg()],
+            "minutes": round((time.perf_counter() - started) / 60, 1),
         },
-        "results": rows,
+        "dataset": dataset,
+        "ceiling": ceiling,
+        "rows": report,
+        "memory": memory,
     }
-    Path(args.output).write_text(json.dumps(report, indent=2) + "\n")
-    print(f"\nwritten to {args.output}")
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+    print(f"\nWritten to {output.relative_to(ROOT) if output.is_relative_to(ROOT) else output}")
 
 
 if __name__ == "__main__":

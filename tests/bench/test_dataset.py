@@ -1,0 +1,122 @@
+"""The load benchmark's data set (bench/dataset): built at a tiny size on the test
+database, it has the sizes asked for, the shapes the benchmark relies on, and every
+request of the benchmark's table answers it correctly (one request each, no load)."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.db import transaction
+from django.test import override_settings
+
+from bench.dataset.build import Size, build, describe, fingerprint, marker_read
+from bench.dataset.catalog import NOUNS, QUALIFIERS, TOP_SKU, visible_categories
+from bench.targets import targets
+from catalog.models import Category, Product, ProductDescription, ProductPrice, Stock, Storage
+from feedback.models import Comment, ProductReview, SalesChannelReview
+
+pytestmark = pytest.mark.django_db
+
+# Just above what the demo store holds, so every section adds rows.
+TINY = Size(
+    categories=120,
+    products=170,
+    reviews=400,
+    top_reviews=25,
+    store_reviews=40,
+    comments=180,
+    top_comments=12,
+)
+SEED = 7
+
+
+@pytest.fixture(scope="module")
+def dataset(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Built once for the module, inside a transaction rolled back at its end (each test
+    runs in a savepoint of it)."""
+    folder = tmp_path_factory.mktemp("bench-dataset")
+    with (
+        django_db_blocker.unblock(),
+        override_settings(DATA_DIR=folder, MEDIA_ROOT=folder / "media"),
+        transaction.atomic(),
+    ):
+        yield build(size=TINY, seed=SEED, stdout=StringIO())
+        transaction.set_rollback(True)
+
+
+def test_the_data_set_has_the_sizes_asked_for(dataset):
+    top = Product.objects.get(sku=TOP_SKU)
+
+    assert Category.objects.count() == TINY.categories
+    assert Product.objects.filter(parent=None).count() == TINY.products
+    assert ProductReview.objects.public().count() == TINY.reviews
+    assert ProductReview.objects.public().filter(product=top).count() == TINY.top_reviews
+    assert (
+        SalesChannelReview.objects.public().filter(sales_channel__domain="127.0.0.1").count()
+        == TINY.store_reviews
+    )
+    assert Comment.objects.count() == TINY.comments
+    assert Comment.objects.filter(product=top).count() == TINY.top_comments
+    assert dataset["counts"]["top_product_reviews_approved"] == TINY.top_reviews
+
+
+def test_the_new_categories_are_a_tree_several_levels_deep_with_hidden_nodes(dataset):
+    names = {f"{noun} {qualifier}" for noun in NOUNS for qualifier in QUALIFIERS}
+    new = Category.objects.filter(name__in=names)
+
+    assert max(url.count("/") for url in new.values_list("url", flat=True)) >= 3
+    assert len(visible_categories()) < Category.objects.count()
+    for category in new.select_related("parent"):
+        parent_url = category.parent.url if category.parent else ""
+        assert category.url == f"{parent_url}/{category.slug}"
+
+
+def test_every_new_product_is_sellable_and_shown_complete(dataset):
+    new = Product.objects.filter(sku__startswith="BENCH-")
+    mains = new.filter(parent=None)
+
+    assert new.exclude(parent=None).exists()  # some have variations
+    assert ProductPrice.objects.filter(product__in=new).count() == new.count()
+    assert ProductDescription.objects.filter(product__in=mains).count() == mains.count()
+    assert not mains.filter(medias=None).exists()
+    assert not mains.filter(main_category__active=False).exists()
+    top = mains.get(sku=TOP_SKU)
+    assert set(
+        Stock.objects.filter(product=top, available__gt=0).values_list("storage", flat=True)
+    ) == set(Storage.objects.values_list("id", flat=True))
+
+
+def test_replies_answer_a_top_level_comment_of_the_same_product(dataset):
+    replies = Comment.objects.exclude(parent=None).select_related("parent")
+
+    assert replies.exists()
+    for reply in replies:
+        assert reply.parent.parent_id is None
+        assert reply.parent.product_id == reply.product_id
+        assert reply.created_at >= reply.parent.created_at
+
+
+def test_the_database_is_marked_and_building_again_adds_nothing(dataset, settings, tmp_path):
+    assert marker_read() == fingerprint(size=TINY, seed=SEED)
+    assert marker_read() != fingerprint(size=TINY, seed=SEED + 1)
+    settings.DATA_DIR, settings.MEDIA_ROOT = tmp_path, tmp_path / "media"
+
+    again = build(size=TINY, seed=SEED, stdout=StringIO())
+
+    assert again["counts"] == dataset["counts"]
+
+
+def test_every_row_of_the_benchmark_answers_right_on_the_data_set(dataset, api_client, settings):
+    settings.ROOT_URLCONF = "bench.urls"  # the constant view of the baseline row
+    rows = targets(describe())
+
+    for row in rows:
+        response = api_client.generic(
+            row.method,
+            row.path,
+            data=row.body,
+            content_type="application/json",
+            HTTP_HOST="127.0.0.1",
+        )
+        assert 200 <= response.status_code < 300, (row.name, response.status_code)
+        assert row.check(json.loads(response.content)) is None, row.name
