@@ -234,7 +234,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=1, help="wrk threads")
     parser.add_argument("--warmup", type=float, default=2, help="seconds of load before runs")
     parser.add_argument("--timeout", type=float, default=10, help="wrk's request timeout (s)")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument(
+        "--worker-class",
+        default="",
+        help="gunicorn worker class (default: production's, config/gunicorn.conf.py)",
+    )
     parser.add_argument(
         "--max-requests",
         type=int,
@@ -273,6 +278,13 @@ def main() -> None:
         rows = [rows[0]] + [t for t in rows[1:] if args.only.lower() in t.name.lower()]
     env["GUNICORN_ACCESSLOG"] = "/dev/null"  # access lines are formatted, then discarded
     env["GUNICORN_MAX_REQUESTS"] = str(args.max_requests)
+    if args.worker_class:
+        env["GUNICORN_WORKER_CLASS"] = args.worker_class
+    worker_class = env.get("GUNICORN_WORKER_CLASS") or "gthread"
+    threads = env.get("GUNICORN_THREADS") or "4"
+    workers_label = f"{args.workers} {worker_class} workers" + (
+        f" x {threads} threads" if worker_class == "gthread" else ""
+    )
     load_before = os.getloadavg()
     started = time.perf_counter()
     server = Server(env, port=args.port, workers=args.workers, log=data_dir / "gunicorn.log")
@@ -307,7 +319,7 @@ def main() -> None:
         "settings": {
             "django_settings": "bench.settings",
             "gunicorn": (
-                f"config/gunicorn.conf.py, {args.workers} sync workers, "
+                f"config/gunicorn.conf.py, {workers_label}, "
                 f"max_requests {args.max_requests or 'off'}"
             ),
             "wrk": (
