@@ -21,7 +21,7 @@ from django.core.files.storage import default_storage
 from django.utils.text import slugify
 from PIL import Image, ImageDraw
 
-from storefront.api.caching import cache_namespace_bump
+from infra.cache import cache_namespace_bump
 
 from .models import (
     Attribute,

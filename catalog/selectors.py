@@ -28,8 +28,8 @@ from datetime import datetime
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
+from infra.cache import cached
 from storefront import payments
-from storefront.api.caching import cached
 from storefront.models import PaymentOptionKind
 from storefront.selectors import payment_terms_get
 

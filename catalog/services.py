@@ -14,8 +14,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from PIL import Image, UnidentifiedImageError
 
-from storefront.api.errors import ErrorCode, not_found
-
+from .errors import ProductNotFound
 from .models import (
     InterestOrigin,
     InterestStatus,
@@ -66,7 +65,7 @@ def interest_register(
     """
     product = product_get_active(product_id=product_id)
     if product is None:
-        raise not_found(ErrorCode.PRODUCT_NOT_FOUND, f"Product {product_id} was not found.")
+        raise ProductNotFound(product_id)
     email = email.strip()
     existing = _pending_duplicate(product=product, origin=origin, email=email)
     if existing is None:

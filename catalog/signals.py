@@ -3,7 +3,7 @@
 from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.dispatch import receiver
 
-from storefront.api.caching import cache_namespace_bump, invalidate_on_change
+from infra.cache import cache_namespace_bump, invalidate_on_change
 from storefront.models import PaymentOption
 
 from .models import (

@@ -99,9 +99,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "storefront.api.middleware.ApiErrorMiddleware",
-    "storefront.api.middleware.RequestGuardMiddleware",
-    "storefront.api.middleware.BodySizeLimitMiddleware",
+    "apikit.middleware.ApiErrorMiddleware",
+    "apikit.middleware.RequestGuardMiddleware",
+    "apikit.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
@@ -180,7 +180,7 @@ if REDIS_URL:
         "default": {
             # django-redis behind a circuit breaker: a Redis outage is a cache miss, never
             # a 500, and never a wait per cache call.
-            "BACKEND": "storefront.cache_backend.BreakerRedisCache",
+            "BACKEND": "infra.cache_backend.BreakerRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "storefront"),
             "TIMEOUT": env_int("CACHE_TIMEOUT", 300),
@@ -282,7 +282,7 @@ AXES_FAILURE_LIMIT = env_int("ADMIN_LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("ADMIN_LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "storefront.client_ip.client_ip"
+AXES_CLIENT_IP_CALLABLE = "infra.client_ip.client_ip"
 AXES_LOCKOUT_CALLABLE = "storefront.admin_lockout.admin_lockout_response"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -337,12 +337,12 @@ ERROR_EMAIL_INTERVAL = env_int("ERROR_EMAIL_INTERVAL", 300)
 # --- REST API ---------------------------------------------------------------
 
 REST_FRAMEWORK = {
-    "DEFAULT_RENDERER_CLASSES": ["storefront.api.renderers.FastJSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["storefront.api.parsers.JSONBodyParser"],
+    "DEFAULT_RENDERER_CLASSES": ["apikit.renderers.FastJSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["apikit.parsers.JSONBodyParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": ["storefront.api.authentication.CustomerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "UNAUTHENTICATED_USER": None,
-    "EXCEPTION_HANDLER": "storefront.api.exception_handler.api_exception_handler",
+    "EXCEPTION_HANDLER": "apikit.exception_handler.api_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_RATES": {
         "public_write": env_str("THROTTLE_PUBLIC_WRITE", "30/min"),
@@ -376,7 +376,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
-    "PREPROCESSING_HOOKS": ["storefront.api.schema.preprocess_public_paths"],
+    "PREPROCESSING_HOOKS": ["apikit.schema.preprocess_public_paths"],
     "ENUM_NAME_OVERRIDES": {},
 }
 
@@ -412,7 +412,7 @@ LOGGING = {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
         "operator_email": {
             "level": "ERROR",
-            "class": "storefront.log_handlers.OperatorEmailHandler",
+            "class": "infra.log_handlers.OperatorEmailHandler",
             "filters": ["require_debug_false"],
         },
     },

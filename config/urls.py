@@ -1,7 +1,7 @@
 """URL configuration.
 
 Every public API route is served at the path the contract writes and again under
-/api/v3/, each with and without a trailing slash (see storefront.api.routing).
+/api/v3/, each with and without a trailing slash (see apikit.routing).
 Anything else answers the error envelope.
 """
 
@@ -11,8 +11,8 @@ from django.urls import include, path, re_path
 from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from storefront.api import fallback
-from storefront.api.health import health
+from apikit import fallback
+from apikit.health import health
 
 api_patterns = [
     path("", include("storefront.api.urls")),

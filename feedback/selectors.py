@@ -1,9 +1,5 @@
-"""Reads of the feedback app: the public review and comment lists.
-
-Each list has a `ListSpec` whitelist (storefront/api/query.py): only these API names may
-appear in `condition` and `order`. Names and e-mails are never filterable (a filter
-would reveal what the masking hides).
-"""
+"""Reads of the feedback app: the public review and comment lists (their query whitelists
+are the API layer's, feedback/api/lists.py)."""
 
 from django.db.models import (
     Case,
@@ -18,118 +14,12 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
-from storefront.api.query import ListField, ListSpec
 from storefront.models import SalesChannel
 
 from .models import Comment, ProductReview, SalesChannelReview
 
 # Every public review and comment list (bumped by signals.py and the moderation services).
 FEEDBACK_CACHE = "feedback"
-
-_ID = ListField("id", "int", order=True)
-_SCORE = ListField("score", "int", order=True)
-_RECOMMENDED = ListField("recommended", "bool", order=True)
-_CUSTOMER_ID = ListField("customer_id", "int")
-# A masked review shows, and filters as, customer 0: it must not lead to its author's other
-# reviews (annotated by `with_public_customer_id`).
-_REVIEW_CUSTOMER_ID = ListField("public_customer_id", "int")
-_CREATED_AT = ListField("created_at", "datetime", order=True)
-_UPDATED_AT = ListField("updated_at", "datetime", order=True)
-
-PRODUCT_REVIEW_LIST = ListSpec(
-    fields={
-        "id": _ID,
-        "productId": ListField("product_id", "int", order=True),
-        "customerId": _REVIEW_CUSTOMER_ID,
-        "score": _SCORE,
-        "recommended": _RECOMMENDED,
-        "createdAt": _CREATED_AT,
-        "updatedAt": _UPDATED_AT,
-    },
-    output_fields=frozenset(
-        {
-            "id",
-            "productId",
-            "customerId",
-            "name",
-            "email",
-            "score",
-            "comment",
-            "recommended",
-            "active",
-            "masked",
-            "medias",
-            "product",
-            "createdAt",
-            "updatedAt",
-        }
-    ),
-    default_order=("-createdAt",),
-)
-
-SALES_CHANNEL_REVIEW_LIST = ListSpec(
-    fields={
-        "id": _ID,
-        "customerId": _REVIEW_CUSTOMER_ID,
-        "score": _SCORE,
-        "recommended": _RECOMMENDED,
-        "createdAt": _CREATED_AT,
-        "updatedAt": _UPDATED_AT,
-    },
-    output_fields=frozenset(
-        {
-            "id",
-            "salesChannelId",
-            "customerId",
-            "name",
-            "email",
-            "score",
-            "comment",
-            "recommended",
-            "masked",
-            "active",
-            "salesChannelDomain",
-            "createdAt",
-            "updatedAt",
-        }
-    ),
-    default_order=("-createdAt",),
-)
-
-COMMENT_LIST = ListSpec(
-    fields={
-        "id": _ID,
-        "productId": ListField("product_id", "int", order=True),
-        "parentCommentId": ListField("parent_id", "int"),
-        "customerId": _CUSTOMER_ID,
-        "userId": ListField("user_id", "int"),
-        "replyByUser": ListField("reply_by_user", "bool", order=True),
-        "totalReplies": ListField("total_replies", "int", order=True),
-        "createdAt": _CREATED_AT,
-        "updatedAt": _UPDATED_AT,
-    },
-    output_fields=frozenset(
-        {
-            "id",
-            "productId",
-            "parentCommentId",
-            "customerId",
-            "customerName",
-            "customerEmail",
-            "userId",
-            "userName",
-            "userEmail",
-            "message",
-            "replyByUser",
-            "active",
-            "totalReplies",
-            "product",
-            "createdAt",
-            "updatedAt",
-        }
-    ),
-    default_order=("-createdAt",),
-)
 
 
 def with_public_customer_id(reviews: QuerySet) -> QuerySet:

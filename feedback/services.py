@@ -9,21 +9,17 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone
-from rest_framework.exceptions import ValidationError
 
+from catalog.errors import ProductNotFound
 from catalog.selectors import product_get_active
-from storefront.api.caching import cache_namespace_bump
-from storefront.api.errors import ErrorCode, not_found
+from infra.cache import cache_namespace_bump
 from storefront.models import Customer
 
+from .errors import BlankMessage, InvalidParentComment, MissingCommenterContact
 from .models import Comment
 from .selectors import FEEDBACK_CACHE
 
 logger = logging.getLogger(__name__)
-
-PARENT_COMMENT_MESSAGE = (
-    "The parentCommentId field must be an approved top-level comment of this product."
-)
 
 
 def comment_create(
@@ -44,7 +40,7 @@ def comment_create(
     """
     product = product_get_active(product_id=product_id)
     if product is None:
-        raise not_found(ErrorCode.PRODUCT_NOT_FOUND, f"Product {product_id} was not found.")
+        raise ProductNotFound(product_id)
     parent = None
     if parent_comment_id is not None:
         parent = (
@@ -54,13 +50,11 @@ def comment_create(
             .first()
         )
         if parent is None:
-            raise ValidationError({"parentCommentId": [PARENT_COMMENT_MESSAGE]})
+            raise InvalidParentComment
     if customer is not None:
         customer_name, customer_email = customer.name, customer.email
     elif not customer_name.strip() or not customer_email.strip():
-        raise ValidationError(
-            {"customerName": ["Anonymous comments need the customerName and customerEmail."]}
-        )
+        raise MissingCommenterContact
     comment = Comment(
         product=product,
         parent=parent,
@@ -93,7 +87,7 @@ def comment_reply_by_staff(
     """
     message = (message or "").strip()
     if not message:
-        raise ValidationError({"message": ["The message field may not be blank."]})
+        raise BlankMessage
     thread = comment.parent if comment.parent_id is not None else comment
     with transaction.atomic():
         reply = Comment.objects.create(

@@ -4,7 +4,7 @@ its photos or a comment retires every cached review and comment list at once."""
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
-from storefront.api.caching import cache_namespace_bump, invalidate_on_change
+from infra.cache import cache_namespace_bump, invalidate_on_change
 from storefront.models import Customer
 
 from .models import Comment, ProductReview, ReviewMedia, SalesChannelReview

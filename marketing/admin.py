@@ -16,10 +16,10 @@ from django.utils.html import format_html
 
 from storefront.models import SalesChannel
 
+from .api.listing import banner_listing_get
 from .images import ImageFitError
 from .models import DEVICES, Banner, BannerGroup, Upsell, UpsellLocation
 from .scheduling import Status
-from .selectors import banner_listing_get
 from .services import banner_group_images_refresh, banner_images_refresh
 
 STATUS_COLORS = {

@@ -1,13 +1,8 @@
 """Reads of the marketing app."""
 
-import hashlib
-import json
-import math
 from collections import defaultdict
-from dataclasses import dataclass
 from datetime import datetime
 
-from django.conf import settings
 from django.db.models import Exists, OuterRef, Prefetch, Q
 
 from catalog.models import Product
@@ -18,10 +13,8 @@ from catalog.selectors import (
     category_index,
 )
 from catalog.tree import with_ancestors
-from storefront.api.caching import cached
-from storefront.api.query import ListField, ListQuery, ListSpec
+from infra.cache import cached
 
-from .api.serializers import UPSELL_OUTPUT_FIELDS, BannerGroupSerializer
 from .models import Banner, BannerGroup, Upsell
 from .scheduling import Window, next_boundary
 
@@ -79,82 +72,7 @@ def _linked_ids(relation: str, group_ids: list[int]) -> dict[int, list[int]]:
     return linked
 
 
-@dataclass(frozen=True)
-class BannerGroupEntry:
-    """A serialized group and its active banners, each with its scheduling window."""
-
-    group: dict
-    banners: tuple[tuple[Window, dict], ...]
-
-
-@dataclass(frozen=True)
-class BannerListing:
-    groups: list[dict]
-    # First scheduling boundary after the moment: until then the listing stays exact.
-    valid_until: datetime | None
-
-    def max_age(self, moment: datetime) -> int:
-        """Seconds a client or CDN may reuse the listing without missing a boundary."""
-        limit = settings.PUBLIC_CACHE_SECONDS
-        if self.valid_until is None:
-            return limit
-        return max(0, min(limit, math.floor((self.valid_until - moment).total_seconds())))
-
-
-def _listing_key(codes: list[str], channel_id: int | None, base_url: str) -> str:
-    raw = json.dumps([codes, channel_id, base_url], separators=(",", ":"))
-    return hashlib.blake2b(raw.encode(), digest_size=16).hexdigest()
-
-
-def banner_listing_get(
-    *, codes: list[str], channel, moment: datetime, base_url: str
-) -> BannerListing:
-    """What GET /publics/template/banners answers at `moment` (groups in `codes` order).
-
-    The shared cache holds the groups with *every* active banner and its window; the
-    schedule is applied here, per request, so the answer is exact at every start and end
-    even while the entry is cached. Staff changes bump the namespace (signals.py).
-    """
-    channel_id = channel.pk if channel is not None else None
-
-    def build() -> list[BannerGroupEntry]:
-        context = {"channel_id": channel_id, "base_url": base_url}
-        entries = []
-        for group in banner_groups_by_codes(codes=codes, channel=channel):
-            data = dict(BannerGroupSerializer(group, context=context).data)
-            windows = [banner.window for banner in group.banners.all()]
-            banners = tuple(zip(windows, map(dict, data["banners"]), strict=True))
-            entries.append(BannerGroupEntry(group=data, banners=banners))
-        return entries
-
-    entries = cached(BANNERS_CACHE, _listing_key(codes, channel_id, base_url), build)
-    groups = [
-        {
-            **entry.group,
-            "banners": [banner for window, banner in entry.banners if window.contains(moment)],
-        }
-        for entry in entries
-    ]
-    windows = (window for entry in entries for window, _ in entry.banners)
-    return BannerListing(groups=groups, valid_until=next_boundary(windows, moment))
-
-
 # --- Upsell ------------------------------------------------------------------------
-
-UPSELL_LIST = ListSpec(
-    fields={
-        "id": ListField("id", "int", order=True),
-        "priority": ListField("priority", "int", order=True),
-        "quantity": ListField("quantity", "int", order=True),
-        "displayTitle": ListField("display_title", "str", order=True),
-        "productId": ListField("product_id", "int", order=True),
-        "priceRuleId": ListField("price_rule_id", "int"),
-        "createdAt": ListField("created_at", "datetime", order=True),
-        "updatedAt": ListField("updated_at", "datetime", order=True),
-    },
-    output_fields=UPSELL_OUTPUT_FIELDS,
-    default_order=("-priority",),
-)
 
 
 def cart_product_ids(variation_map: dict[int, int | None]) -> frozenset[int]:
@@ -222,20 +140,26 @@ def upsell_answer_valid_until(*, location: str, moment: datetime) -> datetime | 
 
 
 def upsell_for_cart(
-    *, location: str, variation_map: dict[int, int | None], query: ListQuery, moment: datetime
+    *,
+    location: str,
+    variation_map: dict[int, int | None],
+    moment: datetime,
+    filters: Q = Q(),  # noqa: B008  (an empty Q is immutable: filters nothing)
+    order_by: tuple[str, ...] = ("-priority", "id"),
+    offset: int = 0,
 ) -> Upsell | None:
-    """The offer for the cart: the first candidate after `query` filters, orders (default:
-    highest priority) and skips `offset` of them; its rule fully loaded (the product comes
-    from the product read model)."""
+    """The offer for the cart: the first candidate matching `filters`, in `order_by` order,
+    after skipping `offset` of them; its rule fully loaded (the product comes from the
+    product read model)."""
     cart_ids = cart_product_ids(variation_map)
     candidates = upsell_candidates(location=location, cart_ids=cart_ids, moment=moment)
     page = (
-        candidates.filter(query.filter)
-        .order_by(*query.order_by)
+        candidates.filter(filters)
+        .order_by(*order_by)
         .select_related("price_rule")
         .prefetch_related(
             # feed priceRule.tradePolicies / productIds / productCategoryIds / productBrandIds
             *(f"price_rule__{name}" for name in PRICE_RULE_RELATIONS)
         )
     )
-    return next(iter(page[query.offset : query.offset + 1]), None)
+    return next(iter(page[offset : offset + 1]), None)

@@ -4,7 +4,7 @@ group, a banner or a group's links drops every cached banner listing at once."""
 from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.dispatch import receiver
 
-from storefront.api.caching import cache_namespace_bump, invalidate_on_change
+from infra.cache import cache_namespace_bump, invalidate_on_change
 
 from .models import Banner, BannerGroup, Upsell
 from .selectors import BANNERS_CACHE, UPSELLS_CACHE

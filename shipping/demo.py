@@ -18,7 +18,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from catalog.models import CargoType, Storage
-from storefront.api.caching import cache_namespace_bump
+from infra.cache import cache_namespace_bump
 
 from .models import (
     MAX_ORDER_VALUE,

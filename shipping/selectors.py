@@ -21,7 +21,7 @@ from catalog.selectors import (
     product_price_get,
     trade_policy_exists,
 )
-from storefront.api.caching import cached
+from infra.cache import cached
 
 from . import quote
 from .models import Pickup, PostalCode, ShippingRow, ShippingTable, ShippingTableKind

@@ -3,7 +3,7 @@
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from storefront.api.caching import cache_namespace_bump, invalidate_on_change
+from infra.cache import cache_namespace_bump, invalidate_on_change
 
 from .models import Carrier, Pickup, PostalCode, ShippingRow, ShippingTable
 from .selectors import POSTAL_CODES_CACHE, SHIPPING_CACHE

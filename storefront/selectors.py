@@ -2,8 +2,9 @@
 
 from django.http import HttpRequest
 
+from infra.cache import cached
+
 from . import payments
-from .api.caching import cached
 from .models import PaymentOption, PaymentOptionKind, SalesChannel
 
 SALES_CHANNEL_CACHE = "sales-channels"

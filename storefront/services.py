@@ -13,16 +13,10 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
-from rest_framework.exceptions import ValidationError
 
+from .errors import EmailAlreadyRegistered, InvalidCredentials, PasswordRejected
 from .models import Customer, ThrottleCounter
 from .tokens import IssuedToken, TokenPayload, password_version_matches, token_issue
-
-DUPLICATE_EMAIL_MESSAGE = "The email field is already registered to an account."
-
-
-class InvalidCredentials(Exception):
-    """Unknown e-mail, wrong password or inactive account (deliberately not told apart)."""
 
 
 @dataclass(frozen=True)
@@ -45,22 +39,22 @@ def customer_normalize_email(email: str) -> str:
 def customer_register(*, name: str, email: str, password: str) -> Customer:
     """Create an active customer account.
 
-    Raises DRF ValidationError (422) on a duplicate e-mail (case-insensitive) or a password
-    Django's validators (AUTH_PASSWORD_VALIDATORS) refuse.
+    Raises EmailAlreadyRegistered on a duplicate e-mail (case-insensitive) and
+    PasswordRejected when Django's validators (AUTH_PASSWORD_VALIDATORS) refuse the password.
     """
     customer = Customer(name=name.strip(), email=customer_normalize_email(email), active=True)
     if Customer.objects.by_email(customer.email).exists():
-        raise ValidationError({"email": [DUPLICATE_EMAIL_MESSAGE]})
+        raise EmailAlreadyRegistered
     try:
         validate_password(password, user=customer)
     except DjangoValidationError as exc:
-        raise ValidationError({"password": list(exc.messages)}) from exc
+        raise PasswordRejected(messages=list(exc.messages)) from exc
     customer.set_password(password)
     try:
         with transaction.atomic():
             customer.save()
     except IntegrityError as exc:  # a concurrent registration won the unique constraint
-        raise ValidationError({"email": [DUPLICATE_EMAIL_MESSAGE]}) from exc
+        raise EmailAlreadyRegistered from exc
     return customer
 
 

@@ -3,7 +3,8 @@
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from .api.caching import cache_namespace_bump, invalidate_on_change
+from infra.cache import cache_namespace_bump, invalidate_on_change
+
 from .models import PaymentOption, SalesChannel
 from .selectors import PAYMENT_OPTIONS_CACHE, SALES_CHANNEL_CACHE
 

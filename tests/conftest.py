@@ -7,6 +7,8 @@ from django.core.cache import cache
 from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
+from apikit.caching import RECENT_ANSWERS
+
 # No wall-clock deadlines (a loaded 2-core CI machine is slow); in CI the examples are
 # derandomized so a run is reproducible and a new random example never blocks a landing.
 hypothesis_settings.register_profile("dev", deadline=None)
@@ -19,8 +21,10 @@ def _plain_http_and_clean_cache(settings):
     # Tests talk plain HTTP to the test server; production redirects to HTTPS.
     settings.SECURE_SSL_REDIRECT = False
     cache.clear()
+    RECENT_ANSWERS.clear()
     yield
     cache.clear()
+    RECENT_ANSWERS.clear()
 
 
 @pytest.fixture

@@ -14,10 +14,10 @@ from django.db import connection, transaction
 from catalog.models import Category, Product, ProductMedia, Stock
 from catalog.selectors import CATEGORY_CACHE, PRICE_RULE_CACHE
 from feedback.models import Comment, ProductReview, SalesChannelReview
+from infra.cache import cache_namespace_bump
 from marketing.demo import UPSELL_SKUS
 from marketing.models import BannerGroup
 from shipping.models import PostalCode, ShippingRow
-from storefront.api.caching import cache_namespace_bump
 
 from .catalog import (
     TOP_SKU,

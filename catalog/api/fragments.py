@@ -22,8 +22,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
-from storefront.api.caching import namespace_versions
-from storefront.api.renderers import Fragment, json_bytes
+from apikit.renderers import Fragment, json_bytes
+from infra.cache import namespace_versions
 
 from .. import pricing
 from ..models import PriceRule

@@ -4,7 +4,7 @@ import re
 
 from rest_framework import serializers
 
-from storefront.api.fields import PlainTextField, StrictEmailField, StrictIntegerField
+from apikit.fields import PlainTextField, StrictEmailField, StrictIntegerField
 
 from ..models import InterestOrigin
 from ..selectors import MAX_DB_ID

@@ -1,7 +1,7 @@
 """Public API routes of the catalog app (prefixes are added in config/urls.py)."""
 
-from storefront.api.caching import cached_answers
-from storefront.api.routing import api_path
+from apikit.caching import cached_answers
+from apikit.routing import api_path
 
 from ..selectors import CATEGORY_CACHE
 from .views import CategorySubtreeView, CategoryTreeView, ProductInterestView

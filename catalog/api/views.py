@@ -6,11 +6,11 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schem
 from rest_framework.exceptions import ValidationError
 from rest_framework.views import APIView
 
-from storefront.api.caching import conditional_response
-from storefront.api.errors import ErrorCode, not_found
+from apikit.caching import conditional_response
+from apikit.errors import ErrorCode, not_found
+from apikit.responses import bare
+from apikit.schema import error_responses
 from storefront.api.idempotency import idempotency_key_parameter, idempotent
-from storefront.api.responses import bare
-from storefront.api.schema import error_responses
 from storefront.api.throttling import PublicWriteThrottle
 
 from ..selectors import MAX_DB_ID, category_subtree_get, category_tree_get

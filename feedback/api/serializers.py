@@ -8,12 +8,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from apikit.fields import StrictCharField, StrictEmailField
 from catalog.api.serializers import (
     ProductSummaryField,
     ReviewProductSummaryField,
     file_url,
 )
-from storefront.api.fields import StrictCharField, StrictEmailField
 
 from ..masking import mask_email, mask_name
 from ..models import (

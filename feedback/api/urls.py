@@ -1,8 +1,8 @@
 """Public API routes of the feedback app (prefixes are added in config/urls.py)."""
 
+from apikit.caching import cached_answers
+from apikit.routing import api_path
 from catalog.selectors import PRODUCTS_CACHE
-from storefront.api.caching import cached_answers
-from storefront.api.routing import api_path
 from storefront.selectors import SALES_CHANNEL_CACHE
 
 from ..selectors import FEEDBACK_CACHE

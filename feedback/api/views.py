@@ -11,26 +11,24 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework.views import APIView
 
+from apikit.caching import conditional_response
+from apikit.errors import ErrorCode, not_found
+from apikit.query import list_page, list_query_parameters, parse_list_query
+from apikit.responses import bare, request_base_url
+from apikit.schema import error_responses, page_container, success_envelope
 from catalog.api.fragments import attach_product_summaries
-from storefront.api.caching import conditional_response
-from storefront.api.errors import ErrorCode, not_found
 from storefront.api.idempotency import idempotency_key_parameter, idempotent
-from storefront.api.query import list_page, list_query_parameters, parse_list_query
-from storefront.api.responses import bare, request_base_url
-from storefront.api.schema import error_responses, page_container, success_envelope
 from storefront.api.throttling import PublicWriteThrottle
 from storefront.models import Customer
 from storefront.selectors import current_sales_channel
 
 from ..selectors import (
-    COMMENT_LIST,
-    PRODUCT_REVIEW_LIST,
-    SALES_CHANNEL_REVIEW_LIST,
     comments_public,
     product_reviews_public,
     sales_channel_reviews_public,
 )
 from ..services import comment_create
+from .lists import COMMENT_LIST, PRODUCT_REVIEW_LIST, SALES_CHANNEL_REVIEW_LIST
 from .serializers import (
     MAX_ID,
     CommentCreateSerializer,

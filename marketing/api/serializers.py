@@ -4,8 +4,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from apikit.fields import StrictCharField
 from catalog.api.serializers import FullProductSerializer, PriceRuleSerializer, file_url
-from storefront.api.fields import StrictCharField
 
 from ..models import Banner, BannerGroup
 
@@ -303,6 +303,3 @@ class UpsellSerializer(serializers.Serializer):
     quantity = serializers.IntegerField()
     upsellProduct = UpsellProductField()
     priceRule = PriceRuleSerializer(source="price_rule")
-
-
-UPSELL_OUTPUT_FIELDS = frozenset(UpsellSerializer().fields)

@@ -8,22 +8,22 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework import serializers
 from rest_framework.views import APIView
 
+from apikit.caching import conditional_response
+from apikit.errors import ErrorCode, not_found
+from apikit.query import ListQuery, list_query_parameters, parse_list_query, sparse
+from apikit.querystring import json_or_nested, string_list
+from apikit.responses import request_base_url
+from apikit.schema import error_responses, success_envelope
+from apikit.text import check_json_strings
 from catalog.api.fragments import product_full
-from storefront.api.caching import conditional_response
-from storefront.api.errors import ErrorCode, not_found
-from storefront.api.query import ListQuery, list_query_parameters, parse_list_query, sparse
-from storefront.api.querystring import json_or_nested, string_list
-from storefront.api.responses import request_base_url
-from storefront.api.schema import error_responses, success_envelope
-from storefront.api.text import check_json_strings
 from storefront.selectors import current_sales_channel
 
 from ..selectors import (
-    UPSELL_LIST,
-    banner_listing_get,
     upsell_answer_valid_until,
     upsell_for_cart,
 )
+from .listing import banner_listing_get
+from .lists import UPSELL_LIST
 from .serializers import (
     MAX_CART_ENTRIES,
     MAX_ID,
@@ -208,7 +208,14 @@ class UpsellView(APIView):
     def get(self, request, locationId: str):
         query, cart = upsell_query_input(request)
         moment = timezone.now()
-        offer = upsell_for_cart(location=locationId, variation_map=cart, query=query, moment=moment)
+        offer = upsell_for_cart(
+            location=locationId,
+            variation_map=cart,
+            moment=moment,
+            filters=query.filter,
+            order_by=query.order_by,
+            offset=query.offset,
+        )
         if offer is None:
             raise not_found(ErrorCode.UPSELL_NOT_FOUND, UPSELL_NOT_FOUND_MESSAGE)
         product = product_full(

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from apikit.caching import fresh_uuid_marker
+from apikit.errors import ErrorCode
 from catalog.api.fragments import product_summaries
 from catalog.api.serializers import MoneyField, ProductSummaryField
 from catalog.selectors import MAX_DB_ID
-from storefront.api.caching import fresh_uuid_marker
-from storefront.api.errors import ErrorCode
 
 from .. import quote
 from ..countries import Country, country_get
@@ -481,7 +481,7 @@ def _option_payload(option: quote.ShippingOption, outcome: QuoteOutcome) -> dict
 
 def quote_payload(outcome: QuoteOutcome, *, base_url: str) -> dict:
     """The contract's Shipping quote. Each group's `quoteId` is `fresh_uuid_marker()`: the
-    answer gives every group a new UUID4 each time it is served (storefront.api.caching)."""
+    answer gives every group a new UUID4 each time it is served (apikit.caching)."""
     summaries = product_summaries(outcome.products, base_url=base_url)
     groups = []
     for group in outcome.result.groups:

@@ -1,8 +1,8 @@
 """Public API routes of the shipping app (prefixes are added in config/urls.py)."""
 
+from apikit.caching import cached_answers
+from apikit.routing import api_path
 from catalog.selectors import PRODUCTS_CACHE
-from storefront.api.caching import cached_answers
-from storefront.api.routing import api_path
 
 from ..selectors import POSTAL_CODES_CACHE, SHIPPING_CACHE
 from .views import ShippingQuoteView, ZipcodeConsultView

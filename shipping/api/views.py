@@ -5,12 +5,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.views import APIView
 
+from apikit.caching import conditional_response
+from apikit.errors import ErrorCode, not_found
+from apikit.querystring import indexed_list, json_or_nested
+from apikit.responses import request_base_url
+from apikit.schema import error_responses, success_envelope
 from catalog.selectors import MAX_DB_ID
-from storefront.api.caching import conditional_response
-from storefront.api.errors import ErrorCode, not_found
-from storefront.api.querystring import indexed_list, json_or_nested
-from storefront.api.responses import request_base_url
-from storefront.api.schema import error_responses, success_envelope
 
 from ..postal import MAX_INPUT_LENGTH
 from ..selectors import postal_code_get, quote_trade_policy_id, shipping_quote_get

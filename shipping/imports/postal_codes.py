@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import BinaryIO, NamedTuple
 
-from storefront.api.caching import cache_namespace_bump
+from infra.cache import cache_namespace_bump
 
 from ..countries import Country, country_get, state_code_get
 from ..models import PostalCode

@@ -24,7 +24,7 @@ from typing import BinaryIO, NamedTuple
 from django.db import transaction
 from django.utils import timezone
 
-from storefront.api.caching import cache_namespace_bump
+from infra.cache import cache_namespace_bump
 
 from ..models import MAX_ORDER_VALUE, MAX_WEIGHT, ShippingRow, ShippingTable
 from ..postal import InvalidPostalCode, normalize_postal_code

@@ -2,9 +2,8 @@
 
 from rest_framework import serializers
 
+from apikit.fields import StrictCharField, StrictEmailField
 from storefront.models import Customer
-
-from .fields import StrictCharField, StrictEmailField
 
 # Passwords are hashed on every sign-in: a generous cap keeps hashing cheap.
 PASSWORD_MAX_LENGTH = 128

@@ -10,7 +10,9 @@ import hashlib
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.views import APIView
 
-from storefront.services import InvalidCredentials, customer_login, customer_register
+from apikit.responses import success
+from apikit.schema import error_responses, success_envelope
+from storefront.services import customer_login, customer_register
 
 from .authentication import IsCustomer
 from .customer_serializers import (
@@ -19,13 +21,8 @@ from .customer_serializers import (
     CustomerSerializer,
     CustomerSessionSerializer,
 )
-from .errors import Unauthenticated
 from .idempotency import idempotency_key_parameter, idempotent
-from .responses import success
-from .schema import error_responses, success_envelope
 from .throttling import FixedWindowThrottle, PublicWriteThrottle
-
-INVALID_CREDENTIALS_MESSAGE = "The email or password is incorrect."
 
 
 class LoginIpThrottle(PublicWriteThrottle):
@@ -119,10 +116,7 @@ class CustomerLoginView(APIView):
     def post(self, request):
         serializer = CustomerLoginSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        try:
-            session = customer_login(**serializer.validated_data)
-        except InvalidCredentials as exc:
-            raise Unauthenticated(INVALID_CREDENTIALS_MESSAGE) from exc
+        session = customer_login(**serializer.validated_data)  # InvalidCredentials: 401
         # A bearer token must never sit in a shared cache.
         return success(
             CustomerSessionSerializer(session).data, headers={"Cache-Control": "no-store"}

@@ -17,6 +17,7 @@ from drf_spectacular.utils import OpenApiParameter
 from rest_framework.exceptions import ValidationError
 from rest_framework.throttling import BaseThrottle
 
+from apikit.errors import ApiError, ErrorCode
 from storefront.idempotency import (
     IdempotencyInProgress,
     IdempotencyKeyReused,
@@ -26,8 +27,6 @@ from storefront.idempotency import (
     idempotent_call,
 )
 from storefront.models import Customer
-
-from .errors import ApiError, ErrorCode
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"

@@ -5,6 +5,7 @@ from functools import lru_cache
 
 from rest_framework import serializers
 
+from apikit.fields import StrictCharField
 from storefront.payments import (
     NO_CASH_DISCOUNT,
     SINGLE_PAYMENT,
@@ -14,8 +15,6 @@ from storefront.payments import (
     PricedItem,
     payment_conditions,
 )
-
-from .fields import StrictCharField
 
 CONDITIONS_MAX_ITEMS = 500
 REFERENCE_MAX_LENGTH = 100

@@ -3,12 +3,13 @@
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework.views import APIView
 
+from apikit.caching import conditional_response
+from apikit.errors import ErrorCode, not_found
+from apikit.schema import error_responses, success_envelope
 from storefront.models import PaymentOptionKind
 from storefront.payments import CARD_FLAG_PATTERNS
 from storefront.selectors import payment_terms_get
 
-from .caching import conditional_response
-from .errors import ErrorCode, not_found
 from .idempotency import idempotency_key_parameter
 from .payment_serializers import (
     CardFlagsSerializer,
@@ -16,7 +17,6 @@ from .payment_serializers import (
     PaymentConditionSerializer,
     payment_conditions_data,
 )
-from .schema import error_responses, success_envelope
 
 # The patterns are code: built once per process, so there is nothing to fetch from the
 # shared cache (and nothing stale to serve there after a deploy changes them).

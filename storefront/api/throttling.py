@@ -33,7 +33,7 @@ import threading
 from django.core.cache import cache
 from rest_framework.throttling import SimpleRateThrottle
 
-from storefront.client_ip import client_ip
+from infra.client_ip import client_ip
 from storefront.services import throttle_counter_hit
 
 logger = logging.getLogger("storefront.throttling")

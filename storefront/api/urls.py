@@ -1,10 +1,11 @@
 """Public API routes of the store app (prefixes are added in config/urls.py)."""
 
+from apikit.caching import cached_answers
+from apikit.routing import api_path
+
 from ..selectors import PAYMENT_OPTIONS_CACHE
-from .caching import cached_answers
 from .customer_views import CustomerLoginView, CustomerMeView, CustomerRegisterView
 from .payment_views import CardFlagsView, PaymentConditionsView
-from .routing import api_path
 
 urlpatterns: list = [
     *api_path(

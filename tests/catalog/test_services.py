@@ -5,6 +5,7 @@ from decimal import Decimal
 import pytest
 from django.db import IntegrityError
 
+from catalog.errors import ProductNotFound
 from catalog.models import ProductInterest
 from catalog.selectors import price_context_get, product_full_queryset, product_price_get
 from catalog.services import (
@@ -12,7 +13,6 @@ from catalog.services import (
     interest_register,
     interest_reply,
 )
-from storefront.api.errors import NotFound
 
 from .factories import (
     CategoryFactory,
@@ -53,7 +53,7 @@ def test_register_returns_the_record_a_concurrent_request_created(monkeypatch):
 
 
 def test_register_unknown_product_raises_not_found():
-    with pytest.raises(NotFound):
+    with pytest.raises(ProductNotFound):
         interest_register(product_id=123456, origin="notify-me", name="A", email="a@example.com")
 
 

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from feedback.models import Comment
 from feedback.selectors import FEEDBACK_CACHE
-from storefront.api.caching import cache_namespace_bump
+from infra.cache import cache_namespace_bump
 from tests.catalog.factories import ProductFactory, ProductMediaFactory, StockFactory
 from tests.feedback.factories import CommentFactory, ReplyFactory, StaffReplyFactory
 from tests.storefront.factories import CustomerFactory

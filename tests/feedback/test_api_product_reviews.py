@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from feedback.models import ProductReview, ReviewMedia
 from feedback.selectors import FEEDBACK_CACHE
-from storefront.api.caching import cache_namespace_bump
+from infra.cache import cache_namespace_bump
 from storefront.models import Customer
 from tests.catalog.factories import (
     AttributeValueFactory,

@@ -3,8 +3,9 @@
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
-from rest_framework.exceptions import ValidationError
 
+from catalog.errors import ProductNotFound
+from feedback.errors import BlankMessage, MissingCommenterContact
 from feedback.models import Comment, ProductReview
 from feedback.services import (
     comment_create,
@@ -12,7 +13,6 @@ from feedback.services import (
     comments_set_active,
     reviews_set_active,
 )
-from storefront.api.errors import NotFound
 from tests.catalog.factories import ProductFactory
 from tests.feedback.factories import CommentFactory, ProductReviewFactory, ReplyFactory
 from tests.storefront.factories import CustomerFactory
@@ -121,7 +121,7 @@ class BrokenBackend:
 
 
 def test_a_blank_staff_reply_is_refused(staff):
-    with pytest.raises(ValidationError):
+    with pytest.raises(BlankMessage):
         comment_reply_by_staff(comment=CommentFactory(), user=staff, message="   ")
     assert Comment.objects.count() == 1
 
@@ -140,7 +140,7 @@ def test_moderation_approves_and_hides_in_bulk():
 
 
 def test_comment_create_refuses_an_unknown_product():
-    with pytest.raises(NotFound):
+    with pytest.raises(ProductNotFound):
         comment_create(
             product_id=123456, message="Hi", customer_name="Ana", customer_email="a@example.com"
         )
@@ -149,6 +149,6 @@ def test_comment_create_refuses_an_unknown_product():
 def test_comment_create_needs_a_name_and_email_from_anonymous_callers():
     product = ProductFactory()
 
-    with pytest.raises(ValidationError):
+    with pytest.raises(MissingCommenterContact):
         comment_create(product_id=product.pk, message="Hi")
     assert not Comment.objects.exists()

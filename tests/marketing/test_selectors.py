@@ -5,13 +5,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from marketing.selectors import (
-    BannerListing,
-    banner_groups_by_codes,
-    banner_listing_get,
-    cart_category_ids,
-    cart_product_ids,
-)
+from marketing.api.listing import BannerListing, banner_listing_get
+from marketing.selectors import banner_groups_by_codes, cart_category_ids, cart_product_ids
 from storefront.models import SalesChannel
 from tests.catalog.factories import CategoryFactory, ProductFactory, VariationFactory
 

@@ -4,16 +4,16 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
 
-from storefront.api.query import (
+from apikit.query import (
     ListField,
     ListSpec,
     list_page,
     list_query_parameters,
     parse_list_query,
 )
-from storefront.api.responses import success
-from storefront.api.routing import api_path
-from storefront.api.schema import error_responses, page_container, success_envelope
+from apikit.responses import success
+from apikit.routing import api_path
+from apikit.schema import error_responses, page_container, success_envelope
 from storefront.models import Customer
 
 CUSTOMER_LIST = ListSpec(

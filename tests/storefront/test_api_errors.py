@@ -3,7 +3,7 @@
 import pytest
 from django.urls import path
 
-from storefront.api.routing import api_path
+from apikit.routing import api_path
 
 
 def assert_error_envelope(response, status_code: int, error_code: str) -> dict:

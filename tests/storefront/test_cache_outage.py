@@ -13,7 +13,7 @@ import pytest
 from django.core.cache import cache, caches
 from django.test import override_settings
 
-from storefront.cache_backend import BreakerRedisCache
+from infra.cache_backend import BreakerRedisCache
 from tests.fake_redis import HungRedis, real_redis
 
 pytestmark = [pytest.mark.django_db, pytest.mark.cache]
@@ -25,7 +25,7 @@ PAUSE = 1  # CACHE_BREAKER_SECONDS of these tests
 def breaker_cache_settings(url: str) -> dict:
     return {
         "default": {
-            "BACKEND": "storefront.cache_backend.BreakerRedisCache",
+            "BACKEND": "infra.cache_backend.BreakerRedisCache",
             "LOCATION": url,
             "KEY_PREFIX": "outage-test",
             "OPTIONS": {

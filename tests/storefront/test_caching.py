@@ -9,7 +9,8 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIRequestFactory
 
-from storefront.api.caching import cache_namespace_bump, cached, conditional_response, etag_for
+from apikit.caching import conditional_response, etag_for
+from infra.cache import cache_namespace_bump, cached
 
 pytestmark = pytest.mark.cache
 
@@ -54,7 +55,7 @@ def unreachable_redis_cache():
 
 
 def test_a_redis_outage_is_a_cache_miss_not_an_error():
-    with mock.patch("storefront.api.caching.cache", unreachable_redis_cache()):
+    with mock.patch("infra.cache.cache", unreachable_redis_cache()):
         assert cached("ns-down", "k", lambda: "built") == "built"
         assert cached("ns-down", "k", lambda: "built again") == "built again"
         cache_namespace_bump("ns-down")  # does not raise either
@@ -78,7 +79,7 @@ def test_conditional_response_answers_304_for_a_matching_etag():
 
 
 def test_namespace_bump_works_while_the_clock_stands_still(monkeypatch):
-    monkeypatch.setattr("storefront.api.caching.time.time_ns", lambda: 1_000)
+    monkeypatch.setattr("infra.cache.time.time_ns", lambda: 1_000)
     cached("ns-frozen", "k", lambda: "old")
     cache_namespace_bump("ns-frozen")
     assert cached("ns-frozen", "k", lambda: "new") == "new"
@@ -91,3 +92,21 @@ def test_a_response_read_from_a_request_body_is_private():
     request = factory.generic("GET", "/x", b'{"codes": ["a"]}', content_type="application/json")
     response = conditional_response(request, {"status": True}, max_age=60)
     assert response["Cache-Control"] == "private, max-age=60"
+
+
+def test_recent_answers_are_bounded_and_expire():
+    from apikit.caching import RecentAnswers, RenderedAnswer
+
+    recent = RecentAnswers()
+    recent.MAX_ENTRIES = 2
+
+    def answer(body: bytes) -> RenderedAnswer:
+        return RenderedAnswer(body=body, etag='"x"', scope="public", max_age=60)
+
+    recent.put("a", answer(b"1"), now=100.0)
+    recent.put("b", answer(b"2"), now=100.0)
+    assert recent.get("a", now=101.0).body == b"1"  # "a" is now the most recent
+    recent.put("c", answer(b"3"), now=101.0)  # evicts the least recent: "b"
+    assert recent.get("b", now=101.0) is None
+    assert recent.get("c", now=101.0).body == b"3"
+    assert recent.get("a", now=100.0 + RecentAnswers.SECONDS) is None  # expired

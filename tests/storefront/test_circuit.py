@@ -4,7 +4,7 @@ the probe succeeds; the open and close of an outage are logged once each."""
 import logging
 import threading
 
-from storefront.circuit import CircuitBreaker
+from infra.circuit import CircuitBreaker
 
 
 class Clock:

@@ -11,7 +11,7 @@ import pytest
 from django.db import InterfaceError, OperationalError, connection, connections
 from django.test import RequestFactory
 
-from storefront.api import fallback
+from apikit import fallback
 from tests.catalog.factories import ProductFactory
 from tests.storefront.factories import CustomerFactory
 

@@ -1,6 +1,6 @@
 """Unit tests of the error flattening and field naming of the exception handler."""
 
-from storefront.api.exception_handler import flatten_errors, name_field
+from apikit.exception_handler import flatten_errors, name_field
 
 
 def test_required_message_names_the_field():

@@ -24,7 +24,7 @@ def test_health_is_ok_when_database_and_cache_answer(api_client, url):
 
 
 def test_health_is_degraded_but_200_when_the_cache_is_down(api_client):
-    with mock.patch("storefront.api.health.cache.get", side_effect=ConnectionError("down")):
+    with mock.patch("apikit.health.cache.get", side_effect=ConnectionError("down")):
         response = api_client.get("/health")
     assert response.status_code == 200
     assert response.json() == {
@@ -36,7 +36,7 @@ def test_health_is_degraded_but_200_when_the_cache_is_down(api_client):
 
 
 def test_health_is_503_when_the_database_is_down(api_client):
-    with mock.patch("storefront.api.health._database_ok", return_value=False):
+    with mock.patch("apikit.health._database_ok", return_value=False):
         response = api_client.get("/health")
     assert response.status_code == 503
     assert response.json()["database"] == "unavailable"

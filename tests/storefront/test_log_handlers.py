@@ -9,7 +9,7 @@ from django.core import mail
 from django.core.cache import cache
 from django.db import connection
 
-from storefront.log_handlers import OperatorEmailHandler
+from infra.log_handlers import OperatorEmailHandler
 
 from .test_database_unavailable import real_connection_error
 
@@ -51,7 +51,7 @@ def test_a_crash_e_mails_the_operators_from_another_thread_after_the_answer(api_
         senders.append(threading.current_thread().name)
         release.wait(5)
 
-    with mock.patch("storefront.log_handlers.mail_admins", side_effect=slow_smtp) as send:
+    with mock.patch("infra.log_handlers.mail_admins", side_effect=slow_smtp) as send:
         response = crash(api_client)
         # The answer is out while the (slow) SMTP hand-off has not finished.
         assert response.status_code == 500
@@ -94,7 +94,7 @@ def test_after_the_interval_the_next_e_mail_counts_the_ones_left_out(api_client,
 
 
 def test_another_process_already_e_mailed_it(api_client, handler):
-    with mock.patch("storefront.log_handlers.cache") as shared_cache:
+    with mock.patch("infra.log_handlers.cache") as shared_cache:
         shared_cache.add.return_value = False
         crash(api_client)
         handler.flush()
@@ -125,7 +125,7 @@ def test_no_admins_no_e_mail(api_client, handler, settings):
 
 
 def test_a_failing_smtp_server_never_reaches_the_client(api_client, handler):
-    with mock.patch("storefront.log_handlers.mail_admins", side_effect=OSError("smtp down")):
+    with mock.patch("infra.log_handlers.mail_admins", side_effect=OSError("smtp down")):
         assert crash(api_client).status_code == 500
         handler.flush()
     assert crash(api_client, KeyError("next")).status_code == 500

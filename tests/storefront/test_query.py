@@ -1,4 +1,4 @@
-"""List query parameters and the page container (storefront/api/query/)."""
+"""List query parameters and the page container (apikit/query/)."""
 
 import json
 from datetime import UTC, date, datetime
@@ -9,7 +9,7 @@ from django.db.models import Q
 from django.http import QueryDict
 from rest_framework.exceptions import ValidationError
 
-from storefront.api.query import ListField, ListQuery, ListSpec, list_page, parse_list_query, sparse
+from apikit.query import ListField, ListQuery, ListSpec, list_page, parse_list_query, sparse
 from storefront.models import Customer, PaymentOption
 from tests.storefront.factories import CustomerFactory
 

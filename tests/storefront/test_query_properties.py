@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rest_framework.exceptions import ValidationError
 
-from storefront.api.query import ListField, ListSpec, parse_list_query
-from storefront.api.querystring import object_param, parse_nested, string_list
+from apikit.query import ListField, ListSpec, parse_list_query
+from apikit.querystring import object_param, parse_nested, string_list
 
 SPEC = ListSpec(
     fields={

@@ -1,10 +1,10 @@
-"""Array and object parameters in a query string (storefront/api/querystring.py)."""
+"""Array and object parameters in a query string (apikit/querystring.py)."""
 
 import pytest
 from django.http import QueryDict
 from rest_framework.exceptions import ValidationError
 
-from storefront.api.querystring import (
+from apikit.querystring import (
     indexed_list,
     json_or_nested,
     object_param,

@@ -90,7 +90,7 @@ def test_settings_read_from_environment(tmp_path):
     assert result.stdout.strip().splitlines()[-2].split() == [
         "False",
         "UTC",
-        "storefront.cache_backend.BreakerRedisCache",
+        "infra.cache_backend.BreakerRedisCache",
         "django.db.backends.postgresql",
         "['https://www.shop.example.com']",
         "django.core.mail.backends.console.EmailBackend",

@@ -4,10 +4,10 @@ from django.urls import include, path, re_path
 from rest_framework import serializers
 from rest_framework.views import APIView
 
-from storefront.api import fallback
-from storefront.api.errors import ErrorCode, not_found
-from storefront.api.responses import bare, success
-from storefront.api.routing import api_path
+from apikit import fallback
+from apikit.errors import ErrorCode, not_found
+from apikit.responses import bare, success
+from apikit.routing import api_path
 from storefront.api.throttling import PublicWriteThrottle
 
 

@@ -1,12 +1,15 @@
 """DRF exception handler: every error becomes the error envelope (DESIGN §4)."""
 
 import logging
+import re
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
+
+from infra.errors import AuthenticationFailed, DomainError, NotFoundError, RuleViolation
 
 from .errors import CODE_FOR_STATUS, ApiError, ErrorCode, error_body
 from .unavailable import (
@@ -81,9 +84,39 @@ def validation_response(errors: dict[str, list[str]]) -> Response:
     return Response(body, status=422)
 
 
+def api_field_name(domain_name: str) -> str:
+    """The API's name of a domain field: parent_comment_id -> parentCommentId."""
+    head, *rest = domain_name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+# The one mapping from the domain's errors to HTTP (infra.errors).
+DOMAIN_ERROR_STATUS: tuple[tuple[type[DomainError], int], ...] = (
+    (NotFoundError, status.HTTP_404_NOT_FOUND),
+    (AuthenticationFailed, status.HTTP_401_UNAUTHORIZED),
+    (DomainError, status.HTTP_400_BAD_REQUEST),
+)
+
+
+def _api_text(message: str) -> str:
+    """A domain message with each `{field_name}` written as the API names the field."""
+    return re.sub(r"\{([a-z0-9_]+)\}", lambda m: api_field_name(m.group(1)), message)
+
+
+def domain_error_response(exc: DomainError) -> Response:
+    if isinstance(exc, RuleViolation):
+        messages = [_api_text(message) for message in exc.messages]
+        return validation_response({api_field_name(exc.field): messages})
+    status_code = next(code for kind, code in DOMAIN_ERROR_STATUS if isinstance(exc, kind))
+    body = error_body(status_code=status_code, message=_api_text(exc.message), error_code=exc.code)
+    return Response(body, status=status_code)
+
+
 def api_exception_handler(exc, context):
     """Render any exception raised in an API view as the error envelope."""
     set_rollback()
+    if isinstance(exc, DomainError):
+        return domain_error_response(exc)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

@@ -1,77 +1,24 @@
-"""Shared-cache helpers for hot public reads, and HTTP validators (ETag, Cache-Control).
-
-Invalidation is by namespace version: `cache_namespace_bump("categories")` makes every
-key of that namespace unreachable at once (signals call it when staff change data).
-The version starts from the clock, so an evicted version key never brings old
-entries back.
-"""
+"""Rendered answers of public reads: their bytes, ETag and Cache-Control, kept in the shared
+cache under the versions of the namespaces they depend on (infra.cache)."""
 
 import functools
 import hashlib
 import math
 import re
+import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.http import HttpResponse, HttpResponseNotModified
 
+from infra.cache import namespace_versions
+
 from .renderers import json_bytes
-
-_VERSION_KEY = "ns-version:{namespace}"
-
-
-def _namespace_version(namespace: str) -> int:
-    key = _VERSION_KEY.format(namespace=namespace)
-    version = cache.get(key)
-    if version is None:
-        version = time.time_ns()
-        cache.add(key, version, timeout=None)
-        version = cache.get(key) or version
-    return version
-
-
-def cache_namespace_bump(namespace: str) -> None:
-    """Forget every cached value of the namespace (call on any change to its data).
-
-    The new version is larger than both the old one and the clock, so it differs from the
-    old one even when the clock stands still (frozen time in tests) or steps back.
-    """
-    key = _VERSION_KEY.format(namespace=namespace)
-    old = cache.get(key) or 0
-    cache.set(key, max(old + 1, time.time_ns()), timeout=None)
-
-
-def cached(namespace: str, key: str, build: Callable[[], Any], timeout: int | None = None) -> Any:
-    """Return the cached value for (namespace, key), building and storing it on a miss.
-
-    A cache outage (Redis down) is a miss: the value is built from the database.
-    """
-    full_key = f"{namespace}:{_namespace_version(namespace)}:{key}"
-    value = cache.get(full_key)
-    if value is None:
-        value = build()
-        cache.set(
-            full_key,
-            value,
-            timeout=settings.PUBLIC_CACHE_SECONDS if timeout is None else timeout,
-        )
-    return value
-
-
-def namespace_versions(namespaces: tuple[str, ...]) -> tuple[int, ...]:
-    """The current version of each namespace, read in one cache call."""
-    keys = [_VERSION_KEY.format(namespace=namespace) for namespace in namespaces]
-    found = cache.get_many(keys)
-    return tuple(
-        found.get(key) or _namespace_version(namespace)
-        for key, namespace in zip(keys, namespaces, strict=True)
-    )
 
 
 def etag_for(body: bytes) -> str:
@@ -198,6 +145,56 @@ def _accepts_json(request) -> bool:
     return not accept or "json" in accept or "*/*" in accept
 
 
+class RecentAnswers:
+    """The process's most recently served answers, by key, so a hot answer costs no trip to
+    the shared cache (no network, no unpickling). Exact all the same: the key carries the
+    namespace versions, read from the shared cache on every request, and an entry lives
+    `SECONDS` at most. Bounded by entries and bytes; safe across threads."""
+
+    SECONDS = 5
+    MAX_ENTRIES = 512
+    MAX_BYTES = 32 * 1024 * 1024
+
+    def __init__(self) -> None:
+        self._entries: OrderedDict[str, tuple[float, RenderedAnswer]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: str, now: float) -> RenderedAnswer | None:
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None:
+                return None
+            if entry[0] <= now:
+                self._drop(key)
+                return None
+            self._entries.move_to_end(key)
+            return entry[1]
+
+    def put(self, key: str, answer: RenderedAnswer, now: float) -> None:
+        if len(answer.body) > self.MAX_BYTES // 8:
+            return
+        with self._lock:
+            if key in self._entries:
+                self._drop(key)
+            self._entries[key] = (now + self.SECONDS, answer)
+            self._bytes += len(answer.body)
+            while len(self._entries) > self.MAX_ENTRIES or self._bytes > self.MAX_BYTES:
+                self._drop(next(iter(self._entries)))
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._bytes = 0
+
+    def _drop(self, key: str) -> None:
+        _, answer = self._entries.pop(key)
+        self._bytes -= len(answer.body)
+
+
+RECENT_ANSWERS = RecentAnswers()
+
+
 # Bodies of read-only POSTs larger than this are computed every time (never a cache key).
 MAX_CACHED_BODY = 16 * 1024
 
@@ -243,7 +240,11 @@ def cached_answers(
         digest = hashlib.blake2b(url.encode() + b"\0" + body, digest_size=16).hexdigest()
         key = _ANSWER_KEY.format(versions=versions, digest=digest)
         now = time.time()
-        answer = cache.get(key)
+        answer = RECENT_ANSWERS.get(key, now)
+        if answer is None:
+            answer = cache.get(key)
+            if answer is not None:
+                RECENT_ANSWERS.put(key, answer, now)
         if answer is not None and (answer.valid_until is None or answer.valid_until > now):
             return answer.response(request, now)
         response = view(request, *args, **kwargs)
@@ -254,33 +255,7 @@ def cached_answers(
                 timeout = min(timeout, math.floor(answer.valid_until - now))
             if timeout > 0:
                 cache.set(key, answer, timeout=timeout)
+                RECENT_ANSWERS.put(key, answer, now)
         return response
 
     return serve
-
-
-def invalidate_on_change(namespace: str, *models) -> None:
-    """Bump `namespace` whenever a row of `models` is saved or deleted, or one of their
-    many-to-many links changes (the one side effect allowed in signals).
-
-    Writes that skip signals (`QuerySet.update`, raw SQL imports) bump it themselves.
-    """
-
-    def bump(**kwargs) -> None:
-        cache_namespace_bump(namespace)
-
-    def bump_on_link(action: str, **kwargs) -> None:
-        if action in ("post_add", "post_remove", "post_clear"):
-            cache_namespace_bump(namespace)
-
-    for model in models:
-        uid = f"{namespace}:{model._meta.label}"
-        post_save.connect(bump, sender=model, weak=False, dispatch_uid=f"{uid}:save")
-        post_delete.connect(bump, sender=model, weak=False, dispatch_uid=f"{uid}:delete")
-        for field in model._meta.local_many_to_many:
-            m2m_changed.connect(
-                bump_on_link,
-                sender=field.remote_field.through,
-                weak=False,
-                dispatch_uid=f"{uid}:{field.name}",
-            )

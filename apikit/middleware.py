@@ -41,7 +41,7 @@ class RequestGuardMiddleware:
     - URL (path and query, as sent) over MAX_URL_BYTES: 414 URI_TOO_LONG;
     - more than MAX_HEADER_FIELDS headers, or one over MAX_HEADER_BYTES: 431;
     - a C0 control character or DEL in the path or in a query key or value: 422
-      VALIDATION_ERROR naming the path or the parameter (storefront.api.text).
+      VALIDATION_ERROR naming the path or the parameter (apikit.text).
 
     gunicorn's own limits (config/gunicorn.conf.py) sit above these, so the application
     answers first, in the envelope.

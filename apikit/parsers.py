@@ -9,7 +9,7 @@ from .text import check_json_strings
 class JSONBodyParser(JSONParser):
     """DRF's JSON parser, where a body nested too deeply for the decoder is a parse error
     (422 like any malformed JSON) instead of a RecursionError (500), and a string holding
-    control characters or lone surrogates is a 422 naming its field (storefront.api.text)."""
+    control characters or lone surrogates is a 422 naming its field (apikit.text)."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         try:

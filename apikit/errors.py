@@ -1,51 +1,12 @@
-"""Every error code the API returns, and the exceptions that carry them.
-
-This is the one module that names error codes (DESIGN §4). Views and services raise
-`ApiError` subclasses (or DRF's own exceptions); `exception_handler` turns them into
-the error envelope.
+"""HTTP errors: the error envelope, the code of each status, and the exceptions views raise
+(`ApiError` subclasses, or DRF's own). The codes themselves live in infra.errors; domain
+errors are mapped to these by `exception_handler`.
 """
-
-from enum import StrEnum
 
 from rest_framework import status
 from rest_framework.exceptions import APIException
 
-
-class ErrorCode(StrEnum):
-    VALIDATION_ERROR = "VALIDATION_ERROR"
-    UNAUTHENTICATED = "UNAUTHENTICATED"
-    FORBIDDEN = "FORBIDDEN"
-    NOT_FOUND = "NOT_FOUND"
-    METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
-    NOT_ACCEPTABLE = "NOT_ACCEPTABLE"
-    LENGTH_REQUIRED = "LENGTH_REQUIRED"
-    PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
-    URI_TOO_LONG = "URI_TOO_LONG"
-    REQUEST_HEADER_FIELDS_TOO_LARGE = "REQUEST_HEADER_FIELDS_TOO_LARGE"
-    UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"
-    TOO_MANY_REQUESTS = "TOO_MANY_REQUESTS"
-    INTERNAL_ERROR = "INTERNAL_ERROR"
-    SERVICE_UNAVAILABLE = "SERVICE_UNAVAILABLE"
-    BAD_REQUEST = "BAD_REQUEST"
-    CONFLICT = "CONFLICT"
-    IDEMPOTENCY_REQUEST_IN_PROGRESS = "IDEMPOTENCY_REQUEST_IN_PROGRESS"
-    # Resources of the store (the contract's SERVICE_STORE_<THING>_NOT_FOUND pattern).
-    BANNER_GROUP_NOT_FOUND = "SERVICE_STORE_BANNER_GROUP_NOT_FOUND"
-    CATEGORY_NOT_FOUND = "SERVICE_STORE_CATEGORY_NOT_FOUND"
-    PRODUCT_NOT_FOUND = "SERVICE_STORE_PRODUCT_NOT_FOUND"
-    ZIPCODE_NOT_FOUND = "SERVICE_STORE_ZIPCODE_NOT_FOUND"
-    UPSELL_NOT_FOUND = "SERVICE_STORE_UPSELL_NOT_FOUND"
-    COMMENT_NOT_FOUND = "SERVICE_STORE_COMMENT_NOT_FOUND"
-    PAYMENT_OPTION_NOT_FOUND = "SERVICE_STORE_PAYMENT_OPTION_NOT_FOUND"
-    CUSTOMER_NOT_FOUND = "SERVICE_STORE_CUSTOMER_NOT_FOUND"
-    CUSTOMER_ALREADY_EXISTS = "SERVICE_STORE_CUSTOMER_ALREADY_EXISTS"
-    # Shipping quote: unknown policy (404), and reasons in errorItems / a group's `error`.
-    TRADE_POLICY_NOT_FOUND = "SERVICE_STORE_TRADE_POLICY_NOT_FOUND"
-    PRODUCT_UNAVAILABLE = "SERVICE_STORE_PRODUCT_UNAVAILABLE"
-    PRODUCT_OUT_OF_STOCK = "SERVICE_STORE_PRODUCT_OUT_OF_STOCK"
-    STORAGE_NOT_FOUND = "SERVICE_STORE_STORAGE_NOT_FOUND"
-    SHIPPING_OPTION_NOT_FOUND = "SERVICE_STORE_SHIPPING_OPTION_NOT_FOUND"
-
+from infra.errors import ErrorCode
 
 # Error code used for each HTTP status when the exception does not name one.
 CODE_FOR_STATUS: dict[int, ErrorCode] = {

@@ -11,7 +11,7 @@ Every public operation of django-redis's `RedisCache` is wrapped here, in one pl
 
 So a hung Redis (SIGSTOP, packets dropped) costs each worker process one short timeout
 per pause, never a timeout per cache call, and a Redis outage is never a 500.
-The breaker is per process and per Redis location (see storefront/circuit.py).
+The breaker is per process and per Redis location (see infra/circuit.py).
 
 Nothing written during an outage is replayed: a dropped `set` or `delete` (a cached value,
 a namespace-version bump that invalidates one) is remembered by key, and when the breaker

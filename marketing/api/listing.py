@@ -1,0 +1,76 @@
+"""The banner listing as the API answers it: rendered groups cached with every active
+banner and its window, the schedule applied per request (exact at every start and end)."""
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+
+from infra.cache import cached
+
+from ..scheduling import Window, next_boundary
+from ..selectors import BANNERS_CACHE, banner_groups_by_codes
+from .serializers import BannerGroupSerializer
+
+
+@dataclass(frozen=True)
+class BannerGroupEntry:
+    """A serialized group and its active banners, each with its scheduling window."""
+
+    group: dict
+    banners: tuple[tuple[Window, dict], ...]
+
+
+@dataclass(frozen=True)
+class BannerListing:
+    groups: list[dict]
+    # First scheduling boundary after the moment: until then the listing stays exact.
+    valid_until: datetime | None
+
+    def max_age(self, moment: datetime) -> int:
+        """Seconds a client or CDN may reuse the listing without missing a boundary."""
+        limit = settings.PUBLIC_CACHE_SECONDS
+        if self.valid_until is None:
+            return limit
+        return max(0, min(limit, math.floor((self.valid_until - moment).total_seconds())))
+
+
+def _listing_key(codes: list[str], channel_id: int | None, base_url: str) -> str:
+    raw = json.dumps([codes, channel_id, base_url], separators=(",", ":"))
+    return hashlib.blake2b(raw.encode(), digest_size=16).hexdigest()
+
+
+def banner_listing_get(
+    *, codes: list[str], channel, moment: datetime, base_url: str
+) -> BannerListing:
+    """What GET /publics/template/banners answers at `moment` (groups in `codes` order).
+
+    The shared cache holds the groups with *every* active banner and its window; the
+    schedule is applied here, per request, so the answer is exact at every start and end
+    even while the entry is cached. Staff changes bump the namespace (signals.py).
+    """
+    channel_id = channel.pk if channel is not None else None
+
+    def build() -> list[BannerGroupEntry]:
+        context = {"channel_id": channel_id, "base_url": base_url}
+        entries = []
+        for group in banner_groups_by_codes(codes=codes, channel=channel):
+            data = dict(BannerGroupSerializer(group, context=context).data)
+            windows = [banner.window for banner in group.banners.all()]
+            banners = tuple(zip(windows, map(dict, data["banners"]), strict=True))
+            entries.append(BannerGroupEntry(group=data, banners=banners))
+        return entries
+
+    entries = cached(BANNERS_CACHE, _listing_key(codes, channel_id, base_url), build)
+    groups = [
+        {
+            **entry.group,
+            "banners": [banner for window, banner in entry.banners if window.contains(moment)],
+        }
+        for entry in entries
+    ]
+    windows = (window for entry in entries for window, _ in entry.banners)
+    return BannerListing(groups=groups, valid_until=next_boundary(windows, moment))

@@ -1,0 +1,20 @@
+"""Errors of the store's account rules (mapped to HTTP by apikit.exception_handler)."""
+
+from infra.errors import AuthenticationFailed, RuleViolation
+
+
+class EmailAlreadyRegistered(RuleViolation):
+    field = "email"
+    default_message = "The email field is already registered to an account."
+
+
+class PasswordRejected(RuleViolation):
+    """Django's password validators refused it (`messages`: their reasons)."""
+
+    field = "password"
+
+
+class InvalidCredentials(AuthenticationFailed):
+    """Unknown e-mail, wrong password or inactive account (deliberately not told apart)."""
+
+    default_message = "The email or password is incorrect."
