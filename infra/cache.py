@@ -17,14 +17,28 @@ from django.db.models.signals import m2m_changed, post_delete, post_save
 
 _VERSION_KEY = "ns-version:{namespace}"
 
+# The versions this process last read or wrote, per namespace: while the shared cache is
+# unreachable (its circuit breaker open), keys keep them, so what the process rendered in the
+# last moments (apikit.caching.RecentAnswers) still serves instead of every read rebuilding.
+_LAST_SEEN: dict[str, int] = {}
+
+
+def cache_reachable() -> bool:
+    """False while the cache backend's circuit breaker skips the shared cache."""
+    breaker = getattr(cache, "breaker", None)
+    return breaker is None or breaker.state == "closed"
+
 
 def _namespace_version(namespace: str) -> int:
     key = _VERSION_KEY.format(namespace=namespace)
     version = cache.get(key)
     if version is None:
+        if namespace in _LAST_SEEN and not cache_reachable():
+            return _LAST_SEEN[namespace]
         version = time.time_ns()
         cache.add(key, version, timeout=None)
         version = cache.get(key) or version
+    _LAST_SEEN[namespace] = version
     return version
 
 
@@ -35,8 +49,10 @@ def cache_namespace_bump(namespace: str) -> None:
     old one even when the clock stands still (frozen time in tests) or steps back.
     """
     key = _VERSION_KEY.format(namespace=namespace)
-    old = cache.get(key) or 0
-    cache.set(key, max(old + 1, time.time_ns()), timeout=None)
+    old = max(cache.get(key) or 0, _LAST_SEEN.get(namespace, 0))
+    version = max(old + 1, time.time_ns())
+    cache.set(key, version, timeout=None)
+    _LAST_SEEN[namespace] = version  # this process sees its own change even in an outage
 
 
 def cached(namespace: str, key: str, build: Callable[[], Any], timeout: int | None = None) -> Any:
@@ -60,10 +76,15 @@ def namespace_versions(namespaces: tuple[str, ...]) -> tuple[int, ...]:
     """The current version of each namespace, read in one cache call."""
     keys = [_VERSION_KEY.format(namespace=namespace) for namespace in namespaces]
     found = cache.get_many(keys)
-    return tuple(
-        found.get(key) or _namespace_version(namespace)
-        for key, namespace in zip(keys, namespaces, strict=True)
-    )
+    versions = []
+    for key, namespace in zip(keys, namespaces, strict=True):
+        version = found.get(key)
+        if version is None:
+            version = _namespace_version(namespace)
+        else:
+            _LAST_SEEN[namespace] = version
+        versions.append(version)
+    return tuple(versions)
 
 
 def invalidate_on_change(namespace: str, *models) -> None:

@@ -11,9 +11,14 @@ import time
 
 import pytest
 from django.core.cache import cache, caches
+from django.core.cache.backends.dummy import DummyCache
+from django.db import connection
 from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
 
+from apikit.caching import RecentAnswers
 from infra.cache_backend import BreakerRedisCache
+from tests.catalog.factories import CategoryFactory
 from tests.fake_redis import HungRedis, real_redis
 
 pytestmark = [pytest.mark.django_db, pytest.mark.cache]
@@ -181,3 +186,41 @@ def test_rate_limit_counters_survive_an_outage_without_being_overwritten(
         assert [r.status_code for r in after] == [201, 201, 429]
         assert [r["RateLimit-Remaining"] for r in after] == ["1", "0", "0"]
         cache.clear()
+
+
+class _SkippedCache(DummyCache):
+    """The shared cache while its breaker is open: every read a miss, writes dropped."""
+
+    class breaker:
+        state = "open"
+
+
+def test_during_an_outage_each_process_serves_what_it_just_rendered(api_client, monkeypatch):
+    # given the tree was answered while the cache worked
+    first = api_client.get(READ)
+    assert first.status_code == 200
+
+    # when the shared cache becomes unreachable (breaker open)
+    skipped = _SkippedCache("outage", {})
+    monkeypatch.setattr("infra.cache.cache", skipped)
+    monkeypatch.setattr("apikit.caching.cache", skipped)
+
+    # then the answer this process rendered moments ago is served without a query
+    with CaptureQueriesContext(connection) as queries:
+        again = api_client.get(READ)
+    assert again.content == first.content
+    assert len(queries) == 0
+
+    # and a change made by this process is seen at once (its own bump is remembered)
+    CategoryFactory(name="Nova categoria")
+    with CaptureQueriesContext(connection) as queries:
+        changed = api_client.get(READ)
+    assert len(queries) > 0
+    assert b"Nova categoria" in changed.content
+
+    # and nothing outlives RecentAnswers.SECONDS: later answers are rebuilt
+    later = time.time() + RecentAnswers.SECONDS + 1
+    monkeypatch.setattr("apikit.caching.time.time", lambda: later)
+    with CaptureQueriesContext(connection) as queries:
+        assert api_client.get(READ).status_code == 200
+    assert len(queries) > 0
