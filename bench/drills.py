@@ -491,6 +491,9 @@ def main() -> None:
                     "LOG_LEVEL": "WARNING",
                     "GUNICORN_BIND": f"{HOST}:{args.port}",
                     "GUNICORN_WORKERS": "2",
+                    # No recycling: a worker booted mid-drill starts with a closed breaker and
+                    # hides the recovery (at cached rates, 2,000 requests go by in seconds).
+                    "GUNICORN_MAX_REQUESTS": "0",
                     "GUNICORN_ACCESSLOG": "/dev/null",
                 }
             )
