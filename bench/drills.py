@@ -522,7 +522,13 @@ def main() -> None:
                 "/publics/products/comments?limit=10",
                 f"/review/product?limit=10&condition[productId]={product}",
             ]
-            uncached = reads[3:]
+            # Every URL once: an answer seen before would come from the cache of answers.
+            uncached = [
+                f"/publics/products/comments?limit=10&offset={n}"
+                if n % 2
+                else f"/review/product?limit=10&offset={n}&condition[productId]={product}"
+                for n in range(20_000)
+            ]
             load(args.port, reads, seconds=3, connections=4)  # warm-up
 
             steps = [
