@@ -10,7 +10,7 @@ from storefront.models import TimestampedModel
 
 from .. import quote
 from ..countries import country_get, state_code_get
-from ..postal import MAX_CODE_LENGTH, InvalidPostalCode, normalize_postal_code
+from ..postal import MAX_CODE_LENGTH, InvalidPostalCode, format_postal_code, normalize_postal_code
 from .postal_codes import ALPHA_3, coordinate_constraints, latitude_field, longitude_field
 
 NOT_NEGATIVE = MinValueValidator(Decimal("0"))
@@ -346,6 +346,11 @@ class Pickup(TimestampedModel):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def display_zip_code(self) -> str:
+        """The postal code in its country's usual format (01304-001)."""
+        return format_postal_code(self.country_code, self.zip_code)
 
     def clean(self):
         super().clean()
