@@ -18,7 +18,6 @@ from catalog.selectors import MAX_DB_ID
 from .. import quote
 from ..countries import Country, country_get
 from ..postal import MAX_INPUT_LENGTH, InvalidPostalCode, normalize_postal_code
-from ..selectors import PostalCodeData
 
 MAX_QUOTE_ITEMS = 100
 MAX_QUOTE_QUANTITY = 10_000
@@ -101,40 +100,34 @@ def _coordinate_field(**kwargs):
     )
 
 
+# Renders {"address": shipping.selectors.PostalCodeData, "country": Country}. (Comments,
+# not docstrings, above response serializers: a docstring would enter the schema.)
 class AddressSerializer(serializers.Serializer):
-    zipCode = serializers.CharField(help_text="In the country's usual format, e.g. 01310-100.")
-    publicPlace = serializers.CharField()
-    complement = serializers.CharField()
-    district = serializers.CharField()
-    city = serializers.CharField()
-    stateCode = serializers.CharField(help_text="ISO 3166-2 with country prefix, e.g. BR-SP.")
-    latitude = _coordinate_field(help_text="null when the address has no coordinates.")
-    longitude = _coordinate_field(help_text="null when the address has no coordinates.")
-    countryName = serializers.CharField()
-    countryCodeAlpha2 = serializers.CharField()
-    countryCodeAlpha3 = serializers.CharField()
-    ddi = serializers.CharField(help_text='International dialing code, digits only: "55".')
-    currency = serializers.CharField(help_text="ISO 4217 code, e.g. BRL.")
-
-
-def address_payload(postal_code: PostalCodeData, country: Country) -> dict:
-    return AddressSerializer(
-        {
-            "zipCode": postal_code.display_code,
-            "publicPlace": postal_code.public_place,
-            "complement": postal_code.complement,
-            "district": postal_code.district,
-            "city": postal_code.city,
-            "stateCode": postal_code.state_code,
-            "latitude": postal_code.latitude,
-            "longitude": postal_code.longitude,
-            "countryName": country.name,
-            "countryCodeAlpha2": country.alpha_2,
-            "countryCodeAlpha3": country.alpha_3,
-            "ddi": country.ddi,
-            "currency": country.currency,
-        }
-    ).data
+    zipCode = serializers.CharField(
+        source="address.display_code", help_text="In the country's usual format, e.g. 01310-100."
+    )
+    publicPlace = serializers.CharField(source="address.public_place")
+    complement = serializers.CharField(source="address.complement")
+    district = serializers.CharField(source="address.district")
+    city = serializers.CharField(source="address.city")
+    stateCode = serializers.CharField(
+        source="address.state_code", help_text="ISO 3166-2 with country prefix, e.g. BR-SP."
+    )
+    latitude = _coordinate_field(
+        source="address.latitude", help_text="null when the address has no coordinates."
+    )
+    longitude = _coordinate_field(
+        source="address.longitude", help_text="null when the address has no coordinates."
+    )
+    countryName = serializers.CharField(source="country.name")
+    countryCodeAlpha2 = serializers.CharField(source="country.alpha_2")
+    countryCodeAlpha3 = serializers.CharField(source="country.alpha_3")
+    ddi = serializers.CharField(
+        source="country.ddi", help_text='International dialing code, digits only: "55".'
+    )
+    currency = serializers.CharField(
+        source="country.currency", help_text="ISO 4217 code, e.g. BRL."
+    )
 
 
 # --- Shipping quote (contract 2.10): renders a shipping.selectors.QuoteOutcome ---------

@@ -22,7 +22,6 @@ from .serializers import (
     QuoteQuerySerializer,
     QuoteResponseSerializer,
     ZipcodeConsultSerializer,
-    address_payload,
 )
 
 # What the serializers accept (CountryCodeField, normalize_postal_code), for the schema.
@@ -78,9 +77,8 @@ class ZipcodeConsultView(APIView):
                 ErrorCode.ZIPCODE_NOT_FOUND,
                 f"Postal code {zipCode[:20]} was not found in {country.name}.",
             )
-        return conditional_response(
-            request, {"status": True, "data": address_payload(postal_code, country)}
-        )
+        address = AddressSerializer({"address": postal_code, "country": country}).data
+        return conditional_response(request, {"status": True, "data": address})
 
 
 QUOTE_PARAMETERS = [
