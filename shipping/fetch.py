@@ -1,10 +1,6 @@
 """Fetch: everything a shipping quote reads, in a fixed number of queries (as Saleor's
-checkout/fetch.py does for a checkout).
-
-`quote_info_fetch()` returns the engine's input (`quote.QuoteRequest`, `quote.QuoteData`)
-and, joined by id, the records the answer shows: products with their price and stock,
-storages, tables with their carrier and pickups. Store-wide data (storages, tables) is
-cached; the products and the rows covering the postal code are read each time.
+checkout/fetch.py): the engine's input (quote.QuoteRequest, quote.QuoteData) and, by id,
+the records the answer shows. Storages and tables are cached; products and rows are not.
 """
 
 from __future__ import annotations
@@ -39,6 +35,7 @@ SHIPPING_CACHE = "shipping"
 @dataclass(frozen=True)
 class StorageInfo:
     storage: Storage
+    quote: quote.QuoteStorage
     zip_code: str  # in the country's usual format (as typed when not valid)
     excluded_trade_policy_ids: tuple[int, ...]  # sorted
 
@@ -46,8 +43,7 @@ class StorageInfo:
 @dataclass(frozen=True)
 class TableInfo:
     table: ShippingTable  # with its carrier
-    storage_ids: frozenset[int]
-    cargo_type_ids: frozenset[int]
+    quote: quote.QuoteTable
     pickups: tuple[Pickup, ...]  # the active pickup points of a pickup table
 
 
@@ -87,22 +83,27 @@ def _storages() -> dict[int, StorageInfo]:
 
 def _load_storages() -> dict[int, StorageInfo]:
     """One query (a row per exception)."""
-    storages: dict[int, Storage] = {}
-    excluded: dict[int, set[int]] = {}
-    for storage in Storage.objects.active().annotate(
-        excluded_policy_id=F("trade_policy_exceptions__id")
-    ):
-        storages.setdefault(storage.pk, storage)
-        policies = excluded.setdefault(storage.pk, set())
-        if storage.excluded_policy_id is not None:
-            policies.add(storage.excluded_policy_id)
+    found: dict[int, tuple[Storage, set[int]]] = {}
+    for row in Storage.objects.active().annotate(excluded_id=F("trade_policy_exceptions__id")):
+        _, excluded = found.setdefault(row.pk, (row, set()))
+        if row.excluded_id is not None:
+            excluded.add(row.excluded_id)
     return {
         pk: StorageInfo(
             storage=storage,
+            quote=quote.QuoteStorage(
+                id=pk,
+                latitude=_coordinate(storage.latitude),
+                longitude=_coordinate(storage.longitude),
+                active=storage.active,
+                excluded_trade_policy_ids=frozenset(excluded),
+                additional_time=storage.additional_time,
+                priority=storage.priority,
+            ),
             zip_code=_display_zip_code(storage.country_code, storage.zip_code),
-            excluded_trade_policy_ids=tuple(sorted(excluded[pk])),
+            excluded_trade_policy_ids=tuple(sorted(excluded)),
         )
-        for pk, storage in storages.items()
+        for pk, (storage, excluded) in found.items()
     }
 
 
@@ -118,34 +119,32 @@ def _tables(country: str) -> dict[int, TableInfo]:
 
 def _load_tables(country: str) -> dict[int, TableInfo]:
     """Two queries: the tables (a row per storage and cargo type), the pickups if any."""
-    tables: dict[int, ShippingTable] = {}
-    storage_ids: dict[int, set[int]] = {}
-    cargo_type_ids: dict[int, set[int]] = {}
+    found: dict[int, tuple[ShippingTable, set[int], set[int]]] = {}
     rows = (
         ShippingTable.objects.active()
         .filter(country=country)
         .select_related("carrier")
         .annotate(storage_ref=F("storages__id"), cargo_type_ref=F("cargo_types__id"))
     )
-    for table in rows:
-        tables.setdefault(table.pk, table)
-        if table.storage_ref is not None:
-            storage_ids.setdefault(table.pk, set()).add(table.storage_ref)
-        if table.cargo_type_ref is not None:
-            cargo_type_ids.setdefault(table.pk, set()).add(table.cargo_type_ref)
-    pickup_table_ids = [pk for pk, t in tables.items() if t.kind == ShippingTableKind.PICKUP]
+    for row in rows:
+        _, storage_ids, cargo_type_ids = found.setdefault(row.pk, (row, set(), set()))
+        if row.storage_ref is not None:
+            storage_ids.add(row.storage_ref)
+        if row.cargo_type_ref is not None:
+            cargo_type_ids.add(row.cargo_type_ref)
+    pickup_tables = [pk for pk, (t, _, _) in found.items() if t.kind == ShippingTableKind.PICKUP]
     pickups: dict[int, list[Pickup]] = {}
-    if pickup_table_ids:
-        for pickup in Pickup.objects.active().filter(table_id__in=pickup_table_ids):
-            pickups.setdefault(pickup.table_id, []).append(pickup)
+    for pickup in (
+        Pickup.objects.active().filter(table_id__in=pickup_tables) if pickup_tables else ()
+    ):
+        pickups.setdefault(pickup.table_id, []).append(pickup)
     return {
         pk: TableInfo(
             table=table,
-            storage_ids=frozenset(storage_ids.get(pk, ())),
-            cargo_type_ids=frozenset(cargo_type_ids.get(pk, ())),
+            quote=quote.QuoteTable(pk, frozenset(storage_ids), frozenset(cargo_type_ids)),
             pickups=tuple(pickups.get(pk, ())),
         )
-        for pk, table in tables.items()
+        for pk, (table, storage_ids, cargo_type_ids) in found.items()
     }
 
 
@@ -193,19 +192,6 @@ def _quote_product(info: ProductInfo) -> quote.QuoteProduct:
     )
 
 
-def _quote_storage(info: StorageInfo) -> quote.QuoteStorage:
-    storage = info.storage
-    return quote.QuoteStorage(
-        id=storage.pk,
-        latitude=_coordinate(storage.latitude),
-        longitude=_coordinate(storage.longitude),
-        active=storage.active,
-        excluded_trade_policy_ids=frozenset(info.excluded_trade_policy_ids),
-        additional_time=storage.additional_time,
-        priority=storage.priority,
-    )
-
-
 def _quote_row(row: ShippingRow) -> quote.QuoteRow:
     return quote.QuoteRow(
         id=row.pk,
@@ -232,13 +218,10 @@ def quote_info_fetch(
     target_latitude: Decimal | None = None,
     target_longitude: Decimal | None = None,
 ) -> QuoteInfo:
-    """What quoting (product id, quantity) items to a normalized postal code reads.
-
-    A fixed number of queries whatever the number of items, storages and rows: the
-    products (five), the rows covering the postal code, and on a cold cache the price
-    rules, categories, storages and tables with their pickups. The target coordinates are
-    those of the postal code's address (shipping.selectors.postal_code_get), if known.
-    """
+    """What quoting (product id, quantity) items to a normalized postal code reads, with
+    the coordinates of its address if known. A fixed number of queries whatever the number
+    of items, storages and rows: the products (five) and the rows covering the postal code,
+    plus on a cold cache the price rules, categories, storages, tables and pickups."""
     requested = tuple(quote.RequestedItem(pid, qty) for pid, qty in items)
     quantities: dict[int, int] = {}
     for item in requested:
@@ -271,18 +254,13 @@ def quote_info_fetch(
     )
     data = quote.QuoteData(
         products=tuple(_quote_product(info) for info in products.values()),
-        storages=tuple(_quote_storage(info) for info in storages.values()),
+        storages=tuple(info.quote for info in storages.values()),
         stock=tuple(
-            quote.StockLevel(stock.product_id, stock.storage_id, stock.available - stock.reserved)
-            for info in products.values()
-            for stock in info.product.active_stocks
+            quote.StockLevel(pid, stock.storage.quote.id, stock.quantity)
+            for pid, info in products.items()
+            for stock in info.stocks
         ),
-        tables=tuple(
-            quote.QuoteTable(
-                id=pk, storage_ids=info.storage_ids, cargo_type_ids=info.cargo_type_ids
-            )
-            for pk, info in tables.items()
-        ),
+        tables=tuple(info.quote for info in tables.values()),
         rows=tuple(_quote_row(row) for row in rows),
     )
     request = quote.QuoteRequest(
