@@ -1,9 +1,9 @@
 """Serializers of the shipping API: request parameters and the contract's shapes (2.9, 2.10).
 
-Each response shape is declared once, here: the same classes render the answer (reading
-the selectors' data through `source`) and document it in the OpenAPI schema. Nullable
-fields the store does not fill (an item's `upsellId`, `productPairOfferId`, `code`, the
-`error` of items and options) have no attribute in the data: DRF renders them null.
+Each response shape is declared once: the same classes render the selectors' data (through
+`source`) and document it (so comments, not docstrings, describe them: a docstring would
+enter the schema). Nullable fields the store does not fill (`upsellId`, `code`, the `error`
+of items and options, ...) have no attribute in the data: DRF renders them null.
 """
 
 from __future__ import annotations
@@ -100,8 +100,7 @@ def _coordinate_field(**kwargs):
     )
 
 
-# Renders {"address": shipping.selectors.PostalCodeData, "country": Country}. (Comments,
-# not docstrings, above response serializers: a docstring would enter the schema.)
+# Renders {"address": shipping.selectors.PostalCodeData, "country": Country}.
 class AddressSerializer(serializers.Serializer):
     zipCode = serializers.CharField(
         source="address.display_code", help_text="In the country's usual format, e.g. 01310-100."
@@ -169,8 +168,7 @@ class TextField(serializers.CharField):
 
 
 class FreshUuidField(serializers.CharField):
-    """`fresh_uuid_marker()`: each serving of the answer puts a new UUID4 there
-    (apikit.caching)."""
+    """`fresh_uuid_marker()`: each serving of the answer puts a new UUID4 there."""
 
     def get_attribute(self, instance) -> str:
         return fresh_uuid_marker()
