@@ -35,7 +35,7 @@ SHIPPING_CACHE = "shipping"
 @dataclass(frozen=True)
 class StorageInfo:
     storage: Storage
-    quote: quote.QuoteStorage
+    engine: quote.QuoteStorage  # what the engine reads
     zip_code: str  # in the country's usual format (as typed when not valid)
     excluded_trade_policy_ids: tuple[int, ...]  # sorted
 
@@ -43,7 +43,7 @@ class StorageInfo:
 @dataclass(frozen=True)
 class TableInfo:
     table: ShippingTable  # with its carrier
-    quote: quote.QuoteTable
+    engine: quote.QuoteTable  # what the engine reads
     pickups: tuple[Pickup, ...]  # the active pickup points of a pickup table
 
 
@@ -57,6 +57,7 @@ class ProductStock:
 class ProductInfo:
     product: Product  # with its main category and parent
     price: pricing.Price  # in the quote's trade policy, for the quantity requested
+    engine: quote.QuoteProduct  # what the engine reads
     stocks: tuple[ProductStock, ...]  # the active storages that hold units, by id
 
 
@@ -91,7 +92,7 @@ def _load_storages() -> dict[int, StorageInfo]:
     return {
         pk: StorageInfo(
             storage=storage,
-            quote=quote.QuoteStorage(
+            engine=quote.QuoteStorage(
                 id=pk,
                 latitude=_coordinate(storage.latitude),
                 longitude=_coordinate(storage.longitude),
@@ -141,7 +142,7 @@ def _load_tables(country: str) -> dict[int, TableInfo]:
     return {
         pk: TableInfo(
             table=table,
-            quote=quote.QuoteTable(pk, frozenset(storage_ids), frozenset(cargo_type_ids)),
+            engine=quote.QuoteTable(pk, frozenset(storage_ids), frozenset(cargo_type_ids)),
             pickups=tuple(pickups.get(pk, ())),
         )
         for pk, (table, storage_ids, cargo_type_ids) in found.items()
@@ -172,23 +173,6 @@ def _products(ids: list[int], trade_policy_id: int) -> list[Product]:
             "categories",
             "parent__categories",
         )
-    )
-
-
-def _quote_product(info: ProductInfo) -> quote.QuoteProduct:
-    product, price = info.product, info.price
-    return quote.QuoteProduct(
-        id=product.pk,
-        price=price.sale_price if price.available_for_sale else None,
-        active=product.active and (product.parent is None or product.parent.active),
-        weight=product.weight,
-        height=product.height,
-        width=product.width,
-        length=product.length,
-        cargo_type_id=product.cargo_type_id,
-        additional_time=product.additional_time,
-        sale_without_stock=product.sale_without_stock,
-        service=product.service,
     )
 
 
@@ -239,10 +223,23 @@ def quote_info_fetch(
     tables = _tables(country)
     products: dict[int, ProductInfo] = {}
     for product in _products(list(quantities), trade_policy_id):
-        quantity = quantities[product.pk]
+        price = product_price_get(product=product, context=context, quantity=quantities[product.pk])
         products[product.pk] = ProductInfo(
             product=product,
-            price=product_price_get(product=product, context=context, quantity=quantity),
+            price=price,
+            engine=quote.QuoteProduct(
+                id=product.pk,
+                price=price.sale_price if price.available_for_sale else None,
+                active=product.active and (product.parent is None or product.parent.active),
+                weight=product.weight,
+                height=product.height,
+                width=product.width,
+                length=product.length,
+                cargo_type_id=product.cargo_type_id,
+                additional_time=product.additional_time,
+                sale_without_stock=product.sale_without_stock,
+                service=product.service,
+            ),
             stocks=tuple(
                 ProductStock(storages[stock.storage_id], stock.available - stock.reserved)
                 for stock in product.active_stocks
@@ -253,14 +250,14 @@ def quote_info_fetch(
         ShippingRow.objects.filter(table_id__in=list(tables)).covering(zip_code) if tables else ()
     )
     data = quote.QuoteData(
-        products=tuple(_quote_product(info) for info in products.values()),
-        storages=tuple(info.quote for info in storages.values()),
+        products=tuple(info.engine for info in products.values()),
+        storages=tuple(info.engine for info in storages.values()),
         stock=tuple(
-            quote.StockLevel(pid, stock.storage.quote.id, stock.quantity)
+            quote.StockLevel(pid, stock.storage.engine.id, stock.quantity)
             for pid, info in products.items()
             for stock in info.stocks
         ),
-        tables=tuple(info.quote for info in tables.values()),
+        tables=tuple(info.engine for info in tables.values()),
         rows=tuple(_quote_row(row) for row in rows),
     )
     request = quote.QuoteRequest(
