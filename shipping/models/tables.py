@@ -102,29 +102,6 @@ class ShippingTable(TimestampedModel):
             raise ValidationError({"country": "Unknown country: use an ISO 3166-1 alpha-3 code."})
 
 
-def row_variables(
-    *,
-    extra_kg_value: Decimal,
-    extra_kg_threshold: Decimal,
-    order_value_percentage: Decimal,
-    fixed_fee: Decimal,
-) -> tuple[quote.QuoteVariable, ...]:
-    variables = []
-    if extra_kg_value:
-        variables.append(
-            quote.QuoteVariable(
-                quote.VariableKind.PER_EXTRA_KG, extra_kg_value, threshold=extra_kg_threshold
-            )
-        )
-    if order_value_percentage:
-        variables.append(
-            quote.QuoteVariable(quote.VariableKind.ORDER_VALUE_PERCENTAGE, order_value_percentage)
-        )
-    if fixed_fee:
-        variables.append(quote.QuoteVariable(quote.VariableKind.FIXED_FEE, fixed_fee))
-    return tuple(variables)
-
-
 class ShippingRowQuerySet(models.QuerySet):
     def covering(self, postal_code: str):
         """Rows whose postal-code range holds `postal_code` (normalized)."""
@@ -268,12 +245,13 @@ class ShippingRow(TimestampedModel):
     @property
     def variables(self) -> tuple[quote.QuoteVariable, ...]:
         """The row's extra charges, as the quote engine takes them (non-zero ones only)."""
-        return row_variables(
-            extra_kg_value=self.extra_kg_value,
-            extra_kg_threshold=self.extra_kg_threshold,
-            order_value_percentage=self.order_value_percentage,
-            fixed_fee=self.fixed_fee,
+        kind = quote.VariableKind
+        variables = (
+            quote.QuoteVariable(kind.PER_EXTRA_KG, self.extra_kg_value, self.extra_kg_threshold),
+            quote.QuoteVariable(kind.ORDER_VALUE_PERCENTAGE, self.order_value_percentage),
+            quote.QuoteVariable(kind.FIXED_FEE, self.fixed_fee),
         )
+        return tuple(variable for variable in variables if variable.value)
 
     def clean(self):
         super().clean()
