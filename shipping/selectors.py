@@ -1,35 +1,21 @@
-"""Reads of the shipping app: postal-code lookup and the data of a shipping quote."""
+"""Reads of the shipping app: postal-code lookup and the shipping quote (fetch, then
+calculate: shipping.fetch reads, shipping.quote computes, `shipping_quote_get` joins)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
-from django.conf import settings
-from django.db.models import F, Prefetch
-from django.utils import timezone
-
-from catalog import pricing
-from catalog.models import Product, ProductPrice, Stock, Storage
-from catalog.selectors import (
-    PRODUCTS_CACHE,
-    PriceContext,
-    active_price_rules,
-    category_index,
-    default_trade_policy_id,
-    product_price_get,
-    trade_policy_exists,
-)
+from catalog.selectors import default_trade_policy_id, trade_policy_exists
 from infra.cache import cached
 
 from . import quote
-from .models import Pickup, PostalCode, ShippingRow, ShippingTable, ShippingTableKind
-from .postal import format_postal_code, try_normalize_postal_code
+from .fetch import ProductInfo, StorageInfo, TableInfo, quote_info_fetch
+from .models import PostalCode
+from .postal import format_postal_code
 
 POSTAL_CODES_CACHE = "postal-codes"
-# Carriers, tables, rows and pickups (quote answers also follow catalog.PRODUCTS_CACHE).
-SHIPPING_CACHE = "shipping"
 
 
 # --- Postal codes ---------------------------------------------------------------------
@@ -55,7 +41,7 @@ class PostalCodeData:
 def postal_code_get(*, country: str, code: str) -> PostalCodeData | None:
     """The address of a normalized postal code (cached; invalidated on change), or None."""
 
-    def build():
+    def build() -> tuple[PostalCodeData | None]:
         record = PostalCode.objects.for_code(country=country, code=code).first()
         if record is None:
             return (None,)  # cache the miss too: a tuple is never a cache miss
@@ -79,105 +65,45 @@ def postal_code_get(*, country: str, code: str) -> PostalCodeData | None:
 # --- Shipping quote -------------------------------------------------------------------
 
 
-@dataclass
-class StorageInfo:
-    storage: Storage
-    excluded_trade_policy_ids: set[int] = field(default_factory=set)
+@dataclass(frozen=True)
+class QuotedItem:
+    item: quote.GroupItem
+    info: ProductInfo
 
 
-@dataclass
-class TableInfo:
-    table: ShippingTable
-    storage_ids: set[int] = field(default_factory=set)
-    cargo_type_ids: set[int] = field(default_factory=set)
+@dataclass(frozen=True)
+class QuotedOption:
+    option: quote.ShippingOption
+    table: TableInfo
+
+    @property
+    def initial_zipcode(self) -> str:
+        return format_postal_code(self.table.table.country, self.option.row.initial_zipcode)
+
+    @property
+    def final_zipcode(self) -> str:
+        return format_postal_code(self.table.table.country, self.option.row.final_zipcode)
 
 
-@dataclass
-class QuoteOutcome:
-    """The engine's result and the records it refers to, for the response."""
-
-    result: quote.QuoteResult
+@dataclass(frozen=True)
+class QuotedGroup:
+    group: quote.QuoteGroup
+    storage: StorageInfo
+    items: tuple[QuotedItem, ...]
+    options: tuple[QuotedOption, ...]
     trade_policy_id: int
     target_code: str  # as shown (01310-100)
-    products: dict[int, Product]
-    prices: dict[int, pricing.Price]
-    storages: dict[int, StorageInfo]
-    tables: dict[int, TableInfo]
-    pickups: dict[int, list[Pickup]]
+
+
+@dataclass(frozen=True)
+class QuoteOutcome:
+    """The engine's result joined with the records it refers to, for the answer."""
+
+    groups: tuple[QuotedGroup, ...]
+    error_items: tuple[quote.ErrorItem, ...]
+    product_ids: tuple[int, ...]  # the products found (their summaries go in the answer)
     # The next price-rule start or end: the quote may change by itself then.
-    valid_until: datetime | None = None
-
-
-def _quote_products(ids: list[int], trade_policy_id: int) -> dict[int, Product]:
-    """The products with what pricing and the engine read (their summaries come from the
-    product read model): five queries whatever the number of products."""
-    products = (
-        Product.objects.filter(pk__in=ids)
-        # feeds the item's `category` and the variation's parent (active, categories)
-        .select_related("main_category", "parent")
-        .prefetch_related(
-            # feeds the stock levels per storage
-            Prefetch(
-                "stocks",
-                queryset=Stock.objects.in_active_storages().order_by("storage_id"),
-                to_attr="active_stocks",
-            ),
-            # feeds the item's price in the requested trade policy
-            Prefetch(
-                "prices",
-                queryset=ProductPrice.objects.filter(trade_policy_id=trade_policy_id),
-                to_attr="all_prices",
-            ),
-            # feed price rules targeting categories (catalog.selectors.product_pricing_data)
-            "categories",
-            "parent__categories",
-        )
-    )
-    return {product.pk: product for product in products}
-
-
-def _storages() -> dict[int, StorageInfo]:
-    """Active storages with their trade-policy exceptions (cached with the catalog)."""
-    return cached(PRODUCTS_CACHE, "quote-storages", _load_storages)
-
-
-def _load_storages() -> dict[int, StorageInfo]:
-    """One query (a row per exception)."""
-    storages: dict[int, StorageInfo] = {}
-    for storage in Storage.objects.active().annotate(
-        excluded_policy_id=F("trade_policy_exceptions__id")
-    ):
-        info = storages.setdefault(storage.pk, StorageInfo(storage))
-        if storage.excluded_policy_id is not None:
-            info.excluded_trade_policy_ids.add(storage.excluded_policy_id)
-    return storages
-
-
-def _tables(country: str) -> dict[int, TableInfo]:
-    """Active tables of the country with their storages and cargo types (cached)."""
-    return cached(SHIPPING_CACHE, f"tables:{country}", lambda: _load_tables(country))
-
-
-def _load_tables(country: str) -> dict[int, TableInfo]:
-    """One query (a row per storage and cargo type of a table)."""
-    tables: dict[int, TableInfo] = {}
-    rows = (
-        ShippingTable.objects.active()
-        .filter(country=country)
-        .select_related("carrier")
-        .annotate(storage_ref=F("storages__id"), cargo_type_ref=F("cargo_types__id"))
-    )
-    for table in rows:
-        info = tables.setdefault(table.pk, TableInfo(table))
-        if table.storage_ref is not None:
-            info.storage_ids.add(table.storage_ref)
-        if table.cargo_type_ref is not None:
-            info.cargo_type_ids.add(table.cargo_type_ref)
-    return tables
-
-
-def _coordinate(value) -> float | None:
-    return None if value is None else float(value)
+    valid_until: datetime | None
 
 
 def quote_trade_policy_id(trade_policy_id: int | None) -> int | None:
@@ -194,137 +120,33 @@ def shipping_quote_get(
     zip_code: str,
     trade_policy_id: int,
 ) -> QuoteOutcome:
-    """Quote shipping of (product id, quantity) items to a normalized postal code.
-
-    A fixed number of queries whatever the number of items, storages and rows: products
-    with their summary relations and prices, storages, tables, the rows covering the
-    postal code, and the pickups of the pickup tables that answered.
-    """
+    """Quote shipping of (product id, quantity) items to a normalized postal code: fetch
+    (a fixed number of queries, shipping.fetch), calculate (shipping.quote), join."""
     target = postal_code_get(country=country, code=zip_code)
-    requested = tuple(quote.RequestedItem(pid, qty) for pid, qty in items)
-    quantities: dict[int, int] = {}
-    for item in requested:
-        quantities[item.product_id] = quantities.get(item.product_id, 0) + item.quantity
-
-    products = _quote_products(list(quantities), trade_policy_id)
-    moment = timezone.now()
-    rules = active_price_rules()
-    context = PriceContext(
+    info = quote_info_fetch(
+        items=items,
+        country=country,
+        zip_code=zip_code,
         trade_policy_id=trade_policy_id,
-        moment=moment,
-        rules=rules,
-        categories=category_index(),
+        target_latitude=target.latitude if target else None,
+        target_longitude=target.longitude if target else None,
     )
-    prices = {
-        pid: product_price_get(product=product, context=context, quantity=quantities[pid])
-        for pid, product in products.items()
-    }
-    storages = _storages()
-    tables = _tables(country)
-    rows = (
-        list(ShippingRow.objects.filter(table_id__in=list(tables)).covering(zip_code))
-        if tables
-        else []
-    )
-
-    data = quote.QuoteData(
-        products=tuple(
-            quote.QuoteProduct(
-                id=product.pk,
-                price=prices[product.pk].sale_price
-                if prices[product.pk].available_for_sale
-                else None,
-                active=product.active and (product.parent is None or product.parent.active),
-                weight=product.weight,
-                height=product.height,
-                width=product.width,
-                length=product.length,
-                cargo_type_id=product.cargo_type_id,
-                additional_time=product.additional_time,
-                sale_without_stock=product.sale_without_stock,
-                service=product.service,
-            )
-            for product in products.values()
-        ),
-        storages=tuple(
-            quote.QuoteStorage(
-                id=info.storage.pk,
-                latitude=_coordinate(info.storage.latitude),
-                longitude=_coordinate(info.storage.longitude),
-                active=info.storage.active,
-                excluded_trade_policy_ids=frozenset(info.excluded_trade_policy_ids),
-                additional_time=info.storage.additional_time,
-                priority=info.storage.priority,
-            )
-            for info in storages.values()
-        ),
-        stock=tuple(
-            quote.StockLevel(stock.product_id, stock.storage_id, stock.available - stock.reserved)
-            for product in products.values()
-            for stock in product.active_stocks
-        ),
-        tables=tuple(
-            quote.QuoteTable(
-                id=info.table.pk,
-                storage_ids=frozenset(info.storage_ids),
-                cargo_type_ids=frozenset(info.cargo_type_ids),
-                active=True,
-            )
-            for info in tables.values()
-        ),
-        rows=tuple(
-            quote.QuoteRow(
-                id=row.pk,
-                table_id=row.table_id,
-                initial_zipcode=row.initial_zipcode,
-                final_zipcode=row.final_zipcode,
-                initial_weight=row.initial_weight,
-                final_weight=row.final_weight,
-                initial_price=row.initial_price,
-                final_price=row.final_price,
-                shipping_value=row.shipping_value,
-                begin_days=row.begin_shipping_time,
-                end_days=row.end_shipping_time,
-                variables=row.variables,
-            )
-            for row in rows
-        ),
-    )
-    request = quote.QuoteRequest(
-        items=requested,
-        trade_policy_id=trade_policy_id,
-        target_zipcode=zip_code,
-        target_latitude=_coordinate(target.latitude) if target else None,
-        target_longitude=_coordinate(target.longitude) if target else None,
-        cubic_divisor=settings.SHIPPING_CUBIC_DIVISOR,
-    )
-    result = quote.quote(request, data)
-
-    pickup_table_ids = {
-        option.table_id
-        for group in result.groups
-        for option in group.options
-        if tables[option.table_id].table.kind == ShippingTableKind.PICKUP
-    }
-    pickups: dict[int, list[Pickup]] = {}
-    if pickup_table_ids:
-        for pickup in Pickup.objects.active().filter(table_id__in=pickup_table_ids):
-            pickups.setdefault(pickup.table_id, []).append(pickup)
-
+    result = quote.quote(info.request, info.data)
     return QuoteOutcome(
-        result=result,
-        trade_policy_id=trade_policy_id,
-        target_code=format_postal_code(country, zip_code),
-        products=products,
-        prices=prices,
-        storages=storages,
-        tables=tables,
-        pickups=pickups,
-        valid_until=pricing.next_rule_boundary(rules, moment),
+        groups=tuple(
+            QuotedGroup(
+                group=group,
+                storage=info.storages[group.storage_id],
+                items=tuple(
+                    QuotedItem(item, info.products[item.product_id]) for item in group.items
+                ),
+                options=tuple(QuotedOption(o, info.tables[o.table_id]) for o in group.options),
+                trade_policy_id=trade_policy_id,
+                target_code=info.target_code,
+            )
+            for group in result.groups
+        ),
+        error_items=result.error_items,
+        product_ids=tuple(info.products),
+        valid_until=info.valid_until,
     )
-
-
-def storage_display_zip_code(storage: Storage) -> str:
-    """A storage's postal code in its country's usual format (as typed when not valid)."""
-    code = try_normalize_postal_code(storage.country_code, storage.zip_code)
-    return format_postal_code(storage.country_code, code) if code else storage.zip_code

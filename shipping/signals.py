@@ -5,8 +5,9 @@ from django.dispatch import receiver
 
 from infra.cache import cache_namespace_bump, invalidate_on_change
 
+from .fetch import SHIPPING_CACHE
 from .models import Carrier, Pickup, PostalCode, ShippingRow, ShippingTable
-from .selectors import POSTAL_CODES_CACHE, SHIPPING_CACHE
+from .selectors import POSTAL_CODES_CACHE
 
 invalidate_on_change(SHIPPING_CACHE, Carrier, ShippingTable, ShippingRow, Pickup)
 

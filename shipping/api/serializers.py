@@ -1,7 +1,9 @@
 """Serializers of the shipping API: request parameters and the contract's shapes (2.9, 2.10).
 
-Responses are built as plain dicts with the contract's keys (`address_payload`,
-`quote_payload`) and formatted by the serializers below, which also document them.
+Each response shape is declared once: the same classes render the selectors' data (through
+`source`) and document it (so comments, not docstrings, describe them: a docstring would
+enter the schema). Nullable fields the store does not fill (`upsellId`, `code`, the `error`
+of items and options, ...) have no attribute in the data: DRF renders them null.
 """
 
 from __future__ import annotations
@@ -10,14 +12,12 @@ from rest_framework import serializers
 
 from apikit.caching import fresh_uuid_marker
 from apikit.errors import ErrorCode
-from catalog.api.fragments import product_summaries
-from catalog.api.serializers import MoneyField, ProductSummaryField
+from catalog.api.serializers import MoneyField, OptionalTextField, ProductSummaryField
 from catalog.selectors import MAX_DB_ID
 
 from .. import quote
 from ..countries import Country, country_get
-from ..postal import MAX_INPUT_LENGTH, InvalidPostalCode, format_postal_code, normalize_postal_code
-from ..selectors import PostalCodeData, QuoteOutcome, storage_display_zip_code
+from ..postal import MAX_INPUT_LENGTH, InvalidPostalCode, normalize_postal_code
 
 MAX_QUOTE_ITEMS = 100
 MAX_QUOTE_QUANTITY = 10_000
@@ -100,43 +100,57 @@ def _coordinate_field(**kwargs):
     )
 
 
+# Renders {"address": shipping.selectors.PostalCodeData, "country": Country}.
 class AddressSerializer(serializers.Serializer):
-    zipCode = serializers.CharField(help_text="In the country's usual format, e.g. 01310-100.")
-    publicPlace = serializers.CharField()
-    complement = serializers.CharField()
-    district = serializers.CharField()
-    city = serializers.CharField()
-    stateCode = serializers.CharField(help_text="ISO 3166-2 with country prefix, e.g. BR-SP.")
-    latitude = _coordinate_field(help_text="null when the address has no coordinates.")
-    longitude = _coordinate_field(help_text="null when the address has no coordinates.")
-    countryName = serializers.CharField()
-    countryCodeAlpha2 = serializers.CharField()
-    countryCodeAlpha3 = serializers.CharField()
-    ddi = serializers.CharField(help_text='International dialing code, digits only: "55".')
-    currency = serializers.CharField(help_text="ISO 4217 code, e.g. BRL.")
+    zipCode = serializers.CharField(
+        source="address.display_code", help_text="In the country's usual format, e.g. 01310-100."
+    )
+    publicPlace = serializers.CharField(source="address.public_place")
+    complement = serializers.CharField(source="address.complement")
+    district = serializers.CharField(source="address.district")
+    city = serializers.CharField(source="address.city")
+    stateCode = serializers.CharField(
+        source="address.state_code", help_text="ISO 3166-2 with country prefix, e.g. BR-SP."
+    )
+    latitude = _coordinate_field(
+        source="address.latitude", help_text="null when the address has no coordinates."
+    )
+    longitude = _coordinate_field(
+        source="address.longitude", help_text="null when the address has no coordinates."
+    )
+    countryName = serializers.CharField(source="country.name")
+    countryCodeAlpha2 = serializers.CharField(source="country.alpha_2")
+    countryCodeAlpha3 = serializers.CharField(source="country.alpha_3")
+    ddi = serializers.CharField(
+        source="country.ddi", help_text='International dialing code, digits only: "55".'
+    )
+    currency = serializers.CharField(
+        source="country.currency", help_text="ISO 4217 code, e.g. BRL."
+    )
 
 
-def address_payload(postal_code: PostalCodeData, country: Country) -> dict:
-    return AddressSerializer(
-        {
-            "zipCode": postal_code.display_code,
-            "publicPlace": postal_code.public_place,
-            "complement": postal_code.complement,
-            "district": postal_code.district,
-            "city": postal_code.city,
-            "stateCode": postal_code.state_code,
-            "latitude": postal_code.latitude,
-            "longitude": postal_code.longitude,
-            "countryName": country.name,
-            "countryCodeAlpha2": country.alpha_2,
-            "countryCodeAlpha3": country.alpha_3,
-            "ddi": country.ddi,
-            "currency": country.currency,
-        }
-    ).data
+# --- Shipping quote (contract 2.10): renders a shipping.selectors.QuoteOutcome ---------
 
-
-# --- Shipping quote (contract 2.10) ---------------------------------------------------
+PROBLEMS: dict[str, tuple[ErrorCode, str]] = {
+    quote.ItemProblem.NOT_FOUND: (ErrorCode.PRODUCT_NOT_FOUND, "Product {id} was not found."),
+    quote.ItemProblem.INACTIVE: (ErrorCode.PRODUCT_NOT_FOUND, "Product {id} is not sold."),
+    quote.ItemProblem.NOT_FOR_SALE: (
+        ErrorCode.PRODUCT_UNAVAILABLE,
+        "Product {id} is not for sale in this trade policy.",
+    ),
+    quote.ItemProblem.NO_STORAGE: (
+        ErrorCode.STORAGE_NOT_FOUND,
+        "No storage ships product {id} in this trade policy.",
+    ),
+    quote.ItemProblem.OUT_OF_STOCK: (
+        ErrorCode.PRODUCT_OUT_OF_STOCK,
+        "Product {id} is out of stock for the quantity requested ({quantity}).",
+    ),
+    quote.GroupProblem.NO_SHIPPING_OPTION: (
+        ErrorCode.SHIPPING_OPTION_NOT_FOUND,
+        "No shipping option serves these items to this postal code.",
+    ),
+}
 
 
 def _number(decimal_places: int, **kwargs):
@@ -145,29 +159,78 @@ def _number(decimal_places: int, **kwargs):
     )
 
 
+class TextField(serializers.CharField):
+    """A value as text; "" when it is None (coordinates)."""
+
+    def get_attribute(self, instance):
+        value = super().get_attribute(instance)
+        return "" if value is None else value
+
+
+class FreshUuidField(serializers.CharField):
+    """`fresh_uuid_marker()`: each serving of the answer puts a new UUID4 there."""
+
+    def get_attribute(self, instance) -> str:
+        return fresh_uuid_marker()
+
+
+class UnselectedField(serializers.BooleanField):
+    """False: no pickup point is chosen beforehand."""
+
+    def get_attribute(self, instance) -> bool:
+        return False
+
+
+class ProblemField(serializers.CharField):
+    """The error code, or with `message=True` the message, of a problem of the engine: a
+    quote.GroupProblem, or a quote.ErrorItem (whose product id and quantity it names)."""
+
+    def __init__(self, *, message: bool = False, **kwargs):
+        self.message = message
+        super().__init__(source="*", **kwargs)
+
+    def to_representation(self, value) -> str:
+        error = value if isinstance(value, quote.ErrorItem) else None
+        code, text = PROBLEMS[error.problem if error else value]
+        if not self.message:
+            return code.value
+        return text.format(id=error.product_id, quantity=error.quantity) if error else text
+
+
+class QuoteSummaryField(ProductSummaryField):
+    """The rendered Product summary of a product id, from the context's `summaries`."""
+
+    def to_representation(self, product_id: int):
+        return self.context["summaries"][product_id]
+
+
 class ErrorValueSerializer(serializers.Serializer):
-    errorCode = serializers.CharField()
-    message = serializers.CharField()
+    errorCode = ProblemField()
+    message = ProblemField(message=True)
 
 
 class QuoteErrorItemSerializer(serializers.Serializer):
-    productId = serializers.IntegerField()
+    productId = serializers.IntegerField(source="product_id")
     quantity = serializers.IntegerField()
-    errorCode = serializers.CharField(
+    errorCode = ProblemField(
         help_text="SERVICE_STORE_PRODUCT_NOT_FOUND (unknown or inactive), "
         "SERVICE_STORE_PRODUCT_UNAVAILABLE (not for sale in the trade policy), "
         "SERVICE_STORE_PRODUCT_OUT_OF_STOCK, SERVICE_STORE_STORAGE_NOT_FOUND (no storage "
         "serves the trade policy)."
     )
-    message = serializers.CharField()
+    message = ProblemField(message=True)
 
 
 class ProductStorageSerializer(serializers.Serializer):
-    productStorageId = serializers.IntegerField(help_text="The storage's id.")
-    stock = serializers.IntegerField(help_text="Units available (available minus reserved).")
-    zipCode = serializers.CharField()
-    latitude = serializers.CharField()
-    longitude = serializers.CharField()
+    productStorageId = serializers.IntegerField(
+        source="storage.storage.pk", help_text="The storage's id."
+    )
+    stock = serializers.IntegerField(
+        source="quantity", help_text="Units available (available minus reserved)."
+    )
+    zipCode = serializers.CharField(source="storage.zip_code")
+    latitude = TextField(source="storage.storage.latitude")
+    longitude = TextField(source="storage.storage.longitude")
 
 
 class VolumeSerializer(serializers.Serializer):
@@ -183,339 +246,173 @@ class CategoryRefSerializer(serializers.Serializer):
 
 
 class QuoteItemSerializer(serializers.Serializer):
-    productId = serializers.IntegerField()
+    productId = serializers.IntegerField(source="item.product_id")
     upsellId = serializers.IntegerField(allow_null=True)
     productPairOfferId = serializers.IntegerField(allow_null=True)
-    name = serializers.CharField()
-    sku = serializers.CharField()
-    service = serializers.BooleanField()
-    saleWithoutStock = serializers.BooleanField()
-    quantity = serializers.IntegerField()
-    productPriceRuleId = serializers.IntegerField(help_text="The applied price rule; 0: none.")
-    productPriceRuleName = serializers.CharField()
-    value = MoneyField(help_text="Unit price in the trade policy (after its price rule).")
+    name = serializers.CharField(source="info.product.name")
+    sku = serializers.CharField(source="info.product.sku")
+    service = serializers.BooleanField(source="info.product.service")
+    saleWithoutStock = serializers.BooleanField(source="info.product.sale_without_stock")
+    quantity = serializers.IntegerField(source="item.quantity")
+    productPriceRuleId = serializers.IntegerField(
+        source="info.price.rule_id", help_text="The applied price rule; 0: none."
+    )
+    productPriceRuleName = serializers.CharField(source="info.price.rule_name")
+    value = MoneyField(
+        source="item.unit_price", help_text="Unit price in the trade policy (after its price rule)."
+    )
     code = serializers.CharField(allow_null=True)
-    product = ProductSummaryField()
-    productStorages = ProductStorageSerializer(many=True)
-    volume = VolumeSerializer()
-    category = CategoryRefSerializer(allow_null=True, help_text="The main category.")
-    cargoTypeId = serializers.IntegerField(allow_null=True)
-    additionalTime = serializers.IntegerField(help_text="Days.")
-    cubicVolumeItem = _number(3, help_text="cm3 of one unit.")
-    totalCubicVolume = _number(3, help_text="cm3 of the quantity.")
+    product = QuoteSummaryField(source="item.product_id")
+    productStorages = ProductStorageSerializer(many=True, source="info.stocks")
+    volume = VolumeSerializer(source="info.product")
+    category = CategoryRefSerializer(
+        source="info.product.main_category", allow_null=True, help_text="The main category."
+    )
+    cargoTypeId = serializers.IntegerField(source="info.product.cargo_type_id", allow_null=True)
+    additionalTime = serializers.IntegerField(
+        source="info.product.additional_time", help_text="Days."
+    )
+    cubicVolumeItem = _number(3, source="item.cubic_volume_item", help_text="cm3 of one unit.")
+    totalCubicVolume = _number(
+        3, source="item.total_cubic_volume", help_text="cm3 of the quantity."
+    )
     error = ErrorValueSerializer(allow_null=True)
 
 
 class RowVariableSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(choices=[kind.value for kind in quote.VariableKind])
+    type = serializers.ChoiceField(
+        source="kind", choices=[kind.value for kind in quote.VariableKind]
+    )
     value = _number(
         2, help_text="Money per extra kg, a percentage of the order value, or a fixed fee."
     )
     threshold = _number(3, allow_null=True, help_text="per_extra_kg: kilograms included.")
 
+    def to_representation(self, variable: quote.QuoteVariable) -> dict:
+        data = super().to_representation(variable)
+        if variable.kind != quote.VariableKind.PER_EXTRA_KG:
+            data["threshold"] = None
+        return data
 
+
+# Renders the row of a shipping.selectors.QuotedOption (which formats its postal codes).
 class ShippingRowSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    initialZipcode = serializers.CharField()
-    finalZipcode = serializers.CharField()
-    initialWeight = _number(3)
-    finalWeight = _number(3)
-    initialPrice = MoneyField()
-    finalPrice = MoneyField()
-    beginShippingTime = serializers.IntegerField()
-    endShippingTime = serializers.IntegerField()
-    shippingValue = MoneyField()
-    variables = RowVariableSerializer(many=True)
+    id = serializers.IntegerField(source="option.row.id")
+    initialZipcode = serializers.CharField(source="initial_zipcode")
+    finalZipcode = serializers.CharField(source="final_zipcode")
+    initialWeight = _number(3, source="option.row.initial_weight")
+    finalWeight = _number(3, source="option.row.final_weight")
+    initialPrice = MoneyField(source="option.row.initial_price")
+    finalPrice = MoneyField(source="option.row.final_price")
+    beginShippingTime = serializers.IntegerField(source="option.row.begin_days")
+    endShippingTime = serializers.IntegerField(source="option.row.end_days")
+    shippingValue = MoneyField(source="option.row.shipping_value")
+    variables = RowVariableSerializer(many=True, source="option.row.variables")
 
 
 class PickupSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     type = serializers.CharField()
-    selected = serializers.BooleanField()
+    selected = UnselectedField()
     name = serializers.CharField()
     address = serializers.CharField()
     number = serializers.CharField()
     district = serializers.CharField()
     city = serializers.CharField()
-    countryCode = serializers.CharField()
-    stateCode = serializers.CharField()
-    zipCode = serializers.CharField()
+    countryCode = serializers.CharField(source="country_code")
+    stateCode = serializers.CharField(source="state_code")
+    zipCode = serializers.CharField(source="display_zip_code")
     complement = serializers.CharField()
-    latitude = serializers.CharField()
-    longitude = serializers.CharField()
-    openingHours = serializers.CharField()
+    latitude = TextField()
+    longitude = TextField()
+    openingHours = serializers.CharField(source="opening_hours")
 
 
 class ShippingOptionSerializer(serializers.Serializer):
-    shippingTableId = serializers.IntegerField()
-    integrationCode = serializers.CharField()
-    externalShippingCode = serializers.CharField()
-    carrierId = serializers.IntegerField()
-    carrierName = serializers.CharField()
-    label = serializers.CharField()
-    value = MoneyField(help_text="The row's shipping value plus its variables.")
-    beginShippingTime = serializers.IntegerField(help_text="Days, additional times included.")
-    endShippingTime = serializers.IntegerField(help_text="Days, additional times included.")
-    trackingUrl = serializers.CharField(allow_null=True)
-    row = ShippingRowSerializer()
-    pickups = PickupSerializer(many=True)
+    shippingTableId = serializers.IntegerField(source="table.table.pk")
+    integrationCode = serializers.CharField(source="table.table.integration_code")
+    externalShippingCode = serializers.CharField(source="table.table.external_shipping_code")
+    carrierId = serializers.IntegerField(source="table.table.carrier_id")
+    carrierName = serializers.CharField(source="table.table.carrier.name")
+    label = serializers.CharField(source="table.table.label")
+    value = MoneyField(
+        source="option.value", help_text="The row's shipping value plus its variables."
+    )
+    beginShippingTime = serializers.IntegerField(
+        source="option.begin_days", help_text="Days, additional times included."
+    )
+    endShippingTime = serializers.IntegerField(
+        source="option.end_days", help_text="Days, additional times included."
+    )
+    trackingUrl = OptionalTextField(
+        source="table.table.carrier.tracking_url_template", read_only=False
+    )
+    row = ShippingRowSerializer(source="*")
+    pickups = PickupSerializer(many=True, source="table.pickups")
     error = ErrorValueSerializer(allow_null=True)
 
 
+# Renders a shipping.fetch.StorageInfo.
 class QuoteStorageSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    code = serializers.CharField()
-    corporateName = serializers.CharField()
-    email = serializers.CharField()
-    phone = serializers.CharField()
-    tradeName = serializers.CharField()
-    stateCode = serializers.CharField()
-    countryCode = serializers.CharField()
-    document = serializers.CharField()
-    zipCode = serializers.CharField()
-    city = serializers.CharField()
-    address = serializers.CharField()
-    district = serializers.CharField()
-    number = serializers.CharField()
-    complement = serializers.CharField()
-    latitude = serializers.CharField()
-    longitude = serializers.CharField()
-    active = serializers.BooleanField()
-    observation = serializers.CharField(allow_null=True)
-    tradePolicyExceptions = serializers.ListField(child=serializers.IntegerField())
+    id = serializers.IntegerField(source="storage.pk")
+    name = serializers.CharField(source="storage.name")
+    code = serializers.CharField(source="storage.code")
+    corporateName = serializers.CharField(source="storage.corporate_name")
+    email = serializers.CharField(source="storage.email")
+    phone = serializers.CharField(source="storage.phone")
+    tradeName = serializers.CharField(source="storage.trade_name")
+    stateCode = serializers.CharField(source="storage.state_code")
+    countryCode = serializers.CharField(source="storage.country_code")
+    document = serializers.CharField(source="storage.document")
+    zipCode = serializers.CharField(source="zip_code")
+    city = serializers.CharField(source="storage.city")
+    address = serializers.CharField(source="storage.address")
+    district = serializers.CharField(source="storage.district")
+    number = serializers.CharField(source="storage.number")
+    complement = serializers.CharField(source="storage.complement")
+    latitude = TextField(source="storage.latitude")
+    longitude = TextField(source="storage.longitude")
+    active = serializers.BooleanField(source="storage.active")
+    observation = OptionalTextField(source="storage.observation", read_only=False)
+    tradePolicyExceptions = serializers.ListField(
+        source="excluded_trade_policy_ids", child=serializers.IntegerField()
+    )
 
 
 class QuoteGroupSerializer(serializers.Serializer):
-    quoteId = serializers.CharField()
-    error = ErrorValueSerializer(allow_null=True)
-    tradePolicyId = serializers.IntegerField()
-    productStorageId = serializers.IntegerField(help_text="The origin storage's id.")
-    distance = serializers.FloatField(help_text="Kilometres (great circle); 0 when unknown.")
-    originZipCode = serializers.CharField()
-    targetZipCode = serializers.CharField()
-    totalPrice = MoneyField()
-    quantityItems = serializers.IntegerField()
-    totalCubicVolume = _number(3, help_text="cm3.")
-    totalWeight = _number(3, help_text="Kilograms.")
-    service = serializers.BooleanField(help_text="Every item is a service (nothing ships).")
-    cargoTypeCombination = serializers.ListField(child=serializers.IntegerField())
-    additionalTimeGroup = serializers.IntegerField(help_text="Days added to every option.")
+    quoteId = FreshUuidField()
+    error = ErrorValueSerializer(source="group.problem", allow_null=True)
+    tradePolicyId = serializers.IntegerField(source="trade_policy_id")
+    productStorageId = serializers.IntegerField(
+        source="group.storage_id", help_text="The origin storage's id."
+    )
+    distance = serializers.FloatField(
+        source="group.distance_km", help_text="Kilometres (great circle); 0 when unknown."
+    )
+    originZipCode = serializers.CharField(source="storage.zip_code")
+    targetZipCode = serializers.CharField(source="target_code")
+    totalPrice = MoneyField(source="group.total_price")
+    quantityItems = serializers.IntegerField(source="group.quantity_items")
+    totalCubicVolume = _number(3, source="group.total_cubic_volume", help_text="cm3.")
+    totalWeight = _number(3, source="group.total_weight", help_text="Kilograms.")
+    service = serializers.BooleanField(
+        source="group.service", help_text="Every item is a service (nothing ships)."
+    )
+    cargoTypeCombination = serializers.ListField(
+        source="group.cargo_type_ids", child=serializers.IntegerField()
+    )
+    additionalTimeGroup = serializers.IntegerField(
+        source="group.additional_time", help_text="Days added to every option."
+    )
     storage = QuoteStorageSerializer(
         help_text="The origin storage: the contract's full form and short form in one object."
     )
     items = QuoteItemSerializer(many=True)
-    shippingOptions = ShippingOptionSerializer(many=True)
+    shippingOptions = ShippingOptionSerializer(many=True, source="options")
 
 
+# Renders a shipping.selectors.QuoteOutcome; the context's `summaries` are the rendered
+# product summaries of `outcome.product_ids` (catalog.api.fragments.product_summaries).
 class QuoteResponseSerializer(serializers.Serializer):
-    quoteGroups = QuoteGroupSerializer(many=True)
-    errorItems = QuoteErrorItemSerializer(many=True)
-
-
-# --- Building the quote payload -------------------------------------------------------
-
-ITEM_PROBLEMS: dict[quote.ItemProblem, tuple[ErrorCode, str]] = {
-    quote.ItemProblem.NOT_FOUND: (ErrorCode.PRODUCT_NOT_FOUND, "Product {id} was not found."),
-    quote.ItemProblem.INACTIVE: (ErrorCode.PRODUCT_NOT_FOUND, "Product {id} is not sold."),
-    quote.ItemProblem.NOT_FOR_SALE: (
-        ErrorCode.PRODUCT_UNAVAILABLE,
-        "Product {id} is not for sale in this trade policy.",
-    ),
-    quote.ItemProblem.NO_STORAGE: (
-        ErrorCode.STORAGE_NOT_FOUND,
-        "No storage ships product {id} in this trade policy.",
-    ),
-    quote.ItemProblem.OUT_OF_STOCK: (
-        ErrorCode.PRODUCT_OUT_OF_STOCK,
-        "Product {id} is out of stock for the quantity requested ({quantity}).",
-    ),
-}
-NO_SHIPPING_OPTION = {
-    "errorCode": ErrorCode.SHIPPING_OPTION_NOT_FOUND.value,
-    "message": "No shipping option serves these items to this postal code.",
-}
-
-
-def _text(value) -> str:
-    return "" if value is None else str(value)
-
-
-def _storage_payload(info) -> dict:
-    storage = info.storage
-    return {
-        "id": storage.pk,
-        "name": storage.name,
-        "code": storage.code,
-        "corporateName": storage.corporate_name,
-        "email": storage.email,
-        "phone": storage.phone,
-        "tradeName": storage.trade_name,
-        "stateCode": storage.state_code,
-        "countryCode": storage.country_code,
-        "document": storage.document,
-        "zipCode": storage_display_zip_code(storage),
-        "city": storage.city,
-        "address": storage.address,
-        "district": storage.district,
-        "number": storage.number,
-        "complement": storage.complement,
-        "latitude": _text(storage.latitude),
-        "longitude": _text(storage.longitude),
-        "active": storage.active,
-        "observation": storage.observation or None,
-        "tradePolicyExceptions": sorted(info.excluded_trade_policy_ids),
-    }
-
-
-def _item_payload(item: quote.GroupItem, outcome: QuoteOutcome, summaries: dict) -> dict:
-    product = outcome.products[item.product_id]
-    price = outcome.prices[item.product_id]
-    product_storages = [
-        {
-            "productStorageId": stock.storage_id,
-            "stock": max(stock.available - stock.reserved, 0),
-            "zipCode": storage_display_zip_code(outcome.storages[stock.storage_id].storage),
-            "latitude": _text(outcome.storages[stock.storage_id].storage.latitude),
-            "longitude": _text(outcome.storages[stock.storage_id].storage.longitude),
-        }
-        for stock in product.active_stocks
-        if stock.available > stock.reserved and stock.storage_id in outcome.storages
-    ]
-    category = product.main_category
-    return {
-        "productId": product.pk,
-        "upsellId": None,
-        "productPairOfferId": None,
-        "name": product.name,
-        "sku": product.sku,
-        "service": product.service,
-        "saleWithoutStock": product.sale_without_stock,
-        "quantity": item.quantity,
-        "productPriceRuleId": price.rule_id,
-        "productPriceRuleName": price.rule_name,
-        "value": item.unit_price,
-        "code": None,
-        "product": summaries[product.pk],
-        "productStorages": product_storages,
-        "volume": {
-            "height": product.height,
-            "width": product.width,
-            "length": product.length,
-            "weight": product.weight,
-        },
-        "category": {"id": category.pk, "name": category.name} if category else None,
-        "cargoTypeId": product.cargo_type_id,
-        "additionalTime": product.additional_time,
-        "cubicVolumeItem": item.cubic_volume_item,
-        "totalCubicVolume": item.total_cubic_volume,
-        "error": None,
-    }
-
-
-def _variables_payload(row: quote.QuoteRow) -> list[dict]:
-    return [
-        {
-            "type": quote.VariableKind(variable.kind).value,
-            "value": variable.value,
-            "threshold": variable.threshold
-            if variable.kind == quote.VariableKind.PER_EXTRA_KG
-            else None,
-        }
-        for variable in row.variables
-    ]
-
-
-def _pickup_payload(pickup) -> dict:
-    return {
-        "id": pickup.pk,
-        "type": pickup.type,
-        "selected": False,
-        "name": pickup.name,
-        "address": pickup.address,
-        "number": pickup.number,
-        "district": pickup.district,
-        "city": pickup.city,
-        "countryCode": pickup.country_code,
-        "stateCode": pickup.state_code,
-        "zipCode": format_postal_code(pickup.country_code, pickup.zip_code),
-        "complement": pickup.complement,
-        "latitude": _text(pickup.latitude),
-        "longitude": _text(pickup.longitude),
-        "openingHours": pickup.opening_hours,
-    }
-
-
-def _option_payload(option: quote.ShippingOption, outcome: QuoteOutcome) -> dict:
-    table = outcome.tables[option.table_id].table
-    row = option.row
-    country = table.country
-    return {
-        "shippingTableId": table.pk,
-        "integrationCode": table.integration_code,
-        "externalShippingCode": table.external_shipping_code,
-        "carrierId": table.carrier_id,
-        "carrierName": table.carrier.name,
-        "label": table.label,
-        "value": option.value,
-        "beginShippingTime": option.begin_days,
-        "endShippingTime": option.end_days,
-        "trackingUrl": table.carrier.tracking_url_template or None,
-        "row": {
-            "id": row.id,
-            "initialZipcode": format_postal_code(country, row.initial_zipcode),
-            "finalZipcode": format_postal_code(country, row.final_zipcode),
-            "initialWeight": row.initial_weight,
-            "finalWeight": row.final_weight,
-            "initialPrice": row.initial_price,
-            "finalPrice": row.final_price,
-            "beginShippingTime": row.begin_days,
-            "endShippingTime": row.end_days,
-            "shippingValue": row.shipping_value,
-            "variables": _variables_payload(row),
-        },
-        "pickups": [_pickup_payload(p) for p in outcome.pickups.get(table.pk, [])],
-        "error": None,
-    }
-
-
-def quote_payload(outcome: QuoteOutcome, *, base_url: str) -> dict:
-    """The contract's Shipping quote. Each group's `quoteId` is `fresh_uuid_marker()`: the
-    answer gives every group a new UUID4 each time it is served (apikit.caching)."""
-    summaries = product_summaries(outcome.products, base_url=base_url)
-    groups = []
-    for group in outcome.result.groups:
-        info = outcome.storages[group.storage_id]
-        groups.append(
-            {
-                "quoteId": fresh_uuid_marker(),
-                "error": NO_SHIPPING_OPTION if group.problem else None,
-                "tradePolicyId": outcome.trade_policy_id,
-                "productStorageId": group.storage_id,
-                "distance": group.distance_km,
-                "originZipCode": storage_display_zip_code(info.storage),
-                "targetZipCode": outcome.target_code,
-                "totalPrice": group.total_price,
-                "quantityItems": group.quantity_items,
-                "totalCubicVolume": group.total_cubic_volume,
-                "totalWeight": group.total_weight,
-                "service": group.service,
-                "cargoTypeCombination": list(group.cargo_type_ids),
-                "additionalTimeGroup": group.additional_time,
-                "storage": _storage_payload(info),
-                "items": [_item_payload(item, outcome, summaries) for item in group.items],
-                "shippingOptions": [_option_payload(o, outcome) for o in group.options],
-            }
-        )
-    error_items = []
-    for error in outcome.result.error_items:
-        code, message = ITEM_PROBLEMS[error.problem]
-        error_items.append(
-            {
-                "productId": error.product_id,
-                "quantity": error.quantity,
-                "errorCode": code.value,
-                "message": message.format(id=error.product_id, quantity=error.quantity),
-            }
-        )
-    return QuoteResponseSerializer({"quoteGroups": groups, "errorItems": error_items}).data
+    quoteGroups = QuoteGroupSerializer(many=True, source="groups")
+    errorItems = QuoteErrorItemSerializer(many=True, source="error_items")

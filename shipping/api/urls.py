@@ -4,7 +4,8 @@ from apikit.caching import cached_answers
 from apikit.routing import api_path
 from catalog.selectors import PRODUCTS_CACHE
 
-from ..selectors import POSTAL_CODES_CACHE, SHIPPING_CACHE
+from ..fetch import SHIPPING_CACHE
+from ..selectors import POSTAL_CODES_CACHE
 from .views import ShippingQuoteView, ZipcodeConsultView
 
 urlpatterns = [

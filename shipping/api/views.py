@@ -10,6 +10,7 @@ from apikit.errors import ErrorCode, not_found
 from apikit.querystring import indexed_list, json_or_nested
 from apikit.responses import request_base_url
 from apikit.schema import error_responses, success_envelope
+from catalog.api.fragments import product_summaries
 from catalog.selectors import MAX_DB_ID
 
 from ..postal import MAX_INPUT_LENGTH
@@ -21,8 +22,6 @@ from .serializers import (
     QuoteQuerySerializer,
     QuoteResponseSerializer,
     ZipcodeConsultSerializer,
-    address_payload,
-    quote_payload,
 )
 
 # What the serializers accept (CountryCodeField, normalize_postal_code), for the schema.
@@ -78,9 +77,8 @@ class ZipcodeConsultView(APIView):
                 ErrorCode.ZIPCODE_NOT_FOUND,
                 f"Postal code {zipCode[:20]} was not found in {country.name}.",
             )
-        return conditional_response(
-            request, {"status": True, "data": address_payload(postal_code, country)}
-        )
+        address = AddressSerializer({"address": postal_code, "country": country}).data
+        return conditional_response(request, {"status": True, "data": address})
 
 
 QUOTE_PARAMETERS = [
@@ -177,9 +175,10 @@ class ShippingQuoteView(APIView):
             zip_code=data["targetZipCode"],
             trade_policy_id=trade_policy_id,
         )
+        summaries = product_summaries(outcome.product_ids, base_url=request_base_url(request))
         return conditional_response(
             request,
-            quote_payload(outcome, base_url=request_base_url(request)),
+            QuoteResponseSerializer(outcome, context={"summaries": summaries}).data,
             max_age=0,
             valid_until=outcome.valid_until,
             fresh_uuids=True,

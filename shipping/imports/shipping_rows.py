@@ -26,9 +26,9 @@ from django.utils import timezone
 
 from infra.cache import cache_namespace_bump
 
+from ..fetch import SHIPPING_CACHE
 from ..models import MAX_ORDER_VALUE, MAX_WEIGHT, ShippingRow, ShippingTable
 from ..postal import InvalidPostalCode, normalize_postal_code
-from ..selectors import SHIPPING_CACHE
 from .base import (
     FileFormatError,
     ImportReport,

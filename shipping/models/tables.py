@@ -10,7 +10,7 @@ from storefront.models import TimestampedModel
 
 from .. import quote
 from ..countries import country_get, state_code_get
-from ..postal import MAX_CODE_LENGTH, InvalidPostalCode, normalize_postal_code
+from ..postal import MAX_CODE_LENGTH, InvalidPostalCode, format_postal_code, normalize_postal_code
 from .postal_codes import ALPHA_3, coordinate_constraints, latitude_field, longitude_field
 
 NOT_NEGATIVE = MinValueValidator(Decimal("0"))
@@ -100,29 +100,6 @@ class ShippingTable(TimestampedModel):
         self.country = (self.country or "").strip().upper()
         if country_get(self.country) is None or len(self.country) != 3:
             raise ValidationError({"country": "Unknown country: use an ISO 3166-1 alpha-3 code."})
-
-
-def row_variables(
-    *,
-    extra_kg_value: Decimal,
-    extra_kg_threshold: Decimal,
-    order_value_percentage: Decimal,
-    fixed_fee: Decimal,
-) -> tuple[quote.QuoteVariable, ...]:
-    variables = []
-    if extra_kg_value:
-        variables.append(
-            quote.QuoteVariable(
-                quote.VariableKind.PER_EXTRA_KG, extra_kg_value, threshold=extra_kg_threshold
-            )
-        )
-    if order_value_percentage:
-        variables.append(
-            quote.QuoteVariable(quote.VariableKind.ORDER_VALUE_PERCENTAGE, order_value_percentage)
-        )
-    if fixed_fee:
-        variables.append(quote.QuoteVariable(quote.VariableKind.FIXED_FEE, fixed_fee))
-    return tuple(variables)
 
 
 class ShippingRowQuerySet(models.QuerySet):
@@ -268,12 +245,13 @@ class ShippingRow(TimestampedModel):
     @property
     def variables(self) -> tuple[quote.QuoteVariable, ...]:
         """The row's extra charges, as the quote engine takes them (non-zero ones only)."""
-        return row_variables(
-            extra_kg_value=self.extra_kg_value,
-            extra_kg_threshold=self.extra_kg_threshold,
-            order_value_percentage=self.order_value_percentage,
-            fixed_fee=self.fixed_fee,
+        kind = quote.VariableKind
+        variables = (
+            quote.QuoteVariable(kind.PER_EXTRA_KG, self.extra_kg_value, self.extra_kg_threshold),
+            quote.QuoteVariable(kind.ORDER_VALUE_PERCENTAGE, self.order_value_percentage),
+            quote.QuoteVariable(kind.FIXED_FEE, self.fixed_fee),
         )
+        return tuple(variable for variable in variables if variable.value)
 
     def clean(self):
         super().clean()
@@ -346,6 +324,11 @@ class Pickup(TimestampedModel):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def display_zip_code(self) -> str:
+        """The postal code in its country's usual format (01304-001)."""
+        return format_postal_code(self.country_code, self.zip_code)
 
     def clean(self):
         super().clean()
