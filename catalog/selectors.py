@@ -29,6 +29,7 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from infra.cache import cached
+from infra.ids import MAX_ID as MAX_DB_ID
 from storefront import payments
 from storefront.models import PaymentOptionKind
 from storefront.selectors import payment_terms_get
@@ -60,8 +61,6 @@ PRICE_RULE_CACHE = "price-rules"
 PRODUCTS_CACHE = "products"
 TRADE_POLICY_CACHE = "trade-policies"
 
-# Largest id a database integer column holds (PostgreSQL bigint): larger ids cannot exist.
-MAX_DB_ID = 2**63 - 1
 
 
 # --- Categories ----------------------------------------------------------------

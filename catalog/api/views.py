@@ -1,24 +1,21 @@
 """Public catalog endpoints: the two category trees and product interests (bare responses)."""
 
-import re
-
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
-from rest_framework.exceptions import ValidationError
 from rest_framework.views import APIView
 
 from apikit.caching import conditional_response
 from apikit.errors import ErrorCode, not_found
+from apikit.paths import path_id
 from apikit.responses import bare
 from apikit.schema import error_responses
+from infra.ids import MAX_ID
 from storefront.api.idempotency import idempotency_key_parameter, idempotent
 from storefront.api.throttling import PublicWriteThrottle
 
-from ..selectors import MAX_DB_ID, category_subtree_get, category_tree_get
+from ..selectors import category_subtree_get, category_tree_get
 from ..services import interest_register
 from .interest_serializers import InterestCreateSerializer, InterestSerializer
 from .serializers import FullTreeNodeSerializer, SpecificCategoryTreeSerializer
-
-CATEGORY_ID = re.compile(r"[0-9]{1,30}")
 
 
 class CategoryTreeView(APIView):
@@ -49,7 +46,7 @@ class CategorySubtreeView(APIView):
         parameters=[
             OpenApiParameter(
                 "categoryId",
-                {"type": "integer", "minimum": 1, "maximum": MAX_DB_ID},
+                {"type": "integer", "minimum": 1, "maximum": MAX_ID},
                 OpenApiParameter.PATH,
                 description="Category id.",
             )
@@ -60,12 +57,11 @@ class CategorySubtreeView(APIView):
         },
     )
     def get(self, request, categoryId: str):
-        category_id = categoryId  # the contract's path parameter name
-        if not CATEGORY_ID.fullmatch(category_id):
-            raise ValidationError({"categoryId": ["The categoryId field must be an integer."]})
-        tree = category_subtree_get(category_id=int(category_id))
+        missing = not_found(ErrorCode.CATEGORY_NOT_FOUND, f"Category {categoryId} was not found.")
+        category_id = path_id(categoryId, invalid_field="categoryId", not_found=missing)
+        tree = category_subtree_get(category_id=category_id)
         if tree is None:
-            raise not_found(ErrorCode.CATEGORY_NOT_FOUND, f"Category {category_id} was not found.")
+            raise missing
         return conditional_response(request, tree)
 
 

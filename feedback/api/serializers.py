@@ -14,6 +14,7 @@ from catalog.api.serializers import (
     ReviewProductSummaryField,
     file_url,
 )
+from infra.ids import MAX_ID
 
 from ..masking import mask_email, mask_name
 from ..models import (
@@ -27,7 +28,6 @@ from ..models import (
 )
 
 # Largest id a database integer column holds (PostgreSQL bigint).
-MAX_ID = 2**63 - 1
 
 
 class ReviewMediaSerializer(serializers.ModelSerializer):

@@ -5,14 +5,13 @@
 - POST /publics/products/{productId}/comments: bare Comment, 201.
 """
 
-import re
-
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework.views import APIView
 
 from apikit.caching import conditional_response
 from apikit.errors import ErrorCode, not_found
+from apikit.paths import path_id
 from apikit.query import list_page, list_query_parameters, parse_list_query
 from apikit.responses import bare, request_base_url
 from apikit.schema import error_responses, page_container, success_envelope
@@ -30,7 +29,6 @@ from ..selectors import (
 from ..services import comment_create
 from .lists import COMMENT_LIST, PRODUCT_REVIEW_LIST, SALES_CHANNEL_REVIEW_LIST
 from .serializers import (
-    MAX_ID,
     CommentCreateSerializer,
     CommentSerializer,
     ProductReviewSerializer,
@@ -122,16 +120,6 @@ class CommentListView(APIView):
         return conditional_response(request, page, max_age=0)
 
 
-_PRODUCT_ID = re.compile(r"[0-9]{1,19}")
-
-
-def path_product_id(raw: str) -> int:
-    """The product id of the path; any text that cannot name a product is a 404."""
-    if _PRODUCT_ID.fullmatch(raw) and 0 < int(raw) <= MAX_ID:
-        return int(raw)
-    raise not_found(ErrorCode.PRODUCT_NOT_FOUND, "Product was not found.")
-
-
 class CommentCreateView(APIView):
     throttle_classes = [PublicWriteThrottle]
     throttle_scope = "product-comment"
@@ -178,7 +166,8 @@ class CommentCreateView(APIView):
     )
     @idempotent
     def post(self, request, productId: str):  # the contract's path parameter name
-        product_id = path_product_id(productId)
+        missing = not_found(ErrorCode.PRODUCT_NOT_FOUND, "Product was not found.")
+        product_id = path_id(productId, not_found=missing)  # any text naming no product: 404
         customer = request.user if isinstance(request.user, Customer) else None
         serializer = CommentCreateSerializer(
             data=request.data, context={"signed_in": customer is not None}

@@ -16,6 +16,7 @@ from apikit.responses import request_base_url
 from apikit.schema import error_responses, success_envelope
 from apikit.text import check_json_strings
 from catalog.api.fragments import product_full
+from infra.ids import MAX_ID
 from storefront.selectors import current_sales_channel
 
 from ..selectors import (
@@ -26,7 +27,6 @@ from .listing import banner_listing_get
 from .lists import UPSELL_LIST
 from .serializers import (
     MAX_CART_ENTRIES,
-    MAX_ID,
     BannerGroupSerializer,
     BannerListingQuerySerializer,
     UpsellSerializer,

@@ -12,7 +12,7 @@ from apikit.caching import fresh_uuid_marker
 from apikit.errors import ErrorCode
 from catalog.api.fragments import product_summaries
 from catalog.api.serializers import MoneyField, ProductSummaryField
-from catalog.selectors import MAX_DB_ID
+from infra.ids import MAX_ID as MAX_DB_ID
 
 from .. import quote
 from ..countries import Country, country_get

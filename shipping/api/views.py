@@ -10,7 +10,7 @@ from apikit.errors import ErrorCode, not_found
 from apikit.querystring import indexed_list, json_or_nested
 from apikit.responses import request_base_url
 from apikit.schema import error_responses, success_envelope
-from catalog.selectors import MAX_DB_ID
+from infra.ids import MAX_ID as MAX_DB_ID
 
 from ..postal import MAX_INPUT_LENGTH
 from ..selectors import postal_code_get, quote_trade_policy_id, shipping_quote_get
