@@ -6,8 +6,8 @@ from rest_framework.views import APIView
 from apikit.caching import conditional_response
 from apikit.errors import ErrorCode, not_found
 from apikit.schema import error_responses, success_envelope
+from storefront.cards import CARD_FLAG_PATTERNS
 from storefront.models import PaymentOptionKind
-from storefront.payments import CARD_FLAG_PATTERNS
 from storefront.selectors import payment_terms_get
 
 from .idempotency import idempotency_key_parameter
