@@ -277,7 +277,7 @@ class PriceContext:
     categories: CategoryIndex
     forced_rule: pricing.RuleData | None = None
     coupon_code: str | None = None
-    triggers: frozenset[str] = frozenset({pricing.TRIGGER_AUTOMATIC})
+    triggers: frozenset[str] = frozenset({pricing.Trigger.AUTOMATIC})
     cash_discount: payments.CashDiscountTerms = payments.NO_CASH_DISCOUNT
     installment_terms: payments.InstallmentTerms = payments.SINGLE_PAYMENT
     group_quantities: dict[int, int] = field(default_factory=dict)
