@@ -4,6 +4,8 @@ layer."""
 
 from dataclasses import dataclass
 
+from infra.prefetch import prefetched
+
 from .. import pricing
 from ..models import AttributeValue, Product, ProductDescription
 from ..tree import breadcrumb
@@ -43,7 +45,7 @@ def product_variations_get(product: Product) -> VariationFacts:
     values: dict[int, AttributeValue] = {}
     combinations = []
     for variation in _family_variations(product):
-        own = list(variation.attribute_values.all())
+        own = prefetched(variation, "attribute_values")
         for value in own:
             values.setdefault(value.pk, value)
         combinations.append(
@@ -78,7 +80,7 @@ def product_description_pick(
     product: Product, trade_policy_id: int | None
 ) -> ProductDescription | None:
     """The description of the trade policy, else of the default policy, else None."""
-    descriptions = list(product.descriptions.all())
+    descriptions = prefetched(product, "descriptions")
     chosen = next((d for d in descriptions if d.trade_policy_id == trade_policy_id), None)
     if chosen is None:
         default_id = default_trade_policy_id()

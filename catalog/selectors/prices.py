@@ -9,6 +9,7 @@ from django.db.models import QuerySet
 
 from infra.cache import cached
 from infra.ids import is_db_id
+from infra.prefetch import prefetched
 
 from .. import pricing
 from ..models import PriceRule, Product, ProductPrice, TradePolicy
@@ -36,7 +37,8 @@ def trade_policy_exists(*, trade_policy_id: int) -> bool:
 
 
 def price_rule_data(rule: PriceRule) -> pricing.RuleData:
-    """Plain data of a rule (reads its four many-to-many relations; prefetch them)."""
+    """Plain data of a rule (reads its four many-to-many relations, PRICE_RULE_RELATIONS:
+    prefetch them)."""
     return pricing.RuleData(
         id=rule.pk,
         name=rule.name,
@@ -54,10 +56,10 @@ def price_rule_data(rule: PriceRule) -> pricing.RuleData:
         code=rule.code or None,
         base_price_field=rule.base_price_field,
         update_comparison_price=rule.update_comparison_price,
-        trade_policy_ids=frozenset(p.pk for p in rule.trade_policies.all()),
-        product_ids=frozenset(p.pk for p in rule.products.all()),
-        category_ids=frozenset(c.pk for c in rule.categories.all()),
-        brand_ids=frozenset(b.pk for b in rule.brands.all()),
+        trade_policy_ids=frozenset(p.pk for p in prefetched(rule, "trade_policies")),
+        product_ids=frozenset(p.pk for p in prefetched(rule, "products")),
+        category_ids=frozenset(c.pk for c in prefetched(rule, "categories")),
+        brand_ids=frozenset(b.pk for b in prefetched(rule, "brands")),
     )
 
 
@@ -79,18 +81,17 @@ def active_price_rules() -> tuple[pricing.RuleData, ...]:
 
 
 def _stored_price(product: Product, trade_policy_id: int | None) -> ProductPrice | None:
-    rows = getattr(product, "all_prices", None)
-    if rows is None:
-        rows = getattr(product, "default_prices", None)
-        if rows is None or trade_policy_id != default_trade_policy_id():
-            rows = list(ProductPrice.objects.filter(product=product))
+    """The price row of the policy, from the `all_prices` prefetch (`product_full_queryset()`,
+    or the quote's rows of its policy): a product loaded without it fails loudly
+    (AttributeError) rather than querying once per product."""
+    rows: list[ProductPrice] = product.all_prices
     return next((row for row in rows if row.trade_policy_id == trade_policy_id), None)
 
 
 def product_pricing_data(product: Product, context: PriceContext) -> pricing.ProductData:
-    category_ids = {c.pk for c in product.categories.all()}
+    category_ids = {c.pk for c in prefetched(product, "categories")}
     if product.parent_id is not None:
-        category_ids.update(c.pk for c in product.parent.categories.all())
+        category_ids.update(c.pk for c in prefetched(product.parent, "categories"))
     if product.main_category_id is not None:
         category_ids.add(product.main_category_id)
     return pricing.ProductData(

@@ -166,7 +166,7 @@ class CommentSerializer(serializers.ModelSerializer):
 
     def get_totalReplies(self, comment: Comment) -> int:
         # Annotated by feedback.selectors.comments_with_reply_count (never a query per row).
-        return getattr(comment, "total_replies", 0) or 0
+        return comment.total_replies
 
 
 class CommentCreateSerializer(serializers.Serializer):
