@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, Decimal, localcontext
 from functools import lru_cache
+from typing import Protocol
 
 from infra.money import CENT, money
 
@@ -73,12 +74,35 @@ SINGLE_PAYMENT = InstallmentTerms(
 )
 
 
-def cash_discount_terms_of(option) -> CashDiscountTerms:
+class CashDiscountOption(Protocol):
+    """What the terms are read from: a cash-discount PaymentOption, or any look-alike."""
+
+    @property
+    def discount_percentage(self) -> Decimal: ...
+
+
+class InstallmentOption(Protocol):
+    """What the terms are read from: an installment PaymentOption, or any look-alike."""
+
+    @property
+    def max_installments(self) -> int: ...
+
+    @property
+    def min_installment_value(self) -> Decimal: ...
+
+    @property
+    def interest_free_installments(self) -> int: ...
+
+    @property
+    def monthly_interest_rate(self) -> Decimal: ...
+
+
+def cash_discount_terms_of(option: CashDiscountOption) -> CashDiscountTerms:
     """Terms of a cash-discount PaymentOption (any object with the same attributes)."""
     return CashDiscountTerms(percentage=option.discount_percentage)
 
 
-def installment_terms_of(option) -> InstallmentTerms:
+def installment_terms_of(option: InstallmentOption) -> InstallmentTerms:
     """Terms of an installment PaymentOption (any object with the same attributes)."""
     return InstallmentTerms(
         max_installments=option.max_installments,

@@ -44,9 +44,7 @@ def price_context_get(
 
     `price_rule` is an extra rule that wins whenever it applies (an upsell offer's).
     """
-    forced = price_rule
-    if isinstance(price_rule, PriceRule):
-        forced = price_rule_data(price_rule)
+    forced = price_rule_data(price_rule) if isinstance(price_rule, PriceRule) else price_rule
     cash_terms = payment_terms_get(option_id=None, kind=PaymentOptionKind.CASH_DISCOUNT)
     installment_terms = payment_terms_get(option_id=None, kind=PaymentOptionKind.INSTALLMENTS)
     if trade_policy_id is None:
@@ -58,6 +56,15 @@ def price_context_get(
         categories=category_index(),
         forced_rule=forced,
         coupon_code=coupon_code,
-        cash_discount=cash_terms or payments.NO_CASH_DISCOUNT,
-        installment_terms=installment_terms or payments.SINGLE_PAYMENT,
+        # the store's default options (none: no discount, a single payment)
+        cash_discount=(
+            cash_terms
+            if isinstance(cash_terms, payments.CashDiscountTerms)
+            else payments.NO_CASH_DISCOUNT
+        ),
+        installment_terms=(
+            installment_terms
+            if isinstance(installment_terms, payments.InstallmentTerms)
+            else payments.SINGLE_PAYMENT
+        ),
     )

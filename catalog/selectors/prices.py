@@ -66,7 +66,7 @@ def price_rule_data(rule: PriceRule) -> pricing.RuleData:
 PRICE_RULE_RELATIONS = ("trade_policies", "products", "categories", "brands")
 
 
-def price_rules_with_targets() -> QuerySet:
+def price_rules_with_targets() -> QuerySet[PriceRule]:
     # feeds RuleData.trade_policy_ids / product_ids / category_ids / brand_ids
     return PriceRule.objects.prefetch_related(*PRICE_RULE_RELATIONS)
 

@@ -13,7 +13,7 @@ from ..models import AttributeValue, Product, ProductPrice, Stock
 PRODUCTS_CACHE = "products"
 
 
-def _attribute_values() -> QuerySet:
+def _attribute_values() -> QuerySet[AttributeValue]:
     return AttributeValue.objects.select_related("attribute").order_by(
         "attribute__position", "attribute_id", "order", "id"
     )
@@ -50,12 +50,12 @@ def product_summary_related(prefix: str = "") -> tuple[list[str], list[Prefetch 
     return select, prefetch
 
 
-def products_for_summary() -> QuerySet:
+def products_for_summary() -> QuerySet[Product]:
     select, prefetch = product_summary_related()
     return Product.objects.select_related(*select).prefetch_related(*prefetch)
 
 
-def _variations() -> QuerySet:
+def _variations() -> QuerySet[Product]:
     return Product.objects.active().prefetch_related(
         # feeds variations.combinations[].combination and variations.valueList/attributes
         Prefetch("attribute_values", queryset=_attribute_values()),
@@ -64,7 +64,7 @@ def _variations() -> QuerySet:
     )
 
 
-def product_full_queryset() -> QuerySet:
+def product_full_queryset() -> QuerySet[Product]:
     """Products with everything FullProductSerializer (the Upsell product) reads."""
     select, prefetch = product_summary_related()
     return Product.objects.select_related(*select, "cargo_type", "parent").prefetch_related(
