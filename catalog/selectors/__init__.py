@@ -10,7 +10,7 @@
 
   a fixed number of queries whatever the number of rows, medias or attributes;
   `products_for_summary()`, `product_full_queryset()` (everything the full product, contract
-  2.11, reads), `product_get_active(*, product_id)`, `stock_by_storage(*, product_ids)`.
+  2.11, reads), `product_get_active(*, product_id)`.
 - prices.py: trade policies, price rules as plain data (cached), and
   `product_price_get(*, product, context, quantity)`: the contract's Price object of a
   product (see catalog/pricing.py for the rules).
@@ -19,19 +19,17 @@
 - facts.py: `full_product_facts_get(...)`, what the full product computes.
 """
 
+# ruff: noqa: F401  (this module re-exports the read API other apps import)
+
 from .categories import (
     CATEGORY_CACHE,
     category_index,
-    category_rows,
     category_subtree_get,
     category_tree_get,
 )
 from .facts import (
     FullProductFacts,
-    VariationFacts,
     full_product_facts_get,
-    product_description_pick,
-    product_variations_get,
 )
 from .price_context import PriceContext, price_context_get
 from .prices import (
@@ -40,10 +38,8 @@ from .prices import (
     TRADE_POLICY_CACHE,
     active_price_rules,
     default_trade_policy_id,
-    price_rule_data,
     price_rules_with_targets,
     product_price_get,
-    product_pricing_data,
     trade_policy_exists,
 )
 from .products import (
@@ -53,37 +49,4 @@ from .products import (
     product_get_active,
     product_summary_related,
     products_for_summary,
-    stock_by_storage,
 )
-
-__all__ = [
-    "CATEGORY_CACHE",
-    "PRICE_RULE_CACHE",
-    "PRICE_RULE_RELATIONS",
-    "PRODUCTS_CACHE",
-    "TRADE_POLICY_CACHE",
-    "FullProductFacts",
-    "PriceContext",
-    "VariationFacts",
-    "active_price_rules",
-    "category_index",
-    "category_rows",
-    "category_subtree_get",
-    "category_tree_get",
-    "default_trade_policy_id",
-    "full_product_facts_get",
-    "price_context_get",
-    "price_rule_data",
-    "price_rules_with_targets",
-    "product_available_stock",
-    "product_description_pick",
-    "product_full_queryset",
-    "product_get_active",
-    "product_price_get",
-    "product_pricing_data",
-    "product_summary_related",
-    "product_variations_get",
-    "products_for_summary",
-    "stock_by_storage",
-    "trade_policy_exists",
-]

@@ -1,8 +1,6 @@
 """Reads of products: the prefetch recipes of each product shape (summary, full product),
 the active product by id, and stock levels."""
 
-from collections.abc import Iterable
-
 from django.db.models import Prefetch, QuerySet
 
 from infra.ids import is_db_id
@@ -99,16 +97,3 @@ def product_available_stock(product: Product) -> int:
     """Units available over active storages, from the `active_stocks` prefetch (a product
     loaded without it fails loudly rather than querying once per row)."""
     return sum(stock.available for stock in product.active_stocks)
-
-
-def stock_by_storage(*, product_ids: Iterable[int]) -> dict[int, dict[int, int]]:
-    """{product_id: {storage_id: available}} over active storages, in one query."""
-    result: dict[int, dict[int, int]] = {}
-    rows = (
-        Stock.objects.in_active_storages()
-        .filter(product_id__in=list(product_ids))
-        .values_list("product_id", "storage_id", "available")
-    )
-    for product_id, storage_id, available in rows:
-        result.setdefault(product_id, {})[storage_id] = available
-    return result
