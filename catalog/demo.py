@@ -31,7 +31,6 @@ from .models import (
     Category,
     InterestOrigin,
     PriceRule,
-    PriceRuleTarget,
     Product,
     ProductDescription,
     ProductInterest,
@@ -42,6 +41,7 @@ from .models import (
     Storage,
     TradePolicy,
 )
+from .pricing import Target
 from .selectors import CATEGORY_CACHE, PRICE_RULE_CACHE
 
 SEED = 20240601
@@ -516,7 +516,7 @@ def _seed_price_rules(categories, stdout) -> None:
     sports, created = PriceRule.objects.get_or_create(
         name="Semana do esporte: 15% off",
         defaults={
-            "rule_target": PriceRuleTarget.CATEGORY,
+            "rule_target": Target.CATEGORY,
             "value": Decimal("15"),
             "priority": 10,
             "update_comparison_price": "sale-price",
@@ -528,7 +528,7 @@ def _seed_price_rules(categories, stdout) -> None:
     bulk, created = PriceRule.objects.get_or_create(
         name="Leve 3 ou mais: 5% off",
         defaults={
-            "rule_target": PriceRuleTarget.ALL,
+            "rule_target": Target.ALL,
             "value": Decimal("5"),
             "begin_quantity": 3,
             "priority": 1,

@@ -28,8 +28,10 @@
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
+from enum import StrEnum
 
+from infra.money import CENT, money
 from storefront.payments import (
     NO_CASH_DISCOUNT,
     SINGLE_PAYMENT,
@@ -40,32 +42,46 @@ from storefront.payments import (
     installment_plan,
 )
 
-CENT = Decimal("0.01")
 ZERO = Decimal("0")
 HUNDRED = Decimal("100")
 
-TRIGGER_AUTOMATIC = "automatic"
-TRIGGER_COUPON = "coupon"
-TRIGGER_UPSELL = "upsell"
 
-TARGET_ALL = "all"
-TARGET_PRODUCT = "product"
-TARGET_CATEGORY = "category"
-TARGET_BRAND = "brand"
+class Trigger(StrEnum):
+    """What makes a rule fire (the PriceRule `trigger` choices)."""
 
-VALUE_PERCENTAGE = "percentage"
-VALUE_FIXED = "fixed"
-
-BASE_SALE_PRICE = "sale-price"
-BASE_COMPARISON_PRICE = "comparison-price"
-
-UPDATE_COMPARISON_KEEP = "keep"
-UPDATE_COMPARISON_SALE_PRICE = "sale-price"
+    AUTOMATIC = "automatic"
+    COUPON = "coupon"
+    UPSELL = "upsell"
 
 
-def money(value: Decimal) -> Decimal:
-    """Round half-up to cents."""
-    return Decimal(value).quantize(CENT, rounding=ROUND_HALF_UP)
+class Target(StrEnum):
+    """Which products a rule applies to (the PriceRule `rule_target` choices)."""
+
+    ALL = "all"
+    PRODUCT = "product"
+    CATEGORY = "category"
+    BRAND = "brand"
+
+
+class ValueType(StrEnum):
+    """How a rule's value is read (the PriceRule `value_type` choices)."""
+
+    PERCENTAGE = "percentage"
+    FIXED = "fixed"
+
+
+class BaseField(StrEnum):
+    """The price a rule's discount is computed from (PriceRule `base_price_field`)."""
+
+    SALE_PRICE = "sale-price"
+    COMPARISON_PRICE = "comparison-price"
+
+
+class UpdateComparison(StrEnum):
+    """What a rule shows as comparison price (PriceRule `update_comparison_price`)."""
+
+    KEEP = "keep"
+    SALE_PRICE = "sale-price"
 
 
 @dataclass(frozen=True)
@@ -100,9 +116,9 @@ class RuleData:
     id: int
     name: str
     value: Decimal
-    value_type: str = VALUE_PERCENTAGE
-    trigger: str = TRIGGER_AUTOMATIC
-    rule_target: str = TARGET_ALL
+    value_type: str = ValueType.PERCENTAGE
+    trigger: str = Trigger.AUTOMATIC
+    rule_target: str = Target.ALL
     priority: int = 0
     active: bool = True
     start_at: datetime | None = None
@@ -111,8 +127,8 @@ class RuleData:
     end_quantity: int = 0
     apply_in_group: bool = False
     code: str | None = None
-    base_price_field: str = BASE_SALE_PRICE
-    update_comparison_price: str = UPDATE_COMPARISON_KEEP
+    base_price_field: str = BaseField.SALE_PRICE
+    update_comparison_price: str = UpdateComparison.KEEP
     trade_policy_ids: frozenset[int] = frozenset()
     product_ids: frozenset[int] = frozenset()
     category_ids: frozenset[int] = frozenset()
@@ -124,7 +140,7 @@ class PriceRequest:
     trade_policy_id: int | None
     moment: datetime
     quantity: int = 1
-    triggers: frozenset[str] = frozenset({TRIGGER_AUTOMATIC})
+    triggers: frozenset[str] = frozenset({Trigger.AUTOMATIC})
     coupon_code: str | None = None
     # Quantity counted over every cart line a rule targets, per rule id (apply_in_group).
     group_quantities: Mapping[int, int] = field(default_factory=dict)
@@ -168,13 +184,13 @@ def next_rule_boundary(rules: Iterable[RuleData], moment: datetime) -> datetime 
 
 
 def rule_targets(rule: RuleData, product: ProductData) -> bool:
-    if rule.rule_target == TARGET_ALL:
+    if rule.rule_target == Target.ALL:
         return True
-    if rule.rule_target == TARGET_PRODUCT:
+    if rule.rule_target == Target.PRODUCT:
         return bool(rule.product_ids & product.product_ids)
-    if rule.rule_target == TARGET_CATEGORY:
+    if rule.rule_target == Target.CATEGORY:
         return bool(rule.category_ids & product.category_ids)
-    if rule.rule_target == TARGET_BRAND:
+    if rule.rule_target == Target.BRAND:
         return product.brand_id is not None and product.brand_id in rule.brand_ids
     return False
 
@@ -189,9 +205,9 @@ def rule_quantity_fits(rule: RuleData, request: PriceRequest) -> bool:
 
 
 def rule_trigger_fires(rule: RuleData, request: PriceRequest) -> bool:
-    if rule.trigger not in request.triggers and rule.trigger != TRIGGER_COUPON:
+    if rule.trigger not in request.triggers and rule.trigger != Trigger.COUPON:
         return False
-    if rule.trigger == TRIGGER_COUPON:
+    if rule.trigger == Trigger.COUPON:
         given = (request.coupon_code or "").strip().casefold()
         return bool(given) and given == (rule.code or "").strip().casefold()
     return True
@@ -216,9 +232,9 @@ def rule_applies(
 def discounted(rule: RuleData, *, sale_price: Decimal, comparison_price: Decimal) -> Decimal:
     """The sale price after the rule: never negative, never above the sale price."""
     base = sale_price
-    if rule.base_price_field == BASE_COMPARISON_PRICE and comparison_price > ZERO:
+    if rule.base_price_field == BaseField.COMPARISON_PRICE and comparison_price > ZERO:
         base = comparison_price
-    if rule.value_type == VALUE_PERCENTAGE:
+    if rule.value_type == ValueType.PERCENTAGE:
         percentage = min(max(rule.value, ZERO), HUNDRED)
         result = base - money(base * percentage / HUNDRED)
     else:
@@ -238,7 +254,7 @@ def best_rule(
     if not applicable:
         return None
 
-    def rank(rule: RuleData):
+    def rank(rule: RuleData) -> tuple[int, Decimal, int]:
         price = discounted(rule, sale_price=sale_price, comparison_price=comparison_price)
         return (-rule.priority, price, rule.id)
 
@@ -282,7 +298,7 @@ def compute_price(
     final = sale_price
     if rule is not None:
         final = discounted(rule, sale_price=sale_price, comparison_price=comparison_price)
-        if rule.update_comparison_price == UPDATE_COMPARISON_SALE_PRICE and sale_price > final:
+        if rule.update_comparison_price == UpdateComparison.SALE_PRICE and sale_price > final:
             comparison_price = sale_price
 
     return Price(

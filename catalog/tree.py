@@ -12,6 +12,10 @@ nodes are walked once from the roots.
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
+
+# A category as the API shows it: {id, name, url, ...} (full-tree nodes add `children`).
+Node = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +35,7 @@ class CategoryIndex:
     rows: dict[int, CategoryRow]
     children: dict[int | None, list[int]]
 
-    def node(self, category_id: int) -> dict:
+    def node(self, category_id: int) -> Node:
         row = self.rows[category_id]
         return {"id": row.id, "name": row.name, "url": row.url}
 
@@ -49,7 +53,7 @@ class CategoryIndex:
         return chain
 
 
-def _sort_key(row: CategoryRow):
+def _sort_key(row: CategoryRow) -> tuple[int, str, int]:
     return (row.position, row.name.casefold(), row.id)
 
 
@@ -71,7 +75,7 @@ def build_index(rows: Iterable[CategoryRow]) -> CategoryIndex:
     return CategoryIndex(rows=visible, children=children)
 
 
-def full_tree(index: CategoryIndex) -> list[dict]:
+def full_tree(index: CategoryIndex) -> list[Node]:
     """Nested full-tree nodes {id, name, url, children} of every visible category."""
     nodes = {category_id: {**index.node(category_id), "children": []} for category_id in index.rows}
     for parent_id, child_ids in index.children.items():
@@ -81,7 +85,7 @@ def full_tree(index: CategoryIndex) -> list[dict]:
     return [nodes[root_id] for root_id in index.children.get(None, [])]
 
 
-def specific_tree(index: CategoryIndex, category_id: int) -> dict | None:
+def specific_tree(index: CategoryIndex, category_id: int) -> dict[str, Any] | None:
     """{current, children, sisters, parent} for a visible category, else None."""
     if not index.is_visible(category_id):
         return None
@@ -98,7 +102,7 @@ def specific_tree(index: CategoryIndex, category_id: int) -> dict | None:
     }
 
 
-def breadcrumb(index: CategoryIndex, category_id: int | None) -> list[dict]:
+def breadcrumb(index: CategoryIndex, category_id: int | None) -> list[Node]:
     """Category nodes from the root down to the category itself (empty when hidden)."""
     if category_id is None or not index.is_visible(category_id):
         return []

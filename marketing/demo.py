@@ -16,7 +16,8 @@ from django.core.files.base import ContentFile
 from django.utils import timezone
 from PIL import Image, ImageDraw, ImageFont
 
-from catalog.models import Category, PriceRule, PriceRuleTarget, PriceRuleTrigger, Product
+from catalog.models import Category, PriceRule, Product
+from catalog.pricing import Target, Trigger
 
 from .models import Banner, BannerGroup, Upsell, UpsellLocation
 from .services import banner_images_refresh
@@ -194,8 +195,8 @@ def _upsell_rule() -> PriceRule:
     rule, _ = PriceRule.objects.get_or_create(
         name=UPSELL_RULE_NAME,
         defaults={
-            "trigger": PriceRuleTrigger.UPSELL,
-            "rule_target": PriceRuleTarget.ALL,
+            "trigger": Trigger.UPSELL,
+            "rule_target": Target.ALL,
             "value": Decimal("10"),
         },
     )

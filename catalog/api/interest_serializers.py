@@ -5,16 +5,16 @@ import re
 from rest_framework import serializers
 
 from apikit.fields import PlainTextField, StrictEmailField, StrictIntegerField
+from infra.ids import MAX_ID
 
 from ..models import InterestOrigin
-from ..selectors import MAX_DB_ID
 from .serializers import ProductSummarySerializer
 
 PHONE_PATTERN = re.compile(r"^[0-9+()\-. ]*\Z")
 
 
 class InterestCreateSerializer(serializers.Serializer):
-    productId = StrictIntegerField(min_value=1, max_value=MAX_DB_ID)
+    productId = StrictIntegerField(min_value=1, max_value=MAX_ID)
     origin = serializers.ChoiceField(choices=InterestOrigin.values)
     name = PlainTextField(max_length=50)
     email = StrictEmailField(max_length=50)

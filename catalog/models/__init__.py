@@ -8,15 +8,10 @@ from .categories import Brand, Category
 from .interests import InterestOrigin, InterestStatus, ProductInterest
 from .inventory import CargoType, Stock, Storage
 from .prices import (
-    BasePriceField,
     PriceRule,
     PriceRuleOrigin,
-    PriceRuleTarget,
-    PriceRuleTrigger,
-    PriceValueType,
     ProductPrice,
     TradePolicy,
-    UpdateComparisonPrice,
 )
 from .products import (
     Attribute,
@@ -34,7 +29,6 @@ from .products import (
 __all__ = [
     "Attribute",
     "AttributeValue",
-    "BasePriceField",
     "Brand",
     "CargoType",
     "Category",
@@ -46,9 +40,6 @@ __all__ = [
     "MediaType",
     "PriceRule",
     "PriceRuleOrigin",
-    "PriceRuleTarget",
-    "PriceRuleTrigger",
-    "PriceValueType",
     "Product",
     "ProductDescription",
     "ProductInterest",
@@ -58,5 +49,4 @@ __all__ = [
     "Stock",
     "Storage",
     "TradePolicy",
-    "UpdateComparisonPrice",
 ]

@@ -8,6 +8,8 @@ from django.db import models
 
 from storefront.models import TimestampedModel
 
+from ..pricing import BaseField, Target, Trigger, UpdateComparison, ValueType
+
 NOT_NEGATIVE = MinValueValidator(Decimal("0"))
 
 
@@ -89,37 +91,35 @@ class ProductPrice(TimestampedModel):
         return f"{self.sale_price} ({self.trade_policy_id})"
 
 
-class PriceRuleTrigger(models.TextChoices):
-    AUTOMATIC = "automatic", "Automatic (always applies)"
-    COUPON = "coupon", "Coupon code"
-    UPSELL = "upsell", "Upsell offer"
-
-
-class PriceRuleTarget(models.TextChoices):
-    ALL = "all", "Every product"
-    PRODUCT = "product", "Chosen products"
-    CATEGORY = "category", "Products of chosen categories"
-    BRAND = "brand", "Products of chosen brands"
+# Choices of the rule fields: values from catalog/pricing.py's enums, labels for the admin.
+TRIGGER_LABELS = {
+    Trigger.AUTOMATIC: "Automatic (always applies)",
+    Trigger.COUPON: "Coupon code",
+    Trigger.UPSELL: "Upsell offer",
+}
+TARGET_LABELS = {
+    Target.ALL: "Every product",
+    Target.PRODUCT: "Chosen products",
+    Target.CATEGORY: "Products of chosen categories",
+    Target.BRAND: "Products of chosen brands",
+}
+VALUE_TYPE_LABELS = {
+    ValueType.PERCENTAGE: "Percentage off",
+    ValueType.FIXED: "Fixed amount off",
+}
+UPDATE_COMPARISON_LABELS = {
+    UpdateComparison.KEEP: "Keep the comparison price",
+    UpdateComparison.SALE_PRICE: "Show the price before the rule as comparison price",
+}
+BASE_FIELD_LABELS = {
+    BaseField.SALE_PRICE: "Sale price",
+    BaseField.COMPARISON_PRICE: "Comparison price",
+}
 
 
 class PriceRuleOrigin(models.TextChoices):
     ADMIN = "admin", "Back office"
     IMPORT = "import", "Import"
-
-
-class PriceValueType(models.TextChoices):
-    PERCENTAGE = "percentage", "Percentage off"
-    FIXED = "fixed", "Fixed amount off"
-
-
-class UpdateComparisonPrice(models.TextChoices):
-    KEEP = "keep", "Keep the comparison price"
-    SALE_PRICE = "sale-price", "Show the price before the rule as comparison price"
-
-
-class BasePriceField(models.TextChoices):
-    SALE_PRICE = "sale-price", "Sale price"
-    COMPARISON_PRICE = "comparison-price", "Comparison price"
 
 
 class PriceRuleQuerySet(models.QuerySet):
@@ -138,12 +138,8 @@ class PriceRule(TimestampedModel):
     """A discount: who it applies to (target), when (trigger, window, quantity) and how much."""
 
     name = models.CharField(max_length=100)
-    trigger = models.CharField(
-        max_length=20, choices=PriceRuleTrigger.choices, default=PriceRuleTrigger.AUTOMATIC
-    )
-    rule_target = models.CharField(
-        max_length=20, choices=PriceRuleTarget.choices, default=PriceRuleTarget.PRODUCT
-    )
+    trigger = models.CharField(max_length=20, choices=TRIGGER_LABELS, default=Trigger.AUTOMATIC)
+    rule_target = models.CharField(max_length=20, choices=TARGET_LABELS, default=Target.PRODUCT)
     origin = models.CharField(
         max_length=20, choices=PriceRuleOrigin.choices, default=PriceRuleOrigin.ADMIN
     )
@@ -152,12 +148,12 @@ class PriceRule(TimestampedModel):
         help_text="Count the quantity over all products the rule targets, not per product.",
     )
     update_comparison_price = models.CharField(
-        max_length=20, choices=UpdateComparisonPrice.choices, default=UpdateComparisonPrice.KEEP
+        max_length=20, choices=UPDATE_COMPARISON_LABELS, default=UpdateComparison.KEEP
     )
     base_price_field = models.CharField(
         max_length=20,
-        choices=BasePriceField.choices,
-        default=BasePriceField.SALE_PRICE,
+        choices=BASE_FIELD_LABELS,
+        default=BaseField.SALE_PRICE,
         help_text="Price the discount is computed from.",
     )
     code = models.CharField(
@@ -169,7 +165,7 @@ class PriceRule(TimestampedModel):
     )
     value = models.DecimalField(max_digits=12, decimal_places=2, validators=[NOT_NEGATIVE])
     value_type = models.CharField(
-        max_length=20, choices=PriceValueType.choices, default=PriceValueType.PERCENTAGE
+        max_length=20, choices=VALUE_TYPE_LABELS, default=ValueType.PERCENTAGE
     )
     priority = models.IntegerField(default=0, help_text="When several rules apply, the highest.")
     active = models.BooleanField(default=True)
@@ -213,7 +209,7 @@ class PriceRule(TimestampedModel):
 
     def clean(self):
         super().clean()
-        if self.trigger == PriceRuleTrigger.COUPON and not (self.code or "").strip():
+        if self.trigger == Trigger.COUPON and not (self.code or "").strip():
             raise ValidationError({"code": "A coupon rule needs its code."})
-        if self.value_type == PriceValueType.PERCENTAGE and self.value is not None:
+        if self.value_type == ValueType.PERCENTAGE and self.value is not None:
             MaxValueValidator(Decimal("100"))(self.value)

@@ -14,6 +14,7 @@ from catalog.api.serializers import (
     ReviewProductSummaryField,
     file_url,
 )
+from infra.ids import MAX_ID
 
 from ..masking import mask_email, mask_name
 from ..models import (
@@ -27,7 +28,6 @@ from ..models import (
 )
 
 # Largest id a database integer column holds (PostgreSQL bigint).
-MAX_ID = 2**63 - 1
 
 
 class ReviewMediaSerializer(serializers.ModelSerializer):
@@ -166,7 +166,7 @@ class CommentSerializer(serializers.ModelSerializer):
 
     def get_totalReplies(self, comment: Comment) -> int:
         # Annotated by feedback.selectors.comments_with_reply_count (never a query per row).
-        return getattr(comment, "total_replies", 0) or 0
+        return comment.total_replies
 
 
 class CommentCreateSerializer(serializers.Serializer):

@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from apikit.fields import StrictCharField
 from catalog.api.serializers import FullProductSerializer, PriceRuleSerializer, file_url
+from infra.ids import is_db_id
 
 from ..models import Banner, BannerGroup
 
@@ -231,7 +232,6 @@ class BannerGroupSerializer(serializers.ModelSerializer):
 # --- Upsell (2.11) ---------------------------------------------------------------------
 
 MAX_CART_ENTRIES = 100
-MAX_ID = 2**63 - 1
 VARIATION_MAP_MESSAGE = (
     "The variationMap field must map product ids to variation ids, "
     'e.g. variationMap[12]=34 or variationMap={"12": 34}.'
@@ -246,7 +246,7 @@ def _cart_id(value, *, allow_empty: bool) -> int | None:
         raise ValueError
     if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
         value = int(value.strip())
-    if not isinstance(value, int) or not 0 < value <= MAX_ID:
+    if not is_db_id(value):
         raise ValueError
     return value
 

@@ -13,7 +13,7 @@ from rest_framework import serializers
 from apikit.caching import fresh_uuid_marker
 from apikit.errors import ErrorCode
 from catalog.api.serializers import MoneyField, OptionalTextField, ProductSummaryField
-from catalog.selectors import MAX_DB_ID
+from infra.ids import MAX_ID
 
 from .. import quote
 from ..countries import Country, country_get
@@ -64,7 +64,7 @@ class ZipcodeConsultSerializer(serializers.Serializer):
 
 
 class QuoteItemInputSerializer(serializers.Serializer):
-    productId = serializers.IntegerField(min_value=1, max_value=MAX_DB_ID)
+    productId = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     quantity = serializers.IntegerField(min_value=1, max_value=MAX_QUOTE_QUANTITY)
 
 
@@ -72,7 +72,7 @@ class QuoteQuerySerializer(serializers.Serializer):
     """Query of GET /publics/products/quote (items already decoded from brackets or JSON)."""
 
     tradePolicyId = serializers.IntegerField(
-        min_value=1, max_value=MAX_DB_ID, required=False, allow_null=True
+        min_value=1, max_value=MAX_ID, required=False, allow_null=True
     )
     targetZipCode = serializers.CharField(max_length=MAX_INPUT_LENGTH)
     targetCountryCode = CountryCodeField()

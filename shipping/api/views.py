@@ -11,7 +11,7 @@ from apikit.querystring import indexed_list, json_or_nested
 from apikit.responses import request_base_url
 from apikit.schema import error_responses, success_envelope
 from catalog.api.fragments import product_summaries
-from catalog.selectors import MAX_DB_ID
+from infra.ids import MAX_ID
 
 from ..postal import MAX_INPUT_LENGTH
 from ..selectors import postal_code_get, quote_trade_policy_id, shipping_quote_get
@@ -98,7 +98,7 @@ QUOTE_PARAMETERS = [
     ),
     OpenApiParameter(
         "tradePolicyId",
-        {"type": "integer", "minimum": 1, "maximum": MAX_DB_ID},
+        {"type": "integer", "minimum": 1, "maximum": MAX_ID},
         required=False,
         description="Trade policy whose prices apply; the store's default when absent.",
     ),

@@ -7,11 +7,9 @@ per client IP and per e-mail address.
 
 import hashlib
 
-from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.views import APIView
 
 from apikit.responses import success
-from apikit.schema import error_responses, success_envelope
 from storefront.services import customer_login, customer_register
 
 from .authentication import IsCustomer
@@ -21,7 +19,8 @@ from .customer_serializers import (
     CustomerSerializer,
     CustomerSessionSerializer,
 )
-from .idempotency import idempotency_key_parameter, idempotent
+from .idempotency import idempotent
+from .schema import customer_login_schema, customer_me_schema, customer_register_schema
 from .throttling import FixedWindowThrottle, PublicWriteThrottle
 
 
@@ -58,30 +57,7 @@ class CustomerRegisterView(APIView):
     throttle_classes = [PublicWriteThrottle, CustomerEmailThrottle]
     throttle_scope = "customer-register"
 
-    @extend_schema(
-        operation_id="customer_register",
-        summary="Register a customer account",
-        description=(
-            "Creates an active customer account. The e-mail is unique (case-insensitive); "
-            "the password goes through the store's password validators and is never returned. "
-            "Throttled per client IP and per e-mail address. Send an `Idempotency-Key` to "
-            "retry safely: the retry gets the first answer instead of a duplicate-e-mail 422."
-        ),
-        tags=["customers"],
-        parameters=[idempotency_key_parameter()],
-        request=CustomerRegisterSerializer,
-        responses={
-            201: success_envelope("CustomerEnvelope", CustomerSerializer),
-            **error_responses(409, 422, 429),
-        },
-        examples=[
-            OpenApiExample(
-                "Register",
-                request_only=True,
-                value={"name": "Joana Silva", "email": "joana@example.com", "password": "..."},
-            )
-        ],
-    )
+    @customer_register_schema
     @idempotent
     def post(self, request):
         serializer = CustomerRegisterSerializer(data=request.data)
@@ -94,25 +70,7 @@ class CustomerLoginView(APIView):
     throttle_classes = [LoginIpThrottle, CustomerEmailThrottle]
     throttle_scope = "customer-login"
 
-    @extend_schema(
-        operation_id="customer_login",
-        summary="Sign in: exchange e-mail and password for a signed token",
-        description=(
-            "Returns a signed, expiring token. Send it as `Authorization: Bearer <token>` "
-            "(or in the `service-cookie-name` header or cookie). Wrong credentials, unknown "
-            "e-mails and inactive accounts all answer the same 401 UNAUTHENTICATED. "
-            "Throttled per client IP and per e-mail address. Signing in creates nothing (a "
-            "retry just issues another token): `Idempotency-Key` is accepted and ignored, and "
-            "tokens are never stored."
-        ),
-        tags=["customers"],
-        parameters=[idempotency_key_parameter(writes=False)],
-        request=CustomerLoginSerializer,
-        responses={
-            200: success_envelope("CustomerSessionEnvelope", CustomerSessionSerializer),
-            **error_responses(401, 422, 429),
-        },
-    )
+    @customer_login_schema
     def post(self, request):
         serializer = CustomerLoginSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -126,15 +84,6 @@ class CustomerLoginView(APIView):
 class CustomerMeView(APIView):
     permission_classes = [IsCustomer]
 
-    @extend_schema(
-        operation_id="customer_me",
-        summary="The signed-in customer",
-        description="Requires a valid token; 401 UNAUTHENTICATED otherwise.",
-        tags=["customers"],
-        responses={
-            200: success_envelope("CustomerMeEnvelope", CustomerSerializer),
-            **error_responses(401),
-        },
-    )
+    @customer_me_schema
     def get(self, request):
         return success(CustomerSerializer(request.user).data, headers={"Cache-Control": "no-store"})

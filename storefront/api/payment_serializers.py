@@ -6,6 +6,7 @@ from functools import lru_cache
 from rest_framework import serializers
 
 from apikit.fields import StrictCharField
+from infra.ids import MAX_ID
 from storefront.payments import (
     NO_CASH_DISCOUNT,
     SINGLE_PAYMENT,
@@ -19,7 +20,6 @@ from storefront.payments import (
 CONDITIONS_MAX_ITEMS = 500
 REFERENCE_MAX_LENGTH = 100
 ITEM_VALUE_MAX = Decimal("999999999.99")
-OPTION_ID_MAX = 2**63 - 1  # BigAutoField: larger ids cannot exist
 
 
 class CardFlagsSerializer(serializers.Serializer):
@@ -78,7 +78,7 @@ def _option_id_field(kind_label: str) -> serializers.IntegerField:
         required=False,
         allow_null=True,
         min_value=1,
-        max_value=OPTION_ID_MAX,
+        max_value=MAX_ID,
         help_text=f"Id of the {kind_label} payment option; absent or null: the default one.",
     )
 

@@ -7,7 +7,12 @@ from django.db import IntegrityError
 
 from catalog.errors import ProductNotFound
 from catalog.models import ProductInterest
-from catalog.selectors import price_context_get, product_full_queryset, product_price_get
+from catalog.selectors import (
+    price_context_get,
+    price_rules_with_targets,
+    product_full_queryset,
+    product_price_get,
+)
 from catalog.services import (
     InterestReplyError,
     interest_register,
@@ -126,7 +131,8 @@ def test_changing_a_rule_refreshes_the_cached_rules():
 def test_forced_rule_gives_the_upsell_price():
     product = ProductFactory()
     ProductPriceFactory(product=product, sale_price=Decimal("100.00"))
-    offer_rule = PriceRuleFactory(trigger="upsell", value=Decimal("30"))
+    created = PriceRuleFactory(trigger="upsell", value=Decimal("30"))
+    offer_rule = price_rules_with_targets().get(pk=created.pk)  # as the upsell selector loads it
 
     context = price_context_get(price_rule=offer_rule)
     price = product_price_get(product=full(product), context=context)

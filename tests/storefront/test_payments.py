@@ -8,19 +8,21 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from storefront.payments import (
+from storefront.cards import (
     CARD_BRANDS,
     CARD_FLAG_PATTERNS,
-    SINGLE_PAYMENT,
     BinGroup,
     CardBrand,
-    CashDiscountTerms,
-    InstallmentTerms,
-    PricedItem,
     _alternation,
     _expand,
     card_brands_of,
     card_flag_patterns,
+)
+from storefront.payments import (
+    SINGLE_PAYMENT,
+    CashDiscountTerms,
+    InstallmentTerms,
+    PricedItem,
     cash_discount,
     installment,
     installment_plan,

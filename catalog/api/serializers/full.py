@@ -3,6 +3,7 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from infra.prefetch import prefetched
 from storefront.api.payment_serializers import InstallmentSerializer
 
 from ...selectors import FullProductFacts
@@ -265,7 +266,7 @@ class FullProductSerializer(serializers.Serializer):
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
     def get_combination(self, product) -> list[int]:
-        return [value.pk for value in product.attribute_values.all()]
+        return [value.pk for value in prefetched(product, "attribute_values")]
 
     @extend_schema_field(VariationsSerializer)
     def get_variations(self, product) -> dict:

@@ -3,6 +3,8 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from infra.prefetch import prefetched
+
 from ...models import MediaType
 from ...selectors import product_available_stock
 from .fields import MoneyField, file_url, nullable_text
@@ -126,7 +128,7 @@ class ProductSummarySerializer(serializers.Serializer):
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
     def get_combination(self, product) -> list[int]:
-        return [value.pk for value in product.attribute_values.all()]
+        return [value.pk for value in prefetched(product, "attribute_values")]
 
 
 class ReviewProductSummarySerializer(ProductSummarySerializer):

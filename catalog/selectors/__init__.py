@@ -1,0 +1,52 @@
+"""Reads of the catalog, and the read API other apps import (re-exported here).
+
+- categories.py: `category_tree_get(*, channel=None)`, `category_subtree_get(*, category_id)`,
+  `category_index()`: the category tree (cached; one query on a miss).
+- products.py: prefetch recipes of the product shapes. Product summary (contract 2.2), for
+  any model that points at a product::
+
+      select, prefetch = product_summary_related("product")   # "" for Product itself
+      Review.objects.select_related(*select).prefetch_related(*prefetch)
+
+  a fixed number of queries whatever the number of rows, medias or attributes;
+  `products_for_summary()`, `product_full_queryset()` (everything the full product, contract
+  2.11, reads), `product_get_active(*, product_id)`.
+- prices.py: trade policies, price rules as plain data (cached), and
+  `product_price_get(*, product, context, quantity)`: the contract's Price object of a
+  product (see catalog/pricing.py for the rules).
+- price_context.py: `PriceContext` and `price_context_get(...)`, what the prices of one
+  request share.
+- facts.py: `full_product_facts_get(...)`, what the full product computes.
+"""
+
+# ruff: noqa: F401  (this module re-exports the read API other apps import)
+
+from .categories import (
+    CATEGORY_CACHE,
+    category_index,
+    category_subtree_get,
+    category_tree_get,
+)
+from .facts import (
+    FullProductFacts,
+    full_product_facts_get,
+)
+from .price_context import PriceContext, price_context_get
+from .prices import (
+    PRICE_RULE_CACHE,
+    PRICE_RULE_RELATIONS,
+    TRADE_POLICY_CACHE,
+    active_price_rules,
+    default_trade_policy_id,
+    price_rules_with_targets,
+    product_price_get,
+    trade_policy_exists,
+)
+from .products import (
+    PRODUCTS_CACHE,
+    product_available_stock,
+    product_full_queryset,
+    product_get_active,
+    product_summary_related,
+    products_for_summary,
+)

@@ -1,0 +1,70 @@
+"""The price context: everything the product prices of one request share (trade policy,
+moment, live rules, category index, payment terms)."""
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.utils import timezone
+
+from storefront import payments
+from storefront.models import PaymentOptionKind
+from storefront.selectors import payment_terms_get
+
+from .. import pricing
+from ..models import PriceRule
+from ..tree import CategoryIndex
+from .categories import category_index
+from .prices import active_price_rules, default_trade_policy_id, price_rule_data
+
+
+@dataclass(frozen=True)
+class PriceContext:
+    """Everything product prices of one request share."""
+
+    trade_policy_id: int | None
+    moment: datetime
+    rules: tuple[pricing.RuleData, ...]
+    categories: CategoryIndex
+    forced_rule: pricing.RuleData | None = None
+    coupon_code: str | None = None
+    triggers: frozenset[str] = frozenset({pricing.Trigger.AUTOMATIC})
+    cash_discount: payments.CashDiscountTerms = payments.NO_CASH_DISCOUNT
+    installment_terms: payments.InstallmentTerms = payments.SINGLE_PAYMENT
+    group_quantities: dict[int, int] = field(default_factory=dict)
+
+
+def price_context_get(
+    *,
+    trade_policy_id: int | None = None,
+    moment: datetime | None = None,
+    price_rule: PriceRule | pricing.RuleData | None = None,
+    coupon_code: str | None = None,
+) -> PriceContext:
+    """Price context for a trade policy (default: the store's default) at `moment` (now).
+
+    `price_rule` is an extra rule that wins whenever it applies (an upsell offer's).
+    """
+    forced = price_rule_data(price_rule) if isinstance(price_rule, PriceRule) else price_rule
+    cash_terms = payment_terms_get(option_id=None, kind=PaymentOptionKind.CASH_DISCOUNT)
+    installment_terms = payment_terms_get(option_id=None, kind=PaymentOptionKind.INSTALLMENTS)
+    if trade_policy_id is None:
+        trade_policy_id = default_trade_policy_id()
+    return PriceContext(
+        trade_policy_id=trade_policy_id,
+        moment=moment or timezone.now(),
+        rules=active_price_rules(),
+        categories=category_index(),
+        forced_rule=forced,
+        coupon_code=coupon_code,
+        # the store's default options (none: no discount, a single payment)
+        cash_discount=(
+            cash_terms
+            if isinstance(cash_terms, payments.CashDiscountTerms)
+            else payments.NO_CASH_DISCOUNT
+        ),
+        installment_terms=(
+            installment_terms
+            if isinstance(installment_terms, payments.InstallmentTerms)
+            else payments.SINGLE_PAYMENT
+        ),
+    )

@@ -1,0 +1,99 @@
+"""Reads of products: the prefetch recipes of each product shape (summary, full product),
+the active product by id, and stock levels."""
+
+from django.db.models import Prefetch, QuerySet
+
+from infra.ids import is_db_id
+
+from ..models import AttributeValue, Product, ProductPrice, Stock
+
+# Every public shape of a product (summary, full product, quote item) and answers showing one.
+PRODUCTS_CACHE = "products"
+
+
+def _attribute_values() -> QuerySet[AttributeValue]:
+    return AttributeValue.objects.select_related("attribute").order_by(
+        "attribute__position", "attribute_id", "order", "id"
+    )
+
+
+def product_summary_related(prefix: str = "") -> tuple[list[str], list[Prefetch | str]]:
+    """select_related names and prefetches feeding the Product summary at `prefix`.
+
+    `prefix` is the relation path from the queried model to the product ("" for
+    Product itself, "product" for reviews and comments).
+    """
+    p = f"{prefix}__" if prefix else ""
+    select = [f"{p}brand", f"{p}main_category"]
+    if prefix:
+        select.insert(0, prefix)
+    prefetch: list[Prefetch | str] = [
+        # feeds `medias`
+        f"{p}medias",
+        # feeds `stock` (total available over active storages) and the Stock objects
+        Prefetch(
+            f"{p}stocks",
+            queryset=Stock.objects.in_active_storages().order_by("storage_id"),
+            to_attr="active_stocks",
+        ),
+        # feeds `comparisonPrice` (price row of the default trade policy)
+        Prefetch(
+            f"{p}prices",
+            queryset=ProductPrice.objects.filter(trade_policy__is_default=True),
+            to_attr="default_prices",
+        ),
+        # feeds `combination` and `currentAttributes`
+        Prefetch(f"{p}attribute_values", queryset=_attribute_values()),
+    ]
+    return select, prefetch
+
+
+def products_for_summary() -> QuerySet[Product]:
+    select, prefetch = product_summary_related()
+    return Product.objects.select_related(*select).prefetch_related(*prefetch)
+
+
+def _variations() -> QuerySet[Product]:
+    return Product.objects.active().prefetch_related(
+        # feeds variations.combinations[].combination and variations.valueList/attributes
+        Prefetch("attribute_values", queryset=_attribute_values()),
+        # feeds variations.combinations[].stock
+        Prefetch("stocks", queryset=Stock.objects.in_active_storages(), to_attr="active_stocks"),
+    )
+
+
+def product_full_queryset() -> QuerySet[Product]:
+    """Products with everything FullProductSerializer (the Upsell product) reads."""
+    select, prefetch = product_summary_related()
+    return Product.objects.select_related(*select, "cargo_type", "parent").prefetch_related(
+        *prefetch,
+        # feeds `categories` and category price rules
+        "categories",
+        # feeds category price rules of a variation (its parent's categories)
+        "parent__categories",
+        # feeds `price` and `originalPrice` (the row of the requested trade policy)
+        Prefetch(
+            "prices",
+            queryset=ProductPrice.objects.select_related("trade_policy"),
+            to_attr="all_prices",
+        ),
+        # feeds `description` (the one of the requested trade policy)
+        "descriptions",
+        # feeds `variations` of a main product
+        Prefetch("variations", queryset=_variations(), to_attr="active_variations"),
+        # feeds `variations` of a variation (its siblings)
+        Prefetch("parent__variations", queryset=_variations(), to_attr="active_variations"),
+    )
+
+
+def product_get_active(*, product_id: int) -> Product | None:
+    """The active product (summary relations loaded), or None when unknown or inactive."""
+    if not is_db_id(product_id):
+        return None
+    return products_for_summary().sellable().filter(pk=product_id).first()
+
+
+def product_available_stock(product: Product) -> int:
+    """Units available over active storages, from the `active_stocks` prefetch (a product
+    loaded without it fails loudly rather than querying once per row)."""
+    return sum(stock.available for stock in product.active_stocks)

@@ -1,0 +1,111 @@
+"""OpenAPI declarations of the feedback endpoints, one per operation (applied to the views)."""
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+
+from apikit.errors import ErrorCode
+from apikit.query import list_query_parameters
+from apikit.schema import error_responses, page_container, success_envelope
+from storefront.api.idempotency import idempotency_key_parameter
+
+from .lists import COMMENT_LIST, PRODUCT_REVIEW_LIST, SALES_CHANNEL_REVIEW_LIST
+from .serializers import (
+    CommentCreateSerializer,
+    CommentSerializer,
+    ProductReviewSerializer,
+    SalesChannelReviewSerializer,
+)
+
+product_review_list_schema = extend_schema(
+    operation_id="product_review_list",
+    summary="List product reviews",
+    description=(
+        "Approved product reviews, newest first. E-mails are masked (j***@example.com); "
+        "a review with `masked` true also masks the name (J*** S***)."
+    ),
+    tags=["reviews"],
+    parameters=list_query_parameters(PRODUCT_REVIEW_LIST),
+    responses={
+        200: success_envelope(
+            "ProductReviewPageEnvelope",
+            page_container("ProductReviewPage", ProductReviewSerializer),
+        ),
+        **error_responses(422),
+    },
+)
+
+
+sales_channel_review_list_schema = extend_schema(
+    operation_id="sales_channel_review_list",
+    summary="List reviews of the store (current sales channel)",
+    description=(
+        "Approved reviews of the sales channel serving the request's host (else the "
+        "default channel), newest first. E-mails are masked; `masked` reviews mask the "
+        "name too."
+    ),
+    tags=["reviews"],
+    parameters=list_query_parameters(SALES_CHANNEL_REVIEW_LIST),
+    responses={
+        200: success_envelope(
+            "SalesChannelReviewPageEnvelope",
+            page_container("SalesChannelReviewPage", SalesChannelReviewSerializer),
+        ),
+        **error_responses(422),
+    },
+)
+
+
+product_comment_list_schema = extend_schema(
+    operation_id="product_comment_list",
+    summary="List product comments and replies",
+    description=(
+        "Approved comments, newest first. Replies are registers with `parentCommentId` "
+        "set (use `condition[parentCommentId][isNull]=true` for top-level comments "
+        "only); `totalReplies` counts a comment's approved replies. E-mails are masked."
+    ),
+    tags=["comments"],
+    parameters=list_query_parameters(COMMENT_LIST),
+    responses={200: page_container("CommentPage", CommentSerializer), **error_responses(422)},
+)
+
+
+product_comment_create_schema = extend_schema(
+    operation_id="product_comment_create",
+    summary="Comment on a product, or reply to a comment",
+    description=(
+        "Signed-in customers (Authorization: Bearer <token>) comment under their "
+        "account's name and e-mail; anonymous callers must give `customerName` (3 to "
+        "100 characters) and `customerEmail`. `parentCommentId` must be an approved "
+        "top-level comment of the same product. The new comment is held for moderation "
+        "(`active` false) unless the store publishes comments at once. Throttled per IP. "
+        "`Idempotency-Key` makes a retry return the first answer, never a second comment."
+    ),
+    tags=["comments"],
+    parameters=[
+        OpenApiParameter(
+            "productId", OpenApiTypes.INT, OpenApiParameter.PATH, description="Product id."
+        ),
+        idempotency_key_parameter(),
+    ],
+    request=CommentCreateSerializer,
+    responses={
+        201: CommentSerializer,
+        **error_responses(404, 409, 422, 429, not_found_code=ErrorCode.PRODUCT_NOT_FOUND),
+    },
+    examples=[
+        OpenApiExample(
+            "Anonymous question",
+            request_only=True,
+            value={
+                "message": "Does it come in blue?",
+                "customerName": "Joana Silva",
+                "customerEmail": "joana@example.com",
+            },
+        ),
+        OpenApiExample(
+            "Reply (signed in)",
+            request_only=True,
+            value={"message": "It does, I bought one.", "parentCommentId": 12},
+        ),
+    ],
+)

@@ -1,0 +1,245 @@
+"""Card-brand patterns (pure): one regular expression per brand of the contract's card
+flags, built from the BIN tables below.
+
+Each pattern validates a whole card number: ASCII digits only, the brand's lengths, nothing
+before or after. The patterns use only syntax that ECMAScript and Python `re` read the same
+way: `[0-9]` (Python's `\\d` also matches non-ASCII digits), `(?:...)`, `(?!...)` and
+`{m,n}`, and end with `(?![\\s\\S])` ("no character follows") instead of `$`, which in
+Python also matches before a trailing newline. They are mutually exclusive by construction:
+a brand's BINs that sit inside another brand's shorter prefix (Elo's 4011 78 inside Visa's 4)
+are carved out of that brand with a negative lookahead, and equal prefixes in two brands are
+an error at import.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class BinGroup:
+    """Issuer prefixes (BINs) that share the same card-number lengths.
+
+    A prefix is a string of digits ("401178") or an inclusive range of equally long
+    prefixes ("506699-506778").
+    """
+
+    prefixes: tuple[str, ...]
+    lengths: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class CardBrand:
+    key: str
+    groups: tuple[BinGroup, ...]
+
+
+# Published BIN tables disagree, Elo's especially; each range names its source.
+#  [braintree] braintree/credit-card-type, src/lib/card-types.ts
+#              https://github.com/braintree/credit-card-type/blob/main/src/lib/card-types.ts
+#  [bin-cc]    erikhenrique/bin-cc (the "bin-cc" gist 5931368, now a data project),
+#              data/brands.json and data/sources/*.json
+#              https://github.com/erikhenrique/bin-cc
+#  [mc-2]      Mastercard's 2-series BIN range 222100-272099, in issuance since 2017
+#              https://www.mastercard.us/en-us/business/overview/start-accepting/2-series-bin.html
+CARD_BRANDS: tuple[CardBrand, ...] = (
+    CardBrand(
+        "visa",
+        (
+            # [braintree] visa: pattern 4, lengths 16, 18, 19; plus the legacy 13-digit
+            # numbers still issued and used by published test cards (4222222222222).
+            BinGroup(("4",), (13, 16, 18, 19)),
+        ),
+    ),
+    CardBrand(
+        "master",
+        (
+            # [braintree] mastercard: [51, 55] and [2221, 2229], [223, 229], [23, 26],
+            # [270, 271], 2720 (= 2221-2720, [mc-2]); length 16.
+            BinGroup(("51-55", "2221-2720"), (16,)),
+        ),
+    ),
+    CardBrand(
+        "americanexpress",
+        (
+            # [braintree] american-express: 34, 37; length 15.
+            BinGroup(("34", "37"), (15,)),
+        ),
+    ),
+    CardBrand(
+        "elo",
+        (
+            # [braintree] elo, length 16. [bin-cc] data/sources/elo/base.json lists the same
+            # ranges except 650901-650978, which it widens to 65090-65099; we keep the
+            # narrower range that both tables agree on.
+            BinGroup(
+                (
+                    "401178",
+                    "401179",
+                    "431274",
+                    "438935",
+                    "451416",
+                    "457393",
+                    "457631",
+                    "457632",
+                    "504175",
+                    "506699-506778",
+                    "509000-509999",
+                    "627780",
+                    "636297",
+                    "636368",
+                    "650031-650033",
+                    "650035-650051",
+                    "650405-650439",
+                    "650485-650538",
+                    "650541-650598",
+                    "650700-650718",
+                    "650720-650727",
+                    "650901-650978",
+                    "651652-651679",
+                    "655000-655019",
+                    "655021-655058",
+                ),
+                (16,),
+            ),
+        ),
+    ),
+    CardBrand(
+        "hipercard",
+        (
+            # [braintree] hipercard: 606282, length 16; [bin-cc] gist regex
+            # 606282\d{10}(\d{3})? also admits 19 digits.
+            BinGroup(("606282",), (16, 19)),
+            # [bin-cc] data/brands.json "^3841[046]0", data/sources/hipercard.json length 19.
+            BinGroup(("384100", "384140", "384160"), (19,)),
+        ),
+    ),
+    CardBrand(
+        "aura",
+        (
+            # [bin-cc] data/sources/aura.json: "^50", lengths 16-19. Elo's 50xxxx BINs
+            # (504175, 506699-506778, 509000-509999) are carved out ([bin-cc] gives Elo
+            # priority over Aura).
+            BinGroup(("50",), (16, 17, 18, 19)),
+        ),
+    ),
+)
+
+_END = r"(?![\s\S])"  # end of input in both engines (Python's `$` accepts a final "\n")
+
+
+def _expand(prefix: str) -> list[str]:
+    """ "506699-506778" -> ["506699", ..., "506778"]; "4" -> ["4"]."""
+    if "-" not in prefix:
+        return [prefix]
+    start, end = prefix.split("-")
+    if len(start) != len(end) or int(start) > int(end):
+        raise ValueError(f"Bad BIN range {prefix!r}.")
+    return [str(number).zfill(len(start)) for number in range(int(start), int(end) + 1)]
+
+
+def _char_class(digits: Iterable[str]) -> str:
+    """{"0","1","2","5"} -> "[0-25]"; {"7"} -> "7"."""
+    ordered = sorted(set(digits), key=int)
+    if len(ordered) == 1:
+        return ordered[0]
+    runs: list[list[str]] = []
+    for digit in ordered:
+        if runs and int(digit) == int(runs[-1][-1]) + 1:
+            runs[-1].append(digit)
+        else:
+            runs.append([digit])
+    parts = [f"{run[0]}-{run[-1]}" if len(run) >= 3 else "".join(run) for run in runs]
+    return "[" + "".join(parts) + "]"
+
+
+def _any_digits(count: int) -> str:
+    return "[0-9]" if count == 1 else f"[0-9]{{{count}}}"
+
+
+def _alternation(strings: set[str]) -> str:
+    """A compact regex matching exactly `strings` (digit strings of one length).
+
+    Built as a trie whose siblings with identical subtrees share a character class, so
+    509000-509999 becomes `509[0-9]{3}`.
+    """
+    length = len(next(iter(strings)))
+    if length == 0:
+        return ""
+    if len(strings) == 10**length:
+        return _any_digits(length)
+    tails_by_head: dict[str, set[str]] = defaultdict(set)
+    for string in strings:
+        tails_by_head[string[0]].add(string[1:])
+    heads_by_tail: dict[str, list[str]] = defaultdict(list)
+    for head, tails in tails_by_head.items():
+        heads_by_tail[_alternation(tails)].append(head)
+    branches = sorted(_char_class(heads) + tail for tail, heads in heads_by_tail.items())
+    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+
+def _prefix_set_regex(prefixes: Iterable[str]) -> str:
+    """Alternation over digit strings of mixed lengths."""
+    by_length: dict[int, set[str]] = defaultdict(set)
+    for prefix in prefixes:
+        by_length[len(prefix)].add(prefix)
+    branches = [_alternation(by_length[length]) for length in sorted(by_length)]
+    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+
+def _digit_counts(counts: Iterable[int]) -> str:
+    """{12, 15, 17, 18} -> "(?:[0-9]{12}|[0-9]{15}|[0-9]{17,18})"."""
+    ordered = sorted(set(counts))
+    runs: list[list[int]] = []
+    for count in ordered:
+        if runs and count == runs[-1][-1] + 1:
+            runs[-1].append(count)
+        else:
+            runs.append([count])
+    parts = [
+        _any_digits(run[0]) if len(run) == 1 else f"[0-9]{{{run[0]},{run[-1]}}}" for run in runs
+    ]
+    return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+
+
+def _brand_prefixes(brand: CardBrand) -> set[str]:
+    return {bin_ for group in brand.groups for prefix in group.prefixes for bin_ in _expand(prefix)}
+
+
+def _brand_pattern(brand: CardBrand, brands: tuple[CardBrand, ...]) -> str:
+    own = _brand_prefixes(brand)
+    others = set().union(*(_brand_prefixes(other) for other in brands if other is not brand))
+    if clash := own & others:
+        raise ValueError(f"BINs {sorted(clash)[:5]} belong to {brand.key} and another brand.")
+    carved_out = {
+        other for other in others for prefix in own if other.startswith(prefix) and other != prefix
+    }
+    branches = []
+    for group in brand.groups:
+        by_length: dict[int, set[str]] = defaultdict(set)
+        for prefix in group.prefixes:
+            for bin_ in _expand(prefix):
+                by_length[len(bin_)].add(bin_)
+        for length in sorted(by_length):
+            rest = _digit_counts(total - length for total in group.lengths)
+            branches.append(_alternation(by_length[length]) + rest)
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    exclusion = f"(?!{_prefix_set_regex(carved_out)})" if carved_out else ""
+    return f"^{exclusion}{body}{_END}"
+
+
+def card_flag_patterns(brands: tuple[CardBrand, ...] = CARD_BRANDS) -> dict[str, str]:
+    """{brand key: regular expression source}, in the contract's key order."""
+    return {brand.key: _brand_pattern(brand, brands) for brand in brands}
+
+
+CARD_FLAG_PATTERNS: dict[str, str] = card_flag_patterns()
+_COMPILED_CARD_FLAGS = {key: re.compile(pattern) for key, pattern in CARD_FLAG_PATTERNS.items()}
+
+
+def card_brands_of(number: str) -> list[str]:
+    """The brands whose pattern matches `number` (at most one, by construction)."""
+    return [key for key, pattern in _COMPILED_CARD_FLAGS.items() if pattern.search(number)]
