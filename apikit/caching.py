@@ -101,7 +101,7 @@ class RenderedAnswer:
             if self.fresh_uuids:
                 body = _fresh_uuid_pattern().sub(lambda _: str(uuid.uuid4()).encode(), body)
             response = HttpResponse(body, content_type="application/json")
-            response.rendered_answer = self
+            response.rendered_answer = self  # type: ignore[attr-defined]  # read by cached_answers
             return response
         seconds = self.seconds_left(time.time() if now is None else now)
         headers = {"ETag": self.etag, "Cache-Control": f"{self.scope}, max-age={seconds}"}
@@ -110,7 +110,7 @@ class RenderedAnswer:
             response = HttpResponseNotModified(headers=headers)
         else:
             response = HttpResponse(self.body, content_type="application/json", headers=headers)
-        response.rendered_answer = self
+        response.rendered_answer = self  # type: ignore[attr-defined]  # read by cached_answers
         return response
 
     def matches(self, if_none_match: str) -> bool:

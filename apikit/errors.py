@@ -46,7 +46,7 @@ def error_body(
 class ApiError(APIException):
     """An error with a stable error code; rendered as the error envelope."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
+    status_code: int = status.HTTP_400_BAD_REQUEST
     error_code: ErrorCode = ErrorCode.BAD_REQUEST
     default_detail = "The request could not be processed."
 

@@ -12,11 +12,12 @@ class ErrorDataSerializer(serializers.Serializer):
 
 class ErrorEnvelopeSerializer(serializers.Serializer):
     status = serializers.BooleanField(default=False)
-    data = ErrorDataSerializer()
+    # The contract's field is `data`, which shadows Serializer.data for the type checker only.
+    data = ErrorDataSerializer()  # type: ignore[assignment]
 
 
 class ValidationErrorDataSerializer(ErrorDataSerializer):
-    errors = serializers.DictField(
+    errors = serializers.DictField(  # type: ignore[assignment]  # shadows Serializer.errors
         child=serializers.ListField(child=serializers.CharField()),
         help_text='Messages per field, e.g. {"codes": ["The codes field is required."]}.',
     )
@@ -24,7 +25,7 @@ class ValidationErrorDataSerializer(ErrorDataSerializer):
 
 class ValidationErrorEnvelopeSerializer(serializers.Serializer):
     status = serializers.BooleanField(default=False)
-    data = ValidationErrorDataSerializer()
+    data = ValidationErrorDataSerializer()  # type: ignore[assignment]  # as above
 
 
 ERROR_DESCRIPTIONS = {

@@ -245,7 +245,7 @@ def media_prepare_image(*, media: ProductMedia) -> ProductMedia:
         web = web.convert("RGB")
     buffer = BytesIO()
     web.save(buffer, format=fmt, optimize=True)
-    stem = Path(source.name).stem
+    stem = Path(source.name or "image").stem
     media.file.save(f"{stem}-web.{_WEB_FORMATS[fmt]}", ContentFile(buffer.getvalue()), save=False)
     media.width, media.height = web.size
     media.size = buffer.tell()

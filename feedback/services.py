@@ -65,7 +65,7 @@ def comment_create(
         active=not settings.COMMENTS_REQUIRE_MODERATION,
     )
     comment.save()
-    comment.total_replies = 0
+    comment.total_replies = 0  # type: ignore[attr-defined]  # as comments_with_reply_count annotates
     return comment
 
 
@@ -88,7 +88,7 @@ def comment_reply_by_staff(
     message = (message or "").strip()
     if not message:
         raise BlankMessage
-    thread = comment.parent if comment.parent_id is not None else comment
+    thread = comment.parent or comment  # replies are one level deep
     with transaction.atomic():
         reply = Comment.objects.create(
             product_id=comment.product_id,
@@ -115,7 +115,8 @@ def comment_author_email(comment: Comment) -> str:
         return ""
     if comment.customer_email:
         return comment.customer_email
-    return comment.customer.email if comment.customer_id else ""
+    customer = comment.customer  # no query when customer_id is empty
+    return customer.email if customer is not None else ""
 
 
 def comment_reply_notify(*, comment: Comment, reply: Comment) -> bool:

@@ -3,7 +3,7 @@
 from collections import defaultdict
 from datetime import datetime
 
-from django.db.models import Exists, OuterRef, Prefetch, Q
+from django.db.models import Exists, ManyToManyField, OuterRef, Prefetch, Q
 
 from catalog.models import Product
 from catalog.pricing import next_rule_boundary
@@ -58,12 +58,14 @@ def _linked_ids(relation: str, group_ids: list[int]) -> dict[int, list[int]]:
     if not group_ids:
         return {}
     field = BannerGroup._meta.get_field(relation)
+    assert isinstance(field, ManyToManyField)  # relation names a many-to-many of BannerGroup
     through = field.remote_field.through
+    assert isinstance(through, type)  # resolved once the app registry is ready
     source = field.m2m_field_name()
     target = field.m2m_reverse_field_name()
     linked: dict[int, list[int]] = defaultdict(list)
     rows = (
-        through.objects.filter(**{f"{source}__in": group_ids})
+        through._default_manager.filter(**{f"{source}__in": group_ids})
         .order_by(f"{target}_id")
         .values_list(f"{source}_id", f"{target}_id")
     )
