@@ -3,6 +3,8 @@
 errors are mapped to these by `exception_handler`.
 """
 
+from typing import Any
+
 from rest_framework import status
 from rest_framework.exceptions import APIException
 
@@ -30,8 +32,8 @@ CODE_FOR_STATUS: dict[int, ErrorCode] = {
 
 
 def error_body(
-    *, status_code: int, message: str, error_code: str | None = None, errors=None
-) -> dict:
+    *, status_code: int, message: str, error_code: str | None = None, errors: Any = None
+) -> dict[str, Any]:
     """The error envelope: {"status": false, "data": {"code", "errorCode", "message"}}."""
     data = {
         "code": status_code,

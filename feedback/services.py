@@ -4,6 +4,7 @@ import logging
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import QuerySet
@@ -76,7 +77,7 @@ class StaffReply:
 
 
 def comment_reply_by_staff(
-    *, comment: Comment, user, message: str, approve_comment: bool = True
+    *, comment: Comment, user: User, message: str, approve_comment: bool = True
 ) -> StaffReply:
     """A staff member's reply to `comment` (written in the admin).
 
