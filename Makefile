@@ -17,8 +17,8 @@ RUN_ENV = HTTPS=0 \
 
 help:
 	@echo "make run    - install, migrate, load the demo store and serve http://$(HOST):$(PORT)"
-	@echo "make test   - install, ruff, and the whole pytest suite"
-	@echo "make lint   - ruff check and format check"
+	@echo "make test   - install, lint, missing-migrations check, and the whole pytest suite"
+	@echo "make lint   - ruff check, format check and mypy"
 	@echo "make fmt    - ruff format and autofix"
 	@echo "make serve  - gunicorn with config/gunicorn.conf.py (production-style)"
 	@echo "make bench  - load benchmark at a real store's size, wrk + gunicorn (bench/README.md)"
@@ -60,15 +60,22 @@ serve: install $(DATA_DIR)/secret_key
 	$(RUN_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	$(RUN_ENV) $(BIN)/gunicorn -c config/gunicorn.conf.py config.wsgi
 
+# mypy's Django plugin imports config.settings: give it a throwaway key so lint never needs
+# data/secret_key or a real SECRET_KEY (nothing is signed while type checking).
+LINT_ENV = SECRET_KEY=lint-only-not-a-secret HTTPS=0
+
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(LINT_ENV) $(BIN)/mypy
 
 fmt: install
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+# Every model change comes with its migration: fail before the suite if one is missing.
 test: lint
+	$(LINT_ENV) $(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest
 
 check: install $(DATA_DIR)/secret_key
@@ -81,4 +88,4 @@ bench: install
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache

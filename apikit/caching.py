@@ -9,12 +9,15 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http.response import HttpResponseBase
 
 from infra.cache import namespace_versions
 
@@ -26,14 +29,14 @@ def etag_for(body: bytes) -> str:
     return '"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"'
 
 
-def _body_length(request) -> int:
+def _body_length(request: HttpRequest) -> int:
     try:
         return int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         return -1
 
 
-def _has_body(request) -> bool:
+def _has_body(request: HttpRequest) -> bool:
     return _body_length(request) != 0
 
 
@@ -70,13 +73,13 @@ class RenderedAnswer:
     @classmethod
     def of(
         cls,
-        request,
+        request: HttpRequest,
         payload: Any,
         *,
         max_age: int | None = None,
-        valid_until=None,
+        valid_until: datetime | None = None,
         fresh_uuids: bool = False,
-    ):
+    ) -> "RenderedAnswer":
         body = json_bytes(payload)
         return cls(
             fresh_uuids=fresh_uuids,
@@ -94,14 +97,14 @@ class RenderedAnswer:
             return self.max_age
         return max(0, min(self.max_age, math.floor(self.valid_until - now)))
 
-    def response(self, request, now: float | None = None) -> HttpResponse:
+    def response(self, request: HttpRequest, now: float | None = None) -> HttpResponse:
         """200 with the body, or 304 when the client's If-None-Match matches."""
         if request.method == "POST" or self.fresh_uuids:  # no HTTP caching of this answer
             body = self.body
             if self.fresh_uuids:
                 body = _fresh_uuid_pattern().sub(lambda _: str(uuid.uuid4()).encode(), body)
             response = HttpResponse(body, content_type="application/json")
-            response.rendered_answer = self
+            response.rendered_answer = self  # type: ignore[attr-defined]  # read by cached_answers
             return response
         seconds = self.seconds_left(time.time() if now is None else now)
         headers = {"ETag": self.etag, "Cache-Control": f"{self.scope}, max-age={seconds}"}
@@ -110,7 +113,7 @@ class RenderedAnswer:
             response = HttpResponseNotModified(headers=headers)
         else:
             response = HttpResponse(self.body, content_type="application/json", headers=headers)
-        response.rendered_answer = self
+        response.rendered_answer = self  # type: ignore[attr-defined]  # read by cached_answers
         return response
 
     def matches(self, if_none_match: str) -> bool:
@@ -119,11 +122,11 @@ class RenderedAnswer:
 
 
 def conditional_response(
-    request,
+    request: HttpRequest,
     payload: Any,
     *,
     max_age: int | None = None,
-    valid_until=None,
+    valid_until: datetime | None = None,
     fresh_uuids: bool = False,
 ) -> HttpResponse:
     """200 with ETag and Cache-Control, or 304 when the client's If-None-Match matches.
@@ -140,7 +143,7 @@ def conditional_response(
 _ANSWER_KEY = "answer:{versions}:{digest}"
 
 
-def _accepts_json(request) -> bool:
+def _accepts_json(request: HttpRequest) -> bool:
     accept = request.META.get("HTTP_ACCEPT")
     return not accept or "json" in accept or "*/*" in accept
 
@@ -200,12 +203,12 @@ MAX_CACHED_BODY = 16 * 1024
 
 
 def cached_answers(
-    view,
+    view: Callable[..., HttpResponseBase],
     *,
     namespaces: tuple[str, ...],
     settings_names: tuple[str, ...] = (),
     read_only_post: bool = False,
-):
+) -> Callable[..., HttpResponseBase]:
     """Serve a GET view's 200 answers from the shared cache, as rendered bytes.
 
     The key is the request's absolute URL (scheme, host, path and query: media URLs and
@@ -220,7 +223,7 @@ def cached_answers(
     """
 
     @functools.wraps(view)
-    def serve(request, *args, **kwargs):
+    def serve(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         body = b""
         if request.method == "POST" and read_only_post:
             if not 0 < _body_length(request) <= MAX_CACHED_BODY:

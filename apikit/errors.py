@@ -3,6 +3,8 @@
 errors are mapped to these by `exception_handler`.
 """
 
+from typing import Any
+
 from rest_framework import status
 from rest_framework.exceptions import APIException
 
@@ -30,8 +32,8 @@ CODE_FOR_STATUS: dict[int, ErrorCode] = {
 
 
 def error_body(
-    *, status_code: int, message: str, error_code: str | None = None, errors=None
-) -> dict:
+    *, status_code: int, message: str, error_code: str | None = None, errors: Any = None
+) -> dict[str, Any]:
     """The error envelope: {"status": false, "data": {"code", "errorCode", "message"}}."""
     data = {
         "code": status_code,
@@ -46,7 +48,7 @@ def error_body(
 class ApiError(APIException):
     """An error with a stable error code; rendered as the error envelope."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
+    status_code: int = status.HTTP_400_BAD_REQUEST
     error_code: ErrorCode = ErrorCode.BAD_REQUEST
     default_detail = "The request could not be processed."
 

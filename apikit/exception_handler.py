@@ -2,6 +2,7 @@
 
 import logging
 import re
+from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
@@ -24,13 +25,13 @@ logger = logging.getLogger("django.request")
 NON_FIELD_KEYS = {"non_field_errors"}
 
 
-def flatten_errors(detail) -> dict[str, list[str]]:
+def flatten_errors(detail: Any) -> dict[str, list[str]]:
     """Turn DRF's nested error detail into {"items.0.reference": ["..."]}, messages named."""
     flat = _collect(detail, "")
     return {path: [name_field(path, msg) for msg in messages] for path, messages in flat.items()}
 
 
-def _collect(detail, prefix: str) -> dict[str, list[str]]:
+def _collect(detail: Any, prefix: str) -> dict[str, list[str]]:
     flat: dict[str, list[str]] = {}
     if isinstance(detail, dict):
         for key, value in detail.items():
@@ -112,7 +113,7 @@ def domain_error_response(exc: DomainError) -> Response:
     return Response(body, status=status_code)
 
 
-def api_exception_handler(exc, context):
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Render any exception raised in an API view as the error envelope."""
     set_rollback()
     if isinstance(exc, DomainError):
@@ -143,18 +144,20 @@ def api_exception_handler(exc, context):
             body = error_body(status_code=500, message="Internal server error.")
             response = Response(body, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
         # Logged above: Django's request logger must not log (and e-mail) it a second time.
-        response._has_been_logged = True
+        response._has_been_logged = True  # type: ignore[attr-defined]
         return response
 
     headers = {}
-    if getattr(exc, "auth_header", None):
-        headers["WWW-Authenticate"] = exc.auth_header
-    if getattr(exc, "wait", None) is not None:
-        headers["Retry-After"] = str(max(1, int(exc.wait)))
+    auth_header = getattr(exc, "auth_header", None)  # NotAuthenticated, AuthenticationFailed
+    if auth_header:
+        headers["WWW-Authenticate"] = auth_header
+    wait = getattr(exc, "wait", None)  # Throttled
+    if wait is not None:
+        headers["Retry-After"] = str(max(1, int(wait)))
     if isinstance(exc, exceptions.Throttled):
         message = "Too many requests. Try again later."
-        if exc.wait is not None:
-            message = f"Too many requests. Try again in {max(1, int(exc.wait))} seconds."
+        if wait is not None:
+            message = f"Too many requests. Try again in {max(1, int(wait))} seconds."
     else:
         message = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
     error_code = (

@@ -2,9 +2,12 @@
 
 import logging
 import sys
+from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
-from django.http import JsonResponse
+from django.http import HttpRequest, JsonResponse
+from django.http.response import HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
 
 from .errors import error_body
@@ -24,13 +27,13 @@ def _json(status_code: int, message: str) -> JsonResponse:
     return JsonResponse(error_body(status_code=status_code, message=message), status=status_code)
 
 
-def method_not_allowed(method: str, allowed=READ_METHODS) -> JsonResponse:
+def method_not_allowed(method: str, allowed: tuple[str, ...] = READ_METHODS) -> JsonResponse:
     response = _json(405, f"Method {method} not allowed.")
     response["Allow"] = ", ".join(allowed)
     return response
 
 
-def read_only(view):
+def read_only(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
     """GET and HEAD reach `view`; any other method is a 405 envelope.
 
     CSRF-exempt: nothing here writes, so a POST gets its 405 (not Django's CSRF page).
@@ -38,36 +41,36 @@ def read_only(view):
 
     @csrf_exempt
     @wraps(view)
-    def wrapper(request, *args, **kwargs):
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.method not in READ_METHODS:
-            return method_not_allowed(request.method)
+            return method_not_allowed(request.method or "")
         return view(request, *args, **kwargs)
 
     return wrapper
 
 
 @csrf_exempt
-def unknown_url(request, *args, **kwargs):
+def unknown_url(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
     """Any method: 404, before any CSRF check (there is nothing here to protect)."""
     return _json(404, "No endpoint matches this URL.")
 
 
-def bad_request(request, exception=None):
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     return _json(400, "The request could not be processed.")
 
 
-def permission_denied(request, exception=None):
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     return _json(403, "You do not have permission to perform this action.")
 
 
-def page_not_found(request, exception=None):
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     return _json(404, "Not found.")
 
 
-def server_error(request):
+def server_error(request: HttpRequest) -> JsonResponse:
     """Django's handler500: an exception that escaped a middleware (views have their own)."""
     exc = sys.exc_info()[1]
-    if database_unavailable(exc):
+    if exc is not None and database_unavailable(exc):
         log_unavailable(request, exc)
         response = JsonResponse(unavailable_body(), status=503, headers=RETRY_AFTER_HEADERS)
     else:
@@ -79,5 +82,5 @@ def server_error(request):
             extra={"status_code": 500, "request": request},
         )
         response = _json(500, "Internal server error.")
-    response._has_been_logged = True  # Django logs handler500 answers again otherwise
+    response._has_been_logged = True  # type: ignore[attr-defined]  # Django logs handler500 answers again otherwise
     return response

@@ -5,6 +5,7 @@ true and 1.0. Public input is refused instead when its JSON type is wrong.
 """
 
 import re
+from typing import Any
 
 from rest_framework import serializers
 
@@ -16,7 +17,7 @@ class StrictCharField(serializers.CharField):
 
     default_error_messages = {"invalid": "This field must be a string."}
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
@@ -25,7 +26,7 @@ class StrictCharField(serializers.CharField):
 class StrictEmailField(serializers.EmailField):
     """An EmailField that accepts only JSON strings."""
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
@@ -36,7 +37,7 @@ class StrictIntegerField(serializers.IntegerField):
 
     default_error_messages = {"invalid": "This field must be an integer."}
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, bool) or not isinstance(data, int | str):
             self.fail("invalid")
         if isinstance(data, str) and not re.fullmatch(r"\s*-?[0-9]{1,30}\s*", data):
@@ -47,7 +48,7 @@ class StrictIntegerField(serializers.IntegerField):
 class PlainTextField(StrictCharField):
     """Plain text: a JSON string without control characters (newlines and tabs allowed)."""
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> Any:
         value = super().to_internal_value(data)
         if CONTROL_CHARACTERS.search(value):
             raise serializers.ValidationError("This field must not contain control characters.")

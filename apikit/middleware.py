@@ -2,10 +2,12 @@
 
 import io
 import logging
+from collections.abc import Callable
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, SuspiciousOperation
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpRequest, JsonResponse
+from django.http.response import HttpResponseBase
 
 from .errors import ErrorCode, error_body
 from .text import check_path, check_query_string
@@ -47,10 +49,10 @@ class RequestGuardMiddleware:
     answers first, in the envelope.
     """
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         meta = request.META
         url_length = len(meta.get("RAW_URI") or request.get_full_path())
         if url_length > settings.MAX_URL_BYTES:
@@ -92,10 +94,10 @@ class BodySizeLimitMiddleware:
     everything below; a server that cannot terminate the stream gets 411 LENGTH_REQUIRED.
     """
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         is_admin = request.path.startswith("/admin/")
         limit = settings.ADMIN_MAX_BODY_BYTES if is_admin else settings.API_MAX_BODY_BYTES
         transfer_encoding = request.META.get("HTTP_TRANSFER_ENCODING", "").lower()
@@ -111,7 +113,7 @@ class BodySizeLimitMiddleware:
         return self.get_response(request)
 
     @staticmethod
-    def read_chunked(request, limit: int) -> JsonResponse | None:
+    def read_chunked(request: HttpRequest, limit: int) -> JsonResponse | None:
         """Read the whole chunked body within `limit`; an error response, or None."""
         if not request.META.get("wsgi.input_terminated"):
             return error_response(
@@ -134,13 +136,13 @@ class ApiErrorMiddleware:
     process: it is logged on the `django.request` logger instead.
     """
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         return self.get_response(request)
 
-    def process_exception(self, request, exception):
+    def process_exception(self, request: HttpRequest, exception: Exception) -> JsonResponse | None:
         if isinstance(exception, Http404):
             return error_response(404, "Not found.")
         if isinstance(exception, PermissionDenied):
@@ -159,5 +161,5 @@ class ApiErrorMiddleware:
                 extra={"status_code": 500, "request": request},
             )
             response = error_response(500, "Internal server error.")
-        response._has_been_logged = True  # once: not again by Django's request logger
+        response._has_been_logged = True  # type: ignore[attr-defined]  # once: not again by Django's request logger
         return response

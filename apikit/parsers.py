@@ -1,5 +1,8 @@
 """Request body parsers of the API."""
 
+from collections.abc import Mapping
+from typing import IO, Any
+
 from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.parsers import JSONParser
 
@@ -11,7 +14,12 @@ class JSONBodyParser(JSONParser):
     (422 like any malformed JSON) instead of a RecursionError (500), and a string holding
     control characters or lone surrogates is a 422 naming its field (apikit.text)."""
 
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(
+        self,
+        stream: IO[Any],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:

@@ -6,6 +6,7 @@ UTF-8, Decimal as a JSON number, datetimes in DRF's ISO 8601 form), several time
 spliced in as they are, so a cached fragment is never parsed and encoded again.
 """
 
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -40,7 +41,12 @@ class FastJSONRenderer(BaseRenderer):
     format = "json"
     charset = None
 
-    def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
         if data is None:
             return b""
         return json_bytes(data)

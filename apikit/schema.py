@@ -1,5 +1,7 @@
 """OpenAPI helpers: envelope components, standard error responses, path filtering."""
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
 
@@ -12,11 +14,12 @@ class ErrorDataSerializer(serializers.Serializer):
 
 class ErrorEnvelopeSerializer(serializers.Serializer):
     status = serializers.BooleanField(default=False)
-    data = ErrorDataSerializer()
+    # The contract's field is `data`, which shadows Serializer.data for the type checker only.
+    data = ErrorDataSerializer()  # type: ignore[assignment]
 
 
 class ValidationErrorDataSerializer(ErrorDataSerializer):
-    errors = serializers.DictField(
+    errors = serializers.DictField(  # type: ignore[assignment]  # shadows Serializer.errors
         child=serializers.ListField(child=serializers.CharField()),
         help_text='Messages per field, e.g. {"codes": ["The codes field is required."]}.',
     )
@@ -24,7 +27,7 @@ class ValidationErrorDataSerializer(ErrorDataSerializer):
 
 class ValidationErrorEnvelopeSerializer(serializers.Serializer):
     status = serializers.BooleanField(default=False)
-    data = ValidationErrorDataSerializer()
+    data = ValidationErrorDataSerializer()  # type: ignore[assignment]  # as above
 
 
 ERROR_DESCRIPTIONS = {
@@ -60,7 +63,7 @@ def error_responses(*statuses: int, not_found_code: str | None = None) -> dict:
     return responses
 
 
-def success_envelope(name: str, data, *, many: bool = False):
+def success_envelope(name: str, data: Any, *, many: bool = False) -> serializers.Serializer:
     """A named component for {"status": true, "data": <data>}.
 
     `data` is a serializer class (or instance for custom fields).
@@ -72,7 +75,9 @@ def success_envelope(name: str, data, *, many: bool = False):
     )
 
 
-def page_container(name: str, register_serializer):
+def page_container(
+    name: str, register_serializer: type[serializers.Serializer]
+) -> serializers.Serializer:
     """A named component for {"registers": [...], "pagination": {...}}."""
     return inline_serializer(
         name=name,
@@ -90,7 +95,9 @@ class PaginationSerializer(serializers.Serializer):
     registers = serializers.IntegerField(help_text="Total number of records.")
 
 
-def preprocess_public_paths(endpoints):
+def preprocess_public_paths(
+    endpoints: list[tuple[str, str, str, Any]],
+) -> list[tuple[str, str, str, Any]]:
     """Document each endpoint once: canonical path, no trailing-slash or /api/v3 duplicates.
 
     The banner listing is documented under /api/v3, as the contract writes it.

@@ -14,6 +14,7 @@ the callers turn them into a 422 VALIDATION_ERROR.
 """
 
 import re
+from typing import Any
 from urllib.parse import unquote_to_bytes
 
 URL_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -54,7 +55,7 @@ def check_query_string(query_string: str) -> dict[str, list[str]]:
     return errors
 
 
-def check_json_strings(data) -> dict[str, list[str]]:
+def check_json_strings(data: Any) -> dict[str, list[str]]:
     """Every string (object keys too) of a parsed JSON document; paths as `items.0.name`."""
     errors: dict[str, list[str]] = {}
     stack = [("", data)]

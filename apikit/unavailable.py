@@ -17,6 +17,7 @@ Each outage is logged once per request, one line without a traceback, at ERROR o
 import logging
 
 from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest
 
 from .errors import ErrorCode, error_body
 
@@ -42,7 +43,7 @@ def database_unavailable(exc: BaseException | None) -> bool:
     return any(marker in text for marker in SQLITE_UNAVAILABLE)
 
 
-def log_unavailable(request, exc: BaseException) -> None:
+def log_unavailable(request: HttpRequest | None, exc: BaseException) -> None:
     logger.error(
         "Database unavailable on %s %s: %s: %s",
         getattr(request, "method", "?"),

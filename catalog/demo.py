@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 from decimal import Decimal
 from io import BytesIO
+from typing import Any
 
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
@@ -267,8 +268,8 @@ def _seed_categories(stdout) -> dict[str, Category]:
     return by_name
 
 
-def _seed_named(model, names, stdout, label: str, **key) -> dict[str, object]:
-    rows = {}
+def _seed_named(model, names, stdout, label: str, **key) -> dict[str, Any]:
+    rows: dict[str, Any] = {}
     created = 0
     for name in names:
         if model is Brand:

@@ -6,6 +6,7 @@ from io import BytesIO
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, connection, transaction
@@ -175,7 +176,9 @@ class InterestReplyError(Exception):
     """The interest cannot be answered (not a price-on-request interest)."""
 
 
-def interest_reply(*, interest: ProductInterest, reply: str, replied_by=None) -> ProductInterest:
+def interest_reply(
+    *, interest: ProductInterest, reply: str, replied_by: User | None = None
+) -> ProductInterest:
     """E-mail staff's answer to an on-request interest and record it (status replied).
 
     The e-mail goes out first; if it fails, nothing is recorded and the error propagates.
@@ -245,7 +248,7 @@ def media_prepare_image(*, media: ProductMedia) -> ProductMedia:
         web = web.convert("RGB")
     buffer = BytesIO()
     web.save(buffer, format=fmt, optimize=True)
-    stem = Path(source.name).stem
+    stem = Path(source.name or "image").stem
     media.file.save(f"{stem}-web.{_WEB_FORMATS[fmt]}", ContentFile(buffer.getvalue()), save=False)
     media.width, media.height = web.size
     media.size = buffer.tell()

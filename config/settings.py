@@ -9,6 +9,7 @@ import os
 import sys
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -152,7 +153,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": DATA_DIR / "db.sqlite3",
+            "NAME": str(DATA_DIR / "db.sqlite3"),
             # One connection per worker thread, kept between requests like PostgreSQL's.
             "CONN_MAX_AGE": env_int("DB_CONN_MAX_AGE", 60),
             "CONN_HEALTH_CHECKS": True,
@@ -336,7 +337,7 @@ ERROR_EMAIL_INTERVAL = env_int("ERROR_EMAIL_INTERVAL", 300)
 
 # --- REST API ---------------------------------------------------------------
 
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_RENDERER_CLASSES": ["apikit.renderers.FastJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["apikit.parsers.JSONBodyParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": ["storefront.api.authentication.CustomerTokenAuthentication"],

@@ -304,7 +304,7 @@ class CommentAdmin(admin.ModelAdmin):
 
     @admin.display(description="Replies", ordering="reply_count")
     def replies(self, comment: Comment) -> int:
-        return comment.reply_count
+        return comment.reply_count  # type: ignore[attr-defined]  # get_queryset annotates it
 
     @admin.display(description="")
     def reply_link(self, comment: Comment):

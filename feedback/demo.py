@@ -327,8 +327,10 @@ def seed_comments(customers, products) -> int:
     for question, answers in plan:
         parent_id = parents.get(_comment_key(question))
         for answer in answers:
+            if parent_id is None:
+                continue
             key = (parent_id, answer.customer_email, answer.user_email, answer.message)
-            if parent_id is None or key in existing_replies:
+            if key in existing_replies:
                 continue
             existing_replies.add(key)
             answer.parent_id = parent_id

@@ -90,7 +90,7 @@ class ReviewMedia(models.Model):
         verbose_name_plural = "review medias"
 
     def __str__(self) -> str:
-        return self.image.name
+        return self.image.name or ""
 
 
 class SalesChannelReview(Review):

@@ -4,6 +4,7 @@ import logging
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import QuerySet
@@ -65,7 +66,7 @@ def comment_create(
         active=not settings.COMMENTS_REQUIRE_MODERATION,
     )
     comment.save()
-    comment.total_replies = 0
+    comment.total_replies = 0  # type: ignore[attr-defined]  # as comments_with_reply_count annotates
     return comment
 
 
@@ -76,7 +77,7 @@ class StaffReply:
 
 
 def comment_reply_by_staff(
-    *, comment: Comment, user, message: str, approve_comment: bool = True
+    *, comment: Comment, user: User, message: str, approve_comment: bool = True
 ) -> StaffReply:
     """A staff member's reply to `comment` (written in the admin).
 
@@ -88,7 +89,7 @@ def comment_reply_by_staff(
     message = (message or "").strip()
     if not message:
         raise BlankMessage
-    thread = comment.parent if comment.parent_id is not None else comment
+    thread = comment.parent or comment  # replies are one level deep
     with transaction.atomic():
         reply = Comment.objects.create(
             product_id=comment.product_id,
@@ -115,7 +116,8 @@ def comment_author_email(comment: Comment) -> str:
         return ""
     if comment.customer_email:
         return comment.customer_email
-    return comment.customer.email if comment.customer_id else ""
+    customer = comment.customer  # no query when customer_id is empty
+    return customer.email if customer is not None else ""
 
 
 def comment_reply_notify(*, comment: Comment, reply: Comment) -> bool:

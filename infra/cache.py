@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db.models import Model
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
 _VERSION_KEY = "ns-version:{namespace}"
@@ -87,17 +88,17 @@ def namespace_versions(namespaces: tuple[str, ...]) -> tuple[int, ...]:
     return tuple(versions)
 
 
-def invalidate_on_change(namespace: str, *models) -> None:
+def invalidate_on_change(namespace: str, *models: type[Model]) -> None:
     """Bump `namespace` whenever a row of `models` is saved or deleted, or one of their
     many-to-many links changes (the one side effect allowed in signals).
 
     Writes that skip signals (`QuerySet.update`, raw SQL imports) bump it themselves.
     """
 
-    def bump(**kwargs) -> None:
+    def bump(**kwargs: Any) -> None:
         cache_namespace_bump(namespace)
 
-    def bump_on_link(action: str, **kwargs) -> None:
+    def bump_on_link(action: str, **kwargs: Any) -> None:
         if action in ("post_add", "post_remove", "post_clear"):
             cache_namespace_bump(namespace)
 

@@ -25,6 +25,8 @@ import functools
 import logging
 import socket
 import threading
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 from django_redis.cache import RedisCache
@@ -48,7 +50,7 @@ OUTAGE_ERRORS = (
 
 # What a skipped or failed call returns, by operation (anything else returns None, like
 # django-redis with IGNORE_EXCEPTIONS).
-_FALLBACKS = {
+_FALLBACKS: dict[str, Callable[[], Any]] = {
     "get_many": dict,
     "has_key": lambda: False,
     "keys": list,
@@ -73,7 +75,8 @@ class DroppedWrites:
         self._keys: set[str] = set()
         self.overflowed = False
 
-    def add(self, name: str, args, kwargs) -> None:
+    def add(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        keys: list[Any]  # cache keys, as the caller passed them
         if name in ("set", "delete"):
             keys = [args[0] if args else kwargs.get("key")]
         else:
@@ -112,14 +115,14 @@ def _redacted(location: str) -> str:
     return f"{parts.scheme}://{parts.hostname}{port}{parts.path}"
 
 
-def _guarded(name: str, method):
+def _guarded(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
     fallback = _FALLBACKS.get(name, lambda: None)
 
     @functools.wraps(method)
-    def wrapper(self, *args, **kwargs):
+    def wrapper(self: "BreakerRedisCache", *args: Any, **kwargs: Any) -> Any:
         if name == "get":
             default = args[1] if len(args) > 1 else kwargs.get("default")
-            miss = lambda: default  # noqa: E731
+            miss: Callable[[], Any] = lambda: default  # noqa: E731
         else:
             miss = fallback
         breaker = self.breaker
@@ -155,7 +158,7 @@ class BreakerRedisCache(RedisCache):
     django-redis's own IGNORE_EXCEPTIONS is switched off: the breaker decides instead.
     """
 
-    def __init__(self, server, params):
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
         options = dict(params.get("OPTIONS", {}))
         reset_seconds = float(options.pop("BREAKER_RESET_SECONDS", 3))
         options["IGNORE_EXCEPTIONS"] = False

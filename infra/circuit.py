@@ -19,6 +19,7 @@ outage".
 import logging
 import threading
 import time
+from collections.abc import Callable
 
 logger = logging.getLogger("storefront.cache")
 
@@ -28,7 +29,9 @@ HALF_OPEN = "half-open"
 
 
 class CircuitBreaker:
-    def __init__(self, name: str, *, reset_seconds: float, clock=time.monotonic) -> None:
+    def __init__(
+        self, name: str, *, reset_seconds: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.name = name
         self.reset_seconds = reset_seconds
         self._clock = clock

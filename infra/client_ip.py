@@ -7,9 +7,10 @@ so nobody escapes a limit by inventing addresses.
 """
 
 from django.conf import settings
+from django.http import HttpRequest
 
 
-def client_ip(request) -> str:
+def client_ip(request: HttpRequest) -> str:
     meta = request.META
     remote_addr = meta.get("REMOTE_ADDR") or ""
     num_proxies = settings.REST_FRAMEWORK.get("NUM_PROXIES") or 0

@@ -39,7 +39,7 @@ def error_key(record: logging.LogRecord) -> str:
 
 
 class OperatorEmailHandler(logging.Handler):
-    def __init__(self, level=logging.ERROR):
+    def __init__(self, level: int = logging.ERROR) -> None:
         super().__init__(level)
         self._queue: queue.Queue = queue.Queue(maxsize=QUEUE_SIZE)
         self._state_lock = threading.Lock()

@@ -8,7 +8,7 @@ progressive JPEG; images with transparency stay PNG.
 
 import io
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 
@@ -40,10 +40,13 @@ class FittedImage:
         return "png" if self.format == "PNG" else "jpg"
 
 
-def _centred_crop(width: int, height: int, target_width: int, target_height: int):
+def _centred_crop(
+    width: int, height: int, target_width: int, target_height: int
+) -> tuple[float, float, float, float]:
     """The largest box of the target's aspect ratio centred in a `width` x `height` image."""
     if width * target_height > target_width * height:  # wider than the target: trim the sides
-        crop_width, crop_height = min(width, height * target_width / target_height), height
+        crop_width: float = min(width, height * target_width / target_height)
+        crop_height: float = height
     else:  # taller: trim top and bottom
         crop_width, crop_height = width, min(height, width * target_height / target_width)
     left, top = (width - crop_width) / 2, (height - crop_height) / 2
@@ -52,7 +55,9 @@ def _centred_crop(width: int, height: int, target_width: int, target_height: int
 
 def _has_alpha(image: Image.Image) -> bool:
     if image.mode in ("RGBA", "LA", "PA"):
-        return image.getchannel("A").getextrema()[0] < 255
+        # One band: getextrema() is (min, max) of numbers, not a tuple per band.
+        lowest = cast(float, image.getchannel("A").getextrema()[0])
+        return lowest < 255
     return image.mode == "P" and "transparency" in image.info
 
 

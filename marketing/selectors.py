@@ -3,7 +3,7 @@
 from collections import defaultdict
 from datetime import datetime
 
-from django.db.models import Exists, OuterRef, Prefetch, Q
+from django.db.models import Exists, ManyToManyField, OuterRef, Prefetch, Q, QuerySet
 
 from catalog.models import Product
 from catalog.pricing import next_rule_boundary
@@ -14,6 +14,7 @@ from catalog.selectors import (
 )
 from catalog.tree import with_ancestors
 from infra.cache import cached
+from storefront.models import SalesChannel
 
 from .models import Banner, BannerGroup, Upsell
 from .scheduling import Window, next_boundary
@@ -23,7 +24,7 @@ BANNERS_CACHE = "banners"
 UPSELLS_CACHE = "upsells"
 
 
-def banner_groups_by_codes(*, codes: list[str], channel) -> list[BannerGroup]:
+def banner_groups_by_codes(*, codes: list[str], channel: SalesChannel | None) -> list[BannerGroup]:
     """The groups of `codes` visible on `channel`, in the order of `codes`, with every
     active banner (the schedule is applied per moment by `banner_listing_get`).
 
@@ -58,12 +59,14 @@ def _linked_ids(relation: str, group_ids: list[int]) -> dict[int, list[int]]:
     if not group_ids:
         return {}
     field = BannerGroup._meta.get_field(relation)
+    assert isinstance(field, ManyToManyField)  # relation names a many-to-many of BannerGroup
     through = field.remote_field.through
+    assert isinstance(through, type)  # resolved once the app registry is ready
     source = field.m2m_field_name()
     target = field.m2m_reverse_field_name()
     linked: dict[int, list[int]] = defaultdict(list)
     rows = (
-        through.objects.filter(**{f"{source}__in": group_ids})
+        through._default_manager.filter(**{f"{source}__in": group_ids})
         .order_by(f"{target}_id")
         .values_list(f"{source}_id", f"{target}_id")
     )
@@ -100,7 +103,9 @@ def cart_category_ids(product_ids: frozenset[int]) -> frozenset[int]:
     return with_ancestors(category_index(), {*main, *others})
 
 
-def upsell_candidates(*, location: str, cart_ids: frozenset[int], moment: datetime):
+def upsell_candidates(
+    *, location: str, cart_ids: frozenset[int], moment: datetime
+) -> QuerySet[Upsell]:
     """Offers at `location`, live at `moment`, for a sellable product not in the cart, whose
     triggers match the cart (no triggers: always)."""
     category_ids = cart_category_ids(cart_ids)

@@ -163,6 +163,7 @@ def _release_quietly(record: IdempotencyRecord) -> None:
 
 
 def _answer(record: IdempotencyRecord) -> StoredAnswer:
+    assert record.status_code is not None  # only finished records are answered from
     return StoredAnswer(
         status_code=record.status_code,
         content_type=record.content_type,

@@ -21,7 +21,7 @@ def _request_domain(request: HttpRequest) -> str:
 def sales_channel_for_domain(*, domain: str) -> SalesChannel | None:
     """The active channel serving `domain`, else the default channel."""
 
-    def build():
+    def build() -> SalesChannel | None:
         channel = SalesChannel.objects.active().filter(domain=domain).first()
         return channel or SalesChannel.objects.filter(is_default=True).first()
 
@@ -30,9 +30,12 @@ def sales_channel_for_domain(*, domain: str) -> SalesChannel | None:
 
 def current_sales_channel(request: HttpRequest) -> SalesChannel | None:
     """The sales channel of this request (memoized on the request)."""
+    # Memoized as an attribute that HttpRequest does not declare.
     if not hasattr(request, "_sales_channel"):
-        request._sales_channel = sales_channel_for_domain(domain=_request_domain(request))
-    return request._sales_channel
+        request._sales_channel = sales_channel_for_domain(  # type: ignore[attr-defined]
+            domain=_request_domain(request)
+        )
+    return request._sales_channel  # type: ignore[attr-defined]
 
 
 def payment_option_get(*, option_id: int | None, kind: str) -> PaymentOption | None:

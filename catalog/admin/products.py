@@ -247,4 +247,4 @@ class ProductAdmin(admin.ModelAdmin):
 
     @admin.display(description="stock", ordering="_available")
     def available_stock(self, product: Product) -> int:
-        return product._available or 0
+        return product._available or 0  # type: ignore[attr-defined]  # get_queryset annotates it

@@ -101,7 +101,8 @@ class Category(TimestampedModel):
             )
 
     def build_url(self) -> str:
-        parent_url = self.parent.url if self.parent_id else ""
+        parent = self.parent if self.parent_id else None
+        parent_url = parent.url if parent is not None else ""
         return f"{parent_url}/{self.slug}"[:URL_MAX_LENGTH]
 
     def save(self, *args, **kwargs):
@@ -127,6 +128,7 @@ class Category(TimestampedModel):
                 if child.pk not in seen
             ]
             for child in children:
+                assert child.parent_id is not None  # filtered on parent_id__in
                 child.url = f"{by_id[child.parent_id].url}/{child.slug}"[:URL_MAX_LENGTH]
                 seen.add(child.pk)
             Category.objects.bulk_update(children, ["url"], batch_size=500)

@@ -208,6 +208,7 @@ class Product(TimestampedModel):
             return
         self.type = ProductType.VARIATION
         parent = self.parent
+        assert parent is not None  # parent_id is set
         if self.brand_id is None:
             self.brand_id = parent.brand_id
         if self.main_category_id is None:

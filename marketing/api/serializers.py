@@ -1,5 +1,7 @@
 """Serializers of the marketing API (contract 2.6 Banner group, 2.7 Banner, 2.11 Upsell)."""
 
+from typing import Literal, overload
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -238,7 +240,11 @@ VARIATION_MAP_MESSAGE = (
 )
 
 
-def _cart_id(value, *, allow_empty: bool) -> int | None:
+@overload
+def _cart_id(value: object, *, allow_empty: Literal[False]) -> int: ...
+@overload
+def _cart_id(value: object, *, allow_empty: bool) -> int | None: ...
+def _cart_id(value: object, *, allow_empty: bool) -> int | None:
     """A positive id from an int or a digit string; None for an empty variation."""
     if allow_empty and value in (None, "", 0, "0", "null"):
         return None

@@ -91,7 +91,10 @@ class PaymentConditionsBodySerializer(serializers.Serializer):
 
     cashDiscountPaymentOptionId = _option_id_field("cash-discount")
     installmentPaymentOptionId = _option_id_field("installment")
-    items = ConditionItemSerializer(many=True, allow_empty=False, max_length=CONDITIONS_MAX_ITEMS)
+    # many=True passes max_length on to the ListSerializer (the stubs do not model that).
+    items = ConditionItemSerializer(  # type: ignore[call-arg]
+        many=True, allow_empty=False, max_length=CONDITIONS_MAX_ITEMS
+    )
 
     def validate(self, attrs):
         attrs.setdefault("cashDiscountPaymentOptionId", None)

@@ -101,6 +101,9 @@ class FixedWindowThrottle(SimpleRateThrottle):
     """Base of the API's throttles: `scope` names the rate, `get_cache_key` the counter."""
 
     when_cache_down = "open"  # or "database"
+    # Set by SimpleRateThrottle.__init__ from the parsed rate (its stubs do not declare them).
+    num_requests: int
+    duration: int
 
     def get_ident(self, request):
         return client_ip(request)

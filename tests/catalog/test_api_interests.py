@@ -6,6 +6,7 @@ import pytest
 from rest_framework.throttling import SimpleRateThrottle
 
 from catalog.models import ProductInterest
+from tests.helpers import assert_error
 
 from .factories import ProductFactory, ProductInterestFactory, VariationFactory
 
@@ -45,16 +46,6 @@ def post(api_client, data, **extra):
 
 def post_to(api_client, url, data):
     return api_client.post(url, data, format="json")
-
-
-def assert_error(response, status: int, error_code: str) -> dict:
-    assert response.status_code == status, response.content
-    payload = response.json()
-    assert payload["status"] is False
-    assert payload["data"]["code"] == status
-    assert payload["data"]["errorCode"] == error_code
-    assert isinstance(payload["data"]["message"], str) and payload["data"]["message"]
-    return payload["data"]
 
 
 def test_registering_an_interest_answers_201_with_the_interest_and_its_product(api_client):

@@ -19,6 +19,7 @@ from catalog.selectors import (
     product_summary_related,
     products_for_summary,
 )
+from tests.helpers import PRODUCT_MEDIA_KEYS, PRODUCT_SUMMARY_KEYS
 
 from .factories import (
     AttributeFactory,
@@ -36,37 +37,6 @@ from .factories import (
 )
 
 pytestmark = pytest.mark.django_db
-
-SUMMARY_KEYS = [
-    "id",
-    "brandId",
-    "brandName",
-    "mainCategoryId",
-    "mainCategoryName",
-    "type",
-    "name",
-    "sku",
-    "url",
-    "comparisonPrice",
-    "stock",
-    "medias",
-    "combination",
-    "currentAttributes",
-    "active",
-]
-MEDIA_KEYS = {
-    "id",
-    "type",
-    "title",
-    "alternativeText",
-    "file",
-    "originalFile",
-    "size",
-    "originalSize",
-    "width",
-    "height",
-    "url",
-}
 
 
 def add_medias(product, count: int) -> None:
@@ -113,7 +83,7 @@ def test_summary_has_every_contract_field_with_its_json_type(media_root):
     data = ProductSummarySerializer(products_for_summary().get(pk=child.pk)).data
 
     # then
-    assert list(data) == SUMMARY_KEYS
+    assert list(data) == list(PRODUCT_SUMMARY_KEYS)
     assert data["id"] == child.pk
     assert data["brandId"] == child.brand_id and data["brandName"] == child.brand.name
     assert data["mainCategoryId"] == child.main_category_id
@@ -123,7 +93,7 @@ def test_summary_has_every_contract_field_with_its_json_type(media_root):
     assert data["comparisonPrice"] == Decimal("150.00")
     assert data["stock"] == 1  # the inactive storage's 50 units do not count
     assert isinstance(data["active"], bool)
-    assert set(data["medias"][0]) == MEDIA_KEYS
+    assert set(data["medias"][0]) == PRODUCT_MEDIA_KEYS
     assert data["medias"][0]["file"].startswith("http")
     assert data["medias"][0]["width"] == 40
     values = list(child.attribute_values.order_by("attribute__position"))

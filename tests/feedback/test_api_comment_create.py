@@ -7,8 +7,8 @@ from feedback.models import Comment
 from storefront.tokens import token_issue
 from tests.catalog.factories import ProductFactory
 from tests.feedback.factories import CommentFactory, ReplyFactory
+from tests.helpers import assert_error_envelope
 from tests.storefront.factories import CustomerFactory
-from tests.storefront.test_api_errors import assert_error_envelope
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,8 @@ from feedback.selectors import FEEDBACK_CACHE
 from infra.cache import cache_namespace_bump
 from tests.catalog.factories import ProductFactory, ProductMediaFactory, StockFactory
 from tests.feedback.factories import CommentFactory, ReplyFactory, StaffReplyFactory
+from tests.helpers import assert_error_envelope
 from tests.storefront.factories import CustomerFactory
-from tests.storefront.test_api_errors import assert_error_envelope
 
 pytestmark = pytest.mark.django_db
 

@@ -20,8 +20,8 @@ from tests.catalog.factories import (
     VariationFactory,
 )
 from tests.feedback.factories import ProductReviewFactory, ReviewMediaFactory
+from tests.helpers import PRODUCT_SUMMARY_KEYS, assert_error_envelope
 from tests.storefront.factories import CustomerFactory
-from tests.storefront.test_api_errors import assert_error_envelope
 
 pytestmark = pytest.mark.django_db
 
@@ -42,23 +42,8 @@ REVIEW_KEYS = {
     "createdAt",
     "updatedAt",
 }
-SUMMARY_KEYS = {
-    "productId",
-    "brandId",
-    "brandName",
-    "mainCategoryId",
-    "mainCategoryName",
-    "type",
-    "name",
-    "sku",
-    "url",
-    "comparisonPrice",
-    "stock",
-    "medias",
-    "combination",
-    "currentAttributes",
-    "active",
-}
+# The product summary with `productId` in place of `id`.
+SUMMARY_KEYS = {"productId", *PRODUCT_SUMMARY_KEYS} - {"id"}
 
 
 def created_at(review, moment: str) -> None:

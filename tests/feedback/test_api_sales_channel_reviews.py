@@ -12,8 +12,8 @@ from feedback.selectors import FEEDBACK_CACHE
 from infra.cache import cache_namespace_bump
 from storefront.models import SalesChannel
 from tests.feedback.factories import SalesChannelReviewFactory, default_sales_channel
+from tests.helpers import assert_error_envelope
 from tests.storefront.factories import CustomerFactory, SalesChannelFactory
-from tests.storefront.test_api_errors import assert_error_envelope
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from tests.storefront.test_api_errors import assert_error_envelope
+from tests.helpers import assert_error_envelope
 
 URL = "/publics/payments/card-flags"
 BRANDS = ["visa", "master", "americanexpress", "elo", "hipercard", "aura"]

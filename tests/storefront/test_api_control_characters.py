@@ -14,8 +14,7 @@ from catalog.models import ProductInterest
 from feedback.models import Comment
 from storefront.models import Customer
 from tests.catalog.factories import CategoryFactory, ProductFactory
-
-from .test_api_errors import assert_error_envelope
+from tests.helpers import assert_error_envelope
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,8 @@ from rest_framework.throttling import SimpleRateThrottle
 
 from storefront import services
 from storefront.models import Customer
+from tests.helpers import assert_error_envelope
 from tests.storefront.factories import CUSTOMER_PASSWORD, CustomerFactory
-from tests.storefront.test_api_errors import assert_error_envelope
 
 pytestmark = pytest.mark.django_db
 

@@ -4,18 +4,7 @@ import pytest
 from django.urls import path
 
 from apikit.routing import api_path
-
-
-def assert_error_envelope(response, status_code: int, error_code: str) -> dict:
-    assert response.status_code == status_code
-    assert response["Content-Type"].startswith("application/json")
-    body = response.json()
-    assert body["status"] is False
-    assert body["data"]["code"] == status_code
-    assert body["data"]["errorCode"] == error_code
-    assert isinstance(body["data"]["message"], str) and body["data"]["message"]
-    assert "Traceback" not in response.content.decode()
-    return body
+from tests.helpers import assert_error_envelope
 
 
 @pytest.mark.django_db

@@ -18,9 +18,9 @@ from feedback.models import Comment
 from storefront.models import Customer, IdempotencyRecord
 from storefront.tokens import token_issue
 from tests.catalog.factories import ProductFactory
+from tests.helpers import assert_error_envelope
 from tests.storefront.factories import CustomerFactory
 
-from .test_api_errors import assert_error_envelope
 from .test_database_unavailable import real_connection_error
 
 pytestmark = pytest.mark.django_db

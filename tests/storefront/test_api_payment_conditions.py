@@ -14,8 +14,8 @@ from storefront.payments import (
     installment_terms_of,
     payment_conditions,
 )
+from tests.helpers import assert_error_envelope
 from tests.storefront.factories import PaymentOptionFactory
-from tests.storefront.test_api_errors import assert_error_envelope
 
 URL = "/publics/payments/conditions"
 NOT_FOUND = "SERVICE_STORE_PAYMENT_OPTION_NOT_FOUND"

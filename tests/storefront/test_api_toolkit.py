@@ -4,8 +4,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from storefront.api.throttling import PublicWriteThrottle
-
-from .test_api_errors import assert_error_envelope
+from tests.helpers import assert_error_envelope
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.storefront.toolkit_urls")]
 

@@ -18,8 +18,8 @@ from storefront.tokens import (
     token_issue,
     token_read,
 )
+from tests.helpers import assert_error_envelope
 from tests.storefront.factories import CustomerFactory
-from tests.storefront.test_api_errors import assert_error_envelope
 
 ME = "/publics/customers/me"
 

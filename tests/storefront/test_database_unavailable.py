@@ -13,9 +13,8 @@ from django.test import RequestFactory
 
 from apikit import fallback
 from tests.catalog.factories import ProductFactory
+from tests.helpers import assert_error_envelope
 from tests.storefront.factories import CustomerFactory
-
-from .test_api_errors import assert_error_envelope
 
 pytestmark = pytest.mark.django_db
 

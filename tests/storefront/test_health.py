@@ -4,7 +4,7 @@ from unittest import mock
 
 import pytest
 
-from .test_api_errors import assert_error_envelope
+from tests.helpers import assert_error_envelope
 
 pytestmark = pytest.mark.django_db
 

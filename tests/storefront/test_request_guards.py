@@ -13,10 +13,10 @@ from feedback.models import Comment
 from storefront.models import Customer
 from storefront.tokens import token_issue
 from tests.catalog.factories import ProductFactory
+from tests.helpers import assert_error_envelope
 from tests.storefront.factories import CustomerFactory
 
 from .live_gunicorn import CONF, http_request
-from .test_api_errors import assert_error_envelope
 
 pytestmark = pytest.mark.django_db
 

@@ -23,8 +23,8 @@ from feedback.models import Comment
 from storefront.api import throttling
 from storefront.models import ThrottleCounter
 from tests.catalog.factories import ProductFactory
+from tests.helpers import assert_error_envelope
 from tests.storefront.factories import CustomerFactory
-from tests.storefront.test_api_errors import assert_error_envelope
 
 LOGIN = "/publics/customers/login"
 COMMENT = {"message": "Does it come in blue?", "customerName": "Ana", "customerEmail": "a@x.io"}

@@ -42,7 +42,7 @@ class MediaSerializer(serializers.Serializer):
 
 class AttributeValueSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # shadows Field.label (typing only)
     image = serializers.SerializerMethodField()
     originalImage = serializers.SerializerMethodField()
     color = serializers.CharField(help_text="Hex colour, e.g. #1A2B3C ('' when none).")
@@ -134,7 +134,7 @@ class ProductSummarySerializer(serializers.Serializer):
 class ReviewProductSummarySerializer(ProductSummarySerializer):
     """The Product summary of the review list: `productId` in place of `id`."""
 
-    id = None
+    id = None  # type: ignore[assignment]  # DRF: None removes the inherited field
     productId = serializers.IntegerField(source="id")
 
     def to_representation(self, instance):
