@@ -37,8 +37,8 @@ def _order_entries(raw: Any) -> list[tuple[str, bool]]:
             entries.append((name, direction.lower() == "desc"))
         else:
             raise InvalidValue("must be a list of fields")
-        if len(entries) > MAX_LIST_LENGTH:
-            raise InvalidValue(f"may have at most {MAX_ORDER_FIELDS} fields")
+        if len(entries) > MAX_LIST_LENGTH:  # a guard on repeats; distinct fields: below
+            raise InvalidValue(f"may have at most {MAX_LIST_LENGTH} entries")
     return entries
 
 
