@@ -182,7 +182,7 @@ class UpsellView(APIView):
                 description="Location of the offer, e.g. cart or checkout.",
                 examples=[OpenApiExample("Cart", value="cart")],
             ),
-            *list_query_parameters(UPSELL_LIST),
+            *list_query_parameters(UPSELL_LIST, limit=False),  # one offer: no page size
             OpenApiParameter(
                 "variationMap",
                 {
