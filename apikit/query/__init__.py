@@ -25,20 +25,9 @@ returns the page container. Usage in a selector/view::
     return success(page)
     # {"registers": [...], "pagination": {"limit": 10, "offset": 0, "pages": 3, "registers": 25}}
 
-Accepted input (all optional):
-
-- ``limit=20`` (1..100, default 10), ``offset=40`` (0..10_000_000, default 0).
-- ``fields=id,score`` / ``fields=id&fields=score`` / ``fields[]=id`` / ``fields=["id"]``:
-  only those keys in each register.
-- ``condition={"score":5,"createdAt":{"gte":"2026-01-01"}}`` or
-  ``condition[score]=5&condition[createdAt][gte]=2026-01-01``. A bare value means ``eq``
-  (a bare list means ``in``, a bare null ``isNull``). Operators: ``eq ne gt gte lt lte in
-  nin contains startsWith isNull``; ``in``/``nin`` take a JSON array, a bracket list or
-  ``"a,b"``; ``contains``/``startsWith`` (case-insensitive) only on str fields.
-- ``order=-createdAt,score`` / ``order=["-createdAt"]`` /
-  ``order=[{"field":"createdAt","direction":"desc"}]`` /
-  ``order[0][field]=createdAt&order[0][direction]=desc``. At most 5 fields; ``id`` is
-  always appended as the last tie-breaker.
+The accepted encodings and limits (bracket and JSON forms, operators, caps) are written
+once, in docs/decisions.md, "List query toolkit". The query string is read in one pass
+(`querystring.collect`); each parameter is then decoded from its own items.
 
 Errors are one ``ValidationError`` with a key per parameter (``limit``, ``offset``,
 ``fields``, ``order``, ``condition`` or ``condition.<field>``).
