@@ -189,13 +189,24 @@ def _looks_like_json(value: Any) -> bool:
     return isinstance(value, str) and value.strip()[:1] in ("[", "{")
 
 
-def _raw(params: Any, name: str) -> tuple[Any, bool]:
-    """(value, is_structured) for `name`; value None when absent.
+def collect(params: Any, names: tuple[str, ...]) -> dict[str, list[tuple[str, Any, bool]]]:
+    """One pass over the parameters: the items of each of `names` that is present.
 
-    is_structured is True when the value came from JSON (a JSON string or a plain dict
-    value), so its strings are not split on commas.
+    An item belongs to `name` when its key is `name` or starts with ``name[``; other keys
+    are never parsed (a malformed ``utm[x`` of another parameter is not an error here).
     """
-    items = [item for item in _items(params) if item[0] == name or item[0].startswith(name + "[")]
+    found: dict[str, list[tuple[str, Any, bool]]] = {}
+    for item in _items(params):
+        base = item[0].partition("[")[0]
+        if base in names:
+            found.setdefault(base, []).append(item)
+    return found
+
+
+def decoded(items: list[tuple[str, Any, bool]] | None, name: str) -> tuple[Any, bool]:
+    """(value, is_structured) of one parameter from its `collect` items; (None, False) when
+    absent. is_structured is True when the value came from JSON (a JSON string or a plain
+    dict value), so its strings are not split on commas."""
     if not items:
         return None, False
     value = _plain(_build(items)).get(name)
@@ -207,6 +218,10 @@ def _raw(params: Any, name: str) -> tuple[Any, bool]:
             raise _error(name, f"The {name} field must be a finite number.")
         return value, True
     return value, False
+
+
+def _raw(params: Any, name: str) -> tuple[Any, bool]:
+    return decoded(collect(params, (name,)).get(name), name)
 
 
 def json_or_nested(params: Any, name: str) -> Any:
@@ -235,7 +250,11 @@ def string_list(params: Any, name: str) -> list[str] | None:
     Comma-separated parts are trimmed and empty ones dropped; JSON elements may be strings
     or numbers (kept as strings). More than 100 elements is a ValidationError.
     """
-    value, structured = _raw(params, name)
+    return strings(*_raw(params, name), name=name)
+
+
+def strings(value: Any, structured: bool, *, name: str) -> list[str] | None:
+    """`string_list` of an already `decoded` value."""
     if value is None:
         return None
     if isinstance(value, dict):

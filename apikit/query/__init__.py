@@ -25,20 +25,9 @@ returns the page container. Usage in a selector/view::
     return success(page)
     # {"registers": [...], "pagination": {"limit": 10, "offset": 0, "pages": 3, "registers": 25}}
 
-Accepted input (all optional):
-
-- ``limit=20`` (1..100, default 10), ``offset=40`` (0..10_000_000, default 0).
-- ``fields=id,score`` / ``fields=id&fields=score`` / ``fields[]=id`` / ``fields=["id"]``:
-  only those keys in each register.
-- ``condition={"score":5,"createdAt":{"gte":"2026-01-01"}}`` or
-  ``condition[score]=5&condition[createdAt][gte]=2026-01-01``. A bare value means ``eq``
-  (a bare list means ``in``, a bare null ``isNull``). Operators: ``eq ne gt gte lt lte in
-  nin contains startsWith isNull``; ``in``/``nin`` take a JSON array, a bracket list or
-  ``"a,b"``; ``contains``/``startsWith`` (case-insensitive) only on str fields.
-- ``order=-createdAt,score`` / ``order=["-createdAt"]`` /
-  ``order=[{"field":"createdAt","direction":"desc"}]`` /
-  ``order[0][field]=createdAt&order[0][direction]=desc``. At most 5 fields; ``id`` is
-  always appended as the last tie-breaker.
+The accepted encodings and limits (bracket and JSON forms, operators, caps) are written
+once, in docs/decisions.md, "List query toolkit". The query string is read in one pass
+(`querystring.collect`); each parameter is then decoded from its own items.
 
 Errors are one ``ValidationError`` with a key per parameter (``limit``, ``offset``,
 ``fields``, ``order``, ``condition`` or ``condition.<field>``).
@@ -55,13 +44,13 @@ Modules: spec (declarations, limits), values (type coercion), condition, order, 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import QuerySet
 from rest_framework.exceptions import ValidationError
 
-from ..querystring import clip, string_list
+from ..querystring import clip, collect, decoded, strings
 from .condition import OPERATORS, parse_condition
 from .openapi import list_query_parameters
 from .order import parse_order
@@ -96,26 +85,21 @@ __all__ = [
 ]
 
 
-def _single(params: Any, name: str) -> Any:
-    if params is None:
-        return None
-    if any(str(key).startswith(name + "[") for key in params):
-        raise InvalidValue(f"The {name} field must be a single integer, not a list or object.")
-    if hasattr(params, "getlist"):
-        values = params.getlist(name)
-        if not values:
-            return None
-        if len(values) > 1:
-            raise InvalidValue(f"The {name} field must be given once.")
-        return values[0]
-    return params.get(name)
+_PARAMETERS = ("limit", "offset", "fields", "condition", "order")
 
 
-def _bounded_int(params: Any, name: str, default: int, low: int, high: int) -> int:
-    message = f"The {name} field must be an integer from {low} to {high}."
-    value = _single(params, name)
-    if value is None:
+def _bounded_int(items: list | None, name: str, default: int, low: int, high: int) -> int:
+    """`name` from its `collect` items: one plain integer from `low` to `high`."""
+    if not items:
         return default
+    if any(key != name for key, _, _ in items):
+        raise InvalidValue(f"The {name} field must be a single integer, not a list or object.")
+    _, value, raw = items[0]
+    if value is None:  # a plain dict's None, as if absent
+        return default
+    if not raw and isinstance(value, list):
+        raise InvalidValue(f"The {name} field must be given once.")
+    message = f"The {name} field must be an integer from {low} to {high}."
     if isinstance(value, bool):
         raise InvalidValue(message)
     if isinstance(value, str):
@@ -127,9 +111,9 @@ def _bounded_int(params: Any, name: str, default: int, low: int, high: int) -> i
     return value
 
 
-def _parse_fields(params: Any, spec: ListSpec, errors: dict[str, list[str]]):
+def _parse_fields(items: list | None, spec: ListSpec, errors: dict[str, list[str]]):
     try:
-        names = string_list(params, "fields")
+        names = strings(*decoded(items, "fields"), name="fields")
     except ValidationError as exc:
         errors.update(exc.detail)
         return None
@@ -153,23 +137,22 @@ def parse_list_query(
     default_limit: int = DEFAULT_LIMIT,
     max_limit: int = MAX_LIMIT,
 ) -> ListQuery:
-    """Read limit, offset, fields, condition and order; raise one ValidationError listing
-    every bad parameter (rendered as 422 VALIDATION_ERROR)."""
-    if params is not None and not isinstance(params, Mapping) and not hasattr(params, "lists"):
-        raise ValidationError({"non_field_errors": ["The query parameters could not be read."]})
+    """Read limit, offset, fields, condition and order in one pass over `params`; raise one
+    ValidationError listing every bad parameter (rendered as 422 VALIDATION_ERROR)."""
+    items = collect(params, _PARAMETERS)  # a ValidationError when params is not a mapping
     errors: dict[str, list[str]] = {}
     limit, offset = default_limit, 0
     try:
-        limit = _bounded_int(params, "limit", default_limit, 1, max_limit)
+        limit = _bounded_int(items.get("limit"), "limit", default_limit, 1, max_limit)
     except InvalidValue as exc:
         errors["limit"] = [str(exc)]
     try:
-        offset = _bounded_int(params, "offset", 0, 0, MAX_OFFSET)
+        offset = _bounded_int(items.get("offset"), "offset", 0, 0, MAX_OFFSET)
     except InvalidValue as exc:
         errors["offset"] = [str(exc)]
-    fields = _parse_fields(params, spec, errors)
-    condition = parse_condition(params, spec, errors)
-    order_by = parse_order(params, spec, errors)
+    fields = _parse_fields(items.get("fields"), spec, errors)
+    condition = parse_condition(items.get("condition"), spec, errors)
+    order_by = parse_order(items.get("order"), spec, errors)
     if errors:
         raise ValidationError({key: [str(message) for message in errors[key]] for key in errors})
     return ListQuery(limit=limit, offset=offset, fields=fields, filter=condition, order_by=order_by)

@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import Q
 from rest_framework.exceptions import ValidationError
 
-from ..querystring import clip, json_or_nested
+from ..querystring import clip, decoded
 from .spec import MAX_CONDITIONS, ListField, ListSpec
 from .values import COERCE, InvalidValue, to_bool, value_list
 
@@ -55,10 +55,11 @@ def condition_q(spec_field: ListField, operator: str, value: Any) -> Q:
     return ~q if operator in _NEGATED else q
 
 
-def parse_condition(params: Any, spec: ListSpec, errors: dict[str, list[str]]) -> Q:
-    """The AND of every condition; each problem is added to `errors` under its key."""
+def parse_condition(items: list | None, spec: ListSpec, errors: dict[str, list[str]]) -> Q:
+    """The AND of every condition (from the `collect` items of `condition`); each problem is
+    added to `errors` under its key."""
     try:
-        raw = json_or_nested(params, "condition")
+        raw = decoded(items, "condition")[0]
     except ValidationError as exc:
         errors.update(exc.detail)
         return Q()

@@ -17,23 +17,27 @@ CONDITION_VALUE_SCHEMAS = {
 }
 
 
-def list_query_parameters(spec: ListSpec, *, max_limit: int = MAX_LIMIT) -> list:
+def list_query_parameters(
+    spec: ListSpec, *, max_limit: int = MAX_LIMIT, limit: bool = True
+) -> list:
     """OpenAPI query parameters for a list endpoint, for ``@extend_schema(parameters=...)``.
 
     ``fields`` and ``order`` are documented as comma-separated arrays and ``condition``
     as a bracket (deepObject) object; the JSON encodings are described in the text.
+    ``limit=False`` leaves `limit` out, for an endpoint that answers a single register.
     """
     # Imported here: list specs are declared in selectors, which must not need the schema app.
     from drf_spectacular.utils import OpenApiParameter
 
     filterable = [name for name, item in spec.fields.items() if item.filter]
     orderable = [name for name, item in spec.fields.items() if item.order]
+    limit_parameter = OpenApiParameter(
+        "limit",
+        {"type": "integer", "minimum": 1, "maximum": max_limit, "default": DEFAULT_LIMIT},
+        description=f"Registers per page, 1 to {max_limit} (default {DEFAULT_LIMIT}).",
+    )
     return [
-        OpenApiParameter(
-            "limit",
-            {"type": "integer", "minimum": 1, "maximum": max_limit, "default": DEFAULT_LIMIT},
-            description=f"Registers per page, 1 to {max_limit} (default {DEFAULT_LIMIT}).",
-        ),
+        *([limit_parameter] if limit else []),
         OpenApiParameter(
             "offset",
             {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0},

@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework.exceptions import ValidationError
 
-from ..querystring import MAX_LIST_LENGTH, clip, indexed_list, json_or_nested
+from ..querystring import MAX_LIST_LENGTH, clip, decoded, indexed_list
 from .spec import MAX_ORDER_FIELDS, ListSpec
 from .values import InvalidValue
 
@@ -37,8 +37,8 @@ def _order_entries(raw: Any) -> list[tuple[str, bool]]:
             entries.append((name, direction.lower() == "desc"))
         else:
             raise InvalidValue("must be a list of fields")
-        if len(entries) > MAX_LIST_LENGTH:
-            raise InvalidValue(f"may have at most {MAX_ORDER_FIELDS} fields")
+        if len(entries) > MAX_LIST_LENGTH:  # a guard on repeats; distinct fields: below
+            raise InvalidValue(f"may have at most {MAX_LIST_LENGTH} entries")
     return entries
 
 
@@ -58,11 +58,14 @@ def _order_by(entries: list[tuple[str, bool]], spec: ListSpec) -> tuple[str, ...
     return tuple(order_by)
 
 
-def parse_order(params: Any, spec: ListSpec, errors: dict[str, list[str]]) -> tuple[str, ...]:
-    """order_by arguments for `order`, or the spec's default; problems go into `errors`."""
+def parse_order(
+    items: list | None, spec: ListSpec, errors: dict[str, list[str]]
+) -> tuple[str, ...]:
+    """order_by arguments for `order` (its `collect` items), or the spec's default; problems
+    go into `errors`."""
     default = [(name.lstrip("-"), name.startswith("-")) for name in spec.default_order]
     try:
-        raw = json_or_nested(params, "order")
+        raw = decoded(items, "order")[0]
         entries = [] if raw is None else _order_entries(raw)
     except ValidationError as exc:
         errors.update(exc.detail)

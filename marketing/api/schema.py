@@ -88,7 +88,7 @@ cart_upsell_get_schema = extend_schema(
             description="Location of the offer, e.g. cart or checkout.",
             examples=[OpenApiExample("Cart", value="cart")],
         ),
-        *list_query_parameters(UPSELL_LIST),
+        *list_query_parameters(UPSELL_LIST, limit=False),  # one offer: no page size
         OpenApiParameter(
             "variationMap",
             {

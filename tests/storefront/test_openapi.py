@@ -55,3 +55,13 @@ def test_parameters_document_the_values_the_api_accepts(schema_file):
     assert parameter(schema_file, quote, "tradePolicyId")["minimum"] == 1
     cart = parameter(schema_file, "/cart/upsell/{locationId}", "variationMap")
     assert cart["additionalProperties"]["minimum"] == 0
+
+
+def test_upsell_documents_offset_but_no_limit(schema_file):
+    # The upsell answer is one offer: a page size would be ignored, so it is not offered.
+    names = {
+        p["name"] for p in schema_file["paths"]["/cart/upsell/{locationId}"]["get"]["parameters"]
+    }
+    assert {"offset", "condition", "order", "fields"} <= names
+    assert "limit" not in names
+    assert parameter(schema_file, "/review/product", "limit")["maximum"] == 100

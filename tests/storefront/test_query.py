@@ -485,6 +485,14 @@ def test_at_most_five_order_fields():
     }
 
 
+def test_more_than_a_hundred_order_entries_are_refused_with_the_limit_checked():
+    # Repeats are allowed (the first wins) up to 100 entries; the message names that limit.
+    assert parse("order=" + ",".join(["score"] * 100)).order_by == ("score", "id")
+    assert errors_of("order=" + ",".join(["score"] * 101)) == {
+        "order": ["The order field may have at most 100 entries."]
+    }
+
+
 @pytest.mark.parametrize(
     ("query", "message"),
     [
