@@ -6,6 +6,7 @@ from apikit.errors import ErrorCode
 from apikit.schema import error_responses
 from infra.ids import MAX_ID
 from storefront.api.idempotency import idempotency_key_parameter
+from storefront.api.throttling import rate_limit_headers
 
 from .interest_serializers import InterestCreateSerializer, InterestSerializer
 from .serializers import FullTreeNodeSerializer, SpecificCategoryTreeSerializer
@@ -57,7 +58,7 @@ product_interest_register_schema = extend_schema(
         "`Idempotency-Key` makes a retry return the first answer."
     ),
     tags=["products"],
-    parameters=[idempotency_key_parameter()],
+    parameters=[idempotency_key_parameter(), *rate_limit_headers()],
     request=InterestCreateSerializer,
     responses={
         201: InterestSerializer,

@@ -7,6 +7,7 @@ from apikit.errors import ErrorCode
 from apikit.query import list_query_parameters
 from apikit.schema import error_responses, page_container, success_envelope
 from storefront.api.idempotency import idempotency_key_parameter
+from storefront.api.throttling import rate_limit_headers
 
 from .lists import COMMENT_LIST, PRODUCT_REVIEW_LIST, SALES_CHANNEL_REVIEW_LIST
 from .serializers import (
@@ -86,6 +87,7 @@ product_comment_create_schema = extend_schema(
             "productId", OpenApiTypes.INT, OpenApiParameter.PATH, description="Product id."
         ),
         idempotency_key_parameter(),
+        *rate_limit_headers(),
     ],
     request=CommentCreateSerializer,
     responses={

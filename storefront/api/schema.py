@@ -18,6 +18,7 @@ from .payment_serializers import (
     PaymentConditionsBodySerializer,
     PaymentConditionSerializer,
 )
+from .throttling import rate_limit_headers
 
 payments_card_flags_schema = extend_schema(
     operation_id="payments_card_flags",
@@ -81,7 +82,7 @@ customer_register_schema = extend_schema(
         "retry safely: the retry gets the first answer instead of a duplicate-e-mail 422."
     ),
     tags=["customers"],
-    parameters=[idempotency_key_parameter()],
+    parameters=[idempotency_key_parameter(), *rate_limit_headers()],
     request=CustomerRegisterSerializer,
     responses={
         201: success_envelope("CustomerEnvelope", CustomerSerializer),
@@ -109,7 +110,7 @@ customer_login_schema = extend_schema(
         "tokens are never stored."
     ),
     tags=["customers"],
-    parameters=[idempotency_key_parameter(writes=False)],
+    parameters=[idempotency_key_parameter(writes=False), *rate_limit_headers()],
     request=CustomerLoginSerializer,
     responses={
         200: success_envelope("CustomerSessionEnvelope", CustomerSessionSerializer),

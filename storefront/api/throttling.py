@@ -31,6 +31,8 @@ import math
 import threading
 
 from django.core.cache import cache
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework.throttling import SimpleRateThrottle
 
 from infra.client_ip import client_ip
@@ -175,3 +177,22 @@ class RateLimitHeadersMiddleware:
             for name, value in zip(RATE_LIMIT_HEADERS, figures, strict=True):
                 response[name] = str(value)
         return response
+
+
+def rate_limit_headers() -> list[OpenApiParameter]:
+    """The RateLimit-* response headers of a throttled operation, for its OpenAPI entry."""
+    described = {
+        "RateLimit-Limit": "Requests allowed in the current window (the tightest limit).",
+        "RateLimit-Remaining": "Requests left in the current window.",
+        "RateLimit-Reset": "Seconds until the current window ends.",
+    }
+    return [
+        OpenApiParameter(
+            name,
+            OpenApiTypes.INT,
+            location=OpenApiParameter.HEADER,
+            response=True,
+            description=description,
+        )
+        for name, description in described.items()
+    ]

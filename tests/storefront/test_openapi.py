@@ -65,3 +65,20 @@ def test_upsell_documents_offset_but_no_limit(schema_file):
     assert {"offset", "condition", "order", "fields"} <= names
     assert "limit" not in names
     assert parameter(schema_file, "/review/product", "limit")["maximum"] == 100
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/publics/products/interests",
+        "/publics/products/{productId}/comments",
+        "/publics/customers",
+        "/publics/customers/login",
+    ],
+)
+def test_throttled_operations_document_their_rate_limit_headers(schema_file, path):
+    for status, response in schema_file["paths"][path]["post"]["responses"].items():
+        headers = response.get("headers", {})
+        assert {"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} <= set(headers), (
+            f"{path} {status} lacks the RateLimit headers"
+        )
