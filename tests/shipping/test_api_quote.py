@@ -22,6 +22,7 @@ from tests.catalog.factories import (
     StorageFactory,
     TradePolicyFactory,
 )
+from tests.helpers import PRODUCT_SUMMARY_KEYS, assert_error
 
 from .factories import (
     CarrierFactory,
@@ -100,23 +101,6 @@ ITEM_KEYS = {
     "cubicVolumeItem",
     "totalCubicVolume",
     "error",
-}
-SUMMARY_KEYS = {
-    "id",
-    "brandId",
-    "brandName",
-    "mainCategoryId",
-    "mainCategoryName",
-    "type",
-    "name",
-    "sku",
-    "url",
-    "comparisonPrice",
-    "stock",
-    "medias",
-    "combination",
-    "currentAttributes",
-    "active",
 }
 OPTION_KEYS = {
     "shippingTableId",
@@ -199,16 +183,6 @@ def get_quote(api_client, items, **params):
     return api_client.get(URL, brackets(items, **params))
 
 
-def assert_error(response, status: int, error_code: str) -> dict:
-    assert response.status_code == status, response.content
-    body = response.json()
-    assert body["status"] is False
-    assert body["data"]["code"] == status
-    assert body["data"]["errorCode"] == error_code
-    assert body["data"]["message"]
-    return body["data"]
-
-
 # --- Shape ------------------------------------------------------------------------------
 
 
@@ -280,7 +254,7 @@ def test_quote_answers_every_contract_field_with_its_json_type(api_client):
     assert item["quantity"] == 2
     assert (item["productPriceRuleId"], item["productPriceRuleName"]) == (0, "")
     assert item["value"] == 49.9
-    assert set(item["product"]) == SUMMARY_KEYS
+    assert set(item["product"]) == set(PRODUCT_SUMMARY_KEYS)
     assert item["product"]["id"] == product.pk
     assert item["productStorages"] == [
         {

@@ -6,6 +6,7 @@ import pytest
 from django.core.management import call_command
 
 from shipping.models import PostalCode
+from tests.helpers import assert_error
 
 from .factories import PostalCodeFactory
 
@@ -30,16 +31,6 @@ ADDRESS_KEYS = {
 
 def consult(api_client, country: str, code: str, prefix: str = ""):
     return api_client.get(f"{prefix}/shipping/zipcode/consult/{country}/{code}")
-
-
-def assert_error(response, status: int, error_code: str) -> dict:
-    assert response.status_code == status
-    body = response.json()
-    assert body["status"] is False
-    assert body["data"]["code"] == status
-    assert body["data"]["errorCode"] == error_code
-    assert isinstance(body["data"]["message"], str) and body["data"]["message"]
-    return body["data"]
 
 
 def test_consult_answers_the_address_in_the_success_envelope_field_by_field(api_client):
