@@ -6,9 +6,14 @@ from django.http import HttpRequest
 from rest_framework.response import Response
 
 
+def envelope(data: Any) -> dict[str, Any]:
+    """The success envelope's body: {"status": true, "data": ...}."""
+    return {"status": True, "data": data}
+
+
 def success(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     """Success envelope: {"status": true, "data": ...}."""
-    return Response({"status": True, "data": data}, status=status, headers=headers)
+    return Response(envelope(data), status=status, headers=headers)
 
 
 def bare(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> Response:

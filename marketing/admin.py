@@ -14,6 +14,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
+from apikit.responses import envelope
 from storefront.models import SalesChannel
 
 from .api.listing import banner_listing_get
@@ -253,7 +254,7 @@ class BannerGroupAdmin(AutocompleteWhenSearchable, admin.ModelAdmin):
             moment=moment,
             base_url=request.build_absolute_uri("/"),
         )
-        payload = {"status": True, "data": listing.groups}
+        payload = envelope(listing.groups)
         banners = list(group.banners.order_by("order", "id"))
         context = {
             **self.admin_site.each_context(request),

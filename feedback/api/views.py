@@ -11,7 +11,7 @@ from apikit.caching import conditional_response
 from apikit.errors import ErrorCode, not_found
 from apikit.paths import path_id
 from apikit.query import list_page, parse_list_query
-from apikit.responses import bare, request_base_url
+from apikit.responses import bare, envelope, request_base_url
 from catalog.api.fragments import attach_product_summaries
 from storefront.api.idempotency import idempotent
 from storefront.api.throttling import PublicWriteThrottle
@@ -51,7 +51,7 @@ class ProductReviewListView(APIView):
             return ProductReviewSerializer(rows, many=True, context=context).data
 
         page = list_page(product_reviews_public(), query, render)
-        return conditional_response(request, {"status": True, "data": page}, max_age=0)
+        return conditional_response(request, envelope(page), max_age=0)
 
 
 class SalesChannelReviewListView(APIView):
@@ -62,7 +62,7 @@ class SalesChannelReviewListView(APIView):
         page = list_page(
             reviews, query, lambda rows: SalesChannelReviewSerializer(rows, many=True).data
         )
-        return conditional_response(request, {"status": True, "data": page}, max_age=0)
+        return conditional_response(request, envelope(page), max_age=0)
 
 
 class CommentListView(APIView):

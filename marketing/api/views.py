@@ -10,7 +10,7 @@ from apikit.caching import conditional_response
 from apikit.errors import ErrorCode, not_found
 from apikit.query import ListQuery, parse_list_query, sparse
 from apikit.querystring import json_or_nested, string_list
-from apikit.responses import request_base_url
+from apikit.responses import envelope, request_base_url
 from apikit.text import check_json_strings
 from catalog.api.fragments import product_full
 from storefront.selectors import current_sales_channel
@@ -82,7 +82,7 @@ class BannerListView(APIView):
             raise not_found(ErrorCode.BANNER_GROUP_NOT_FOUND, BANNER_GROUP_NOT_FOUND_MESSAGE)
         return conditional_response(
             request,
-            {"status": True, "data": listing.groups},
+            envelope(listing.groups),
             max_age=listing.max_age(moment),
             valid_until=listing.valid_until,
         )

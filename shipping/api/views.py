@@ -8,7 +8,7 @@ from rest_framework.views import APIView
 from apikit.caching import conditional_response
 from apikit.errors import ErrorCode, not_found
 from apikit.querystring import indexed_list, json_or_nested
-from apikit.responses import request_base_url
+from apikit.responses import envelope, request_base_url
 from apikit.schema import error_responses, success_envelope
 from catalog.api.fragments import product_summaries
 from infra.ids import MAX_ID
@@ -78,7 +78,7 @@ class ZipcodeConsultView(APIView):
                 f"Postal code {zipCode[:20]} was not found in {country.name}.",
             )
         address = AddressSerializer({"address": postal_code, "country": country}).data
-        return conditional_response(request, {"status": True, "data": address})
+        return conditional_response(request, envelope(address))
 
 
 QUOTE_PARAMETERS = [

@@ -4,6 +4,7 @@ from rest_framework.views import APIView
 
 from apikit.caching import conditional_response
 from apikit.errors import ErrorCode, not_found
+from apikit.responses import envelope
 from storefront.cards import CARD_FLAG_PATTERNS
 from storefront.models import PaymentOptionKind
 from storefront.selectors import payment_terms_get
@@ -16,7 +17,7 @@ from .schema import payments_card_flags_schema, payments_conditions_schema
 
 # The patterns are code: built once per process, so there is nothing to fetch from the
 # shared cache (and nothing stale to serve there after a deploy changes them).
-CARD_FLAGS_PAYLOAD = {"status": True, "data": dict(CARD_FLAG_PATTERNS)}
+CARD_FLAGS_PAYLOAD = envelope(dict(CARD_FLAG_PATTERNS))
 
 
 class CardFlagsView(APIView):
@@ -39,7 +40,7 @@ class PaymentConditionsView(APIView):
         plan = _payment_terms(body["installmentPaymentOptionId"], PaymentOptionKind.INSTALLMENTS)
         return conditional_response(
             request,
-            {"status": True, "data": payment_conditions_data(body["items"], cash=cash, plan=plan)},
+            envelope(payment_conditions_data(body["items"], cash=cash, plan=plan)),
         )
 
 
