@@ -9,11 +9,19 @@ from django.db.models import Q
 from django.http import QueryDict
 from rest_framework.exceptions import ValidationError
 
-from apikit.query import ListField, ListQuery, ListSpec, list_page, parse_list_query, sparse
+from apikit.query import (
+    ListField,
+    ListFilterSet,
+    ListQuery,
+    list_filterset,
+    list_page,
+    parse_list_query,
+    sparse,
+)
 from storefront.models import Customer, PaymentOption
 from tests.storefront.factories import CustomerFactory
 
-SPEC = ListSpec(
+SPEC = list_filterset(
     fields={
         "id": ListField("id", "int", order=True),
         "score": ListField("score", "int", order=True),
@@ -28,11 +36,11 @@ SPEC = ListSpec(
 )
 
 
-def parse(query: str, spec: ListSpec = SPEC, **kwargs) -> ListQuery:
+def parse(query: str, spec: type[ListFilterSet] = SPEC, **kwargs) -> ListQuery:
     return parse_list_query(QueryDict(query), spec, **kwargs)
 
 
-def errors_of(query: str, spec: ListSpec = SPEC) -> dict[str, list[str]]:
+def errors_of(query: str, spec: type[ListFilterSet] = SPEC) -> dict[str, list[str]]:
     with pytest.raises(ValidationError) as caught:
         parse(query, spec)
     return {key: [str(message) for message in value] for key, value in caught.value.detail.items()}
@@ -68,7 +76,7 @@ def errors_of_with_max(query: str, max_limit: int) -> dict:
 
 def test_field_types_are_checked_when_the_spec_is_declared():
     with pytest.raises(ValueError, match="unknown type 'integer'"):
-        ListSpec(fields={"id": ListField("id", "integer")}, output_fields=frozenset())
+        list_filterset(fields={"id": ListField("id", "integer")}, output_fields=frozenset())
 
 
 def test_parameters_that_are_not_a_mapping_are_refused():
@@ -78,7 +86,7 @@ def test_parameters_that_are_not_a_mapping_are_refused():
 
 def test_default_order_must_name_a_declared_field():
     with pytest.raises(ValueError, match="unknown"):
-        ListSpec(fields={}, output_fields=frozenset(), default_order=("-unknown",))
+        list_filterset(fields={}, output_fields=frozenset(), default_order=("-unknown",))
 
 
 # ---------------------------------------------------------------------------- limit, offset
@@ -277,7 +285,7 @@ def test_condition_values_deeper_than_operator_and_value_are_refused(query):
     ],
 )
 def test_values_are_coerced_to_the_field_type(field, raw, expected):
-    path = SPEC.fields[field].path
+    path = SPEC.list_fields[field].path
     assert parse(f"condition[{field}]={raw.replace('+', '%2B')}").filter == Q(
         **{f"{path}__exact": expected}
     )
@@ -473,7 +481,7 @@ def test_unknown_or_non_orderable_order_fields_are_refused():
 
 
 def test_at_most_five_order_fields():
-    spec = ListSpec(
+    spec = list_filterset(
         fields={name: ListField(name, "int", order=True) for name in "abcdef"},
         output_fields=frozenset(),
         default_order=("a",),
@@ -525,7 +533,7 @@ def test_sparse_keeps_only_requested_keys_in_row_order():
 
 # ---------------------------------------------------------------------------- list_page (DB)
 
-CUSTOMERS = ListSpec(
+CUSTOMERS = list_filterset(
     fields={
         "id": ListField("id", "int", order=True),
         "name": ListField("name", "str", order=True),
@@ -726,7 +734,7 @@ def test_list_page_serializes_only_the_page():
 @pytest.mark.django_db
 def test_decimal_condition_against_a_real_decimal_column():
     PaymentOption.objects.filter(kind="cash").delete()
-    spec = ListSpec(
+    spec = list_filterset(
         fields={
             "id": ListField("id", "int", order=True),
             "discount": ListField("discount_percentage", "decimal", order=True),
