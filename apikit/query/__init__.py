@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import Q, QuerySet
 from rest_framework.exceptions import ValidationError
@@ -40,36 +40,19 @@ from rest_framework.exceptions import ValidationError
 from ..querystring import MAX_LIST_LENGTH, clip, collect, decoded, indexed_list, strings
 from .filters import (
     MAX_CONDITIONS,
-    MAX_ORDER_FIELDS,
     NULL,
     OPERATORS,
     TEXT_OPERATORS,
-    FieldType,
     ListField,
     ListFilterSet,
     list_filterset,
 )
 from .openapi import list_query_parameters
-from .pagination import DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, ListPagination
+from .pagination import DEFAULT_LIMIT, MAX_LIMIT, ListPagination
 from .values import InvalidValue
 
-__all__ = [
-    "DEFAULT_LIMIT",
-    "MAX_CONDITIONS",
-    "MAX_LIMIT",
-    "MAX_OFFSET",
-    "MAX_ORDER_FIELDS",
-    "OPERATORS",
-    "FieldType",
-    "ListField",
-    "ListFilterSet",
-    "ListQuery",
-    "list_filterset",
-    "list_page",
-    "list_query_parameters",
-    "parse_list_query",
-    "sparse",
-]
+__all__ = ["ListField", "ListFilterSet", "ListQuery", "list_filterset", "list_page"]
+__all__ += ["list_query_parameters", "parse_list_query", "sparse"]
 
 
 @dataclass(frozen=True)
@@ -185,7 +168,7 @@ def parse_list_query(
         try:
             return parse(items.get(name), *args)
         except ValidationError as exc:
-            errors.update(exc.detail)
+            errors.update(cast(dict, exc.detail))
         except InvalidValue as exc:
             errors[name] = [f"The {name} field {exc}."]
         return None

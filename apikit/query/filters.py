@@ -10,6 +10,7 @@ of values.py, so a bad one is a form error of its filter.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, ClassVar, Literal, NamedTuple, get_args
 
 from django import forms
@@ -24,21 +25,10 @@ FieldType = Literal["int", "str", "bool", "decimal", "datetime", "date"]
 MAX_CONDITIONS = 20
 MAX_ORDER_FIELDS = 5
 
-# The contract's operators and the ORM lookup each one maps to.
-LOOKUPS = {
-    "eq": "exact",
-    "ne": "exact",
-    "gt": "gt",
-    "gte": "gte",
-    "lt": "lt",
-    "lte": "lte",
-    "in": "in",
-    "nin": "in",
-    "contains": "icontains",
-    "startsWith": "istartswith",
-    "isNull": "isnull",
-}
-OPERATORS = tuple(LOOKUPS)
+OPERATORS = ("eq", "ne", "gt", "gte", "lt", "lte", "in", "nin", "contains", "startsWith", "isNull")
+# The ORM lookup of each operator (ne and nin exclude; text lookups ignore case).
+LOOKUPS = {op: op.lower() for op in OPERATORS} | {"eq": "exact", "ne": "exact", "nin": "in"}
+LOOKUPS |= {"contains": "icontains", "startsWith": "istartswith"}
 TEXT_OPERATORS = ("contains", "startsWith")
 NULL = object()  # an explicit JSON null: a form field would take None for "not sent"
 
@@ -50,7 +40,14 @@ class ListField(NamedTuple):
     order: bool = False  # may appear in `order`
 
 
-class ConditionValueField(forms.Field):
+class SharedField(forms.Field):
+    """A stateless form field: every form shares it instead of deep-copying it."""
+
+    def __deepcopy__(self, memo: dict) -> SharedField:
+        return self
+
+
+class ConditionValueField(SharedField):
     """The value of one operator, coerced to the field's type (a list for in/nin)."""
 
     def __init__(self, *, kind: FieldType, operator: str, **kwargs: Any) -> None:
@@ -89,7 +86,7 @@ class ConditionFilter(Filter):
         return qs.filter(self.q(value))
 
 
-class OrderValueField(forms.Field):
+class OrderValueField(SharedField):
     """[(api name, descending)]: every name orderable, at most MAX_ORDER_FIELDS distinct."""
 
     def __init__(self, *, choices: list, null_label: Any = None, **kwargs: Any) -> None:
@@ -142,8 +139,7 @@ class ListFilterSet(FilterSet):
         self.filters = {name: self.base_filters[name] for name in data}  # only those sent
 
     def get_form_class(self) -> type[forms.Form]:
-        fields = {name: item.field for name, item in self.filters.items()}
-        return type("ListFilterForm", (forms.Form,), fields)
+        return _form_class(tuple((name, item.field) for name, item in self.filters.items()))
 
     def condition(self) -> Q:
         """The AND of every valid condition."""
@@ -156,6 +152,11 @@ class ListFilterSet(FilterSet):
     def order_by(self) -> tuple[str, ...]:
         ordering = self.base_filters["order"]
         return ordering.order_by(self.form.cleaned_data.get("order", []))
+
+
+@lru_cache(maxsize=512)  # a form class per set of fields sent (fields are shared)
+def _form_class(fields: tuple[tuple[str, forms.Field], ...]) -> type[forms.Form]:
+    return type("ListFilterForm", (forms.Form,), dict(fields))
 
 
 def list_filterset(

@@ -4,6 +4,7 @@ container, on DRF's LimitOffsetPagination."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import QuerySet
@@ -17,6 +18,9 @@ MAX_OFFSET = 10_000_000
 
 
 class ListPagination(LimitOffsetPagination):
+    limit: int
+    offset: int
+    count: int
     default_limit = DEFAULT_LIMIT
     max_limit = MAX_LIMIT
     max_offset = MAX_OFFSET
@@ -40,13 +44,11 @@ class ListPagination(LimitOffsetPagination):
         if not raw and isinstance(value, list):
             raise InvalidValue("must be given once")
         problem = InvalidValue(f"must be an integer from {low} to {high}")
-        if isinstance(value, str):
-            if not INTEGER.fullmatch(value):
-                raise problem
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        if isinstance(value, float) or not INTEGER.fullmatch(str(value)):  # no bool either
             raise problem
-        return value
+        if not low <= int(value) <= high:
+            raise problem
+        return int(value)
 
     def read_limit(self, items: list | None) -> None:
         self.limit = self._bounded_int(items, "limit", self.default_limit, self.max_limit, 1)
@@ -54,7 +56,9 @@ class ListPagination(LimitOffsetPagination):
     def read_offset(self, items: list | None) -> None:
         self.offset = self._bounded_int(items, "offset", 0, self.max_offset)
 
-    def paginate_queryset(self, queryset: QuerySet, request: Any = None, view: Any = None) -> list:
+    def paginate_queryset(  # request and view: unused, as the page is already read
+        self, queryset: QuerySet[Any, Any] | Sequence[Any], request: Any = None, view: Any = None
+    ) -> list[Any]:
         """The page's rows: one COUNT query, and one page query only when rows are left."""
         self.count = self.get_count(queryset)
         if self.offset >= self.count:

@@ -13,10 +13,12 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from rest_framework.exceptions import ValidationError
 
+from infra.ids import MAX_ID
+
 from ..querystring import MAX_LIST_LENGTH, indexed_list, parse_json
 
 MAX_STR_LENGTH = 255
-INT_MIN, INT_MAX = -(2**63), 2**63 - 1
+INT_MIN, INT_MAX = -MAX_ID - 1, MAX_ID  # a bigint column
 
 INTEGER = re.compile(r"[+-]?[0-9]{1,20}")
 DECIMAL = re.compile(r"[+-]?(?:[0-9]{1,18}(?:\.[0-9]{0,10})?|\.[0-9]{1,10})")
@@ -27,21 +29,15 @@ class InvalidValue(Exception):
 
 
 def to_int(value: Any) -> int:
-    if isinstance(value, bool):
-        raise InvalidValue("must be an integer")
-    if isinstance(value, float):
-        if not value.is_integer():
-            raise InvalidValue("must be an integer")
+    if isinstance(value, float) and value.is_integer():
         value = int(value)
-    elif isinstance(value, str):
-        if not INTEGER.fullmatch(value):
-            raise InvalidValue("must be an integer")
-        value = int(value)
-    elif not isinstance(value, int):
+    if isinstance(value, bool) or not isinstance(value, str | int):
         raise InvalidValue("must be an integer")
-    if not INT_MIN <= value <= INT_MAX:
+    if not INTEGER.fullmatch(str(value)):
+        raise InvalidValue("must be an integer")
+    if not INT_MIN <= int(value) <= INT_MAX:
         raise InvalidValue("must be an integer within the signed 64-bit range")
-    return value
+    return int(value)
 
 
 def to_str(value: Any) -> str:

@@ -395,7 +395,9 @@ def test_operator_without_value_is_refused():
     }
 
 
-@pytest.mark.parametrize("query", ["condition=[1]", "condition=5", "condition=x"])
+@pytest.mark.parametrize(
+    "query", ["condition=[1]", "condition=5", "condition=x", "condition=a&condition=b"]
+)
 def test_condition_must_be_an_object(query):
     assert errors_of(query) == {"condition": ["The condition field must be a JSON object."]}
 
