@@ -195,14 +195,10 @@ def decoded(items: list[tuple[str, Any, bool]] | None, name: str) -> tuple[Any, 
     return value, False
 
 
-def _raw(params: Any, name: str) -> tuple[Any, bool]:
-    return decoded(collect(params, (name,)).get(name), name)
-
-
 def json_or_nested(params: Any, name: str) -> Any:
     """`name` as JSON or brackets: ``c={"a":1}`` -> {"a": 1}; ``c[a]=1`` -> {"a": "1"};
     ``c=-a`` -> "-a"; absent -> None."""
-    return _raw(params, name)[0]
+    return decoded(collect(params, (name,)).get(name), name)[0]
 
 
 def indexed_list(value: Any, *, name: str) -> list:
@@ -222,7 +218,7 @@ def string_list(params: Any, name: str) -> list[str] | None:
     Comma-separated parts are trimmed and empty ones dropped; JSON elements may be strings
     or numbers (kept as strings). More than 100 elements is a ValidationError.
     """
-    return strings(*_raw(params, name), name=name)
+    return strings(*decoded(collect(params, (name,)).get(name), name), name=name)
 
 
 def strings(value: Any, structured: bool, *, name: str) -> list[str] | None:

@@ -1,31 +1,20 @@
 """List query parameters: limit, offset, fields, condition, order (DESIGN §5).
 
-The query string is read in one pass (`querystring.collect`) and each parameter decoded
-from its own items (bracket and JSON forms); the decoded values then go to the list's
-django-filter FilterSet (filters.py: one filter per field and operator, an ordering
-filter) and to `ListPagination` (DRF's LimitOffsetPagination). Usage in a view::
-
-    REVIEW_LIST = list_filterset(                      # in <app>/api/lists.py
-        fields={
-            "id": ListField("id", "int", order=True),
-            "score": ListField("score", "int", order=True),
-            "createdAt": ListField("created_at", "datetime", order=True),
-        },
-        output_fields=frozenset(ReviewSerializer().fields),
-        default_order=("-createdAt",),
-    )
+One pass over the query string (`querystring.collect`) decodes each parameter from its own
+items (bracket or JSON forms); the values then go to the list's django-filter FilterSet
+(filters.py: a filter per field and operator, an ordering filter) and to `ListPagination`
+(DRF's LimitOffsetPagination). In a view::
 
     query = parse_list_query(request.query_params, REVIEW_LIST)   # 422 on bad input
     page = list_page(reviews, query, lambda rows: ReviewSerializer(rows, many=True).data)
     # {"registers": [...], "pagination": {"limit": 10, "offset": 0, "pages": 3, "registers": 25}}
 
-The accepted encodings and limits are written once, in docs/decisions.md ("List query
-toolkit", "List queries on django-filter"). Errors are one ``ValidationError`` with a key
-per parameter (``limit``, ``offset``, ``fields``, ``order``, ``condition`` or
-``condition.<field>``). OpenAPI: ``parameters=list_query_parameters(REVIEW_LIST)``.
-
-Note: a ListField path across a multi-valued relation (``tags__name``) can repeat rows;
-keep whitelisted paths single-valued.
+with ``REVIEW_LIST = list_filterset(fields={"score": ListField("score", "int", order=True),
+...}, output_fields=..., default_order=("-createdAt",))`` in <app>/api/lists.py, and
+``parameters=list_query_parameters(REVIEW_LIST)`` in its schema. Encodings and caps:
+docs/decisions.md. Errors: one ``ValidationError`` keyed ``limit``, ``offset``, ``fields``,
+``order``, ``condition`` or ``condition.<field>``. Keep ListField paths single-valued
+(``tags__name`` would repeat rows).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import QuerySet
 from rest_framework.pagination import LimitOffsetPagination
 
-from .values import INTEGER, InvalidValue
+from .values import INTEGER, InvalidValue, text_matching
 
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100
@@ -43,12 +43,11 @@ class ListPagination(LimitOffsetPagination):
             return default
         if not raw and isinstance(value, list):
             raise InvalidValue("must be given once")
-        problem = InvalidValue(f"must be an integer from {low} to {high}")
-        if isinstance(value, float) or not INTEGER.fullmatch(str(value)):  # no bool either
-            raise problem
-        if not low <= int(value) <= high:
-            raise problem
-        return int(value)
+        problem = f"must be an integer from {low} to {high}"
+        number = int(text_matching(value, INTEGER, problem))
+        if not low <= number <= high:
+            raise InvalidValue(problem)
+        return number
 
     def read_limit(self, items: list | None) -> None:
         self.limit = self._bounded_int(items, "limit", self.default_limit, self.max_limit, 1)
