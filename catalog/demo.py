@@ -42,7 +42,7 @@ from .models import (
     Storage,
     TradePolicy,
 )
-from .pricing import Target
+from .pricing import Target, UpdateComparison
 from .selectors import CATEGORY_CACHE, PRICE_RULE_CACHE
 
 SEED = 20240601
@@ -520,7 +520,7 @@ def _seed_price_rules(categories, stdout) -> None:
             "rule_target": Target.CATEGORY,
             "value": Decimal("15"),
             "priority": 10,
-            "update_comparison_price": "sale-price",
+            "update_comparison_price": UpdateComparison.SALE_PRICE,
         },
     )
     if created:
