@@ -7,6 +7,7 @@ from decimal import Decimal
 import pytest
 from django.db.models import Q
 from django.http import QueryDict
+from django_filters import FilterSet, OrderingFilter
 from rest_framework.exceptions import ValidationError
 
 from apikit.query import (
@@ -18,6 +19,7 @@ from apikit.query import (
     parse_list_query,
     sparse,
 )
+from feedback.api.lists import PRODUCT_REVIEW_LIST, SALES_CHANNEL_REVIEW_LIST
 from storefront.models import Customer, PaymentOption
 from tests.storefront.factories import CustomerFactory
 
@@ -757,3 +759,49 @@ def test_decimal_condition_against_a_real_decimal_column():
 def test_factory_customers_page_like_bulk_ones():
     CustomerFactory.create_batch(3)
     assert page("limit=2")["pagination"] == {"limit": 2, "offset": 0, "pages": 2, "registers": 3}
+
+
+# ---------------------------------------------------------------------------- the FilterSet
+
+
+def test_a_list_is_a_django_filter_filterset_with_a_filter_per_field_and_operator():
+    assert issubclass(SPEC, FilterSet)
+    assert isinstance(SPEC.base_filters["order"], OrderingFilter)
+    filters = SPEC.base_filters
+    assert {"score.eq", "score.nin", "name.contains", "name.startsWith", "day.isNull"} <= set(
+        filters
+    )
+    assert (filters["createdAt.gte"].field_name, filters["createdAt.gte"].lookup_expr) == (
+        "created_at",
+        "gte",
+    )
+    assert filters["score.ne"].exclude and not filters["score.eq"].exclude
+    # text operators only on text fields; a non-filterable field has no filter at all
+    assert "score.contains" not in filters
+    assert not [name for name in filters if name.startswith("secret.")]
+
+
+def test_review_lists_filter_customer_id_on_the_masked_id():
+    for filterset in (PRODUCT_REVIEW_LIST, SALES_CHANNEL_REVIEW_LIST):
+        for operator in ("eq", "in", "gt"):
+            assert filterset.base_filters[f"customerId.{operator}"].field_name == (
+                "public_customer_id"
+            )
+
+
+@pytest.mark.django_db
+def test_the_bound_filterset_filters_and_orders_a_queryset_itself():
+    make_customers(4)
+    bound = CUSTOMERS({"name.nin": ["Customer 0000"], "order": [("name", True)]})
+    assert bound.is_valid()
+    names = [c.name for c in bound.filter_queryset(Customer.objects.all())]
+    assert names == ["Customer 0003", "Customer 0002", "Customer 0001"]
+    nothing = CUSTOMERS({"id.in": []})
+    assert nothing.is_valid()
+    assert not nothing.filter_queryset(Customer.objects.all()).exists()
+
+
+def test_the_shared_form_fields_keep_no_state_between_requests():
+    assert list(errors_of("condition[score]=x")) == ["condition.score"]
+    assert parse("condition[score]=3").filter == Q(score__exact=3)
+    assert list(errors_of("condition[score]=y")) == ["condition.score"]
