@@ -150,7 +150,8 @@ def parse_list_query(
 ) -> ListQuery:
     """Read limit, offset, fields, condition and order in one pass over `params`; raise one
     ValidationError listing every bad parameter (rendered as 422 VALIDATION_ERROR)."""
-    items = collect(params, ("limit", "offset", "fields", "condition", "order"))
+    names = ("limit", "offset", "fields", "condition", "order")  # also the order of errors
+    items = collect(params, names)
     errors: dict[str, list[str]] = {}
 
     def read(name: str, parse: Callable[..., Any], *args: Any) -> Any:
@@ -173,7 +174,8 @@ def parse_list_query(
         key = "order" if name == "order" else f"condition.{name.partition('.')[0]}"
         errors.setdefault(key, []).extend(f"The {key} field {message}." for message in messages)
     if errors:
-        raise ValidationError({key: [str(message) for message in errors[key]] for key in errors})
+        keys = sorted(errors, key=lambda key: names.index(key.partition(".")[0]))
+        raise ValidationError({key: [str(message) for message in errors[key]] for key in keys})
     return ListQuery(
         limit=paginator.limit,
         offset=paginator.offset,

@@ -805,3 +805,8 @@ def test_the_shared_form_fields_keep_no_state_between_requests():
     assert list(errors_of("condition[score]=x")) == ["condition.score"]
     assert parse("condition[score]=3").filter == Q(score__exact=3)
     assert list(errors_of("condition[score]=y")) == ["condition.score"]
+
+
+def test_errors_come_in_parameter_order_whichever_step_finds_them():
+    errors = errors_of("order=[1]&condition[score]=x&limit=0")
+    assert list(errors) == ["limit", "condition.score", "order"]
