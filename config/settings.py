@@ -391,6 +391,20 @@ COMMENTS_REQUIRE_MODERATION = env_bool("COMMENTS_REQUIRE_MODERATION", True)
 COMMENTS_EMAIL_REPLIES = env_bool("COMMENTS_EMAIL_REPLIES", True)
 # Cubic weight divisor of the shipping quote: volume in cm3 / divisor = kilograms.
 SHIPPING_CUBIC_DIVISOR = env_int("SHIPPING_CUBIC_DIVISOR", 6000)
+# Postal-code provider fallback (docs/decisions.md): when a postal code is not in the
+# database, ask a ViaCEP-compatible API (`{code}` in the URL is the 8-digit CEP), store the
+# answer and serve it from the database next time. Off by default.
+POSTAL_CODE_PROVIDER_ENABLED = env_bool("POSTAL_CODE_PROVIDER_ENABLED", False)
+POSTAL_CODE_PROVIDER_URL = env_str(
+    "POSTAL_CODE_PROVIDER_URL", "https://viacep.com.br/ws/{code}/json/"
+)
+POSTAL_CODE_PROVIDER_COUNTRIES = env_list("POSTAL_CODE_PROVIDER_COUNTRIES", "BRA")
+# Milliseconds a provider call may take; after a failure the provider is skipped for
+# POSTAL_CODE_PROVIDER_BREAKER_SECONDS, and an unknown code is not asked again for
+# POSTAL_CODE_PROVIDER_MISS_SECONDS.
+POSTAL_CODE_PROVIDER_TIMEOUT_MS = env_int("POSTAL_CODE_PROVIDER_TIMEOUT_MS", 1500)
+POSTAL_CODE_PROVIDER_BREAKER_SECONDS = env_int("POSTAL_CODE_PROVIDER_BREAKER_SECONDS", 30)
+POSTAL_CODE_PROVIDER_MISS_SECONDS = env_int("POSTAL_CODE_PROVIDER_MISS_SECONDS", 3600)
 # Public base URL used to build absolute links in e-mails and image URLs outside a request.
 PUBLIC_BASE_URL = env_str("PUBLIC_BASE_URL", "http://127.0.0.1:8000")
 # Seconds a hot public read (card flags, trees, banners) stays in the cache at most.
