@@ -101,6 +101,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "apikit.middleware.ApiErrorMiddleware",
+    "infra.db_routing.ReplicaReadsMiddleware",
     "apikit.middleware.RequestGuardMiddleware",
     "apikit.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -166,6 +167,25 @@ else:
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Read replicas (infra/db_routing.py): reads of public GET requests go to one of these,
+# everything else (writes, the admin, reads after a write, commands) to the primary. For
+# DATABASE_REPLICA_GRACE_SECONDS after any change all reads go to the primary, so answers
+# cached right after a change never come from a replica that has not received it.
+DATABASE_REPLICA_ALIASES: list[str] = []
+for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS"), start=1):
+    DATABASES[f"replica{_number}"] = {
+        **dj_database_url.parse(_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60)),
+        "CONN_HEALTH_CHECKS": True,
+        "TEST": {"MIRROR": "default"},
+    }
+    DATABASE_REPLICA_ALIASES.append(f"replica{_number}")
+if RUNNING_TESTS and not DATABASE_REPLICA_ALIASES:
+    # A mirror of the test database, for the routing tests (they turn routing on).
+    DATABASES["replica1"] = {**DATABASES["default"], "TEST": {"MIRROR": "default"}}
+DATABASE_REPLICA_GRACE_SECONDS = env_int("DATABASE_REPLICA_GRACE_SECONDS", 5)
+DATABASE_ROUTERS = ["infra.db_routing.ReplicaRouter"]
+ADMIN_PATH_PREFIX = "/admin/"
 
 # --- Cache ------------------------------------------------------------------
 

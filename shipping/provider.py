@@ -128,10 +128,13 @@ def parse_answer(country: str, code: str, data: Any) -> ProviderAddress | None:
 
 def _fetch(code: str) -> Any:
     url = settings.POSTAL_CODE_PROVIDER_URL.replace("{code}", code)
-    request = urllib.request.Request(url, headers={"Accept": "application/json"})
+    if not url.startswith(("https://", "http://")):
+        raise ProviderError("POSTAL_CODE_PROVIDER_URL must be an http(s) URL")
+    # The scheme is checked above: S310's file:// and custom schemes cannot get here.
+    request = urllib.request.Request(url, headers={"Accept": "application/json"})  # noqa: S310
     timeout = settings.POSTAL_CODE_PROVIDER_TIMEOUT_MS / 1000
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
+        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (see above)
             body = response.read(MAX_BODY_BYTES + 1)
     except urllib.error.HTTPError as exc:
         if 400 <= exc.code < 500:

@@ -42,7 +42,7 @@ class FakeProvider:
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):  # noqa: N802 - http.server's name
+            def do_GET(self):
                 parts = self.path.strip("/").split("/")
                 code = parts[1] if len(parts) == 3 else ""
                 fake.hits.append(code)
