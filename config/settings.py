@@ -398,7 +398,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "PREPROCESSING_HOOKS": ["apikit.schema.preprocess_public_paths"],
-    "ENUM_NAME_OVERRIDES": {},
+    "ENUM_NAME_OVERRIDES": {"QuoteTableRejectionEnum": "shipping.explain.Rejection"},
 }
 
 # --- Store behaviour ----------------------------------------------------------

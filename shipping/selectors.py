@@ -11,8 +11,9 @@ from catalog.selectors import default_trade_policy_id, trade_policy_exists
 from infra.cache import cached
 
 from . import quote
-from .fetch import ProductInfo, StorageInfo, TableInfo, quote_info_fetch
-from .models import PostalCode
+from .explain import TableVerdict, explain_group
+from .fetch import ProductInfo, QuoteInfo, StorageInfo, TableInfo, quote_info_fetch
+from .models import PostalCode, ShippingTable
 from .postal import format_postal_code
 
 POSTAL_CODES_CACHE = "postal-codes"
@@ -86,6 +87,12 @@ class QuotedOption:
 
 
 @dataclass(frozen=True)
+class ExplainedTable:
+    table: ShippingTable  # with its carrier
+    verdict: TableVerdict
+
+
+@dataclass(frozen=True)
 class QuotedGroup:
     group: quote.QuoteGroup
     storage: StorageInfo
@@ -93,6 +100,8 @@ class QuotedGroup:
     options: tuple[QuotedOption, ...]
     trade_policy_id: int
     target_code: str  # as shown (01310-100)
+    # With explain=true: the verdict on every table considered (shipping.explain).
+    explanation: tuple[ExplainedTable, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -104,6 +113,12 @@ class QuoteOutcome:
     product_ids: tuple[int, ...]  # the products found (their summaries go in the answer)
     # The next price-rule start or end: the quote may change by itself then.
     valid_until: datetime | None
+    explained: bool = False  # explain=true: groups carry `explanation`
+
+    @property
+    def explanation(self) -> QuoteOutcome | None:
+        """Itself with explain=true (its error items are the explanation's), else None."""
+        return self if self.explained else None
 
 
 def quote_trade_policy_id(trade_policy_id: int | None) -> int | None:
@@ -119,9 +134,12 @@ def shipping_quote_get(
     country: str,
     zip_code: str,
     trade_policy_id: int,
+    explain: bool = False,
 ) -> QuoteOutcome:
     """Quote shipping of (product id, quantity) items to a normalized postal code: fetch
-    (a fixed number of queries, shipping.fetch), calculate (shipping.quote), join."""
+    (a fixed number of queries, shipping.fetch), calculate (shipping.quote), join. With
+    `explain`, each group also carries the verdict on every table (one more query: the
+    country's switched-off tables)."""
     target = postal_code_get(country=country, code=zip_code)
     info = quote_info_fetch(
         items=items,
@@ -132,6 +150,7 @@ def shipping_quote_get(
         target_longitude=target.longitude if target else None,
     )
     result = quote.quote(info.request, info.data)
+    explain_tables = _explain_tables(info, country) if explain else None
     return QuoteOutcome(
         groups=tuple(
             QuotedGroup(
@@ -143,10 +162,46 @@ def shipping_quote_get(
                 options=tuple(QuotedOption(o, info.tables[o.table_id]) for o in group.options),
                 trade_policy_id=trade_policy_id,
                 target_code=info.target_code,
+                explanation=(
+                    None if explain_tables is None else _explained(info, group, explain_tables)
+                ),
             )
             for group in result.groups
         ),
         error_items=result.error_items,
         product_ids=tuple(info.products),
         valid_until=info.valid_until,
+        explained=explain,
     )
+
+
+def _explain_tables(info: QuoteInfo, country: str) -> dict[int, ShippingTable]:
+    """Every table of the country by id: the engine's (active) ones and, in one query, the
+    switched-off ones (the table or its carrier)."""
+    tables = {pk: table_info.table for pk, table_info in info.tables.items()}
+    inactive = (
+        ShippingTable.objects.filter(country=country)
+        .exclude(active=True, carrier__active=True)
+        .select_related("carrier")
+        .order_by("pk")
+    )
+    tables.update((table.pk, table) for table in inactive)
+    return tables
+
+
+def _explained(
+    info: QuoteInfo, group: quote.QuoteGroup, tables: dict[int, ShippingTable]
+) -> tuple[ExplainedTable, ...]:
+    verdicts = explain_group(
+        target_zipcode=info.request.target_zipcode,
+        storage_id=group.storage_id,
+        cargo_type_ids=group.cargo_type_ids,
+        service=group.service,
+        billable_weight=group.billable_weight,
+        total_price=group.total_price,
+        chosen={option.table_id: option.row.id for option in group.options},
+        tables=info.data.tables,
+        rows=info.data.rows,
+        inactive_table_ids=[pk for pk in tables if pk not in info.tables],
+    )
+    return tuple(ExplainedTable(tables[verdict.table_id], verdict) for verdict in verdicts)

@@ -123,6 +123,17 @@ QUOTE_PARAMETERS = [
             OpenApiExample("JSON array", value='[{"productId":1,"quantity":2}]'),
         ],
     ),
+    OpenApiParameter(
+        "explain",
+        OpenApiTypes.BOOL,
+        required=False,
+        description=(
+            "true: each group also carries `explanation.tables` (every shipping table of "
+            "the country considered and why each gave no option) and the answer "
+            "`explanation.excludedItems` (the items left out and why). Without it the "
+            "answer has no `explanation` keys."
+        ),
+    ),
 ]
 
 
@@ -162,6 +173,7 @@ class ShippingQuoteView(APIView):
                 "targetZipCode": query.get("targetZipCode"),
                 "targetCountryCode": query.get("targetCountryCode"),
                 "items": items,
+                **({"explain": query["explain"]} if "explain" in query else {}),
             }
         )
         params.is_valid(raise_exception=True)
@@ -180,6 +192,7 @@ class ShippingQuoteView(APIView):
             country=country,
             zip_code=data["targetZipCode"],
             trade_policy_id=trade_policy_id,
+            explain=data["explain"],
         )
         summaries = product_summaries(outcome.product_ids, base_url=request_base_url(request))
         return conditional_response(

@@ -82,3 +82,17 @@ def test_throttled_operations_document_their_rate_limit_headers(schema_file, pat
         assert {"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} <= set(headers), (
             f"{path} {status} lacks the RateLimit headers"
         )
+
+
+def test_the_quote_documents_explain_and_its_optional_explanations(schema_file):
+    quote = "/publics/products/quote"
+    assert parameter(schema_file, quote, "explain")["type"] == "boolean"
+    components = schema_file["components"]["schemas"]
+    group = components["QuoteGroup"]
+    assert "explanation" in group["properties"]
+    assert "explanation" not in group.get("required", [])
+    verdict = components["TableVerdict"]["properties"]
+    assert verdict["reasons"]["items"] == {"$ref": "#/components/schemas/QuoteTableRejectionEnum"}
+    rejections = components["QuoteTableRejectionEnum"]["enum"]
+    assert "postal_code_out_of_every_row" in rejections
+    assert "explanation" not in components["QuoteResponse"].get("required", [])
