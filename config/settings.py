@@ -395,6 +395,9 @@ SHIPPING_CUBIC_DIVISOR = env_int("SHIPPING_CUBIC_DIVISOR", 6000)
 PUBLIC_BASE_URL = env_str("PUBLIC_BASE_URL", "http://127.0.0.1:8000")
 # Seconds a hot public read (card flags, trees, banners) stays in the cache at most.
 PUBLIC_CACHE_SECONDS = env_int("PUBLIC_CACHE_SECONDS", 300)
+# Optional: a CDN purge endpoint; the banner admin POSTs {"urls": [...]} to it ("Purge CDN").
+CDN_PURGE_URL = env_str("CDN_PURGE_URL")
+CDN_PURGE_TIMEOUT_SECONDS = env_int("CDN_PURGE_TIMEOUT_SECONDS", 5)
 # How long a rendered product fragment may stay in the shared cache (changes retire it at once).
 PRODUCT_FRAGMENT_SECONDS = env_int("PRODUCT_FRAGMENT_SECONDS", 3600)
 # Seconds the first answer to a POST with an Idempotency-Key is kept for retries.
