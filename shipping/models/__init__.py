@@ -1,5 +1,6 @@
 """Models of the shipping app: postal codes, carriers, shipping tables and rows, pickups."""
 
+from .imports import ImportKind, JobStatus, PostalImportJob, StagedImport
 from .postal_codes import PostalCode
 from .tables import (
     MAX_ORDER_VALUE,
@@ -16,6 +17,10 @@ __all__ = [
     "MAX_ORDER_VALUE",
     "MAX_WEIGHT",
     "Carrier",
+    "ImportKind",
+    "JobStatus",
+    "PostalImportJob",
+    "StagedImport",
     "Pickup",
     "PickupType",
     "PostalCode",
