@@ -121,8 +121,10 @@ class PostalImportForm(forms.Form):
 
 
 def _refused(modeladmin, request, template: str, context: dict, form, message: str):
-    form.add_error(None, message)
-    return TemplateResponse(request, template, {**context, "form": form}, status=400)
+    """The form again, with why the confirmation was refused (400)."""
+    return TemplateResponse(
+        request, template, {**context, "form": form, "refusal": message}, status=400
+    )
 
 
 # --- Shipping rows ---------------------------------------------------------------------
