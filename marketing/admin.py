@@ -4,9 +4,9 @@ upsell offers."""
 import json
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Count
 from django.shortcuts import get_object_or_404
@@ -70,8 +70,10 @@ def _when(moment) -> str:
 def _scheduled_reason(banner: Banner, moment) -> str:
     """Why a scheduled banner is not live yet: its group's start or its own."""
     group_start = banner.group.start_at
-    if group_start is not None and group_start > moment and (
-        banner.start_at is None or group_start >= banner.start_at
+    if (
+        group_start is not None
+        and group_start > moment
+        and (banner.start_at is None or group_start >= banner.start_at)
     ):
         return _g("its group starts %(when)s") % {"when": _when(group_start)}
     if banner.start_at is not None and banner.start_at > moment:
@@ -80,7 +82,7 @@ def _scheduled_reason(banner: Banner, moment) -> str:
 
 
 def banner_states_message(banners: list[Banner], moment) -> str:
-    """"2 banners live, 1 still scheduled (its group starts 2026-12-01 00:00)": what
+    """ "2 banners live, 1 still scheduled (its group starts 2026-12-01 00:00)": what
     `banners` show in the public listing at `moment` (their group's schedule included)."""
     by_status: dict[Status, list[Banner]] = {status: [] for status in Status}
     for banner in banners:
@@ -126,16 +128,16 @@ def banners_public_url() -> str:
 
 
 class PublishingActions:
-    """"Publish now", "Unpublish" and "Purge CDN" for the banner and banner group admins."""
+    """ "Publish now", "Unpublish" and "Purge CDN" for the banner and banner group admins."""
 
     def get_actions(self, request):
-        actions = super().get_actions(request)  # type: ignore[misc]
+        actions = super().get_actions(request)
         if not cdn_purge_configured():
             actions.pop("purge_cdn", None)
         return actions
 
     def report(self, request, verb: str, banners: list[Banner], moment) -> None:
-        self.message_user(  # type: ignore[attr-defined]
+        self.message_user(  # type: ignore[attr-defined]  # a ModelAdmin mixin
             request, f"{verb} {banner_states_message(banners, moment)} {public_cache_note()}"
         )
 
@@ -144,15 +146,13 @@ class PublishingActions:
         url = banners_public_url()
         failure = cdn_purge([url])
         if failure:
-            self.message_user(  # type: ignore[attr-defined]
+            self.message_user(
                 request,
                 _g("CDN purge of %(url)s failed: %(reason)s.") % {"url": url, "reason": failure},
                 messages.ERROR,
             )
         else:
-            self.message_user(  # type: ignore[attr-defined]
-                request, _g("CDN purge requested for %(url)s.") % {"url": url}
-            )
+            self.message_user(request, _g("CDN purge requested for %(url)s.") % {"url": url})
 
 
 class StatusListFilter(admin.SimpleListFilter):
@@ -335,9 +335,9 @@ class BannerGroupAdmin(PublishingActions, AutocompleteWhenSearchable, admin.Mode
         moment = timezone.now()
         groups = banner_groups_publish_now(groups=queryset, moment=moment)
         banners = list(Banner.objects.filter(group__in=groups).select_related("group"))
-        verb = ngettext(
-            "%(n)d group published:", "%(n)d groups published:", len(groups)
-        ) % {"n": len(groups)}
+        verb = ngettext("%(n)d group published:", "%(n)d groups published:", len(groups)) % {
+            "n": len(groups)
+        }
         self.report(request, verb, banners, moment)
 
     @admin.action(description=_("Unpublish (end the selected groups now)"))
@@ -345,9 +345,9 @@ class BannerGroupAdmin(PublishingActions, AutocompleteWhenSearchable, admin.Mode
         moment = timezone.now()
         groups = banner_groups_unpublish(groups=queryset, moment=moment)
         banners = list(Banner.objects.filter(group__in=groups).select_related("group"))
-        verb = ngettext(
-            "%(n)d group unpublished:", "%(n)d groups unpublished:", len(groups)
-        ) % {"n": len(groups)}
+        verb = ngettext("%(n)d group unpublished:", "%(n)d groups unpublished:", len(groups)) % {
+            "n": len(groups)
+        }
         self.report(request, verb, banners, moment)
 
     @admin.display(description="banners", ordering="banners_total")
@@ -491,34 +491,34 @@ class BannerAdmin(PublishingActions, admin.ModelAdmin):
     def publish_now(self, request, queryset):
         moment = timezone.now()
         banners = banners_publish_now(banners=queryset, moment=moment)
-        verb = ngettext(
-            "%(n)d banner published:", "%(n)d banners published:", len(banners)
-        ) % {"n": len(banners)}
+        verb = ngettext("%(n)d banner published:", "%(n)d banners published:", len(banners)) % {
+            "n": len(banners)
+        }
         self.report(request, verb, banners, moment)
 
     @admin.action(description=_("Unpublish (end the selected banners now)"))
     def unpublish(self, request, queryset):
         moment = timezone.now()
         banners = banners_unpublish(banners=queryset, moment=moment)
-        verb = ngettext(
-            "%(n)d banner unpublished:", "%(n)d banners unpublished:", len(banners)
-        ) % {"n": len(banners)}
+        verb = ngettext("%(n)d banner unpublished:", "%(n)d banners unpublished:", len(banners)) % {
+            "n": len(banners)
+        }
         self.report(request, verb, banners, moment)
 
     @admin.action(description=_("Activate selected banners (keeping their schedule)"))
     def activate(self, request, queryset):
         banners = banners_set_active(banners=queryset, active=True)
-        verb = ngettext(
-            "%(n)d banner activated:", "%(n)d banners activated:", len(banners)
-        ) % {"n": len(banners)}
+        verb = ngettext("%(n)d banner activated:", "%(n)d banners activated:", len(banners)) % {
+            "n": len(banners)
+        }
         self.report(request, verb, banners, timezone.now())
 
     @admin.action(description=_("Deactivate selected banners"))
     def deactivate(self, request, queryset):
         banners = banners_set_active(banners=queryset, active=False)
-        verb = ngettext(
-            "%(n)d banner deactivated:", "%(n)d banners deactivated:", len(banners)
-        ) % {"n": len(banners)}
+        verb = ngettext("%(n)d banner deactivated:", "%(n)d banners deactivated:", len(banners)) % {
+            "n": len(banners)
+        }
         self.report(request, verb, banners, timezone.now())
 
     @admin.action(description="Regenerate fitted images")

@@ -2,9 +2,11 @@
 
 import hashlib
 import logging
+from datetime import datetime
 
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.db.models import QuerySet
 
 from .images import FIT_VERSION, fit_image
 from .models import DEVICES, Banner, BannerGroup
@@ -94,7 +96,7 @@ def banner_group_images_refresh(*, group: BannerGroup, force: bool = False) -> i
 # so the public listing answers the change at once for clients that revalidate.
 
 
-def _locked_banners(banners):
+def _locked_banners(banners: QuerySet[Banner]) -> QuerySet[Banner]:
     """The banners of `banners` (any queryset, even annotated), locked, with their group."""
     ids = list(banners.values_list("pk", flat=True))
     return (
@@ -105,12 +107,12 @@ def _locked_banners(banners):
     )
 
 
-def _locked_groups(groups):
+def _locked_groups(groups: QuerySet[BannerGroup]) -> QuerySet[BannerGroup]:
     ids = list(groups.values_list("pk", flat=True))
     return BannerGroup.objects.filter(pk__in=ids).select_for_update().order_by("code")
 
 
-def _publish_window(record, moment) -> None:
+def _publish_window(record: Banner | BannerGroup, moment: datetime) -> None:
     """Make `record`'s own schedule open at `moment`: a start still to come becomes
     `moment` (a start already passed is kept) and an end already passed is removed."""
     if record.start_at is None or record.start_at > moment:
@@ -119,7 +121,7 @@ def _publish_window(record, moment) -> None:
         record.end_at = None
 
 
-def _unpublish_window(record, moment) -> None:
+def _unpublish_window(record: Banner | BannerGroup, moment: datetime) -> None:
     """Close `record`'s own schedule at `moment` (an end still to come becomes `moment`);
     a start not yet reached is dropped so the window stays valid (end after start)."""
     if record.end_at is None or record.end_at > moment:
@@ -128,7 +130,7 @@ def _unpublish_window(record, moment) -> None:
         record.start_at = None
 
 
-def banners_publish_now(*, banners, moment) -> list[Banner]:
+def banners_publish_now(*, banners: QuerySet[Banner], moment: datetime) -> list[Banner]:
     """Activate `banners` and start them at `moment`; returns them with their group
     (their group's schedule still bounds them: see Banner.effective_window)."""
     done = []
@@ -141,7 +143,7 @@ def banners_publish_now(*, banners, moment) -> list[Banner]:
     return done
 
 
-def banners_unpublish(*, banners, moment) -> list[Banner]:
+def banners_unpublish(*, banners: QuerySet[Banner], moment: datetime) -> list[Banner]:
     """End `banners` at `moment` (they stay active, so "Publish now" brings them back)."""
     done = []
     with transaction.atomic():
@@ -152,7 +154,7 @@ def banners_unpublish(*, banners, moment) -> list[Banner]:
     return done
 
 
-def banners_set_active(*, banners, active: bool) -> list[Banner]:
+def banners_set_active(*, banners: QuerySet[Banner], active: bool) -> list[Banner]:
     """Switch `banners` on or off without touching their schedule."""
     done = []
     with transaction.atomic():
@@ -163,7 +165,9 @@ def banners_set_active(*, banners, active: bool) -> list[Banner]:
     return done
 
 
-def banner_groups_publish_now(*, groups, moment) -> list[BannerGroup]:
+def banner_groups_publish_now(
+    *, groups: QuerySet[BannerGroup], moment: datetime
+) -> list[BannerGroup]:
     """Start `groups` at `moment` (their banners keep their own, later starts)."""
     done = []
     with transaction.atomic():
@@ -174,7 +178,9 @@ def banner_groups_publish_now(*, groups, moment) -> list[BannerGroup]:
     return done
 
 
-def banner_groups_unpublish(*, groups, moment) -> list[BannerGroup]:
+def banner_groups_unpublish(
+    *, groups: QuerySet[BannerGroup], moment: datetime
+) -> list[BannerGroup]:
     """End `groups` at `moment`: none of their banners shows any more."""
     done = []
     with transaction.atomic():

@@ -242,7 +242,22 @@ class ShippingRowForm(forms.ModelForm):
 
     class Meta:
         model = ShippingRow
-        fields = "__all__"
+        fields = [
+            "table",
+            "initial_zipcode",
+            "final_zipcode",
+            "initial_weight",
+            "final_weight",
+            "initial_price",
+            "final_price",
+            "shipping_value",
+            "begin_shipping_time",
+            "end_shipping_time",
+            "extra_kg_value",
+            "extra_kg_threshold",
+            "order_value_percentage",
+            "fixed_fee",
+        ]
 
 
 @admin.register(ShippingRow)

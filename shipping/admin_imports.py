@@ -281,7 +281,9 @@ def postal_import_view(modeladmin, request):
         lines = report.summary_lines(max_rejections=SUMMARY_REJECTIONS)
         if data["dry_run"]:
             return TemplateResponse(
-                request, POSTAL_TEMPLATE, {**context, "form": None, "summary": lines, "staged": staged}
+                request,
+                POSTAL_TEMPLATE,
+                {**context, "form": None, "summary": lines, "staged": staged},
             )
         staged_import_discard(staged)
         _report_messages(modeladmin, request, report, lines)

@@ -47,9 +47,7 @@ def public_reply(api_client, reply) -> dict:
     return found
 
 
-def test_a_reply_is_signed_store_team_by_default_never_with_the_username(
-    staff_client, api_client
-):
+def test_a_reply_is_signed_store_team_by_default_never_with_the_username(staff_client, api_client):
     comment = CommentFactory(active=False, customer_email="ana@example.com")
 
     reply = reply_through_admin(staff_client, comment)

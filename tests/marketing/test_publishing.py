@@ -122,7 +122,11 @@ def test_a_group_ending_before_it_starts_is_refused_in_the_admin(staff):
                 key: getattr(group, key)
                 for key in ("code", "name", "location_id", "title", "description")
             },
-            **{f"{d}_{s}": 100 for d in ("desktop", "tablet", "mobile") for s in ("width", "height")},
+            **{
+                f"{d}_{s}": 100
+                for d in ("desktop", "tablet", "mobile")
+                for s in ("width", "height")
+            },
             "start_at_0": "2026-12-02",
             "start_at_1": "10:00",
             "end_at_0": "2026-12-01",
@@ -155,7 +159,8 @@ def test_publish_now_starts_banners_now_and_reports_the_group_that_holds_one_bac
     [message] = act(staff, BANNERS, "publish_now", [first, second, held])
 
     assert message.startswith(
-        "3 banners published: 2 banners live, 1 still scheduled (its group starts 2026-12-01 00:00)."
+        "3 banners published: 2 banners live, "
+        "1 still scheduled (its group starts 2026-12-01 00:00)."
     )
     assert "up to 300 seconds" in message and "max-age" in message
     first.refresh_from_db()
@@ -295,7 +300,9 @@ def test_purge_cdn_posts_the_banners_url_to_the_configured_endpoint(staff, purge
     assert purge_server.received == [
         {"urls": ["https://shop.example/api/v3/publics/template/banners"]}
     ]
-    assert message == "CDN purge requested for https://shop.example/api/v3/publics/template/banners."
+    assert (
+        message == "CDN purge requested for https://shop.example/api/v3/publics/template/banners."
+    )
 
 
 def test_a_failing_cdn_purge_is_reported_never_a_500(staff, purge_server, settings):
