@@ -63,7 +63,11 @@ def run_postal_import(job_id: int) -> PostalImportJob:
     A real import (not a dry run) deletes its kept upload when it ends.
     """
     with transaction.atomic():
-        job = PostalImportJob.objects.select_for_update().select_related("staged").get(pk=job_id)
+        job = (
+            PostalImportJob.objects.select_for_update(of=("self",))
+            .select_related("staged")
+            .get(pk=job_id)
+        )
         if job.status != JobStatus.PENDING:
             return job
         job.status = JobStatus.RUNNING
