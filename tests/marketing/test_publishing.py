@@ -315,3 +315,20 @@ def test_a_failing_cdn_purge_is_reported_never_a_500(staff, purge_server, settin
     [message] = act(staff, GROUPS, "purge_cdn", [group])
     assert "failed: the CDN could not be reached" in message
     assert BannerGroup.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("status", "expected"),
+    [("live", ["own"]), ("scheduled", ["held"]), ("expired", ["gone"]), ("inactive", ["off"])],
+)
+def test_the_status_filter_counts_the_group_schedule(staff, frozen, status, expected):
+    later = BannerGroupFactory(start_at=NOW + timedelta(days=1))
+    ended = BannerGroupFactory(end_at=NOW - timedelta(days=1))
+    BannerFactory(name="own")
+    BannerFactory(group=later, name="held")
+    BannerFactory(group=ended, name="gone", start_at=NOW - timedelta(days=5))
+    BannerFactory(name="off", active=False)
+
+    response = staff.get(BANNERS, {"status": status})
+
+    assert [banner.name for banner in response.context["cl"].result_list] == expected
