@@ -429,6 +429,17 @@ POSTAL_CODE_PROVIDER_MISS_SECONDS = env_int("POSTAL_CODE_PROVIDER_MISS_SECONDS",
 PUBLIC_BASE_URL = env_str("PUBLIC_BASE_URL", "http://127.0.0.1:8000")
 # Seconds a hot public read (card flags, trees, banners) stays in the cache at most.
 PUBLIC_CACHE_SECONDS = env_int("PUBLIC_CACHE_SECONDS", 300)
+# Admin imports: uploads kept between a dry run and its confirmation (minutes), where, and
+# the postal-code file size (lines) above which the import runs in the background.
+IMPORT_STAGING_DIR = Path(env_str("IMPORT_STAGING_DIR", str(DATA_DIR / "imports")))
+IMPORT_STAGING_MINUTES = env_int("IMPORT_STAGING_MINUTES", 30)
+POSTAL_IMPORT_INLINE_MAX_LINES = env_int("POSTAL_IMPORT_INLINE_MAX_LINES", 50_000)
+# How a background postal import starts: "command" (manage.py run_postal_import <id> in a
+# new process, after the request's commit) or "none" (left pending for a worker to run).
+POSTAL_IMPORT_RUNNER = env_str("POSTAL_IMPORT_RUNNER", "command")
+# Optional: a CDN purge endpoint; the banner admin POSTs {"urls": [...]} to it ("Purge CDN").
+CDN_PURGE_URL = env_str("CDN_PURGE_URL")
+CDN_PURGE_TIMEOUT_SECONDS = env_int("CDN_PURGE_TIMEOUT_SECONDS", 5)
 # How long a rendered product fragment may stay in the shared cache (changes retire it at once).
 PRODUCT_FRAGMENT_SECONDS = env_int("PRODUCT_FRAGMENT_SECONDS", 3600)
 # Seconds the first answer to a POST with an Idempotency-Key is kept for retries.

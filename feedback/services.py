@@ -10,6 +10,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from catalog.errors import ProductNotFound
 from catalog.selectors import product_get_active
@@ -17,7 +18,7 @@ from infra.cache import cache_namespace_bump
 from storefront.models import Customer
 
 from .errors import BlankMessage, InvalidParentComment, MissingCommenterContact
-from .models import Comment
+from .models import DEFAULT_STAFF_DISPLAY_NAME, Comment, StaffProfile
 from .selectors import FEEDBACK_CACHE
 
 logger = logging.getLogger(__name__)
@@ -76,6 +77,15 @@ class StaffReply:
     emailed: bool
 
 
+def staff_display_name(user: User) -> str:
+    """The public name that signs `user`'s replies: their profile's display name, else
+    "Store team" (in the active language); never the username."""
+    profile = StaffProfile.objects.filter(user=user).only("display_name").first()
+    if profile is not None and profile.display_name.strip():
+        return profile.display_name.strip()
+    return str(DEFAULT_STAFF_DISPLAY_NAME)
+
+
 def comment_reply_by_staff(
     *, comment: Comment, user: User, message: str, approve_comment: bool = True
 ) -> StaffReply:
@@ -95,7 +105,7 @@ def comment_reply_by_staff(
             product_id=comment.product_id,
             parent=thread,
             user=user,
-            user_name=(user.get_full_name() or user.get_username())[:150],
+            user_name=staff_display_name(user)[:150],
             user_email=user.email or "",
             message=message,
             reply_by_user=True,
@@ -134,7 +144,7 @@ def comment_reply_notify(*, comment: Comment, reply: Comment) -> bool:
         "comment": comment,
         "reply": reply,
     }
-    subject = f"Your question about {product.name} was answered"
+    subject = gettext("Your question about %(product)s was answered") % {"product": product.name}
     email = EmailMultiAlternatives(
         subject=subject.replace("\n", " ")[:200],
         body=render_to_string("feedback/emails/comment_reply.txt", context),

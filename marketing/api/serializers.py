@@ -93,15 +93,19 @@ class BannerSchedulingSerializer(serializers.Serializer):
 
 @extend_schema_field(BannerSchedulingSerializer(allow_null=True))
 class SchedulingField(serializers.Field):
-    """`{startDate, endDate}` (either may be null for an open end), or null when unscheduled."""
+    """`{startDate, endDate}` (either may be null for an open end), or null when unscheduled.
+
+    A banner answers its effective schedule: its own start and end within its group's.
+    """
 
     def __init__(self, **kwargs):
         super().__init__(source="*", read_only=True, **kwargs)
 
     def to_representation(self, instance):
-        if instance.start_at is None and instance.end_at is None:
+        window = getattr(instance, "effective_window", None) or instance.window
+        if window.start is None and window.end is None:
             return None
-        return BannerSchedulingSerializer(instance).data
+        return BannerSchedulingSerializer({"start_at": window.start, "end_at": window.end}).data
 
 
 class BannerSerializer(serializers.ModelSerializer):
