@@ -261,6 +261,34 @@ def best_rule(
     return min(applicable, key=rank)
 
 
+def rules_for_product(
+    product: ProductData,
+    rules: Iterable[RuleData],
+    *,
+    trade_policy_id: int | None,
+    moment: datetime,
+    forced_rule: RuleData | None = None,
+) -> tuple[RuleData, ...]:
+    """The rules that apply to the product at `moment` in the trade policy, whatever the
+    quantity (their quantity range is shown with them): live, for the policy, targeting
+    the product, and automatic (coupon rules need a code a customer types; upsell rules
+    belong to their offers), plus `forced_rule` (the offer's own) when it is live, for the
+    policy and targets the product. Highest priority first, then id."""
+    chosen: dict[int, RuleData] = {}
+    candidates = [(rule, rule.trigger == Trigger.AUTOMATIC) for rule in rules]
+    if forced_rule is not None:
+        candidates.append((forced_rule, True))
+    for rule, trigger_ok in candidates:
+        if (
+            trigger_ok
+            and rule_is_live(rule, moment)
+            and (not rule.trade_policy_ids or trade_policy_id in rule.trade_policy_ids)
+            and rule_targets(rule, product)
+        ):
+            chosen[rule.id] = rule
+    return tuple(sorted(chosen.values(), key=lambda rule: (-rule.priority, rule.id)))
+
+
 def compute_price(
     product: ProductData,
     stored: StoredPrice | None,

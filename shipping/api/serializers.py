@@ -268,7 +268,10 @@ class QuoteItemSerializer(serializers.Serializer):
     category = CategoryRefSerializer(
         source="info.product.main_category", allow_null=True, help_text="The main category."
     )
-    cargoTypeId = serializers.IntegerField(source="info.product.cargo_type_id", allow_null=True)
+    cargoTypeId = serializers.IntegerField(
+        source="info.product.cargo_type_id",
+        help_text="The product's cargo type (the store's default when it names none).",
+    )
     additionalTime = serializers.IntegerField(
         source="info.product.additional_time", help_text="Days."
     )
