@@ -303,7 +303,7 @@ def test_quote_answers_every_contract_field_with_its_json_type(api_client):
     (pickup_payload,) = options[0]["pickups"]
     assert set(pickup_payload) == PICKUP_KEYS
     assert pickup_payload["id"] == pickup.pk
-    assert pickup_payload["selected"] is False
+    assert pickup_payload["selected"] is True  # the only one: the nearest
     assert pickup_payload["zipCode"] == "01304-001"
     assert pickup_payload["latitude"] == "-23.557000"
     assert isinstance(pickup_payload["openingHours"], str)
