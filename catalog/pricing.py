@@ -267,26 +267,20 @@ def rules_for_product(
     *,
     trade_policy_id: int | None,
     moment: datetime,
-    forced_rule: RuleData | None = None,
 ) -> tuple[RuleData, ...]:
-    """The rules that apply to the product at `moment` in the trade policy, whatever the
-    quantity (their quantity range is shown with them): live, for the policy, targeting
-    the product, and automatic (coupon rules need a code a customer types; upsell rules
-    belong to their offers), plus `forced_rule` (the offer's own) when it is live, for the
-    policy and targets the product. Highest priority first, then id."""
-    chosen: dict[int, RuleData] = {}
-    candidates = [(rule, rule.trigger == Trigger.AUTOMATIC) for rule in rules]
-    if forced_rule is not None:
-        candidates.append((forced_rule, True))
-    for rule, trigger_ok in candidates:
-        if (
-            trigger_ok
-            and rule_is_live(rule, moment)
-            and (not rule.trade_policy_ids or trade_policy_id in rule.trade_policy_ids)
-            and rule_targets(rule, product)
-        ):
-            chosen[rule.id] = rule
-    return tuple(sorted(chosen.values(), key=lambda rule: (-rule.priority, rule.id)))
+    """The automatic rules that apply to the product at `moment` in the trade policy,
+    whatever the quantity (their quantity range is shown with them): live, for the policy
+    and targeting the product (coupon rules need a code a customer types; upsell rules
+    belong to their offers, which show them). Highest priority first, then id."""
+    chosen = [
+        rule
+        for rule in rules
+        if rule.trigger == Trigger.AUTOMATIC
+        and rule_is_live(rule, moment)
+        and (not rule.trade_policy_ids or trade_policy_id in rule.trade_policy_ids)
+        and rule_targets(rule, product)
+    ]
+    return tuple(sorted(chosen, key=lambda rule: (-rule.priority, rule.id)))
 
 
 def compute_price(

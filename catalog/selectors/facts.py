@@ -199,7 +199,6 @@ def product_price_rules_get(product: Product, context: PriceContext) -> tuple[Pr
         context.rules,
         trade_policy_id=context.trade_policy_id,
         moment=context.moment,
-        forced_rule=context.forced_rule,
     )
     if not applying:
         return ()

@@ -273,8 +273,8 @@ class FullProductSerializer(serializers.Serializer):
 
     @extend_schema_field(PriceRuleSerializer(many=True, allow_null=True))
     def get_priceRules(self, product) -> list[dict] | None:
-        """The automatic rules (and the offer's own) applying to the product now, whatever
-        the quantity, highest priority first; null when none."""
+        """The automatic price rules applying to the product now in the trade policy,
+        whatever the quantity, highest priority first; null when none."""
         rules = self._facts(product).price_rules
         return PriceRuleSerializer(rules, many=True).data if rules else None
 
