@@ -1,6 +1,7 @@
 """Writes and rules of the feedback app: comments, replies, moderation."""
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -174,7 +175,7 @@ def reviews_set_active(*, reviews: QuerySet, active: bool) -> int:
     return changed
 
 
-def product_review_summaries_refresh(*, product_ids) -> None:
+def product_review_summaries_refresh(*, product_ids: Iterable[int | None]) -> None:
     """Recount the approved reviews of the products, per score, and store the counts on
     the catalog side (catalog.services.product_review_summaries_store). Runs in the
     caller's transaction; the products' rows are locked first so two concurrent

@@ -1,5 +1,7 @@
 """The full product: contract 2.11 Upsell product, with Price, Stock and description."""
 
+from decimal import Decimal
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -48,11 +50,13 @@ class ReviewScoreSerializer(serializers.Serializer):
 
 
 class ReviewSummarySerializer(serializers.Serializer):
-    """The product's review summary (from a `catalog.selectors.ReviewSummaryFacts`)."""
+    """The product's review summary: its approved reviews."""
 
     average = serializers.DecimalField(
         max_digits=2,
         decimal_places=1,
+        min_value=Decimal("1"),
+        max_value=Decimal("5"),
         coerce_to_string=False,
         help_text="Mean score of the approved reviews, rounded half-up to one decimal.",
     )
@@ -67,15 +71,24 @@ class ReviewSummarySerializer(serializers.Serializer):
 
 
 class StatusSerializer(serializers.Serializer):
-    code = serializers.ChoiceField(
-        choices=[status.value for status in ProductStatus],
-        help_text=(
-            "published: active and sellable now (units in stock, a service, or sold "
-            "without stock); out-of-stock: active but no unit available in an active "
-            "storage (a main product counts its active variations'); inactive: not sold "
-            "(inactive, or a variation of an inactive product)."
-        ),
+    """The product's publication status."""
+
+    code = serializers.SerializerMethodField()
+
+    @extend_schema_field(
+        {
+            "type": "string",
+            "enum": [status.value for status in ProductStatus],
+            "description": (
+                "published: active and sellable now (units in stock, a service, or sold "
+                "without stock); out-of-stock: active but no unit available in an active "
+                "storage (a main product counts its active variations'); inactive: not "
+                "sold (inactive, or a variation of an inactive product)."
+            ),
+        }
     )
+    def get_code(self, status: ProductStatus) -> str:
+        return status.value
 
 
 class LinkedTradePolicySerializer(serializers.Serializer):
@@ -276,7 +289,7 @@ class FullProductSerializer(serializers.Serializer):
         """The automatic price rules applying to the product now in the trade policy,
         whatever the quantity, highest priority first; null when none."""
         rules = self._facts(product).price_rules
-        return PriceRuleSerializer(rules, many=True).data if rules else None
+        return list(PriceRuleSerializer(rules, many=True).data) if rules else None
 
     @extend_schema_field(BrandSerializer(allow_null=True))
     def get_brand(self, product) -> dict | None:
@@ -326,9 +339,9 @@ class FullProductSerializer(serializers.Serializer):
     def get_bannerGroups(self, product) -> list:
         return []
 
-    @extend_schema_field(StatusSerializer(allow_null=True))
+    @extend_schema_field(StatusSerializer)
     def get_status(self, product) -> dict:
-        return {"code": self._facts(product).status.value}
+        return StatusSerializer(self._facts(product).status).data
 
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
     def get_urls(self, product) -> list[str]:
@@ -339,7 +352,9 @@ class FullProductSerializer(serializers.Serializer):
         """The active trade policies the product has a price in, default first; null when
         only the default one."""
         policies = self._facts(product).linked_trade_policies
-        return LinkedTradePolicySerializer(policies, many=True).data if policies else None
+        if not policies:
+            return None
+        return list(LinkedTradePolicySerializer(policies, many=True).data)
 
     @extend_schema_field(ProductDescriptionSerializer(allow_null=True))
     def get_description(self, product) -> dict | None:
