@@ -43,7 +43,7 @@ from .models import (
     TradePolicy,
 )
 from .pricing import Target
-from .selectors import CATEGORY_CACHE, PRICE_RULE_CACHE
+from .selectors import CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE
 
 SEED = 20240601
 PRODUCT_COUNT = 150
@@ -539,6 +539,40 @@ def _seed_price_rules(categories, stdout) -> None:
         stdout.write(f"  created price rule '{bulk.name}'")
 
 
+WHOLESALE_CODE = "atacado"
+WHOLESALE_PRODUCTS = 20  # the first demo products (by SKU) also sell at wholesale prices
+
+
+def _seed_wholesale(stdout) -> None:
+    """A second trade policy (wholesale, 10% below retail) pricing the first demo products:
+    their full product lists both policies in `linkedTradePolicies`."""
+    policy, created = TradePolicy.objects.get_or_create(
+        code=WHOLESALE_CODE, defaults={"name": "Atacado", "active": True}
+    )
+    if created:
+        stdout.write(f"  created trade policy '{policy.name}'")
+    retail = ProductPrice.objects.filter(
+        trade_policy__is_default=True,
+        product__sku__startswith="DEMO-",
+        product__parent__isnull=True,
+    ).order_by("product__sku")[:WHOLESALE_PRODUCTS]
+    priced = set(policy.prices.values_list("product_id", flat=True))
+    rows = [
+        ProductPrice(
+            product_id=row.product_id,
+            trade_policy=policy,
+            sale_price=(row.sale_price * Decimal("0.9")).quantize(Decimal("0.01")),
+            comparison_price=row.sale_price,
+            markup=row.markup,
+        )
+        for row in retail
+        if row.product_id not in priced
+    ]
+    if rows:
+        ProductPrice.objects.bulk_create(rows)
+        stdout.write(f"  created {len(rows)} wholesale prices")
+
+
 def _seed_interests(stdout) -> None:
     if ProductInterest.objects.filter(email__endswith="@cliente.example").exists():
         return
@@ -587,7 +621,9 @@ def seed(*, stdout) -> None:
     storages = _seed_storages(stdout)
     _seed_products(rng, categories, brands, cargo_types, colors, sizes, storages, stdout)
     _seed_price_rules(categories, stdout)
+    _seed_wholesale(stdout)
     _seed_interests(stdout)
     # Bulk inserts send no signals: refresh the cached reads ourselves.
     cache_namespace_bump(CATEGORY_CACHE)
     cache_namespace_bump(PRICE_RULE_CACHE)
+    cache_namespace_bump(PRODUCTS_CACHE)

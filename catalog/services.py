@@ -15,6 +15,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from PIL import Image, UnidentifiedImageError
 
+from infra.cache import cache_namespace_bump
+
 from .errors import ProductNotFound
 from .models import (
     InterestOrigin,
@@ -22,9 +24,11 @@ from .models import (
     Product,
     ProductInterest,
     ProductMedia,
+    ProductReviewSummary,
     Stock,
 )
-from .selectors import product_get_active
+from .models.reviews import SCORES
+from .selectors import PRODUCTS_CACHE, product_get_active
 
 logger = logging.getLogger(__name__)
 
@@ -253,3 +257,41 @@ def media_prepare_image(*, media: ProductMedia) -> ProductMedia:
     media.width, media.height = web.size
     media.size = buffer.tell()
     return media
+
+
+# --- Review summaries ------------------------------------------------------------------
+
+
+def product_review_summaries_store(*, counts: dict[int, dict[int, int]]) -> None:
+    """Store the review summaries of products: `counts` is {product id: {score: approved
+    reviews with that score}} (scores missing count 0; every product named is rewritten).
+
+    Called by the feedback app inside the transaction that changed the reviews. A product
+    left without approved reviews loses its row (its `review` renders null); a product
+    that no longer exists (being deleted with its reviews) is skipped. Two queries and a
+    bump of the products cache, whatever the number of products.
+    """
+    if not counts:
+        return
+    existing = set(Product.objects.filter(pk__in=list(counts)).values_list("pk", flat=True))
+    rows = []
+    empty = []
+    for product_id, per_score in counts.items():
+        if product_id not in existing:
+            continue
+        values = {f"score_{score}": max(int(per_score.get(score, 0)), 0) for score in SCORES}
+        if any(values.values()):
+            rows.append(ProductReviewSummary(product_id=product_id, **values))
+        else:
+            empty.append(product_id)
+    with transaction.atomic():
+        if empty:
+            ProductReviewSummary.objects.filter(product_id__in=empty).delete()
+        if rows:
+            ProductReviewSummary.objects.bulk_create(
+                rows,
+                update_conflicts=True,
+                unique_fields=["product"],
+                update_fields=[f"score_{score}" for score in SCORES] + ["updated_at"],
+            )
+    cache_namespace_bump(PRODUCTS_CACHE)  # bulk writes send no signal

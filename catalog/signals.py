@@ -17,6 +17,7 @@ from .models import (
     ProductDescription,
     ProductMedia,
     ProductPrice,
+    ProductReviewSummary,
     Stock,
     Storage,
     TradePolicy,
@@ -67,4 +68,5 @@ invalidate_on_change(
     Category,
     Brand,
     PaymentOption,
+    ProductReviewSummary,
 )

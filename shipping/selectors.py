@@ -14,7 +14,7 @@ from . import quote
 from .explain import TableVerdict, explain_group
 from .fetch import ProductInfo, QuoteInfo, StorageInfo, TableInfo, quote_info_fetch
 from .models import PostalCode, ShippingTable
-from .postal import format_postal_code
+from .postal import format_postal_code, try_normalize_postal_code
 
 POSTAL_CODES_CACHE = "postal-codes"
 
@@ -76,6 +76,7 @@ class QuotedItem:
 class QuotedOption:
     option: quote.ShippingOption
     table: TableInfo
+    selected_pickup_id: int | None = None  # the table's pickup point nearest the target
 
     @property
     def initial_zipcode(self) -> str:
@@ -128,6 +129,27 @@ def quote_trade_policy_id(trade_policy_id: int | None) -> int | None:
     return trade_policy_id if trade_policy_exists(trade_policy_id=trade_policy_id) else None
 
 
+def nearest_pickup_id(table: TableInfo, request: quote.QuoteRequest) -> int | None:
+    """The table's active pickup point nearest the quote's target (quote.nearest_pickup)."""
+    points = []
+    for pickup in table.pickups:
+        code = try_normalize_postal_code(pickup.country_code, pickup.zip_code)
+        points.append(
+            quote.PickupPoint(
+                id=pickup.pk,
+                zip_code=code or "",
+                latitude=None if pickup.latitude is None else float(pickup.latitude),
+                longitude=None if pickup.longitude is None else float(pickup.longitude),
+            )
+        )
+    return quote.nearest_pickup(
+        points,
+        target_zipcode=request.target_zipcode,
+        target_latitude=request.target_latitude,
+        target_longitude=request.target_longitude,
+    )
+
+
 def shipping_quote_get(
     *,
     items: list[tuple[int, int]],
@@ -151,6 +173,11 @@ def shipping_quote_get(
     )
     result = quote.quote(info.request, info.data)
     explain_tables = _explain_tables(info, country) if explain else None
+    selected = {
+        table_id: nearest_pickup_id(table, info.request)
+        for table_id, table in info.tables.items()
+        if table.pickups
+    }
     return QuoteOutcome(
         groups=tuple(
             QuotedGroup(
@@ -159,7 +186,10 @@ def shipping_quote_get(
                 items=tuple(
                     QuotedItem(item, info.products[item.product_id]) for item in group.items
                 ),
-                options=tuple(QuotedOption(o, info.tables[o.table_id]) for o in group.options),
+                options=tuple(
+                    QuotedOption(o, info.tables[o.table_id], selected.get(o.table_id))
+                    for o in group.options
+                ),
                 trade_policy_id=trade_policy_id,
                 target_code=info.target_code,
                 explanation=(

@@ -106,6 +106,7 @@ class AttributeValueAdmin(admin.ModelAdmin):
 
 @admin.register(CargoType)
 class CargoTypeAdmin(admin.ModelAdmin):
-    list_display = ("name", "updated_at")
+    list_display = ("name", "is_default", "updated_at")
+    list_filter = ("is_default",)
     search_fields = ("name",)
     readonly_fields = ("created_at", "updated_at")

@@ -184,11 +184,20 @@ class ProductAdmin(admin.ModelAdmin):
         "main_category",
         "base_price",
         "available_stock",
+        "cargo_type",
         "active",
     )
     list_display_links = ("sku", "name")
-    list_filter = ("active", "type", "is_gift_card", "service", "brand", "main_category")
-    list_select_related = ("brand", "main_category")
+    list_filter = (
+        "active",
+        "type",
+        "is_gift_card",
+        "service",
+        "brand",
+        "main_category",
+        "cargo_type",
+    )
+    list_select_related = ("brand", "main_category", "cargo_type")
     search_fields = ("sku", "name", "ean", "mpn")
     autocomplete_fields = (
         "brand",

@@ -25,6 +25,7 @@ from .products import (
     ProductMedia,
     ProductType,
 )
+from .reviews import ProductReviewSummary
 
 __all__ = [
     "Attribute",
@@ -45,6 +46,7 @@ __all__ = [
     "ProductInterest",
     "ProductMedia",
     "ProductPrice",
+    "ProductReviewSummary",
     "ProductType",
     "Stock",
     "Storage",

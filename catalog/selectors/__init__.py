@@ -29,6 +29,9 @@ from .categories import (
 )
 from .facts import (
     FullProductFacts,
+    ProductStatus,
+    ReviewSummaryFacts,
+    StockFacts,
     full_product_facts_get,
 )
 from .price_context import PriceContext, price_context_get
@@ -36,6 +39,7 @@ from .prices import (
     PRICE_RULE_CACHE,
     PRICE_RULE_RELATIONS,
     TRADE_POLICY_CACHE,
+    active_price_rule_records,
     active_price_rules,
     default_trade_policy_id,
     price_rules_with_targets,
@@ -47,6 +51,7 @@ from .products import (
     product_available_stock,
     product_full_queryset,
     product_get_active,
+    product_stock_rows,
     product_summary_related,
     products_for_summary,
 )

@@ -8,6 +8,7 @@ of items and options, ...) have no attribute in the data: DRF renders them null.
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from apikit.caching import fresh_uuid_marker
@@ -176,11 +177,11 @@ class FreshUuidField(serializers.CharField):
         return fresh_uuid_marker()
 
 
-class UnselectedField(serializers.BooleanField):
-    """False: no pickup point is chosen beforehand."""
+class SelectedPickupField(serializers.BooleanField):
+    """True for the option's pickup point nearest the target (context `selected_pickup_id`)."""
 
     def get_attribute(self, instance) -> bool:
-        return False
+        return instance.pk == self.context.get("selected_pickup_id")
 
 
 class ProblemField(serializers.CharField):
@@ -270,7 +271,10 @@ class QuoteItemSerializer(serializers.Serializer):
     category = CategoryRefSerializer(
         source="info.product.main_category", allow_null=True, help_text="The main category."
     )
-    cargoTypeId = serializers.IntegerField(source="info.product.cargo_type_id", allow_null=True)
+    cargoTypeId = serializers.IntegerField(
+        source="info.product.cargo_type_id",
+        help_text="The product's cargo type (the store's default when it names none).",
+    )
     additionalTime = serializers.IntegerField(
         source="info.product.additional_time", help_text="Days."
     )
@@ -315,7 +319,14 @@ class ShippingRowSerializer(serializers.Serializer):
 class PickupSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     type = serializers.CharField()
-    selected = UnselectedField()
+    selected = SelectedPickupField(
+        help_text=(
+            "True for exactly one pickup point of the option: the one nearest the target "
+            "postal code (great-circle distance when both have coordinates; else the "
+            "numeric difference of the postal codes; points with neither last; ties: the "
+            "listed order). False for the others."
+        )
+    )
     name = serializers.CharField()
     address = serializers.CharField()
     number = serializers.CharField()
@@ -350,8 +361,15 @@ class ShippingOptionSerializer(serializers.Serializer):
         source="table.table.carrier.tracking_url_template", read_only=False
     )
     row = ShippingRowSerializer(source="*")
-    pickups = PickupSerializer(many=True, source="table.pickups")
+    pickups = serializers.SerializerMethodField(
+        help_text="The table's active pickup points (pickup tables; [] otherwise)."
+    )
     error = ErrorValueSerializer(allow_null=True)
+
+    @extend_schema_field(PickupSerializer(many=True))
+    def get_pickups(self, quoted) -> list[dict]:
+        context = {**self.context, "selected_pickup_id": quoted.selected_pickup_id}
+        return PickupSerializer(quoted.table.pickups, many=True, context=context).data
 
 
 # Renders a shipping.fetch.StorageInfo.
