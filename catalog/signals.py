@@ -17,6 +17,8 @@ from .models import (
     ProductDescription,
     ProductMedia,
     ProductPrice,
+    ProductRelation,
+    Seal,
     Stock,
     Storage,
     TradePolicy,
@@ -67,4 +69,7 @@ invalidate_on_change(
     Category,
     Brand,
     PaymentOption,
+    # relations, seals (and their products and categories) of the full product
+    ProductRelation,
+    Seal,
 )

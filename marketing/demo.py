@@ -186,7 +186,14 @@ def _seed_group(spec: DemoGroup, *, stdout) -> None:
         banner.save()
         banner_images_refresh(banner=banner)
     if spec.code == "category-top":
-        group.categories.set(Category.objects.order_by("id")[:2])
+        # the first categories, and those of the offered products: their pages show it
+        offered = Product.objects.filter(sku__in=UPSELL_SKUS.values(), main_category__isnull=False)
+        group.categories.set(
+            [
+                *Category.objects.order_by("id")[:2],
+                *Category.objects.filter(pk__in=offered.values("main_category_id")),
+            ]
+        )
         group.products.set(Product.objects.filter(parent__isnull=True).order_by("id")[:3])
     stdout.write(f"  created banner group {spec.code} with {len(spec.banners)} banners")
 

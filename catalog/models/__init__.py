@@ -7,6 +7,7 @@ policies, prices and price rules, cargo types, storages and stock, product inter
 from .categories import Brand, Category
 from .interests import InterestOrigin, InterestStatus, ProductInterest
 from .inventory import CargoType, Stock, Storage
+from .merchandising import ProductRelation, RelationKind, Seal
 from .prices import (
     PriceRule,
     PriceRuleOrigin,
@@ -45,7 +46,10 @@ __all__ = [
     "ProductInterest",
     "ProductMedia",
     "ProductPrice",
+    "ProductRelation",
     "ProductType",
+    "RelationKind",
+    "Seal",
     "Stock",
     "Storage",
     "TradePolicy",

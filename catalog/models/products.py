@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
 from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
 
 from storefront.models import TimestampedModel
 
@@ -26,6 +27,11 @@ class Attribute(TimestampedModel):
     name = models.CharField(max_length=100)
     code = models.SlugField(max_length=100, unique=True)
     position = models.PositiveIntegerField(default=0)
+    filterable = models.BooleanField(
+        _("filterable"),
+        default=True,
+        help_text=_("Listed in the product's filters (what a storefront can filter on)."),
+    )
 
     class Meta:
         ordering = ["position", "name", "id"]

@@ -7,12 +7,13 @@ from infra.prefetch import prefetched
 from storefront.api.payment_serializers import InstallmentSerializer
 
 from ...selectors import FullProductFacts
-from .fields import MoneyField, OptionalTextField
+from .fields import MoneyField, OptionalTextField, stored_file_url
 from .summary import (
     AttributeSerializer,
     AttributeValueSerializer,
     CategoryNodeSerializer,
     MediaSerializer,
+    ProductSummarySerializer,
 )
 
 
@@ -164,6 +165,40 @@ class VariationsSerializer(serializers.Serializer):
     attributes = VariationAttributeSerializer(many=True)
 
 
+class SealSchedulingSerializer(serializers.Serializer):
+    startDate = serializers.DateTimeField(source="start_at", allow_null=True)
+    endDate = serializers.DateTimeField(source="end_at", allow_null=True)
+
+
+class SealSerializer(serializers.Serializer):
+    """A seal live on the product (from a `catalog.selectors.SealData`)."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    image = serializers.SerializerMethodField()
+    width = serializers.IntegerField(allow_null=True, help_text="Pixels of `image`.")
+    height = serializers.IntegerField(allow_null=True, help_text="Pixels of `image`.")
+    scheduling = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.URLField())
+    def get_image(self, seal) -> str:
+        return stored_file_url(seal.image, self.context.get("base_url")) or ""
+
+    @extend_schema_field(SealSchedulingSerializer(allow_null=True))
+    def get_scheduling(self, seal) -> dict | None:
+        if seal.start_at is None and seal.end_at is None:
+            return None
+        return SealSchedulingSerializer(seal).data
+
+
+class FilterSerializer(serializers.Serializer):
+    """An entry of `filters` (from a `catalog.selectors.FilterFacts`)."""
+
+    attributeId = serializers.IntegerField(source="attribute_id")
+    name = serializers.CharField()
+    values = AttributeValueSerializer(many=True)
+
+
 class FullProductSerializer(serializers.Serializer):
     """The contract's Upsell product (2.11): renders a product of
     `catalog.selectors.product_full_queryset()` with its computed facts in
@@ -239,21 +274,27 @@ class FullProductSerializer(serializers.Serializer):
     def get_brand(self, product) -> dict | None:
         return BrandSerializer(product.brand).data if product.brand_id else None
 
-    @extend_schema_field(serializers.ListField())
+    def _summaries(self, ids: tuple[int, ...]) -> list:
+        summaries = self.context.get("product_summaries", {})
+        return [summaries[product_id] for product_id in ids if product_id in summaries]
+
+    @extend_schema_field(ProductSummarySerializer(many=True))
     def get_indicatedProducts(self, product) -> list:
-        return []
+        """Products staff indicate with this one (buy together), active ones only."""
+        return self._summaries(self._facts(product).indicated_ids)
 
-    @extend_schema_field(serializers.ListField())
+    @extend_schema_field(ProductSummarySerializer(many=True))
     def get_relatedProducts(self, product) -> list:
-        return []
+        """Similar products staff relate to this one, active ones only."""
+        return self._summaries(self._facts(product).related_ids)
 
-    @extend_schema_field(serializers.ListField())
+    @extend_schema_field(FilterSerializer(many=True))
     def get_filters(self, product) -> list:
-        return []
+        return FilterSerializer(self._facts(product).filters, many=True, context=self.context).data
 
-    @extend_schema_field(serializers.ListField())
+    @extend_schema_field(SealSerializer(many=True))
     def get_seals(self, product) -> list:
-        return []
+        return SealSerializer(self._facts(product).seals, many=True, context=self.context).data
 
     @extend_schema_field(CategoryNodeSerializer(allow_null=True))
     def get_mainCategory(self, product) -> dict | None:
@@ -279,9 +320,14 @@ class FullProductSerializer(serializers.Serializer):
             "attributes": list(variations.attributes),
         }
 
-    @extend_schema_field(serializers.ListField())
+    @extend_schema_field(
+        serializers.ListField(
+            child=serializers.DictField(),
+            help_text="Banner groups linked to the product or its categories (marketing).",
+        )
+    )
     def get_bannerGroups(self, product) -> list:
-        return []
+        return self.context.get("sections", {}).get("bannerGroups", [])
 
     @extend_schema_field(serializers.DictField(allow_null=True))
     def get_status(self, product) -> None:
