@@ -73,8 +73,15 @@ class ProductRelation(TimestampedModel):
 
     def clean(self):
         super().clean()
-        if self.product_id is not None and self.product_id == self.target_id:
+        if self.product_id is None or self.target_id is None:
+            return
+        if self.product_id == self.target_id:
             raise ValidationError({"target": _("A product cannot be related to itself.")})
+        twins = ProductRelation.objects.filter(
+            product_id=self.product_id, target_id=self.target_id, kind=self.kind
+        ).exclude(pk=self.pk)
+        if twins.exists():
+            raise ValidationError({"target": _("This product is already listed here.")})
 
 
 class SealQuerySet(models.QuerySet):
