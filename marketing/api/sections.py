@@ -13,7 +13,7 @@ from catalog.api.fragments import FullProductSection, register_full_product_sect
 from catalog.models import Product
 from storefront.selectors import SALES_CHANNEL_CACHE
 
-from ..scheduling import next_boundary
+from ..scheduling import Window, next_boundary
 from ..selectors import BANNERS_CACHE, banner_groups_linked_to, default_sales_channel
 from .serializers import BannerGroupSerializer
 
@@ -30,7 +30,8 @@ def product_banner_groups(
         product_ids=product_ids, category_ids=category_ids, channel=channel
     )
     context = {"channel_id": channel.pk if channel else None, "base_url": base_url}
-    rendered, windows = [], []
+    rendered: list[dict] = []
+    windows: list[Window] = []
     for group in groups:
         data = dict(BannerGroupSerializer(group, context=context).data)
         banners = list(group.banners.all())

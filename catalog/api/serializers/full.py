@@ -171,7 +171,9 @@ class SealSchedulingSerializer(serializers.Serializer):
 
 
 class SealSerializer(serializers.Serializer):
-    """A seal live on the product (from a `catalog.selectors.SealData`)."""
+    """A seal (badge) staff put on the product or one of its categories, live now."""
+
+    # rendered from a `catalog.selectors.SealData`
 
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -192,7 +194,10 @@ class SealSerializer(serializers.Serializer):
 
 
 class FilterSerializer(serializers.Serializer):
-    """An entry of `filters` (from a `catalog.selectors.FilterFacts`)."""
+    """A filterable attribute and the values the product (or one of its active
+    variations) has of it, in display order."""
+
+    # rendered from a `catalog.selectors.FilterFacts`
 
     attributeId = serializers.IntegerField(source="attribute_id")
     name = serializers.CharField()
@@ -278,23 +283,47 @@ class FullProductSerializer(serializers.Serializer):
         summaries = self.context.get("product_summaries", {})
         return [summaries[product_id] for product_id in ids if product_id in summaries]
 
-    @extend_schema_field(ProductSummarySerializer(many=True))
+    @extend_schema_field(
+        ProductSummarySerializer(
+            many=True,
+            help_text="Products staff indicate with this one (bought together), in staff "
+            "order; active ones only. A variation without its own shows its main product's.",
+        )
+    )
     def get_indicatedProducts(self, product) -> list:
-        """Products staff indicate with this one (buy together), active ones only."""
         return self._summaries(self._facts(product).indicated_ids)
 
-    @extend_schema_field(ProductSummarySerializer(many=True))
+    @extend_schema_field(
+        ProductSummarySerializer(
+            many=True,
+            help_text="Similar products staff relate to this one, in staff order; active "
+            "ones only. A variation without its own shows its main product's.",
+        )
+    )
     def get_relatedProducts(self, product) -> list:
-        """Similar products staff relate to this one, active ones only."""
         return self._summaries(self._facts(product).related_ids)
 
-    @extend_schema_field(FilterSerializer(many=True))
+    @extend_schema_field(
+        FilterSerializer(
+            many=True,
+            help_text="Values of the filterable attributes of the product and of its active "
+            "variations, one entry per attribute.",
+        )
+    )
     def get_filters(self, product) -> list:
-        return FilterSerializer(self._facts(product).filters, many=True, context=self.context).data
+        filters = self._facts(product).filters
+        return list(FilterSerializer(filters, many=True, context=self.context).data)
 
-    @extend_schema_field(SealSerializer(many=True))
+    @extend_schema_field(
+        SealSerializer(
+            many=True,
+            help_text="Seals live now on the product, its main product, or one of their "
+            "categories or the categories' ancestors, in staff order.",
+        )
+    )
     def get_seals(self, product) -> list:
-        return SealSerializer(self._facts(product).seals, many=True, context=self.context).data
+        seals = self._facts(product).seals
+        return list(SealSerializer(seals, many=True, context=self.context).data)
 
     @extend_schema_field(CategoryNodeSerializer(allow_null=True))
     def get_mainCategory(self, product) -> dict | None:
