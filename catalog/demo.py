@@ -4,7 +4,8 @@ About 60 categories on 3 levels (the "Outlet" branch inactive), 12 brands, 150 p
 (the clothing and sports ones with colour/size variations), generated placeholder
 images, 3 storages (São Paulo, Rio de Janeiro, Curitiba) with real postal codes and
 coordinates, stock (some products sold out), prices in the default trade policy, two
-price rules and a few product interests.
+price rules, a few product interests, related and indicated products of the first
+products, and three seals with generated images (on products and on categories).
 
 Idempotent: rows are looked up by natural key (slug, SKU, code, name) and only what is
 missing is created; nothing existing is changed. Deterministic (seeded random) and

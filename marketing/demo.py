@@ -1,5 +1,7 @@
 """Demo data of the marketing app: three banner groups with generated images (one banner
-scheduled in the future, one expired, one inactive) and two upsell offers.
+scheduled in the future, one expired, one inactive) and two upsell offers. The
+`category-top` group is linked to categories (those of the offered products among them),
+so product pages show it in `bannerGroups`.
 
 Idempotent: a group is looked up by its code and its banners are only created with it;
 upsell offers (on catalog demo products, looked up by SKU) are created only for a location
