@@ -13,7 +13,8 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone
-from PIL import Image, UnidentifiedImageError
+from django.utils.translation import gettext_lazy as _
+from PIL import Image, ImageOps, UnidentifiedImageError
 
 from infra.cache import cache_namespace_bump
 
@@ -25,8 +26,10 @@ from .models import (
     ProductInterest,
     ProductMedia,
     ProductReviewSummary,
+    Seal,
     Stock,
 )
+from .models.merchandising import SEAL_MAX_SIDE, SEAL_MAX_SOURCE_PIXELS
 from .models.reviews import SCORES
 from .selectors import PRODUCTS_CACHE, product_get_active
 
@@ -295,3 +298,45 @@ def product_review_summaries_store(*, counts: dict[int, dict[int, int]]) -> None
                 update_fields=[f"score_{score}" for score in SCORES] + ["updated_at"],
             )
     cache_namespace_bump(PRODUCTS_CACHE)  # bulk writes send no signal
+
+
+# --- Seals --------------------------------------------------------------------------
+
+
+class SealImageError(Exception):
+    """The seal's upload is not an image Pillow can read, or it is too large."""
+
+
+def seal_prepare_image(*, seal: Seal) -> Seal:
+    """Fit the uploaded original in SEAL_MAX_SIDE x SEAL_MAX_SIDE (aspect kept, EXIF
+    orientation applied, metadata dropped) as a PNG in `image`. Call before saving a
+    seal whose original was (re)uploaded; it does not save the row."""
+    source = seal.original_image
+    if not source:
+        return seal
+    try:
+        source.open("rb")
+        source.seek(0)
+        with Image.open(source) as opened:
+            if opened.width * opened.height > SEAL_MAX_SOURCE_PIXELS:
+                raise SealImageError(
+                    _("The image has %(width)sx%(height)s pixels; at most %(limit)s accepted.")
+                    % {
+                        "width": opened.width,
+                        "height": opened.height,
+                        "limit": f"{SEAL_MAX_SOURCE_PIXELS:,}",
+                    }
+                )
+            opened.seek(0)  # first frame of an animation
+            image = ImageOps.exif_transpose(opened)
+            image.load()
+    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
+        raise SealImageError(_("The file is not a readable image.")) from exc
+    image = image.convert("RGBA")
+    image.thumbnail((SEAL_MAX_SIDE, SEAL_MAX_SIDE), Image.Resampling.LANCZOS)
+    buffer = BytesIO()
+    image.save(buffer, format="PNG", optimize=True)
+    stem = Path(source.name or "seal").stem
+    seal.image.save(f"{stem}-{SEAL_MAX_SIDE}.png", ContentFile(buffer.getvalue()), save=False)
+    seal.width, seal.height = image.size
+    return seal

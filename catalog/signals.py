@@ -17,7 +17,9 @@ from .models import (
     ProductDescription,
     ProductMedia,
     ProductPrice,
+    ProductRelation,
     ProductReviewSummary,
+    Seal,
     Stock,
     Storage,
     TradePolicy,
@@ -69,4 +71,7 @@ invalidate_on_change(
     Brand,
     PaymentOption,
     ProductReviewSummary,
+    # relations, seals (and their products and categories) of the full product
+    ProductRelation,
+    Seal,
 )

@@ -67,7 +67,7 @@ class AttributeValueInline(admin.TabularInline):
 
 @admin.register(Attribute)
 class AttributeAdmin(admin.ModelAdmin):
-    list_display = ("name", "code", "position", "value_count")
+    list_display = ("name", "code", "position", "filterable", "value_count")
     search_fields = ("name", "code")
     prepopulated_fields = {"code": ("name",)}
     readonly_fields = ("created_at", "updated_at")

@@ -8,6 +8,7 @@ from django.utils.html import format_html
 from ..models import Product, ProductDescription, ProductMedia, ProductPrice, Stock
 from ..services import MediaImageError, media_prepare_image
 from .common import HISTORY_FIELDSET, URL_FIELD_OVERRIDES, https_formfield
+from .merchandising import ProductRelationInline
 
 
 class ProductPriceInline(admin.TabularInline):
@@ -214,6 +215,7 @@ class ProductAdmin(admin.ModelAdmin):
         ProductMediaInline,
         ProductDescriptionInline,
         VariationInline,
+        ProductRelationInline,
     ]
     fieldsets = (
         (None, {"fields": ("name", "sku", "slug", "type", "active", "priority", "base_price")}),

@@ -7,6 +7,7 @@ policies, prices and price rules, cargo types, storages and stock, product inter
 from .categories import Brand, Category
 from .interests import InterestOrigin, InterestStatus, ProductInterest
 from .inventory import CargoType, Stock, Storage
+from .merchandising import ProductRelation, RelationKind, Seal
 from .prices import (
     PriceRule,
     PriceRuleOrigin,
@@ -46,8 +47,11 @@ __all__ = [
     "ProductInterest",
     "ProductMedia",
     "ProductPrice",
+    "ProductRelation",
     "ProductReviewSummary",
     "ProductType",
+    "RelationKind",
+    "Seal",
     "Stock",
     "Storage",
     "TradePolicy",

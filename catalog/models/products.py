@@ -29,6 +29,11 @@ class Attribute(TimestampedModel):
     name = models.CharField(max_length=100)
     code = models.SlugField(max_length=100, unique=True)
     position = models.PositiveIntegerField(default=0)
+    filterable = models.BooleanField(
+        _("filterable"),
+        default=True,
+        help_text=_("Listed in the product's filters (what a storefront can filter on)."),
+    )
 
     class Meta:
         ordering = ["position", "name", "id"]

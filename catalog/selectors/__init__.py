@@ -17,6 +17,8 @@
 - price_context.py: `PriceContext` and `price_context_get(...)`, what the prices of one
   request share.
 - facts.py: `full_product_facts_get(...)`, what the full product computes.
+- merchandising.py: seals (`active_seals()`, cached plain data), related and indicated
+  products (a prefetch recipe), the product's filters.
 """
 
 # ruff: noqa: F401  (this module re-exports the read API other apps import)
@@ -33,6 +35,12 @@ from .facts import (
     ReviewSummaryFacts,
     StockFacts,
     full_product_facts_get,
+)
+from .merchandising import (
+    FilterFacts,
+    SealData,
+    active_seals,
+    product_category_ids,
 )
 from .price_context import PriceContext, price_context_get
 from .prices import (

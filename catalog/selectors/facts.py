@@ -21,6 +21,15 @@ from ..models import (
     TradePolicy,
 )
 from ..tree import breadcrumb
+from .merchandising import (
+    FilterFacts,
+    SealData,
+    active_seals,
+    product_category_ids,
+    product_filters_get,
+    product_relation_ids,
+    product_seals_get,
+)
 from .price_context import PriceContext
 from .prices import (
     active_price_rule_records,
@@ -82,6 +91,16 @@ class FullProductFacts:
     review: ReviewSummaryFacts | None
     price_rules: tuple[PriceRule, ...]
     linked_trade_policies: tuple[TradePolicy, ...] | None
+    # ids of the sellable products of `indicatedProducts` / `relatedProducts`, in order
+    indicated_ids: tuple[int, ...] = ()
+    related_ids: tuple[int, ...] = ()
+    seals: tuple[SealData, ...] = ()  # live at the context's moment
+    filters: tuple[FilterFacts, ...] = ()
+    # The next moment these facts may change by themselves (a seal's start or end); the
+    # rendered full product is not kept past it.
+    valid_until: datetime | None = None
+    # Every category of the product with their ancestors (banner groups, seals)
+    category_ids: frozenset[int] = frozenset()
 
 
 def _family_variations(product: Product) -> list[Product]:
@@ -223,13 +242,19 @@ def full_product_facts_get(
     *, product: Product, context: PriceContext, quantity: int = 1
 ) -> FullProductFacts:
     """Everything the full product shows that is computed (product from
-    `product_full_queryset()`: no query here but the cached category index and price rule
-    records)."""
+    `product_full_queryset()`: no query here but the cached category index, price rule
+    records and seals)."""
     stock, stocks = product_stocks_get(product)
+    variations = product_variations_get(product)
+    category_ids = product_category_ids(product, context.categories)
+    seals, seals_change_at = product_seals_get(
+        product=product, category_ids=category_ids, moment=context.moment, seals=active_seals()
+    )
+    relations = product_relation_ids(product)
     return FullProductFacts(
         price=product_price_get(product=product, context=context, quantity=quantity),
         original_price=product_price_get(product=product, context=context, apply_rules=False),
-        variations=product_variations_get(product),
+        variations=variations,
         description=product_description_pick(product, context.trade_policy_id),
         breadcrumb=breadcrumb(context.categories, product.main_category_id),
         stock=stock,
@@ -238,4 +263,10 @@ def full_product_facts_get(
         review=product_review_summary_get(product),
         price_rules=product_price_rules_get(product, context),
         linked_trade_policies=product_trade_policies_get(product),
+        indicated_ids=relations["indicated"],
+        related_ids=relations["related"],
+        seals=seals,
+        filters=product_filters_get(product, variations.values),
+        valid_until=seals_change_at,
+        category_ids=category_ids,
     )

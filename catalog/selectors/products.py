@@ -7,6 +7,7 @@ from django.db.models.functions import Coalesce
 from infra.ids import is_db_id
 
 from ..models import AttributeValue, Product, ProductPrice, Stock
+from .merchandising import visible_relations_prefetch
 
 # Every public shape of a product (summary, full product, quote item) and answers showing one.
 PRODUCTS_CACHE = "products"
@@ -100,6 +101,10 @@ def product_full_queryset() -> QuerySet[Product]:
         Prefetch("variations", queryset=_variations(), to_attr="active_variations"),
         # feeds `variations` of a variation (its siblings)
         Prefetch("parent__variations", queryset=_variations(), to_attr="active_variations"),
+        # feed `indicatedProducts` / `relatedProducts` (a variation without its own: the
+        # parent's)
+        visible_relations_prefetch(),
+        visible_relations_prefetch("parent__"),
     )
 
 

@@ -290,7 +290,21 @@ def parse_variation_map(raw) -> dict[int, int | None]:
     return cart
 
 
-@extend_schema_field(FullProductSerializer)
+class UpsellProductSerializer(FullProductSerializer):
+    """The full product as the upsell renders it (schema only): `bannerGroups` is filled
+    by marketing (api/sections.py), in the banners endpoint's shape."""
+
+    bannerGroups = BannerGroupSerializer(  # type: ignore[assignment]  # schema of the section
+        many=True,
+        help_text=(
+            "Banner groups linked to the product (a variation: or its main product) or to "
+            "one of its categories or their ancestors, on the default sales channel; each "
+            "with its banners live now."
+        ),
+    )
+
+
+@extend_schema_field(UpsellProductSerializer)
 class UpsellProductField(serializers.Field):
     """The offered product, rendered by the product read model (catalog.api.fragments):
     `context["upsell_product"]`."""

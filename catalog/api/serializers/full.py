@@ -9,13 +9,14 @@ from infra.prefetch import prefetched
 from storefront.api.payment_serializers import InstallmentSerializer
 
 from ...selectors import FullProductFacts, ProductStatus
-from .fields import MoneyField, OptionalTextField
+from .fields import MoneyField, OptionalTextField, stored_file_url
 from .price_rules import PriceRuleSerializer
 from .summary import (
     AttributeSerializer,
     AttributeValueSerializer,
     CategoryNodeSerializer,
     MediaSerializer,
+    ProductSummarySerializer,
 )
 
 
@@ -215,6 +216,45 @@ class VariationsSerializer(serializers.Serializer):
     attributes = VariationAttributeSerializer(many=True)
 
 
+class SealSchedulingSerializer(serializers.Serializer):
+    startDate = serializers.DateTimeField(source="start_at", allow_null=True)
+    endDate = serializers.DateTimeField(source="end_at", allow_null=True)
+
+
+class SealSerializer(serializers.Serializer):
+    """A seal (badge) staff put on the product or one of its categories, live now."""
+
+    # rendered from a `catalog.selectors.SealData`
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    image = serializers.SerializerMethodField()
+    width = serializers.IntegerField(allow_null=True, help_text="Pixels of `image`.")
+    height = serializers.IntegerField(allow_null=True, help_text="Pixels of `image`.")
+    scheduling = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.URLField())
+    def get_image(self, seal) -> str:
+        return stored_file_url(seal.image, self.context.get("base_url")) or ""
+
+    @extend_schema_field(SealSchedulingSerializer(allow_null=True))
+    def get_scheduling(self, seal) -> dict | None:
+        if seal.start_at is None and seal.end_at is None:
+            return None
+        return SealSchedulingSerializer(seal).data
+
+
+class FilterSerializer(serializers.Serializer):
+    """A filterable attribute and the values the product (or one of its active
+    variations) has of it, in display order."""
+
+    # rendered from a `catalog.selectors.FilterFacts`
+
+    attributeId = serializers.IntegerField(source="attribute_id")
+    name = serializers.CharField()
+    values = AttributeValueSerializer(many=True)
+
+
 class FullProductSerializer(serializers.Serializer):
     """The contract's Upsell product (2.11): renders a product of
     `catalog.selectors.product_full_queryset()` with its computed facts in
@@ -295,21 +335,51 @@ class FullProductSerializer(serializers.Serializer):
     def get_brand(self, product) -> dict | None:
         return BrandSerializer(product.brand).data if product.brand_id else None
 
-    @extend_schema_field(serializers.ListField())
+    def _summaries(self, ids: tuple[int, ...]) -> list:
+        summaries = self.context.get("product_summaries", {})
+        return [summaries[product_id] for product_id in ids if product_id in summaries]
+
+    @extend_schema_field(
+        ProductSummarySerializer(
+            many=True,
+            help_text="Products staff indicate with this one (bought together), in staff "
+            "order; active ones only. A variation without its own shows its main product's.",
+        )
+    )
     def get_indicatedProducts(self, product) -> list:
-        return []
+        return self._summaries(self._facts(product).indicated_ids)
 
-    @extend_schema_field(serializers.ListField())
+    @extend_schema_field(
+        ProductSummarySerializer(
+            many=True,
+            help_text="Similar products staff relate to this one, in staff order; active "
+            "ones only. A variation without its own shows its main product's.",
+        )
+    )
     def get_relatedProducts(self, product) -> list:
-        return []
+        return self._summaries(self._facts(product).related_ids)
 
-    @extend_schema_field(serializers.ListField())
+    @extend_schema_field(
+        FilterSerializer(
+            many=True,
+            help_text="Values of the filterable attributes of the product and of its active "
+            "variations, one entry per attribute.",
+        )
+    )
     def get_filters(self, product) -> list:
-        return []
+        filters = self._facts(product).filters
+        return list(FilterSerializer(filters, many=True, context=self.context).data)
 
-    @extend_schema_field(serializers.ListField())
+    @extend_schema_field(
+        SealSerializer(
+            many=True,
+            help_text="Seals live now on the product, its main product, or one of their "
+            "categories or the categories' ancestors, in staff order.",
+        )
+    )
     def get_seals(self, product) -> list:
-        return []
+        seals = self._facts(product).seals
+        return list(SealSerializer(seals, many=True, context=self.context).data)
 
     @extend_schema_field(CategoryNodeSerializer(allow_null=True))
     def get_mainCategory(self, product) -> dict | None:
@@ -335,9 +405,14 @@ class FullProductSerializer(serializers.Serializer):
             "attributes": list(variations.attributes),
         }
 
-    @extend_schema_field(serializers.ListField())
+    @extend_schema_field(
+        serializers.ListField(
+            child=serializers.DictField(),
+            help_text="Banner groups linked to the product or its categories (marketing).",
+        )
+    )
     def get_bannerGroups(self, product) -> list:
-        return []
+        return self.context.get("sections", {}).get("bannerGroups", [])
 
     @extend_schema_field(StatusSerializer)
     def get_status(self, product) -> dict:
