@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -38,7 +39,10 @@ MISSING = missing_program()
 
 
 @pytest.fixture(scope="session")
-def chromium_driver():
+def chromium_driver(plain_http_live_server):
+    """One headless chromium for the session. It depends on the live server so that it quits
+    first: its keep-alive connections then close while the server still shares the test
+    database connection with its request threads."""
     if MISSING:
         pytest.skip(MISSING)
     from .admin_pages import start_chromium
@@ -47,6 +51,9 @@ def chromium_driver():
     driver = start_chromium(CHROMIUM, CHROMEDRIVER)
     yield driver
     driver.quit()
+    for thread in threading.enumerate():
+        if "process_request_thread" in thread.name:
+            thread.join(timeout=5)
 
 
 @pytest.fixture(scope="session")
@@ -56,6 +63,8 @@ def plain_http_live_server(request):
     Django's SecurityMiddleware reads SECURE_SSL_REDIRECT once, when the server thread builds
     its handler, which is before any function-scoped `settings` change could apply.
     """
+    if MISSING:
+        pytest.skip(MISSING)
     with override_settings(SECURE_SSL_REDIRECT=False):
         return request.getfixturevalue("live_server")
 

@@ -53,3 +53,10 @@ def test_admin_view_site_opens_the_home_page(admin_client):
     html = admin_client.get("/admin/").content.decode()
     assert '<a href="/">' in html
     assert Client().get("/").status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/%01", "/favicon.ico?x=%00"])
+def test_control_characters_on_the_pages_are_a_422(client, path):
+    response = client.get(path)
+    assert response.status_code == 422
+    assert response.json()["data"]["errorCode"] == "VALIDATION_ERROR"
