@@ -398,6 +398,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "PREPROCESSING_HOOKS": ["apikit.schema.preprocess_public_paths"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "apikit.schema.postprocess_add_health",
+    ],
     "ENUM_NAME_OVERRIDES": {"QuoteTableRejectionEnum": "shipping.explain.Rejection"},
 }
 
