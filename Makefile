@@ -4,23 +4,32 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DATA_DIR ?= data
+# Where `make run` and `make serve` listen: `make run PORT=8080` (or HOST=0.0.0.0 to listen on
+# every interface). PUBLIC_BASE_URL (links in e-mails) follows them unless it is set.
 HOST ?= 127.0.0.1
 PORT ?= 8000
+BASE_URL_HOST = $(if $(filter 0.0.0.0 ::,$(HOST)),127.0.0.1,$(HOST))
+comma := ,
+EXTRA_HOST = $(if $(filter localhost 127.0.0.1 0.0.0.0 :: [::1],$(HOST)),,$(comma)$(HOST))
 
-# Local, plain-HTTP environment of `make run`; the per-checkout secret key in data/secret_key
-# is read by the settings (SECRET_KEY_FILE).
+# Local, plain-HTTP environment of `make run` and `make serve`; the per-checkout secret key in
+# data/secret_key is read by the settings (SECRET_KEY_FILE). The same environment by hand:
+# `make env` prints it (README, "Running manage.py by hand").
 RUN_ENV = HTTPS=0 \
-	ALLOWED_HOSTS="$${ALLOWED_HOSTS:-localhost,127.0.0.1,[::1]}" \
-	CSRF_TRUSTED_ORIGINS="$${CSRF_TRUSTED_ORIGINS:-http://$(HOST):$(PORT),http://localhost:$(PORT)}"
+	ALLOWED_HOSTS="$${ALLOWED_HOSTS:-localhost,127.0.0.1,[::1]$(EXTRA_HOST)}" \
+	CSRF_TRUSTED_ORIGINS="$${CSRF_TRUSTED_ORIGINS:-http://$(BASE_URL_HOST):$(PORT),http://localhost:$(PORT)}" \
+	PUBLIC_BASE_URL="$${PUBLIC_BASE_URL:-http://$(BASE_URL_HOST):$(PORT)}"
 
-.PHONY: help install run serve test lint fmt migrate seed check clean bench
+.PHONY: help install run serve env test lint fmt migrate seed check clean bench
 
 help:
-	@echo "make run    - install, migrate, load the demo store and serve http://$(HOST):$(PORT)"
+	@echo "make run    - install, migrate, load the demo store and serve http://$(BASE_URL_HOST):$(PORT)"
+	@echo "              (HOST and PORT choose where: make run PORT=8080)"
 	@echo "make test   - install, lint, missing-migrations check, and the whole pytest suite"
 	@echo "make lint   - ruff check, format check and mypy"
 	@echo "make fmt    - ruff format and autofix"
-	@echo "make serve  - gunicorn with config/gunicorn.conf.py (production-style)"
+	@echo "make serve  - gunicorn with config/gunicorn.conf.py (production-style, same HOST/PORT)"
+	@echo "make env    - print the local environment, for running manage.py by hand"
 	@echo "make bench  - load benchmark at a real store's size, wrk + gunicorn (bench/README.md)"
 
 $(BIN)/python:
@@ -48,9 +57,10 @@ seed: migrate
 run: seed
 	@$(RUN_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	@echo ""
-	@echo "Storefront API:  http://$(HOST):$(PORT)/publics/payments/card-flags"
-	@echo "API docs:        http://$(HOST):$(PORT)/api/docs/  (schema: /api/schema/)"
-	@echo "Admin:           http://$(HOST):$(PORT)/admin/"
+	@echo "Home page:       http://$(BASE_URL_HOST):$(PORT)/"
+	@echo "Storefront API:  http://$(BASE_URL_HOST):$(PORT)/publics/payments/card-flags"
+	@echo "API docs:        http://$(BASE_URL_HOST):$(PORT)/api/docs/  (schema: /api/schema/)"
+	@echo "Admin:           http://$(BASE_URL_HOST):$(PORT)/admin/"
 	@$(RUN_ENV) $(BIN)/python manage.py demo_admin_info
 	@echo ""
 	$(RUN_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
@@ -58,7 +68,14 @@ run: seed
 serve: install $(DATA_DIR)/secret_key
 	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
 	$(RUN_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
-	$(RUN_ENV) $(BIN)/gunicorn -c config/gunicorn.conf.py config.wsgi
+	$(RUN_ENV) GUNICORN_BIND="$${GUNICORN_BIND:-$(HOST):$(PORT)}" \
+		$(BIN)/gunicorn -c config/gunicorn.conf.py config.wsgi
+
+# The environment of `make run`, for a shell: eval "$$(make -s env)" then .venv/bin/python
+# manage.py ... (plain HTTP, no redirect to https).
+env:
+	@$(RUN_ENV) sh -c 'for name in HTTPS ALLOWED_HOSTS CSRF_TRUSTED_ORIGINS PUBLIC_BASE_URL; do \
+		printf "export %s='"'"'%s'"'"'\n" "$$name" "$$(printenv $$name)"; done'
 
 # mypy's Django plugin imports config.settings: give it a throwaway key so lint never needs
 # data/secret_key or a real SECRET_KEY (nothing is signed while type checking).

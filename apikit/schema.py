@@ -100,7 +100,8 @@ def preprocess_public_paths(
 ) -> list[tuple[str, str, str, Any]]:
     """Document each endpoint once: canonical path, no trailing-slash or /api/v3 duplicates.
 
-    The banner listing is documented under /api/v3, as the contract writes it.
+    Every path (the banner listing included) is documented at its canonical form; the
+    schema's description says each one is also served under /api/v3/.
     """
     kept = []
     for path, path_regex, method, callback in endpoints:
@@ -108,8 +109,57 @@ def preprocess_public_paths(
             continue
         if path.startswith("/api/schema") or path.startswith("/api/docs"):
             continue
-        is_banners = path.endswith("/publics/template/banners")
-        if path.startswith("/api/v3/") != is_banners:
+        if path.startswith("/api/v3/"):
             continue
         kept.append((path, path_regex, method, callback))
     return kept
+
+
+HEALTH_PATH = "/health"
+
+
+def _health_operation(method: str) -> dict[str, Any]:
+    body = {
+        "type": "object",
+        "required": ["status", "database", "cache", "cacheBreaker"],
+        "properties": {
+            "status": {"type": "string", "enum": ["ok", "degraded", "unavailable"]},
+            "database": {"type": "string", "enum": ["ok", "unavailable"]},
+            "cache": {"type": "string", "enum": ["ok", "unavailable"]},
+            "cacheBreaker": {"type": "string", "enum": ["closed", "open", "half-open"]},
+        },
+    }
+    envelope = {"$ref": "#/components/schemas/ErrorEnvelope"}
+    return {
+        "operationId": f"health_{method}",
+        "summary": "Database and cache reachability",
+        "description": (
+            "For load balancers and operators. 200 when the database answers (`degraded` "
+            "when only the cache is down: the service works without it); 503 when the "
+            "database cannot be reached. Never cached (`Cache-Control: no-store`). Served "
+            "at /health and /health/ only (not under /api/v3/)."
+        ),
+        "tags": ["health"],
+        "security": [{}],
+        "responses": {
+            "200": {
+                "description": "The database answers (status ok or degraded).",
+                "content": {"application/json": {"schema": body}},
+            },
+            "405": {
+                "description": ERROR_DESCRIPTIONS[405],
+                "content": {"application/json": {"schema": envelope}},
+            },
+            "503": {
+                "description": "The database cannot be reached (status unavailable).",
+                "content": {"application/json": {"schema": body}},
+            },
+        },
+    }
+
+
+def postprocess_add_health(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Add GET/HEAD /health (a plain Django view that drf-spectacular does not see)."""
+    paths = result.setdefault("paths", {})
+    paths[HEALTH_PATH] = {"get": _health_operation("get")}
+    return result

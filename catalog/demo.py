@@ -4,7 +4,8 @@ About 60 categories on 3 levels (the "Outlet" branch inactive), 12 brands, 150 p
 (the clothing and sports ones with colour/size variations), generated placeholder
 images, 3 storages (São Paulo, Rio de Janeiro, Curitiba) with real postal codes and
 coordinates, stock (some products sold out), prices in the default trade policy, two
-price rules and a few product interests.
+price rules, a few product interests, related and indicated products of the first
+products, and three seals with generated images (on products and on categories).
 
 Idempotent: rows are looked up by natural key (slug, SKU, code, name) and only what is
 missing is created; nothing existing is changed. Deterministic (seeded random) and
@@ -42,8 +43,10 @@ from .models import (
     Storage,
     TradePolicy,
 )
+from .models.merchandising import ProductRelation, RelationKind, Seal
 from .pricing import Target, UpdateComparison
-from .selectors import CATEGORY_CACHE, PRICE_RULE_CACHE
+from .selectors import CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE
+from .services import seal_prepare_image
 
 SEED = 20240601
 PRODUCT_COUNT = 150
@@ -539,6 +542,40 @@ def _seed_price_rules(categories, stdout) -> None:
         stdout.write(f"  created price rule '{bulk.name}'")
 
 
+WHOLESALE_CODE = "atacado"
+WHOLESALE_PRODUCTS = 20  # the first demo products (by SKU) also sell at wholesale prices
+
+
+def _seed_wholesale(stdout) -> None:
+    """A second trade policy (wholesale, 10% below retail) pricing the first demo products:
+    their full product lists both policies in `linkedTradePolicies`."""
+    policy, created = TradePolicy.objects.get_or_create(
+        code=WHOLESALE_CODE, defaults={"name": "Atacado", "active": True}
+    )
+    if created:
+        stdout.write(f"  created trade policy '{policy.name}'")
+    retail = ProductPrice.objects.filter(
+        trade_policy__is_default=True,
+        product__sku__startswith="DEMO-",
+        product__parent__isnull=True,
+    ).order_by("product__sku")[:WHOLESALE_PRODUCTS]
+    priced = set(policy.prices.values_list("product_id", flat=True))
+    rows = [
+        ProductPrice(
+            product_id=row.product_id,
+            trade_policy=policy,
+            sale_price=(row.sale_price * Decimal("0.9")).quantize(Decimal("0.01")),
+            comparison_price=row.sale_price,
+            markup=row.markup,
+        )
+        for row in retail
+        if row.product_id not in priced
+    ]
+    if rows:
+        ProductPrice.objects.bulk_create(rows)
+        stdout.write(f"  created {len(rows)} wholesale prices")
+
+
 def _seed_interests(stdout) -> None:
     if ProductInterest.objects.filter(email__endswith="@cliente.example").exists():
         return
@@ -577,6 +614,78 @@ def _seed_interests(stdout) -> None:
     stdout.write(f"  created {len(rows)} product interests")
 
 
+# Related and indicated products of the first demo products (the upsell offers' too).
+RELATION_SOURCES = 12
+RELATIONS_PER_KIND = 3
+# name -> (colour, on the first products (count), on the categories (names))
+SEALS: dict[str, tuple[str, int, tuple[str, ...]]] = {
+    "Frete grátis": ("#1e7e34", 0, ("Eletrônicos",)),
+    "Lançamento": ("#1d5fa8", 8, ()),
+    "Oferta da semana": ("#c0392b", 0, ("Moda",)),
+}
+
+
+def _seed_relations(stdout) -> None:
+    """Each of the first main products gets related products of its main category and
+    indicated products of other categories; a product with relations is left alone."""
+    mains = list(
+        Product.objects.filter(parent__isnull=True, sku__startswith="DEMO-")
+        .order_by("sku")
+        .only("id", "main_category_id")
+    )
+    taken = set(
+        ProductRelation.objects.filter(product__in=mains[:RELATION_SOURCES]).values_list(
+            "product_id", flat=True
+        )
+    )
+    rows = []
+    for product in mains[:RELATION_SOURCES]:
+        if product.pk in taken:
+            continue
+        same = [p for p in mains if p.main_category_id == product.main_category_id]
+        other = [p for p in mains if p.main_category_id != product.main_category_id]
+        for kind, pool in ((RelationKind.RELATED, same), (RelationKind.INDICATED, other)):
+            targets = [p for p in pool if p.pk != product.pk][:RELATIONS_PER_KIND]
+            rows += [
+                ProductRelation(product=product, target=target, kind=kind, position=position)
+                for position, target in enumerate(targets)
+            ]
+    ProductRelation.objects.bulk_create(rows)
+    if rows:
+        stdout.write(f"  created {len(rows)} product relations")
+
+
+def _seal_png(label: str, color: str) -> bytes:
+    """A round badge with a transparent background."""
+    side = 240
+    image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.ellipse((4, 4, side - 4, side - 4), fill=color, outline="white", width=6)
+    draw.text((side // 2, side // 2), label, fill="white", anchor="mm")
+    buffer = BytesIO()
+    image.save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue()
+
+
+def _seed_seals(stdout) -> None:
+    """The seals of SEALS, created once by name (a seal staff changed is left alone)."""
+    mains = Product.objects.filter(parent__isnull=True, sku__startswith="DEMO-").order_by("sku")
+    for position, (name, (color, product_count, category_names)) in enumerate(SEALS.items()):
+        if Seal.objects.filter(name=name).exists():
+            continue
+        seal = Seal(name=name, position=position)
+        seal.original_image.save(
+            f"{_slug(name)}.png", ContentFile(_seal_png(name, color)), save=False
+        )
+        seal_prepare_image(seal=seal)
+        seal.save()
+        if product_count:
+            seal.products.set(mains[:product_count])
+        if category_names:
+            seal.categories.set(Category.objects.filter(name__in=category_names))
+        stdout.write(f"  created seal {name}")
+
+
 def seed(*, stdout) -> None:
     stdout.write("Catalog: categories, brands, products, storages, stock, prices")
     rng = random.Random(SEED)  # noqa: S311 (demo data, not security)
@@ -587,7 +696,11 @@ def seed(*, stdout) -> None:
     storages = _seed_storages(stdout)
     _seed_products(rng, categories, brands, cargo_types, colors, sizes, storages, stdout)
     _seed_price_rules(categories, stdout)
+    _seed_wholesale(stdout)
     _seed_interests(stdout)
+    _seed_relations(stdout)
+    _seed_seals(stdout)
     # Bulk inserts send no signals: refresh the cached reads ourselves.
     cache_namespace_bump(CATEGORY_CACHE)
     cache_namespace_bump(PRICE_RULE_CACHE)
+    cache_namespace_bump(PRODUCTS_CACHE)

@@ -261,6 +261,28 @@ def best_rule(
     return min(applicable, key=rank)
 
 
+def rules_for_product(
+    product: ProductData,
+    rules: Iterable[RuleData],
+    *,
+    trade_policy_id: int | None,
+    moment: datetime,
+) -> tuple[RuleData, ...]:
+    """The automatic rules that apply to the product at `moment` in the trade policy,
+    whatever the quantity (their quantity range is shown with them): live, for the policy
+    and targeting the product (coupon rules need a code a customer types; upsell rules
+    belong to their offers, which show them). Highest priority first, then id."""
+    chosen = [
+        rule
+        for rule in rules
+        if rule.trigger == Trigger.AUTOMATIC
+        and rule_is_live(rule, moment)
+        and (not rule.trade_policy_ids or trade_policy_id in rule.trade_policy_ids)
+        and rule_targets(rule, product)
+    ]
+    return tuple(sorted(chosen, key=lambda rule: (-rule.priority, rule.id)))
+
+
 def compute_price(
     product: ProductData,
     stored: StoredPrice | None,

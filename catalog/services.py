@@ -13,7 +13,10 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone
-from PIL import Image, UnidentifiedImageError
+from django.utils.translation import gettext_lazy as _
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from infra.cache import cache_namespace_bump
 
 from .errors import ProductNotFound
 from .models import (
@@ -22,9 +25,13 @@ from .models import (
     Product,
     ProductInterest,
     ProductMedia,
+    ProductReviewSummary,
+    Seal,
     Stock,
 )
-from .selectors import product_get_active
+from .models.merchandising import SEAL_MAX_SIDE, SEAL_MAX_SOURCE_PIXELS
+from .models.reviews import SCORES
+from .selectors import PRODUCTS_CACHE, product_get_active
 
 logger = logging.getLogger(__name__)
 
@@ -253,3 +260,83 @@ def media_prepare_image(*, media: ProductMedia) -> ProductMedia:
     media.width, media.height = web.size
     media.size = buffer.tell()
     return media
+
+
+# --- Review summaries ------------------------------------------------------------------
+
+
+def product_review_summaries_store(*, counts: dict[int, dict[int, int]]) -> None:
+    """Store the review summaries of products: `counts` is {product id: {score: approved
+    reviews with that score}} (scores missing count 0; every product named is rewritten).
+
+    Called by the feedback app inside the transaction that changed the reviews. A product
+    left without approved reviews loses its row (its `review` renders null); a product
+    that no longer exists (being deleted with its reviews) is skipped. Two queries and a
+    bump of the products cache, whatever the number of products.
+    """
+    if not counts:
+        return
+    existing = set(Product.objects.filter(pk__in=list(counts)).values_list("pk", flat=True))
+    rows = []
+    empty = []
+    for product_id, per_score in counts.items():
+        if product_id not in existing:
+            continue
+        values = {f"score_{score}": max(int(per_score.get(score, 0)), 0) for score in SCORES}
+        if any(values.values()):
+            rows.append(ProductReviewSummary(product_id=product_id, **values))
+        else:
+            empty.append(product_id)
+    with transaction.atomic():
+        if empty:
+            ProductReviewSummary.objects.filter(product_id__in=empty).delete()
+        if rows:
+            ProductReviewSummary.objects.bulk_create(
+                rows,
+                update_conflicts=True,
+                unique_fields=["product"],
+                update_fields=[f"score_{score}" for score in SCORES] + ["updated_at"],
+            )
+    cache_namespace_bump(PRODUCTS_CACHE)  # bulk writes send no signal
+
+
+# --- Seals --------------------------------------------------------------------------
+
+
+class SealImageError(Exception):
+    """The seal's upload is not an image Pillow can read, or it is too large."""
+
+
+def seal_prepare_image(*, seal: Seal) -> Seal:
+    """Fit the uploaded original in SEAL_MAX_SIDE x SEAL_MAX_SIDE (aspect kept, EXIF
+    orientation applied, metadata dropped) as a PNG in `image`. Call before saving a
+    seal whose original was (re)uploaded; it does not save the row."""
+    source = seal.original_image
+    if not source:
+        return seal
+    try:
+        source.open("rb")
+        source.seek(0)
+        with Image.open(source) as opened:
+            if opened.width * opened.height > SEAL_MAX_SOURCE_PIXELS:
+                raise SealImageError(
+                    _("The image has %(width)sx%(height)s pixels; at most %(limit)s accepted.")
+                    % {
+                        "width": opened.width,
+                        "height": opened.height,
+                        "limit": f"{SEAL_MAX_SOURCE_PIXELS:,}",
+                    }
+                )
+            opened.seek(0)  # first frame of an animation
+            image = ImageOps.exif_transpose(opened)
+            image.load()
+    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
+        raise SealImageError(_("The file is not a readable image.")) from exc
+    image = image.convert("RGBA")
+    image.thumbnail((SEAL_MAX_SIDE, SEAL_MAX_SIDE), Image.Resampling.LANCZOS)
+    buffer = BytesIO()
+    image.save(buffer, format="PNG", optimize=True)
+    stem = Path(source.name or "seal").stem
+    seal.image.save(f"{stem}-{SEAL_MAX_SIDE}.png", ContentFile(buffer.getvalue()), save=False)
+    seal.width, seal.height = image.size
+    return seal

@@ -17,6 +17,9 @@ from .models import (
     ProductDescription,
     ProductMedia,
     ProductPrice,
+    ProductRelation,
+    ProductReviewSummary,
+    Seal,
     Stock,
     Storage,
     TradePolicy,
@@ -67,4 +70,8 @@ invalidate_on_change(
     Category,
     Brand,
     PaymentOption,
+    ProductReviewSummary,
+    # relations, seals (and their products and categories) of the full product
+    ProductRelation,
+    Seal,
 )

@@ -101,6 +101,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "apikit.middleware.ApiErrorMiddleware",
+    "infra.db_routing.ReplicaReadsMiddleware",
     "apikit.middleware.RequestGuardMiddleware",
     "apikit.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -166,6 +167,25 @@ else:
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Read replicas (infra/db_routing.py): reads of public GET requests go to one of these,
+# everything else (writes, the admin, reads after a write, commands) to the primary. For
+# DATABASE_REPLICA_GRACE_SECONDS after any change all reads go to the primary, so answers
+# cached right after a change never come from a replica that has not received it.
+DATABASE_REPLICA_ALIASES: list[str] = []
+for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS"), start=1):
+    DATABASES[f"replica{_number}"] = {
+        **dj_database_url.parse(_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60)),
+        "CONN_HEALTH_CHECKS": True,
+        "TEST": {"MIRROR": "default"},
+    }
+    DATABASE_REPLICA_ALIASES.append(f"replica{_number}")
+if RUNNING_TESTS and not DATABASE_REPLICA_ALIASES:
+    # A mirror of the test database, for the routing tests (they turn routing on).
+    DATABASES["replica1"] = {**DATABASES["default"], "TEST": {"MIRROR": "default"}}
+DATABASE_REPLICA_GRACE_SECONDS = env_int("DATABASE_REPLICA_GRACE_SECONDS", 5)
+DATABASE_ROUTERS = ["infra.db_routing.ReplicaRouter"]
+ADMIN_PATH_PREFIX = "/admin/"
 
 # --- Cache ------------------------------------------------------------------
 
@@ -378,7 +398,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "PREPROCESSING_HOOKS": ["apikit.schema.preprocess_public_paths"],
-    "ENUM_NAME_OVERRIDES": {},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "apikit.schema.postprocess_add_health",
+    ],
+    "ENUM_NAME_OVERRIDES": {"QuoteTableRejectionEnum": "shipping.explain.Rejection"},
 }
 
 # --- Store behaviour ----------------------------------------------------------
@@ -391,10 +415,35 @@ COMMENTS_REQUIRE_MODERATION = env_bool("COMMENTS_REQUIRE_MODERATION", True)
 COMMENTS_EMAIL_REPLIES = env_bool("COMMENTS_EMAIL_REPLIES", True)
 # Cubic weight divisor of the shipping quote: volume in cm3 / divisor = kilograms.
 SHIPPING_CUBIC_DIVISOR = env_int("SHIPPING_CUBIC_DIVISOR", 6000)
+# Postal-code provider fallback (docs/decisions.md): when a postal code is not in the
+# database, ask a ViaCEP-compatible API (`{code}` in the URL is the 8-digit CEP), store the
+# answer and serve it from the database next time. Off by default.
+POSTAL_CODE_PROVIDER_ENABLED = env_bool("POSTAL_CODE_PROVIDER_ENABLED", False)
+POSTAL_CODE_PROVIDER_URL = env_str(
+    "POSTAL_CODE_PROVIDER_URL", "https://viacep.com.br/ws/{code}/json/"
+)
+POSTAL_CODE_PROVIDER_COUNTRIES = env_list("POSTAL_CODE_PROVIDER_COUNTRIES", "BRA")
+# Milliseconds a provider call may take; after a failure the provider is skipped for
+# POSTAL_CODE_PROVIDER_BREAKER_SECONDS, and an unknown code is not asked again for
+# POSTAL_CODE_PROVIDER_MISS_SECONDS.
+POSTAL_CODE_PROVIDER_TIMEOUT_MS = env_int("POSTAL_CODE_PROVIDER_TIMEOUT_MS", 1500)
+POSTAL_CODE_PROVIDER_BREAKER_SECONDS = env_int("POSTAL_CODE_PROVIDER_BREAKER_SECONDS", 30)
+POSTAL_CODE_PROVIDER_MISS_SECONDS = env_int("POSTAL_CODE_PROVIDER_MISS_SECONDS", 3600)
 # Public base URL used to build absolute links in e-mails and image URLs outside a request.
 PUBLIC_BASE_URL = env_str("PUBLIC_BASE_URL", "http://127.0.0.1:8000")
 # Seconds a hot public read (card flags, trees, banners) stays in the cache at most.
 PUBLIC_CACHE_SECONDS = env_int("PUBLIC_CACHE_SECONDS", 300)
+# Admin imports: uploads kept between a dry run and its confirmation (minutes), where, and
+# the postal-code file size (lines) above which the import runs in the background.
+IMPORT_STAGING_DIR = Path(env_str("IMPORT_STAGING_DIR", str(DATA_DIR / "imports")))
+IMPORT_STAGING_MINUTES = env_int("IMPORT_STAGING_MINUTES", 30)
+POSTAL_IMPORT_INLINE_MAX_LINES = env_int("POSTAL_IMPORT_INLINE_MAX_LINES", 50_000)
+# How a background postal import starts: "command" (manage.py run_postal_import <id> in a
+# new process, after the request's commit) or "none" (left pending for a worker to run).
+POSTAL_IMPORT_RUNNER = env_str("POSTAL_IMPORT_RUNNER", "command")
+# Optional: a CDN purge endpoint; the banner admin POSTs {"urls": [...]} to it ("Purge CDN").
+CDN_PURGE_URL = env_str("CDN_PURGE_URL")
+CDN_PURGE_TIMEOUT_SECONDS = env_int("CDN_PURGE_TIMEOUT_SECONDS", 5)
 # How long a rendered product fragment may stay in the shared cache (changes retire it at once).
 PRODUCT_FRAGMENT_SECONDS = env_int("PRODUCT_FRAGMENT_SECONDS", 3600)
 # Seconds the first answer to a POST with an Idempotency-Key is kept for retries.

@@ -13,6 +13,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from apikit import fallback
 from apikit.health import health
+from storefront import pages
 
 api_patterns = [
     path("", include("storefront.api.urls")),
@@ -25,8 +26,12 @@ api_patterns = [
 admin.site.site_header = "Store back office"
 admin.site.site_title = "Store back office"
 admin.site.index_title = "Store administration"
+# "View site" in the admin opens the home page of the host the admin is served on.
+admin.site.site_url = "/"
 
 urlpatterns = [
+    path("", fallback.read_only(pages.home), name="home"),
+    path("favicon.ico", fallback.read_only(pages.favicon), name="favicon"),
     path("admin/", admin.site.urls),
     re_path(r"^health/?$", health, name="health"),
     path("api/schema/", fallback.read_only(SpectacularAPIView.as_view()), name="schema"),

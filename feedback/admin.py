@@ -30,6 +30,7 @@ from .services import (
     comments_set_active,
     reviews_set_active,
 )
+from .staff_admin import register_user_admin_with_profile
 
 HISTORY_FIELDSET = ("History", {"fields": ("created_at", "updated_at"), "classes": ("collapse",)})
 
@@ -374,3 +375,6 @@ class CommentAdmin(admin.ModelAdmin):
     @staticmethod
     def _replies_are_emailed() -> bool:
         return settings.COMMENTS_EMAIL_REPLIES
+
+
+register_user_admin_with_profile()

@@ -23,6 +23,7 @@ from storefront.models import Customer, SalesChannel
 from storefront.selectors import sales_channel_for_domain
 
 from .models import Comment, ProductReview, ReviewMedia, SalesChannelReview
+from .services import product_review_summaries_refresh
 
 SEED = 6
 CUSTOMER_EMAIL = "{slug}@example.com"  # example.com: reserved, never delivered
@@ -347,6 +348,8 @@ def seed(*, stdout) -> None:
         stdout.write("  no active products yet: product reviews and comments skipped")
     reviews = _plan_product_reviews(customers, products)
     _say(stdout, "product reviews", seed_product_reviews(reviews))
+    # bulk inserts send no signal: recount the summaries of the reviewed products
+    product_review_summaries_refresh(product_ids={r.product_id for r in reviews})
     _say(stdout, "review photos", seed_review_photos(reviews))
     _say(stdout, "store reviews", seed_store_reviews(customers))
     _say(stdout, "comments and replies", seed_comments(customers, products))

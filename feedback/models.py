@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from storefront.models import TimestampedModel
 
@@ -223,3 +224,35 @@ class Comment(TimestampedModel):
             raise ValidationError({"parent": "Staff replies answer a comment."})
         if not self.reply_by_user and not self.customer_name.strip():
             raise ValidationError({"customer_name": "A customer comment needs the author's name."})
+
+
+# --- Staff public names ------------------------------------------------------------
+
+DEFAULT_STAFF_DISPLAY_NAME = _("Store team")
+
+
+class StaffProfile(models.Model):
+    """What customers see of a staff member: the name that signs their replies (the
+    username is never shown publicly)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="staff_profile",
+        verbose_name=_("user"),
+    )
+    display_name = models.CharField(
+        _("public display name"),
+        max_length=100,
+        blank=True,
+        help_text=_(
+            'Signs this person\'s replies to customers (API and e-mails). Empty: "Store team".'
+        ),
+    )
+
+    class Meta:
+        verbose_name = _("staff profile")
+        verbose_name_plural = _("staff profiles")
+
+    def __str__(self) -> str:
+        return self.display_name or str(DEFAULT_STAFF_DISPLAY_NAME)

@@ -1,23 +1,27 @@
 """Writes and rules of the feedback app: comments, replies, moderation."""
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from catalog.errors import ProductNotFound
+from catalog.models import Product
 from catalog.selectors import product_get_active
+from catalog.services import product_review_summaries_store
 from infra.cache import cache_namespace_bump
 from storefront.models import Customer
 
 from .errors import BlankMessage, InvalidParentComment, MissingCommenterContact
-from .models import Comment
+from .models import DEFAULT_STAFF_DISPLAY_NAME, Comment, ProductReview, StaffProfile
 from .selectors import FEEDBACK_CACHE
 
 logger = logging.getLogger(__name__)
@@ -76,6 +80,15 @@ class StaffReply:
     emailed: bool
 
 
+def staff_display_name(user: User) -> str:
+    """The public name that signs `user`'s replies: their profile's display name, else
+    "Store team" (in the active language); never the username."""
+    profile = StaffProfile.objects.filter(user=user).only("display_name").first()
+    if profile is not None and profile.display_name.strip():
+        return profile.display_name.strip()
+    return str(DEFAULT_STAFF_DISPLAY_NAME)
+
+
 def comment_reply_by_staff(
     *, comment: Comment, user: User, message: str, approve_comment: bool = True
 ) -> StaffReply:
@@ -95,7 +108,7 @@ def comment_reply_by_staff(
             product_id=comment.product_id,
             parent=thread,
             user=user,
-            user_name=(user.get_full_name() or user.get_username())[:150],
+            user_name=staff_display_name(user)[:150],
             user_email=user.email or "",
             message=message,
             reply_by_user=True,
@@ -134,7 +147,7 @@ def comment_reply_notify(*, comment: Comment, reply: Comment) -> bool:
         "comment": comment,
         "reply": reply,
     }
-    subject = f"Your question about {product.name} was answered"
+    subject = gettext("Your question about %(product)s was answered") % {"product": product.name}
     email = EmailMultiAlternatives(
         subject=subject.replace("\n", " ")[:200],
         body=render_to_string("feedback/emails/comment_reply.txt", context),
@@ -159,7 +172,47 @@ def comments_set_active(*, comments: QuerySet, active: bool) -> int:
 
 
 def reviews_set_active(*, reviews: QuerySet, active: bool) -> int:
-    """Approve or hide product or store reviews; returns how many changed."""
-    changed = reviews.exclude(active=active).update(active=active, updated_at=timezone.now())
+    """Approve or hide product or store reviews; returns how many changed. The review
+    summaries of the products concerned are updated in the same transaction."""
+    with transaction.atomic():
+        changing = reviews.exclude(active=active)
+        product_ids: set[int] = set()
+        if reviews.model is ProductReview:
+            product_ids = set(changing.values_list("product_id", flat=True))
+        changed = changing.update(active=active, updated_at=timezone.now())
+        product_review_summaries_refresh(product_ids=product_ids)
     cache_namespace_bump(FEEDBACK_CACHE)  # update() sends no signal
     return changed
+
+
+def product_review_summaries_refresh(*, product_ids: Iterable[int | None]) -> None:
+    """Recount the approved reviews of the products, per score, and store the counts on
+    the catalog side (catalog.services.product_review_summaries_store). Runs in the
+    caller's transaction; the products' rows are locked first so two concurrent
+    refreshes of one product cannot store an outdated count. A fixed number of queries
+    whatever the number of products and reviews."""
+    ids = sorted({pid for pid in product_ids if pid is not None})
+    if not ids:
+        return
+    with transaction.atomic():
+        list(Product.objects.select_for_update().filter(pk__in=ids).values_list("pk"))
+        counts: dict[int, dict[int, int]] = {pid: {} for pid in ids}
+        rows = (
+            ProductReview.objects.public()
+            .filter(product_id__in=ids)
+            .order_by()
+            .values("product_id", "score")
+            .annotate(n=Count("id"))
+        )
+        for row in rows:
+            counts[row["product_id"]][row["score"]] = row["n"]
+        product_review_summaries_store(counts=counts)
+
+
+def product_review_summaries_refresh_all(*, batch_size: int = 500) -> int:
+    """Recount every product's review summary (backfill; `manage.py
+    refresh_review_summaries`); returns how many products were recounted."""
+    ids = list(Product.objects.order_by("pk").values_list("pk", flat=True))
+    for start in range(0, len(ids), batch_size):
+        product_review_summaries_refresh(product_ids=ids[start : start + batch_size])
+    return len(ids)

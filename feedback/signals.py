@@ -1,7 +1,7 @@
 """Cache invalidation (the one side effect allowed in signals): any change to a review,
 its photos or a comment retires every cached review and comment list at once."""
 
-from django.db.models.signals import post_delete
+from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import receiver
 
 from infra.cache import cache_namespace_bump, invalidate_on_change
@@ -9,6 +9,7 @@ from storefront.models import Customer
 
 from .models import Comment, ProductReview, ReviewMedia, SalesChannelReview
 from .selectors import FEEDBACK_CACHE
+from .services import product_review_summaries_refresh
 
 invalidate_on_change(FEEDBACK_CACHE, ProductReview, ReviewMedia, SalesChannelReview, Comment)
 
@@ -17,3 +18,35 @@ invalidate_on_change(FEEDBACK_CACHE, ProductReview, ReviewMedia, SalesChannelRev
 def customer_deleted(**kwargs) -> None:
     """A deleted customer's reviews and comments lose their customer id without a signal."""
     cache_namespace_bump(FEEDBACK_CACHE)
+
+
+# The products' review summaries are derived data, recounted in the transaction that saves
+# or deletes a review (the admin's change form, its delete action, cascades from a deleted
+# customer or product reach reviews only through these signals): the one write besides
+# cache invalidation that signals do (docs/decisions.md, issue 12).
+
+
+@receiver(pre_save, sender=ProductReview)
+def review_product_before_save(instance: ProductReview, **kwargs) -> None:
+    """Remember the product the review had, so moving it recounts both products."""
+    previous = None
+    if instance.pk is not None and not kwargs.get("raw"):
+        previous = (
+            ProductReview.objects.filter(pk=instance.pk)
+            .values_list("product_id", flat=True)
+            .first()
+        )
+    instance._summary_previous_product_id = previous  # type: ignore[attr-defined]
+
+
+@receiver(post_save, sender=ProductReview)
+def review_saved(instance: ProductReview, raw: bool = False, **kwargs) -> None:
+    if raw:
+        return
+    previous = getattr(instance, "_summary_previous_product_id", None)
+    product_review_summaries_refresh(product_ids={instance.product_id, previous})
+
+
+@receiver(post_delete, sender=ProductReview)
+def review_deleted(instance: ProductReview, **kwargs) -> None:
+    product_review_summaries_refresh(product_ids={instance.product_id})

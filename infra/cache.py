@@ -16,6 +16,8 @@ from django.core.cache import cache
 from django.db.models import Model
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
+from .db_routing import note_change
+
 _VERSION_KEY = "ns-version:{namespace}"
 
 # The versions this process last read or wrote, per namespace: while the shared cache is
@@ -54,6 +56,7 @@ def cache_namespace_bump(namespace: str) -> None:
     version = max(old + 1, time.time_ns())
     cache.set(key, version, timeout=None)
     _LAST_SEEN[namespace] = version  # this process sees its own change even in an outage
+    note_change()  # reads go to the primary for a moment (read replicas)
 
 
 def cached(namespace: str, key: str, build: Callable[[], Any], timeout: int | None = None) -> Any:

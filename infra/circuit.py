@@ -1,4 +1,5 @@
-"""A small circuit breaker for the shared cache (per process, thread-safe).
+"""A small circuit breaker (per process, thread-safe), for the shared cache and for the
+postal-code provider (shipping/provider.py).
 
 States: *closed* (calls go through), *open* (calls are skipped for `reset_seconds` after
 a failure), *half-open* (the first caller after that pause probes; everybody else keeps
@@ -30,9 +31,19 @@ HALF_OPEN = "half-open"
 
 class CircuitBreaker:
     def __init__(
-        self, name: str, *, reset_seconds: float, clock: Callable[[], float] = time.monotonic
+        self,
+        name: str,
+        *,
+        reset_seconds: float,
+        clock: Callable[[], float] = time.monotonic,
+        subject: str = "Cache",
+        while_open: str = "the cache is skipped (reads are misses, writes are dropped)",
+        log: logging.Logger = logger,
     ) -> None:
         self.name = name
+        self.subject = subject  # what the breaker guards, first word of its log lines
+        self.while_open = while_open  # what callers do while it is open
+        self._log = log
         self.reset_seconds = reset_seconds
         self._clock = clock
         self._lock = threading.Lock()
@@ -75,9 +86,9 @@ class CircuitBreaker:
                 return False
             self._state = CLOSED
             outage = self._clock() - self._outage_started
-        logger.warning(
-            "Cache circuit breaker closed for %s: the cache answers again after %.1f s; "
-            "reads and writes use it again.",
+        self._log.warning(
+            "%s circuit breaker closed for %s: it answers again after %.1f s.",
+            self.subject,
             self.name,
             outage,
         )
@@ -92,16 +103,17 @@ class CircuitBreaker:
             if previous == CLOSED:
                 self._outage_started = now
         if previous == CLOSED:
-            logger.warning(
-                "Cache circuit breaker open for %s (%s: %s): the cache is skipped (reads are "
-                "misses, writes are dropped) and probed again every %.1f s.",
+            self._log.warning(
+                "%s circuit breaker open for %s (%s: %s): %s and probed again every %.1f s.",
+                self.subject,
                 self.name,
                 type(error).__name__,
                 str(error).rstrip("."),
+                self.while_open,
                 self.reset_seconds,
             )
         else:
-            logger.debug("Cache probe failed for %s: %s", self.name, error)
+            self._log.debug("%s probe failed for %s: %s", self.subject, self.name, error)
 
     def reset(self) -> None:
         """Back to closed without logging (tests)."""

@@ -4,6 +4,7 @@ upsell offers."""
 import json
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.core.serializers.json import DjangoJSONEncoder
@@ -13,15 +14,27 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext as _g
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from apikit.responses import envelope
+from infra.cdn import cdn_purge, cdn_purge_configured
 from storefront.models import SalesChannel
 
 from .api.listing import banner_listing_get
 from .images import ImageFitError
 from .models import DEVICES, Banner, BannerGroup, Upsell, UpsellLocation
 from .scheduling import Status
-from .services import banner_group_images_refresh, banner_images_refresh
+from .services import (
+    banner_group_images_refresh,
+    banner_groups_publish_now,
+    banner_groups_unpublish,
+    banner_images_refresh,
+    banners_publish_now,
+    banners_set_active,
+    banners_unpublish,
+)
 
 STATUS_COLORS = {
     Status.LIVE: "#1e7e34",
@@ -48,6 +61,98 @@ def thumbnail(file, *, height: int = 48):
         file.url,
         height,
     )
+
+
+def _when(moment) -> str:
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
+
+
+def _scheduled_reason(banner: Banner, moment) -> str:
+    """Why a scheduled banner is not live yet: its group's start or its own."""
+    group_start = banner.group.start_at
+    if (
+        group_start is not None
+        and group_start > moment
+        and (banner.start_at is None or group_start >= banner.start_at)
+    ):
+        return _g("its group starts %(when)s") % {"when": _when(group_start)}
+    if banner.start_at is not None and banner.start_at > moment:
+        return _g("starts %(when)s") % {"when": _when(banner.start_at)}
+    return _g("its schedule never overlaps its group's")
+
+
+def banner_states_message(banners: list[Banner], moment) -> str:
+    """ "2 banners live, 1 still scheduled (its group starts 2026-12-01 00:00)": what
+    `banners` show in the public listing at `moment` (their group's schedule included)."""
+    by_status: dict[Status, list[Banner]] = {status: [] for status in Status}
+    for banner in banners:
+        by_status[banner.status_at(moment)].append(banner)
+    live = len(by_status[Status.LIVE])
+    parts = [ngettext("%(n)d banner live", "%(n)d banners live", live) % {"n": live}]
+    scheduled = by_status[Status.SCHEDULED]
+    if scheduled:
+        reasons = list(dict.fromkeys(_scheduled_reason(banner, moment) for banner in scheduled))
+        parts.append(
+            ngettext(
+                "%(n)d still scheduled (%(why)s)", "%(n)d still scheduled (%(why)s)", len(scheduled)
+            )
+            % {"n": len(scheduled), "why": "; ".join(reasons[:3])}
+        )
+    expired = len(by_status[Status.EXPIRED])
+    if expired:
+        parts.append(ngettext("%(n)d expired", "%(n)d expired", expired) % {"n": expired})
+    inactive = len(by_status[Status.INACTIVE])
+    if inactive:
+        parts.append(ngettext("%(n)d inactive", "%(n)d inactive", inactive) % {"n": inactive})
+    return ", ".join(parts) + "."
+
+
+def public_cache_note() -> str:
+    """How long a browser or CDN may keep the listing answered before a change."""
+    note = _g(
+        "The public banner listing answers the change at once to clients that revalidate; "
+        "a browser or CDN may keep its previous copy for up to %(seconds)d seconds "
+        "(Cache-Control max-age of %(path)s)."
+    ) % {"seconds": settings.PUBLIC_CACHE_SECONDS, "path": banners_public_path()}
+    if cdn_purge_configured():
+        note += " " + _g('Use the "Purge CDN" action to drop the CDN\'s copies now.')
+    return note
+
+
+def banners_public_path() -> str:
+    return "/api/v3" + reverse("banner-groups")
+
+
+def banners_public_url() -> str:
+    return settings.PUBLIC_BASE_URL.rstrip("/") + banners_public_path()
+
+
+class PublishingActions:
+    """ "Publish now", "Unpublish" and "Purge CDN" for the banner and banner group admins."""
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        if not cdn_purge_configured():
+            actions.pop("purge_cdn", None)
+        return actions
+
+    def report(self, request, verb: str, banners: list[Banner], moment) -> None:
+        self.message_user(  # type: ignore[attr-defined]  # a ModelAdmin mixin
+            request, f"{verb} {banner_states_message(banners, moment)} {public_cache_note()}"
+        )
+
+    @admin.action(description=_("Purge CDN copies of the banner listing"))
+    def purge_cdn(self, request, queryset):
+        url = banners_public_url()
+        failure = cdn_purge([url])
+        if failure:
+            self.message_user(
+                request,
+                _g("CDN purge of %(url)s failed: %(reason)s.") % {"url": url, "reason": failure},
+                messages.ERROR,
+            )
+        else:
+            self.message_user(request, _g("CDN purge requested for %(url)s.") % {"url": url})
 
 
 class StatusListFilter(admin.SimpleListFilter):
@@ -113,6 +218,8 @@ class BannerGroupForm(forms.ModelForm):
             "location_id",
             "title",
             "description",
+            "start_at",
+            "end_at",
             "desktop_width",
             "desktop_height",
             "tablet_width",
@@ -167,7 +274,7 @@ class BannerInline(admin.StackedInline):
 
 
 @admin.register(BannerGroup)
-class BannerGroupAdmin(AutocompleteWhenSearchable, admin.ModelAdmin):
+class BannerGroupAdmin(PublishingActions, AutocompleteWhenSearchable, admin.ModelAdmin):
     form = BannerGroupForm
     inlines = [BannerInline]
     list_display = [
@@ -182,12 +289,17 @@ class BannerGroupAdmin(AutocompleteWhenSearchable, admin.ModelAdmin):
     list_filter = ["sales_channel"]
     list_select_related = ["sales_channel"]
     search_fields = ["code", "name", "title", "location_id"]
-    readonly_fields = ["created_at", "updated_at"]
+    readonly_fields = ["schedule_status", "public_cache", "created_at", "updated_at"]
     autocomplete_candidates = ("products", "brands", "categories")
+    actions = ["publish_now", "unpublish", "purge_cdn"]
     fieldsets = [
         (
             None,
             {"fields": ["code", "name", "sales_channel", "location_id", "title", "description"]},
+        ),
+        (
+            _("Schedule (banners inherit it; their own start and end narrow it)"),
+            {"fields": [("start_at", "end_at"), "schedule_status", "public_cache"]},
         ),
         (
             "Sizes (pixels): banners are fitted to these",
@@ -209,6 +321,34 @@ class BannerGroupAdmin(AutocompleteWhenSearchable, admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(banners_total=Count("banners"))
+
+    @admin.display(description=_("schedule status"))
+    def schedule_status(self, group):
+        return status_badge(group) if group.pk else "-"
+
+    @admin.display(description=_("public cache"))
+    def public_cache(self, group):
+        return public_cache_note()
+
+    @admin.action(description=_("Publish now (start the selected groups now)"))
+    def publish_now(self, request, queryset):
+        moment = timezone.now()
+        groups = banner_groups_publish_now(groups=queryset, moment=moment)
+        banners = list(Banner.objects.filter(group__in=groups).select_related("group"))
+        verb = ngettext("%(n)d group published:", "%(n)d groups published:", len(groups)) % {
+            "n": len(groups)
+        }
+        self.report(request, verb, banners, moment)
+
+    @admin.action(description=_("Unpublish (end the selected groups now)"))
+    def unpublish(self, request, queryset):
+        moment = timezone.now()
+        groups = banner_groups_unpublish(groups=queryset, moment=moment)
+        banners = list(Banner.objects.filter(group__in=groups).select_related("group"))
+        verb = ngettext("%(n)d group unpublished:", "%(n)d groups unpublished:", len(groups)) % {
+            "n": len(groups)
+        }
+        self.report(request, verb, banners, moment)
 
     @admin.display(description="banners", ordering="banners_total")
     def banner_count(self, group):
@@ -283,7 +423,7 @@ class PreviewForm(forms.Form):
 
 
 @admin.register(Banner)
-class BannerAdmin(admin.ModelAdmin):
+class BannerAdmin(PublishingActions, admin.ModelAdmin):
     list_display = [
         "preview",
         "name",
@@ -300,7 +440,14 @@ class BannerAdmin(admin.ModelAdmin):
     search_fields = ["name", "alt", "group__code", "group__name"]
     autocomplete_fields = ["group"]
     readonly_fields = ["status", "fitted_images", "created_at", "updated_at"]
-    actions = ["activate", "deactivate", "regenerate_images"]
+    actions = [
+        "publish_now",
+        "unpublish",
+        "activate",
+        "deactivate",
+        "regenerate_images",
+        "purge_cdn",
+    ]
     fieldsets = [
         (None, {"fields": ["group", "name", "alt", ("active", "status"), "order"]}),
         ("Scheduling", {"fields": [("start_at", "end_at")]}),
@@ -340,19 +487,39 @@ class BannerAdmin(admin.ModelAdmin):
         except ImageFitError as exc:
             self.message_user(request, f"Fitted images not generated: {exc}", messages.ERROR)
 
-    @admin.action(description="Activate selected banners")
-    def activate(self, request, queryset):
-        for banner in queryset:  # save() per banner: signals refresh the public cache
-            banner.active = True
-            banner.save(update_fields=["active", "updated_at"])
-        self.message_user(request, f"{queryset.count()} banner(s) activated.")
+    @admin.action(description=_("Publish now (start the selected banners now)"))
+    def publish_now(self, request, queryset):
+        moment = timezone.now()
+        banners = banners_publish_now(banners=queryset, moment=moment)
+        verb = ngettext("%(n)d banner published:", "%(n)d banners published:", len(banners)) % {
+            "n": len(banners)
+        }
+        self.report(request, verb, banners, moment)
 
-    @admin.action(description="Deactivate selected banners")
+    @admin.action(description=_("Unpublish (end the selected banners now)"))
+    def unpublish(self, request, queryset):
+        moment = timezone.now()
+        banners = banners_unpublish(banners=queryset, moment=moment)
+        verb = ngettext("%(n)d banner unpublished:", "%(n)d banners unpublished:", len(banners)) % {
+            "n": len(banners)
+        }
+        self.report(request, verb, banners, moment)
+
+    @admin.action(description=_("Activate selected banners (keeping their schedule)"))
+    def activate(self, request, queryset):
+        banners = banners_set_active(banners=queryset, active=True)
+        verb = ngettext("%(n)d banner activated:", "%(n)d banners activated:", len(banners)) % {
+            "n": len(banners)
+        }
+        self.report(request, verb, banners, timezone.now())
+
+    @admin.action(description=_("Deactivate selected banners"))
     def deactivate(self, request, queryset):
-        for banner in queryset:
-            banner.active = False
-            banner.save(update_fields=["active", "updated_at"])
-        self.message_user(request, f"{queryset.count()} banner(s) deactivated.")
+        banners = banners_set_active(banners=queryset, active=False)
+        verb = ngettext("%(n)d banner deactivated:", "%(n)d banners deactivated:", len(banners)) % {
+            "n": len(banners)
+        }
+        self.report(request, verb, banners, timezone.now())
 
     @admin.action(description="Regenerate fitted images")
     def regenerate_images(self, request, queryset):

@@ -9,3 +9,7 @@ class MarketingConfig(AppConfig):
         from . import signals  # connects cache invalidation
 
         signals.connect_catalog_signals()
+
+        from .api import sections  # the full product's `bannerGroups` (decisions.md)
+
+        sections.register()

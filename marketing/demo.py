@@ -1,5 +1,7 @@
 """Demo data of the marketing app: three banner groups with generated images (one banner
-scheduled in the future, one expired, one inactive) and two upsell offers.
+scheduled in the future, one expired, one inactive) and two upsell offers. The
+`category-top` group is linked to categories (those of the offered products among them),
+so product pages show it in `bannerGroups`.
 
 Idempotent: a group is looked up by its code and its banners are only created with it;
 upsell offers (on catalog demo products, looked up by SKU) are created only for a location
@@ -186,7 +188,14 @@ def _seed_group(spec: DemoGroup, *, stdout) -> None:
         banner.save()
         banner_images_refresh(banner=banner)
     if spec.code == "category-top":
-        group.categories.set(Category.objects.order_by("id")[:2])
+        # the first categories, and those of the offered products: their pages show it
+        offered = Product.objects.filter(sku__in=UPSELL_SKUS.values(), main_category__isnull=False)
+        group.categories.set(
+            [
+                *Category.objects.order_by("id")[:2],
+                *Category.objects.filter(pk__in=offered.values("main_category_id")),
+            ]
+        )
         group.products.set(Product.objects.filter(parent__isnull=True).order_by("id")[:3])
     stdout.write(f"  created banner group {spec.code} with {len(spec.banners)} banners")
 

@@ -4,6 +4,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 from storefront.models import TimestampedModel
 
@@ -155,6 +156,24 @@ class BannerGroup(TimestampedModel):
     name = models.CharField(max_length=150)
     title = models.CharField(max_length=200, blank=True)
     description = models.TextField(max_length=2000, blank=True)
+    start_at = models.DateTimeField(
+        _("starts at"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Leave empty to start at once. Banners show from this moment, or from their "
+            "own start when it is later."
+        ),
+    )
+    end_at = models.DateTimeField(
+        _("ends at"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Leave empty to never end. Banners stop at this moment, or at their own end "
+            "when it is earlier."
+        ),
+    )
     desktop_width = models.PositiveIntegerField(default=1920, validators=side_validators)
     desktop_height = models.PositiveIntegerField(default=600, validators=side_validators)
     tablet_width = models.PositiveIntegerField(default=1024, validators=side_validators)
@@ -196,17 +215,61 @@ class BannerGroup(TimestampedModel):
                 & Q(mobile_width__gte=1, mobile_height__gte=1),
                 name="banner_group_sizes_positive",
             ),
+            models.CheckConstraint(
+                condition=Q(start_at__isnull=True)
+                | Q(end_at__isnull=True)
+                | Q(end_at__gt=F("start_at")),
+                name="banner_group_ends_after_start",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"
 
+    @property
+    def window(self) -> Window:
+        return Window(start=self.start_at, end=self.end_at)
+
+    def status_at(self, moment) -> Status:
+        """The group's own schedule (a group has no on/off switch: always active)."""
+        return status_at(active=True, window=self.window, moment=moment)
+
+    def clean(self):
+        super().clean()
+        if self.start_at and self.end_at and self.end_at <= self.start_at:
+            raise ValidationError({"end_at": _("The end must be after the start.")})
+
     def size_for(self, device: str) -> tuple[int, int]:
         return getattr(self, f"{device}_width"), getattr(self, f"{device}_height")
 
 
+class BannerQuerySet(ScheduledQuerySet):
+    """Statuses of banners within their group's schedule (see Banner.effective_window)."""
+
+    @staticmethod
+    def _ended(moment) -> Q:
+        return Q(end_at__lte=moment) | Q(group__end_at__lte=moment)
+
+    @staticmethod
+    def _not_started(moment) -> Q:
+        return Q(start_at__gt=moment) | Q(group__start_at__gt=moment)
+
+    def live_at(self, moment):
+        return self.active().exclude(self._ended(moment)).exclude(self._not_started(moment))
+
+    def scheduled_at(self, moment):
+        return self.active().exclude(self._ended(moment)).filter(self._not_started(moment))
+
+    def expired_at(self, moment):
+        return self.active().filter(self._ended(moment))
+
+
 class Banner(ScheduledModel):
-    """One slide of a group, with an image, a link and a size for each device."""
+    """One slide of a group, with an image, a link and a size for each device.
+
+    Its schedule is its own start and end within its group's: an empty start or end
+    inherits the group's, and the group's schedule bounds the banner's (`effective_window`).
+    """
 
     group = models.ForeignKey(BannerGroup, on_delete=models.CASCADE, related_name="banners")
     name = models.CharField(max_length=150)
@@ -269,7 +332,7 @@ class Banner(ScheduledModel):
         help_text="A JSON object handed to front ends as is.",
     )
 
-    objects = ScheduledQuerySet.as_manager()
+    objects = BannerQuerySet.as_manager()
 
     class Meta(ScheduledModel.Meta):
         ordering = ["group_id", "order", "id"]
@@ -279,6 +342,14 @@ class Banner(ScheduledModel):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def effective_window(self) -> Window:
+        """The banner's window within its group's (the group is read: select it along)."""
+        return self.window.within(self.group.window)
+
+    def status_at(self, moment) -> Status:
+        return status_at(active=self.active, window=self.effective_window, moment=moment)
 
     def original_for(self, device: str):
         """The upload a device's copy is made from (tablet and mobile fall back to desktop)."""

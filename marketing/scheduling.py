@@ -22,13 +22,33 @@ class Status(StrEnum):
 class Window:
     start: datetime | None = None
     end: datetime | None = None
+    # Never live: the intersection of two windows that do not overlap (see `within`).
+    empty: bool = False
 
     def __post_init__(self) -> None:
         for value in (self.start, self.end):
             if value is not None and value.tzinfo is None:
                 raise ValueError("Scheduling datetimes must be timezone-aware.")
+        if self.empty:
+            return
         if self.start is not None and self.end is not None and self.end <= self.start:
             raise ValueError("The end of a schedule must be after its start.")
+
+    def within(self, outer: "Window") -> "Window":
+        """This window bounded by `outer` (a banner inside its group's schedule).
+
+        An open end inherits the outer one; a set end is narrowed to the outer one:
+        the latest start and the earliest end win. Windows that do not overlap give an
+        empty window (never live).
+        """
+        starts = [edge for edge in (self.start, outer.start) if edge is not None]
+        ends = [edge for edge in (self.end, outer.end) if edge is not None]
+        start = max(starts, default=None)
+        end = min(ends, default=None)
+        empty = self.empty or outer.empty
+        if start is not None and end is not None and end <= start:
+            empty = True
+        return Window(start=start, end=end, empty=empty)
 
     @property
     def is_open(self) -> bool:
@@ -36,6 +56,8 @@ class Window:
         return self.start is None and self.end is None
 
     def contains(self, moment: datetime) -> bool:
+        if self.empty:
+            return False
         if self.start is not None and moment < self.start:
             return False
         return self.end is None or moment < self.end
@@ -45,6 +67,9 @@ def status_at(*, active: bool, window: Window, moment: datetime) -> Status:
     """What staff see in the admin: inactive wins, then the window decides."""
     if not active:
         return Status.INACTIVE
+    if window.empty:  # never live: scheduled until one of its edges has passed
+        edges = [edge for edge in (window.start, window.end) if edge is not None]
+        return Status.SCHEDULED if all(moment < edge for edge in edges) else Status.EXPIRED
     if window.start is not None and moment < window.start:
         return Status.SCHEDULED
     if window.end is not None and moment >= window.end:

@@ -15,6 +15,7 @@ from catalog.selectors import (
 from catalog.tree import with_ancestors
 from infra.cache import cached
 from storefront.models import SalesChannel
+from storefront.selectors import SALES_CHANNEL_CACHE
 
 from .models import Banner, BannerGroup, Upsell
 from .scheduling import Window, next_boundary
@@ -31,21 +32,56 @@ def banner_groups_by_codes(*, codes: list[str], channel: SalesChannel | None) ->
     Each group gets `product_ids`, `brand_ids` and `category_ids` (lists of ints).
     Five queries whatever the number of groups and banners.
     """
-    groups = list(
-        BannerGroup.objects.for_channel(channel)
-        .filter(code__in=codes)
-        .prefetch_related(
+    groups = _with_banners_and_links(
+        BannerGroup.objects.for_channel(channel).filter(code__in=codes)
+    )
+    by_code = {group.code: group for group in groups}
+    return [by_code[code] for code in codes if code in by_code]
+
+
+def _with_banners_and_links(groups: QuerySet[BannerGroup]) -> list[BannerGroup]:
+    """The groups with their active banners and the ids they link (five queries)."""
+    loaded = list(
+        groups.prefetch_related(
             # feeds `banners`: active ones, in display order (`group` is set from the parent)
             Prefetch("banners", queryset=Banner.objects.active().order_by("order", "id")),
         )
     )
-    ids = [group.pk for group in groups]
+    ids = [group.pk for group in loaded]
     for relation in ("products", "brands", "categories"):
         linked = _linked_ids(relation, ids)
-        for group in groups:
+        for group in loaded:
             setattr(group, _ids_attribute(relation), linked.get(group.pk, []))
-    by_code = {group.code: group for group in groups}
-    return [by_code[code] for code in codes if code in by_code]
+    return loaded
+
+
+def banner_groups_linked_to(
+    *, product_ids: frozenset[int], category_ids: frozenset[int], channel: SalesChannel | None
+) -> list[BannerGroup]:
+    """The groups visible on `channel` that staff linked to one of `product_ids` or
+    `category_ids` (a product page's groups), by code, loaded like
+    `banner_groups_by_codes`. Five queries whatever the number of groups and banners
+    (one when none is linked)."""
+    by_product = BannerGroup.products.through.objects.filter(
+        bannergroup_id=OuterRef("pk"), product_id__in=product_ids
+    )
+    by_category = BannerGroup.categories.through.objects.filter(
+        bannergroup_id=OuterRef("pk"), category_id__in=category_ids
+    )
+    return _with_banners_and_links(
+        BannerGroup.objects.for_channel(channel)
+        .filter(Exists(by_product) | Exists(by_category))
+        .order_by("code")
+    )
+
+
+def default_sales_channel() -> SalesChannel | None:
+    """The store's default channel (cached with the channels)."""
+    return cached(
+        SALES_CHANNEL_CACHE,
+        "default-channel",
+        lambda: SalesChannel.objects.filter(is_default=True).first(),
+    )
 
 
 def _ids_attribute(relation: str) -> str:

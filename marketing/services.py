@@ -2,9 +2,11 @@
 
 import hashlib
 import logging
+from datetime import datetime
 
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.db.models import QuerySet
 
 from .images import FIT_VERSION, fit_image
 from .models import DEVICES, Banner, BannerGroup
@@ -86,3 +88,104 @@ def banner_group_images_refresh(*, group: BannerGroup, force: bool = False) -> i
         if banner_images_refresh(banner=banner, force=force):
             count += 1
     return count
+
+
+# --- Publishing ----------------------------------------------------------------------
+#
+# save() per record (not update()): the post_save signal bumps the banners cache namespace,
+# so the public listing answers the change at once for clients that revalidate.
+
+
+def _locked_banners(banners: QuerySet[Banner]) -> QuerySet[Banner]:
+    """The banners of `banners` (any queryset, even annotated), locked, with their group."""
+    ids = list(banners.values_list("pk", flat=True))
+    return (
+        Banner.objects.filter(pk__in=ids)
+        .select_related("group")
+        .select_for_update(of=("self",))
+        .order_by("group_id", "order", "id")
+    )
+
+
+def _locked_groups(groups: QuerySet[BannerGroup]) -> QuerySet[BannerGroup]:
+    ids = list(groups.values_list("pk", flat=True))
+    return BannerGroup.objects.filter(pk__in=ids).select_for_update().order_by("code")
+
+
+def _publish_window(record: Banner | BannerGroup, moment: datetime) -> None:
+    """Make `record`'s own schedule open at `moment`: a start still to come becomes
+    `moment` (a start already passed is kept) and an end already passed is removed."""
+    if record.start_at is None or record.start_at > moment:
+        record.start_at = moment
+    if record.end_at is not None and record.end_at <= moment:
+        record.end_at = None
+
+
+def _unpublish_window(record: Banner | BannerGroup, moment: datetime) -> None:
+    """Close `record`'s own schedule at `moment` (an end still to come becomes `moment`);
+    a start not yet reached is dropped so the window stays valid (end after start)."""
+    if record.end_at is None or record.end_at > moment:
+        record.end_at = moment
+    if record.start_at is not None and record.start_at >= moment:
+        record.start_at = None
+
+
+def banners_publish_now(*, banners: QuerySet[Banner], moment: datetime) -> list[Banner]:
+    """Activate `banners` and start them at `moment`; returns them with their group
+    (their group's schedule still bounds them: see Banner.effective_window)."""
+    done = []
+    with transaction.atomic():
+        for banner in _locked_banners(banners):
+            banner.active = True
+            _publish_window(banner, moment)
+            banner.save(update_fields=["active", "start_at", "end_at", "updated_at"])
+            done.append(banner)
+    return done
+
+
+def banners_unpublish(*, banners: QuerySet[Banner], moment: datetime) -> list[Banner]:
+    """End `banners` at `moment` (they stay active, so "Publish now" brings them back)."""
+    done = []
+    with transaction.atomic():
+        for banner in _locked_banners(banners):
+            _unpublish_window(banner, moment)
+            banner.save(update_fields=["start_at", "end_at", "updated_at"])
+            done.append(banner)
+    return done
+
+
+def banners_set_active(*, banners: QuerySet[Banner], active: bool) -> list[Banner]:
+    """Switch `banners` on or off without touching their schedule."""
+    done = []
+    with transaction.atomic():
+        for banner in _locked_banners(banners):
+            banner.active = active
+            banner.save(update_fields=["active", "updated_at"])
+            done.append(banner)
+    return done
+
+
+def banner_groups_publish_now(
+    *, groups: QuerySet[BannerGroup], moment: datetime
+) -> list[BannerGroup]:
+    """Start `groups` at `moment` (their banners keep their own, later starts)."""
+    done = []
+    with transaction.atomic():
+        for group in _locked_groups(groups):
+            _publish_window(group, moment)
+            group.save(update_fields=["start_at", "end_at", "updated_at"])
+            done.append(group)
+    return done
+
+
+def banner_groups_unpublish(
+    *, groups: QuerySet[BannerGroup], moment: datetime
+) -> list[BannerGroup]:
+    """End `groups` at `moment`: none of their banners shows any more."""
+    done = []
+    with transaction.atomic():
+        for group in _locked_groups(groups):
+            _unpublish_window(group, moment)
+            group.save(update_fields=["start_at", "end_at", "updated_at"])
+            done.append(group)
+    return done

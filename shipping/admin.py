@@ -1,23 +1,31 @@
 """Admin of the shipping app: postal codes, carriers, shipping tables (rows, CSV upload),
 pickup points."""
 
+from decimal import Decimal, InvalidOperation
+
 from django import forms
-from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
+from django.contrib import admin
 from django.db.models import Count
-from django.http import Http404
 from django.shortcuts import redirect
-from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
-from .imports import FileFormatError, shipping_rows_import
-from .imports.shipping_rows import COLUMNS, VARIABLE_COLUMNS
-from .models import Carrier, Pickup, PostalCode, ShippingRow, ShippingTable, ShippingTableKind
+from . import admin_imports
+from .models import (
+    MAX_ORDER_VALUE,
+    MAX_WEIGHT,
+    Carrier,
+    Pickup,
+    PostalCode,
+    PostalImportJob,
+    ShippingRow,
+    ShippingTable,
+    ShippingTableKind,
+)
 from .postal import format_postal_code
 
 HISTORY_FIELDSET = ("History", {"fields": ("created_at", "updated_at"), "classes": ("collapse",)})
-SUMMARY_REJECTIONS = 20
 
 
 class TableFilter(admin.SimpleListFilter):
@@ -69,6 +77,27 @@ class PostalCodeAdmin(admin.ModelAdmin):
     def postal_code(self, obj: PostalCode) -> str:
         return obj.display_code
 
+    def get_urls(self):
+        custom = [
+            path(
+                "import/",
+                self.admin_site.admin_view(self.import_view),
+                name="shipping_postalcode_import",
+            ),
+            path(
+                "import/jobs/<int:job_id>/",
+                self.admin_site.admin_view(self.import_job_view),
+                name="shipping_postalcode_import_job",
+            ),
+        ]
+        return custom + super().get_urls()
+
+    def import_view(self, request):
+        return admin_imports.postal_import_view(self, request)
+
+    def import_job_view(self, request, job_id: int):
+        return admin_imports.postal_import_job_view(self, request, job_id)
+
     def get_search_results(self, request, queryset, search_term):
         # "01310-100" finds the stored "01310100": search the code without separators too.
         compact = "".join(search_term.split()).replace("-", "").replace(".", "").upper()
@@ -102,25 +131,6 @@ class PickupInline(admin.StackedInline):
         ("district", "city", "state_code", "country_code"),
         ("latitude", "longitude"),
         "opening_hours",
-    )
-
-
-class RowsImportForm(forms.Form):
-    file = forms.FileField(
-        label="CSV file",
-        help_text="UTF-8, comma-separated, with a header row: "
-        + ", ".join(COLUMNS)
-        + " (optional: "
-        + ", ".join(VARIABLE_COLUMNS)
-        + ").",
-    )
-    replace = forms.BooleanField(
-        required=False,
-        label="Replace the table's rows",
-        help_text="Delete the rows the file does not contain (only when no line is rejected).",
-    )
-    dry_run = forms.BooleanField(
-        required=False, label="Dry run", help_text="Check the file without saving anything."
     )
 
 
@@ -175,47 +185,84 @@ class ShippingTableAdmin(admin.ModelAdmin):
                 "<int:table_id>/import-rows/",
                 self.admin_site.admin_view(self.import_rows_view),
                 name="shipping_shippingtable_import_rows",
-            )
+            ),
+            path(
+                "import-rows/sample.csv",
+                self.admin_site.admin_view(self.import_rows_sample_view),
+                name="shipping_shippingtable_import_rows_sample",
+            ),
         ]
         return custom + super().get_urls()
 
     def import_rows_view(self, request, table_id: int):
-        table = ShippingTable.objects.select_related("carrier").filter(pk=table_id).first()
-        if table is None:
-            raise Http404("No such shipping table.")
-        if not self.has_change_permission(request, table):
-            raise PermissionDenied
-        form = RowsImportForm(request.POST or None, request.FILES or None)
-        if request.method == "POST" and form.is_valid():
-            uploaded = form.cleaned_data["file"]
-            try:
-                with uploaded.open("rb") as stream:
-                    report = shipping_rows_import(
-                        table=table,
-                        stream=stream,
-                        replace=form.cleaned_data["replace"],
-                        dry_run=form.cleaned_data["dry_run"],
-                    )
-            except FileFormatError as exc:
-                form.add_error("file", str(exc))
-            else:
-                lines = report.summary_lines(max_rejections=SUMMARY_REJECTIONS)
-                level = messages.WARNING if report.rejected else messages.SUCCESS
-                for line in lines:
-                    self.message_user(request, line, level)
-                return redirect("admin:shipping_shippingtable_change", table.pk)
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "table": table,
-            "form": form,
-            "title": f"Import rows of {table}",
-        }
-        return TemplateResponse(request, "admin/shipping/shippingtable/import_rows.html", context)
+        return admin_imports.import_rows_view(self, request, table_id)
+
+    def import_rows_sample_view(self, request):
+        return admin_imports.import_rows_sample_view(self, request)
+
+
+class NoLimitDecimalField(forms.DecimalField):
+    """An upper bound where empty means "no limit" (stored as `limit`, shown empty)."""
+
+    def __init__(self, *, limit, **kwargs):
+        self.limit = limit
+        kwargs["required"] = False
+        super().__init__(**kwargs)
+
+    def prepare_value(self, value):
+        try:
+            if value not in (None, "") and Decimal(str(value)) >= self.limit:
+                return ""
+        except (InvalidOperation, ValueError):
+            pass  # what was typed, shown again with its error
+        return super().prepare_value(value)
+
+    def to_python(self, value):
+        number = super().to_python(value)
+        return self.limit if number is None else number
+
+
+class ShippingRowForm(forms.ModelForm):
+    final_weight = NoLimitDecimalField(
+        limit=MAX_WEIGHT,
+        max_digits=10,
+        decimal_places=3,
+        min_value=0,
+        label=_("Final weight (kg)"),
+        help_text=_("Empty: no limit."),
+    )
+    final_price = NoLimitDecimalField(
+        limit=MAX_ORDER_VALUE,
+        max_digits=12,
+        decimal_places=2,
+        min_value=0,
+        label=_("Final order value (BRL)"),
+        help_text=_("Empty: no limit."),
+    )
+
+    class Meta:
+        model = ShippingRow
+        fields = [
+            "table",
+            "initial_zipcode",
+            "final_zipcode",
+            "initial_weight",
+            "final_weight",
+            "initial_price",
+            "final_price",
+            "shipping_value",
+            "begin_shipping_time",
+            "end_shipping_time",
+            "extra_kg_value",
+            "extra_kg_threshold",
+            "order_value_percentage",
+            "fixed_fee",
+        ]
 
 
 @admin.register(ShippingRow)
 class ShippingRowAdmin(admin.ModelAdmin):
+    form = ShippingRowForm
     list_display = (
         "table",
         "zipcode_range",
@@ -263,6 +310,33 @@ class ShippingRowAdmin(admin.ModelAdmin):
         HISTORY_FIELDSET,
     )
 
+    # "No limit" is stored as the largest value (MAX_WEIGHT, MAX_ORDER_VALUE): shown empty.
+    NO_LIMIT_COLUMNS = {"final_weight": "final_weight_limit", "final_price": "final_price_limit"}
+
+    def get_list_display(self, request):
+        return [self.NO_LIMIT_COLUMNS.get(name, name) for name in super().get_list_display(request)]
+
+    @admin.display(description=_("final weight (kg)"), ordering="final_weight")
+    def final_weight_limit(self, obj: ShippingRow):
+        return _("no limit") if obj.final_weight >= MAX_WEIGHT else obj.final_weight
+
+    @admin.display(description=_("final price (BRL)"), ordering="final_price")
+    def final_price_limit(self, obj: ShippingRow):
+        return _("no limit") if obj.final_price >= MAX_ORDER_VALUE else obj.final_price
+
+    def get_urls(self):
+        custom = [
+            path(
+                "import/",
+                self.admin_site.admin_view(self.import_view),
+                name="shipping_shippingrow_import",
+            )
+        ]
+        return custom + super().get_urls()
+
+    def import_view(self, request):
+        return admin_imports.choose_table_view(self, request)
+
     @admin.display(description="postal codes", ordering="initial_zipcode")
     def zipcode_range(self, obj: ShippingRow) -> str:
         country = obj.table.country
@@ -280,3 +354,23 @@ class PickupAdmin(admin.ModelAdmin):
     search_fields = ("name", "city", "zip_code", "address")
     autocomplete_fields = ("table",)
     readonly_fields = ("created_at", "updated_at")
+
+
+@admin.register(PostalImportJob)
+class PostalImportJobAdmin(admin.ModelAdmin):
+    """Background postal-code imports (started from Postal codes > Import): read only."""
+
+    list_display = ("__str__", "status", "dry_run", "rows_read", "rows_rejected", "created_at")
+    list_filter = ("status", "dry_run")
+    readonly_fields = [field.name for field in PostalImportJob._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        if object_id.isdigit():
+            return redirect("admin:shipping_postalcode_import_job", int(object_id))
+        return super().change_view(request, object_id, form_url, extra_context)

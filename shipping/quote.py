@@ -382,6 +382,56 @@ def _group(
     )
 
 
+@dataclass(frozen=True)
+class PickupPoint:
+    id: int
+    zip_code: str  # normalized (shipping.postal)
+    latitude: float | None = None
+    longitude: float | None = None
+
+
+def nearest_pickup(
+    points: Iterable[PickupPoint],
+    *,
+    target_zipcode: str,
+    target_latitude: float | None = None,
+    target_longitude: float | None = None,
+) -> int | None:
+    """The id of the pickup point nearest the target (None without points):
+
+    1. by great-circle distance when the target's and the point's coordinates are known;
+    2. else by the numeric difference of the postal codes when both are digits only and
+       of the same length (Brazilian CEPs are assigned by region, so close numbers are
+       close places); points ranked by 1 come before points ranked by 2;
+    3. points with neither come last. Ties: the points' listed order.
+    """
+    has_target = target_latitude is not None and target_longitude is not None
+    target_number = (
+        int(target_zipcode) if target_zipcode.isascii() and target_zipcode.isdigit() else None
+    )
+    best: tuple | None = None
+    best_id = None
+    for index, point in enumerate(points):
+        if has_target and point.latitude is not None and point.longitude is not None:
+            key: tuple = (
+                0,
+                great_circle_km(target_latitude, target_longitude, point.latitude, point.longitude),
+                index,
+            )
+        elif (
+            target_number is not None
+            and point.zip_code.isascii()
+            and point.zip_code.isdigit()
+            and len(point.zip_code) == len(target_zipcode)
+        ):
+            key = (1, abs(int(point.zip_code) - target_number), index)
+        else:
+            key = (2, 0, index)
+        if best is None or key < best:
+            best, best_id = key, point.id
+    return best_id
+
+
 def _option_key(option: ShippingOption) -> tuple:
     return (option.value, option.end_days, option.begin_days, option.table_id, option.row.id)
 

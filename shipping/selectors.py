@@ -11,9 +11,10 @@ from catalog.selectors import default_trade_policy_id, trade_policy_exists
 from infra.cache import cached
 
 from . import quote
-from .fetch import ProductInfo, StorageInfo, TableInfo, quote_info_fetch
-from .models import PostalCode
-from .postal import format_postal_code
+from .explain import TableVerdict, explain_group
+from .fetch import ProductInfo, QuoteInfo, StorageInfo, TableInfo, quote_info_fetch
+from .models import PostalCode, ShippingTable
+from .postal import format_postal_code, try_normalize_postal_code
 
 POSTAL_CODES_CACHE = "postal-codes"
 
@@ -75,6 +76,7 @@ class QuotedItem:
 class QuotedOption:
     option: quote.ShippingOption
     table: TableInfo
+    selected_pickup_id: int | None = None  # the table's pickup point nearest the target
 
     @property
     def initial_zipcode(self) -> str:
@@ -86,6 +88,12 @@ class QuotedOption:
 
 
 @dataclass(frozen=True)
+class ExplainedTable:
+    table: ShippingTable  # with its carrier
+    verdict: TableVerdict
+
+
+@dataclass(frozen=True)
 class QuotedGroup:
     group: quote.QuoteGroup
     storage: StorageInfo
@@ -93,6 +101,8 @@ class QuotedGroup:
     options: tuple[QuotedOption, ...]
     trade_policy_id: int
     target_code: str  # as shown (01310-100)
+    # With explain=true: the verdict on every table considered (shipping.explain).
+    explanation: tuple[ExplainedTable, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -104,6 +114,12 @@ class QuoteOutcome:
     product_ids: tuple[int, ...]  # the products found (their summaries go in the answer)
     # The next price-rule start or end: the quote may change by itself then.
     valid_until: datetime | None
+    explained: bool = False  # explain=true: groups carry `explanation`
+
+    @property
+    def explanation(self) -> QuoteOutcome | None:
+        """Itself with explain=true (its error items are the explanation's), else None."""
+        return self if self.explained else None
 
 
 def quote_trade_policy_id(trade_policy_id: int | None) -> int | None:
@@ -113,15 +129,39 @@ def quote_trade_policy_id(trade_policy_id: int | None) -> int | None:
     return trade_policy_id if trade_policy_exists(trade_policy_id=trade_policy_id) else None
 
 
+def nearest_pickup_id(table: TableInfo, request: quote.QuoteRequest) -> int | None:
+    """The table's active pickup point nearest the quote's target (quote.nearest_pickup)."""
+    points = []
+    for pickup in table.pickups:
+        code = try_normalize_postal_code(pickup.country_code, pickup.zip_code)
+        points.append(
+            quote.PickupPoint(
+                id=pickup.pk,
+                zip_code=code or "",
+                latitude=None if pickup.latitude is None else float(pickup.latitude),
+                longitude=None if pickup.longitude is None else float(pickup.longitude),
+            )
+        )
+    return quote.nearest_pickup(
+        points,
+        target_zipcode=request.target_zipcode,
+        target_latitude=request.target_latitude,
+        target_longitude=request.target_longitude,
+    )
+
+
 def shipping_quote_get(
     *,
     items: list[tuple[int, int]],
     country: str,
     zip_code: str,
     trade_policy_id: int,
+    explain: bool = False,
 ) -> QuoteOutcome:
     """Quote shipping of (product id, quantity) items to a normalized postal code: fetch
-    (a fixed number of queries, shipping.fetch), calculate (shipping.quote), join."""
+    (a fixed number of queries, shipping.fetch), calculate (shipping.quote), join. With
+    `explain`, each group also carries the verdict on every table (one more query: the
+    country's switched-off tables)."""
     target = postal_code_get(country=country, code=zip_code)
     info = quote_info_fetch(
         items=items,
@@ -132,6 +172,12 @@ def shipping_quote_get(
         target_longitude=target.longitude if target else None,
     )
     result = quote.quote(info.request, info.data)
+    explain_tables = _explain_tables(info, country) if explain else None
+    selected = {
+        table_id: nearest_pickup_id(table, info.request)
+        for table_id, table in info.tables.items()
+        if table.pickups
+    }
     return QuoteOutcome(
         groups=tuple(
             QuotedGroup(
@@ -140,13 +186,52 @@ def shipping_quote_get(
                 items=tuple(
                     QuotedItem(item, info.products[item.product_id]) for item in group.items
                 ),
-                options=tuple(QuotedOption(o, info.tables[o.table_id]) for o in group.options),
+                options=tuple(
+                    QuotedOption(o, info.tables[o.table_id], selected.get(o.table_id))
+                    for o in group.options
+                ),
                 trade_policy_id=trade_policy_id,
                 target_code=info.target_code,
+                explanation=(
+                    None if explain_tables is None else _explained(info, group, explain_tables)
+                ),
             )
             for group in result.groups
         ),
         error_items=result.error_items,
         product_ids=tuple(info.products),
         valid_until=info.valid_until,
+        explained=explain,
     )
+
+
+def _explain_tables(info: QuoteInfo, country: str) -> dict[int, ShippingTable]:
+    """Every table of the country by id: the engine's (active) ones and, in one query, the
+    switched-off ones (the table or its carrier)."""
+    tables = {pk: table_info.table for pk, table_info in info.tables.items()}
+    inactive = (
+        ShippingTable.objects.filter(country=country)
+        .exclude(active=True, carrier__active=True)
+        .select_related("carrier")
+        .order_by("pk")
+    )
+    tables.update((table.pk, table) for table in inactive)
+    return tables
+
+
+def _explained(
+    info: QuoteInfo, group: quote.QuoteGroup, tables: dict[int, ShippingTable]
+) -> tuple[ExplainedTable, ...]:
+    verdicts = explain_group(
+        target_zipcode=info.request.target_zipcode,
+        storage_id=group.storage_id,
+        cargo_type_ids=group.cargo_type_ids,
+        service=group.service,
+        billable_weight=group.billable_weight,
+        total_price=group.total_price,
+        chosen={option.table_id: option.row.id for option in group.options},
+        tables=info.data.tables,
+        rows=info.data.rows,
+        inactive_table_ids=[pk for pk in tables if pk not in info.tables],
+    )
+    return tuple(ExplainedTable(tables[verdict.table_id], verdict) for verdict in verdicts)

@@ -1,3 +1,3 @@
 """Admin of the catalog app (one module per area)."""
 
-from . import categories, interests, inventory, prices, products  # noqa: F401
+from . import categories, interests, inventory, merchandising, prices, products  # noqa: F401

@@ -67,7 +67,7 @@ class AttributeValueInline(admin.TabularInline):
 
 @admin.register(Attribute)
 class AttributeAdmin(admin.ModelAdmin):
-    list_display = ("name", "code", "position", "value_count")
+    list_display = ("name", "code", "position", "filterable", "value_count")
     search_fields = ("name", "code")
     prepopulated_fields = {"code": ("name",)}
     readonly_fields = ("created_at", "updated_at")
@@ -106,6 +106,7 @@ class AttributeValueAdmin(admin.ModelAdmin):
 
 @admin.register(CargoType)
 class CargoTypeAdmin(admin.ModelAdmin):
-    list_display = ("name", "updated_at")
+    list_display = ("name", "is_default", "updated_at")
+    list_filter = ("is_default",)
     search_fields = ("name",)
     readonly_fields = ("created_at", "updated_at")

@@ -8,6 +8,7 @@ from django.utils.html import format_html
 from ..models import Product, ProductDescription, ProductMedia, ProductPrice, Stock
 from ..services import MediaImageError, media_prepare_image
 from .common import HISTORY_FIELDSET, URL_FIELD_OVERRIDES, https_formfield
+from .merchandising import ProductRelationInline
 
 
 class ProductPriceInline(admin.TabularInline):
@@ -184,11 +185,20 @@ class ProductAdmin(admin.ModelAdmin):
         "main_category",
         "base_price",
         "available_stock",
+        "cargo_type",
         "active",
     )
     list_display_links = ("sku", "name")
-    list_filter = ("active", "type", "is_gift_card", "service", "brand", "main_category")
-    list_select_related = ("brand", "main_category")
+    list_filter = (
+        "active",
+        "type",
+        "is_gift_card",
+        "service",
+        "brand",
+        "main_category",
+        "cargo_type",
+    )
+    list_select_related = ("brand", "main_category", "cargo_type")
     search_fields = ("sku", "name", "ean", "mpn")
     autocomplete_fields = (
         "brand",
@@ -205,6 +215,7 @@ class ProductAdmin(admin.ModelAdmin):
         ProductMediaInline,
         ProductDescriptionInline,
         VariationInline,
+        ProductRelationInline,
     ]
     fieldsets = (
         (None, {"fields": ("name", "sku", "slug", "type", "active", "priority", "base_price")}),

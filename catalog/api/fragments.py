@@ -12,11 +12,18 @@ once and stored. Keys live under the version of `PRODUCTS_CACHE`, which the sign
 every model a product shows bump (catalog/signals.py); a full product, whose price
 follows the schedules of price rules, is never kept past the next rule start or end.
 File URLs are absolute against `base_url`, which is part of the key.
+
+Seals and the sections other apps add (`FULL_PRODUCT_SECTIONS`: marketing's
+`bannerGroups`) bound a full product's validity too: it is never kept past the next start
+or end of a seal or banner it shows, and the namespaces of a section are part of the key.
 """
 
 import hashlib
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -39,10 +46,32 @@ from .serializers import FullProductSerializer, ProductSummarySerializer
 SUMMARY_KEYS = ("id", "productId")
 
 
-def _prefix(kind: str, base_url: str) -> str:
-    (version,) = namespace_versions((PRODUCTS_CACHE,))
+@dataclass(frozen=True)
+class FullProductSection:
+    """A field of the full product rendered by an app the catalog must not import
+    (dependencies point `catalog <- marketing`): the app registers it when it is ready.
+
+    `render(product=, category_ids=, moment=, base_url=)` returns the field's value and
+    the next moment it may change by itself (None: only a staff change, which bumps one
+    of `namespaces`, changes it).
+    """
+
+    field: str
+    namespaces: tuple[str, ...]
+    render: Callable[..., tuple[Any, datetime | None]]
+
+
+FULL_PRODUCT_SECTIONS: dict[str, FullProductSection] = {}
+
+
+def register_full_product_section(section: FullProductSection) -> None:
+    FULL_PRODUCT_SECTIONS[section.field] = section
+
+
+def _prefix(kind: str, base_url: str, namespaces: tuple[str, ...] = ()) -> str:
+    versions = namespace_versions((PRODUCTS_CACHE, *namespaces))
     base = hashlib.blake2b(base_url.encode(), digest_size=8).hexdigest()
-    return f"{PRODUCTS_CACHE}:{version}:{kind}:{base}"
+    return f"{PRODUCTS_CACHE}:{':'.join(map(str, versions))}:{kind}:{base}"
 
 
 def _summary_data(product, base_url: str, key: str) -> dict:
@@ -77,6 +106,14 @@ def product_summaries(ids: Iterable[int], *, base_url: str, key: str = "id") -> 
     return result
 
 
+@dataclass(frozen=True)
+class FullProductAnswer:
+    body: Fragment
+    # The next moment the rendered product may change by itself (a price rule's, seal's
+    # or banner's start or end), None when only staff changes change it.
+    valid_until: datetime | None
+
+
 def product_full(
     product_id: int,
     *,
@@ -86,30 +123,66 @@ def product_full(
 ) -> Fragment | None:
     """The rendered full product, priced for `quantity` in the default trade policy with
     `price_rule` forced (an upsell offer's), or None when the product does not exist."""
+    answer = product_full_answer(
+        product_id, base_url=base_url, price_rule=price_rule, quantity=quantity
+    )
+    return answer.body if answer is not None else None
+
+
+def _earliest(*moments: datetime | None) -> datetime | None:
+    return min((moment for moment in moments if moment is not None), default=None)
+
+
+def product_full_answer(
+    product_id: int,
+    *,
+    base_url: str,
+    price_rule: PriceRule | None = None,
+    quantity: int = 1,
+) -> FullProductAnswer | None:
+    """`product_full` with the moment it stops being exact by itself."""
     moment = timezone.now()
     rule_id = price_rule.pk if price_rule is not None else 0
-    key = f"{_prefix('full', base_url)}:{product_id}:{rule_id}:{quantity}"
+    sections = tuple(FULL_PRODUCT_SECTIONS.values())
+    namespaces = tuple(sorted({ns for section in sections for ns in section.namespaces}))
+    key = f"{_prefix('full', base_url, namespaces)}:{product_id}:{rule_id}:{quantity}"
     # (body, valid until): the expiry is checked here too, not left to the cache's own clock
     body, valid_until = cache.get(key) or (None, None)
     if valid_until is not None and valid_until <= moment.timestamp():
         body = None
-    if body is None:
-        product = product_full_queryset().filter(pk=product_id).first()
-        if product is None:
-            return None
-        context = price_context_get(moment=moment, price_rule=price_rule)
-        facts = full_product_facts_get(product=product, context=context, quantity=quantity)
-        data = FullProductSerializer(
-            product, context={"base_url": base_url, "facts": {product.pk: facts}}
-        ).data
-        body = json_bytes(data)
-        timeout = settings.PRODUCT_FRAGMENT_SECONDS
-        boundary = pricing.next_rule_boundary(context.rules, moment)
-        if boundary is not None:
-            timeout = min(timeout, math.floor((boundary - moment).total_seconds()))
-        if timeout > 0:
-            cache.set(key, (body, boundary and boundary.timestamp()), timeout=timeout)
-    return Fragment(body)
+    if body is not None:
+        until = datetime.fromtimestamp(valid_until, tz=moment.tzinfo) if valid_until else None
+        return FullProductAnswer(body=Fragment(body), valid_until=until)
+    product = product_full_queryset().filter(pk=product_id).first()
+    if product is None:
+        return None
+    context = price_context_get(moment=moment, price_rule=price_rule)
+    facts = full_product_facts_get(product=product, context=context, quantity=quantity)
+    boundary = _earliest(pricing.next_rule_boundary(context.rules, moment), facts.valid_until)
+    rendered_sections = {}
+    for section in sections:
+        value, section_until = section.render(
+            product=product, category_ids=facts.category_ids, moment=moment, base_url=base_url
+        )
+        rendered_sections[section.field] = value
+        boundary = _earliest(boundary, section_until)
+    summaries = product_summaries((*facts.indicated_ids, *facts.related_ids), base_url=base_url)
+    data = FullProductSerializer(
+        product,
+        context={
+            "base_url": base_url,
+            "facts": {product.pk: facts},
+            "product_summaries": summaries,
+            "sections": rendered_sections,
+        },
+    ).data
+    body = json_bytes(data)
+    timeout = settings.PRODUCT_FRAGMENT_SECONDS
+    if boundary is not None:
+        timeout = min(timeout, math.floor((boundary - moment).total_seconds()))
+    if timeout > 0:
+        cache.set(key, (body, boundary and boundary.timestamp()), timeout=timeout)
+    return FullProductAnswer(body=Fragment(body), valid_until=boundary)
 
 
 def attach_product_summaries(rows: list, *, base_url: str, key: str = "id") -> None:

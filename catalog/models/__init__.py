@@ -7,6 +7,7 @@ policies, prices and price rules, cargo types, storages and stock, product inter
 from .categories import Brand, Category
 from .interests import InterestOrigin, InterestStatus, ProductInterest
 from .inventory import CargoType, Stock, Storage
+from .merchandising import ProductRelation, RelationKind, Seal
 from .prices import (
     PriceRule,
     PriceRuleOrigin,
@@ -25,6 +26,7 @@ from .products import (
     ProductMedia,
     ProductType,
 )
+from .reviews import ProductReviewSummary
 
 __all__ = [
     "Attribute",
@@ -45,7 +47,11 @@ __all__ = [
     "ProductInterest",
     "ProductMedia",
     "ProductPrice",
+    "ProductRelation",
+    "ProductReviewSummary",
     "ProductType",
+    "RelationKind",
+    "Seal",
     "Stock",
     "Storage",
     "TradePolicy",

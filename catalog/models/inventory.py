@@ -4,17 +4,54 @@ from decimal import Decimal
 
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from storefront.models import TimestampedModel
+
+# The store's default cargo type, created by migration 0004 (and again on demand if a test
+# database was flushed): every product without a cargo type of its own gets it.
+DEFAULT_CARGO_TYPE_NAME = "Regular"
+
+
+class CargoTypeQuerySet(models.QuerySet):
+    def default_id(self) -> int:
+        """The id of the store's default cargo type (the one with `is_default`), created
+        when missing so a product can always be saved."""
+        found = self.filter(is_default=True).values_list("pk", flat=True).first()
+        if found is not None:
+            return found
+        cargo_type, _created = self.update_or_create(
+            name=DEFAULT_CARGO_TYPE_NAME, defaults={"is_default": True}
+        )
+        return cargo_type.pk
 
 
 class CargoType(TimestampedModel):
     """A kind of cargo (regular, fragile, oversized, ...); shipping tables serve some of them."""
 
-    name = models.CharField(max_length=100, unique=True)
+    name = models.CharField(_("name"), max_length=100, unique=True)
+    is_default = models.BooleanField(
+        _("default"),
+        default=False,
+        help_text=_(
+            "Given to every product that names no cargo type (exactly one cargo type is "
+            "the default)."
+        ),
+    )
+
+    objects = CargoTypeQuerySet.as_manager()
 
     class Meta:
-        ordering = ["name", "id"]
+        ordering = ["-is_default", "name", "id"]
+        verbose_name = _("cargo type")
+        verbose_name_plural = _("cargo types")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["is_default"],
+                condition=models.Q(is_default=True),
+                name="one_default_cargo_type",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name

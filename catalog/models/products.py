@@ -6,8 +6,11 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
 from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
 
 from storefront.models import TimestampedModel
+
+from .inventory import CargoType
 
 HEX_COLOR = RegexValidator(
     r"^#[0-9A-Fa-f]{6}\Z", "Enter a hex colour like #1A2B3C (a # and six hex digits)."
@@ -26,6 +29,11 @@ class Attribute(TimestampedModel):
     name = models.CharField(max_length=100)
     code = models.SlugField(max_length=100, unique=True)
     position = models.PositiveIntegerField(default=0)
+    filterable = models.BooleanField(
+        _("filterable"),
+        default=True,
+        help_text=_("Listed in the product's filters (what a storefront can filter on)."),
+    )
 
     class Meta:
         ordering = ["position", "name", "id"]
@@ -114,10 +122,14 @@ class Product(TimestampedModel):
     # Dimensions (centimetres and kilograms)
     cargo_type = models.ForeignKey(
         "catalog.CargoType",
-        null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="products",
+        verbose_name=_("cargo type"),
+        help_text=_(
+            "Empty: a variation takes its main product's, any other product the store's "
+            "default cargo type."
+        ),
     )
     additional_time = models.PositiveSmallIntegerField(
         default=0, help_text="Extra days before shipping (handling time)."
@@ -220,6 +232,8 @@ class Product(TimestampedModel):
         if not self.slug:
             self.slug = slugify(f"{self.name}-{self.sku}")[:255]
         self.inherit_from_parent()
+        if self.cargo_type_id is None:
+            self.cargo_type_id = CargoType.objects.default_id()
         super().save(*args, **kwargs)
 
 

@@ -17,6 +17,8 @@
 - price_context.py: `PriceContext` and `price_context_get(...)`, what the prices of one
   request share.
 - facts.py: `full_product_facts_get(...)`, what the full product computes.
+- merchandising.py: seals (`active_seals()`, cached plain data), related and indicated
+  products (a prefetch recipe), the product's filters.
 """
 
 # ruff: noqa: F401  (this module re-exports the read API other apps import)
@@ -29,13 +31,23 @@ from .categories import (
 )
 from .facts import (
     FullProductFacts,
+    ProductStatus,
+    ReviewSummaryFacts,
+    StockFacts,
     full_product_facts_get,
+)
+from .merchandising import (
+    FilterFacts,
+    SealData,
+    active_seals,
+    product_category_ids,
 )
 from .price_context import PriceContext, price_context_get
 from .prices import (
     PRICE_RULE_CACHE,
     PRICE_RULE_RELATIONS,
     TRADE_POLICY_CACHE,
+    active_price_rule_records,
     active_price_rules,
     default_trade_policy_id,
     price_rules_with_targets,
@@ -47,6 +59,7 @@ from .products import (
     product_available_stock,
     product_full_queryset,
     product_get_active,
+    product_stock_rows,
     product_summary_related,
     products_for_summary,
 )

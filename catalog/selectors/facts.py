@@ -1,17 +1,70 @@
-"""Full product facts: what the full product shows beyond its own columns (prices,
-variations, description, breadcrumb), computed once per product and rendered by the API
-layer."""
+"""Full product facts: what the full product shows beyond its own columns (prices, price
+rules, trade policies, variations, stock, status, review summary, description,
+breadcrumb), computed once per product and rendered by the API layer."""
 
 from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from enum import StrEnum
+
+from django.core.exceptions import ObjectDoesNotExist
 
 from infra.prefetch import prefetched
 
 from .. import pricing
-from ..models import AttributeValue, Product, ProductDescription
+from ..models import (
+    AttributeValue,
+    PriceRule,
+    Product,
+    ProductDescription,
+    ProductReviewSummary,
+    TradePolicy,
+)
 from ..tree import breadcrumb
+from .merchandising import (
+    FilterFacts,
+    SealData,
+    active_seals,
+    product_category_ids,
+    product_filters_get,
+    product_relation_ids,
+    product_seals_get,
+)
 from .price_context import PriceContext
-from .prices import default_trade_policy_id, product_price_get
-from .products import product_available_stock
+from .prices import (
+    active_price_rule_records,
+    default_trade_policy_id,
+    product_price_get,
+    product_pricing_data,
+)
+from .products import product_stock_rows
+
+
+class ProductStatus(StrEnum):
+    """The full product's `status.code` (docs/decisions.md, issue 12)."""
+
+    PUBLISHED = "published"  # active and sellable now (in stock, a service, or sold without)
+    OUT_OF_STOCK = "out-of-stock"  # active, but no unit available and not sold without stock
+    INACTIVE = "inactive"  # not sold: inactive, or a variation of an inactive product
+
+
+@dataclass(frozen=True)
+class StockFacts:
+    """Units of a product in one storage (or, with `storage_id` the fullest storage, in
+    all of them): a main product counts its active variations' units as its own."""
+
+    product_id: int
+    storage_id: int
+    available: int
+    reserved: int
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class ReviewSummaryFacts:
+    average: Decimal  # one decimal
+    count: int
+    counts: tuple[tuple[int, int], ...]  # (score, approved reviews) for scores 1..5
 
 
 @dataclass(frozen=True)
@@ -32,6 +85,22 @@ class FullProductFacts:
     variations: VariationFacts
     description: ProductDescription | None
     breadcrumb: list[dict]
+    stock: StockFacts
+    stocks: tuple[StockFacts, ...]
+    status: ProductStatus
+    review: ReviewSummaryFacts | None
+    price_rules: tuple[PriceRule, ...]
+    linked_trade_policies: tuple[TradePolicy, ...] | None
+    # ids of the sellable products of `indicatedProducts` / `relatedProducts`, in order
+    indicated_ids: tuple[int, ...] = ()
+    related_ids: tuple[int, ...] = ()
+    seals: tuple[SealData, ...] = ()  # live at the context's moment
+    filters: tuple[FilterFacts, ...] = ()
+    # The next moment these facts may change by themselves (a seal's start or end); the
+    # rendered full product is not kept past it.
+    valid_until: datetime | None = None
+    # Every category of the product with their ancestors (banner groups, seals)
+    category_ids: frozenset[int] = frozenset()
 
 
 def _family_variations(product: Product) -> list[Product]:
@@ -55,7 +124,7 @@ def product_variations_get(product: Product) -> VariationFacts:
                 "name": variation.name,
                 "combination": [value.pk for value in own],
                 "active": variation.active,
-                "stock": product_available_stock(variation),
+                "stock": sum(stock.available for stock in variation.active_stocks),
             }
         )
     ordered = sorted(
@@ -90,15 +159,114 @@ def product_description_pick(
     return chosen
 
 
+def product_stocks_get(product: Product) -> tuple[StockFacts, tuple[StockFacts, ...]]:
+    """(total, per storage) of the product's units in active storages; a main product
+    adds its active variations' units (`product_stock_rows`). The total's storage is the
+    one holding the most available units (0 when none)."""
+    per_storage: dict[int, StockFacts] = {}
+    for row in product_stock_rows(product):
+        known = per_storage.get(row.storage_id)
+        per_storage[row.storage_id] = StockFacts(
+            product_id=product.pk,
+            storage_id=row.storage_id,
+            available=row.available + (known.available if known else 0),
+            reserved=row.reserved + (known.reserved if known else 0),
+            updated_at=max(row.updated_at, known.updated_at) if known else row.updated_at,
+        )
+    stocks = tuple(per_storage[storage_id] for storage_id in sorted(per_storage))
+    best = max(stocks, key=lambda s: (s.available, -s.storage_id), default=None)
+    total = StockFacts(
+        product_id=product.pk,
+        storage_id=best.storage_id if best else 0,
+        available=sum(s.available for s in stocks),
+        reserved=sum(s.reserved for s in stocks),
+        updated_at=max((s.updated_at for s in stocks), default=product.updated_at),
+    )
+    return total, stocks
+
+
+def product_status_get(product: Product, stock: StockFacts) -> ProductStatus:
+    parent = product.parent if product.parent_id else None
+    if not product.active or (parent is not None and not parent.active):
+        return ProductStatus.INACTIVE
+    if product.service or product.sale_without_stock or stock.available > 0:
+        return ProductStatus.PUBLISHED
+    return ProductStatus.OUT_OF_STOCK
+
+
+def product_review_summary_get(product: Product) -> ReviewSummaryFacts | None:
+    """The product's approved reviews per score (select_related `review_summary`), or None
+    when it has none."""
+    try:
+        summary: ProductReviewSummary = product.review_summary
+    except ObjectDoesNotExist:
+        return None
+    if not summary.count:
+        return None
+    return ReviewSummaryFacts(
+        average=summary.average,
+        count=summary.count,
+        counts=tuple(summary.counts.items()),
+    )
+
+
+def product_price_rules_get(product: Product, context: PriceContext) -> tuple[PriceRule, ...]:
+    """The price rules applying to the product now (`pricing.rules_for_product`), as the
+    cached rule records (no query on a warm cache)."""
+    applying = pricing.rules_for_product(
+        product_pricing_data(product, context),
+        context.rules,
+        trade_policy_id=context.trade_policy_id,
+        moment=context.moment,
+    )
+    if not applying:
+        return ()
+    records = active_price_rule_records()
+    return tuple(records[rule.id] for rule in applying if rule.id in records)
+
+
+def product_trade_policies_get(product: Product) -> tuple[TradePolicy, ...] | None:
+    """The active trade policies the product has a price in (`all_prices` prefetch, with
+    its policy), default first; None when that is the default policy alone (or none)."""
+    policies = {
+        row.trade_policy.pk: row.trade_policy
+        for row in product.all_prices
+        if row.trade_policy.active
+    }
+    if all(policy.is_default for policy in policies.values()):
+        return None
+    return tuple(sorted(policies.values(), key=lambda p: (not p.is_default, p.name, p.pk)))
+
+
 def full_product_facts_get(
     *, product: Product, context: PriceContext, quantity: int = 1
 ) -> FullProductFacts:
     """Everything the full product shows that is computed (product from
-    `product_full_queryset()`: no query here but the cached category index)."""
+    `product_full_queryset()`: no query here but the cached category index, price rule
+    records and seals)."""
+    stock, stocks = product_stocks_get(product)
+    variations = product_variations_get(product)
+    category_ids = product_category_ids(product, context.categories)
+    seals, seals_change_at = product_seals_get(
+        product=product, category_ids=category_ids, moment=context.moment, seals=active_seals()
+    )
+    relations = product_relation_ids(product)
     return FullProductFacts(
         price=product_price_get(product=product, context=context, quantity=quantity),
         original_price=product_price_get(product=product, context=context, apply_rules=False),
-        variations=product_variations_get(product),
+        variations=variations,
         description=product_description_pick(product, context.trade_policy_id),
         breadcrumb=breadcrumb(context.categories, product.main_category_id),
+        stock=stock,
+        stocks=stocks,
+        status=product_status_get(product, stock),
+        review=product_review_summary_get(product),
+        price_rules=product_price_rules_get(product, context),
+        linked_trade_policies=product_trade_policies_get(product),
+        indicated_ids=relations["indicated"],
+        related_ids=relations["related"],
+        seals=seals,
+        filters=product_filters_get(product, variations.values),
+        valid_until=seals_change_at,
+        category_ids=category_ids,
     )

@@ -80,6 +80,16 @@ def active_price_rules() -> tuple[pricing.RuleData, ...]:
     )
 
 
+def active_price_rule_records() -> dict[int, PriceRule]:
+    """Every active rule as a model instance with its targets prefetched, by id (cached:
+    what the full product's `priceRules` renders; a fixed number of queries on a miss)."""
+    return cached(
+        PRICE_RULE_CACHE,
+        "active-records",
+        lambda: {rule.pk: rule for rule in price_rules_with_targets().active()},
+    )
+
+
 def _stored_price(product: Product, trade_policy_id: int | None) -> ProductPrice | None:
     """The price row of the policy, from the `all_prices` prefetch (`product_full_queryset()`,
     or the quote's rows of its policy): a product loaded without it fails loudly

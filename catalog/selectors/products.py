@@ -1,11 +1,13 @@
 """Reads of products: the prefetch recipes of each product shape (summary, full product),
 the active product by id, and stock levels."""
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
 
 from infra.ids import is_db_id
 
 from ..models import AttributeValue, Product, ProductPrice, Stock
+from .merchandising import visible_relations_prefetch
 
 # Every public shape of a product (summary, full product, quote item) and answers showing one.
 PRODUCTS_CACHE = "products"
@@ -44,6 +46,20 @@ def product_summary_related(prefix: str = "") -> tuple[list[str], list[Prefetch 
         ),
         # feeds `combination` and `currentAttributes`
         Prefetch(f"{p}attribute_values", queryset=_attribute_values()),
+        # feeds `stock` of a main product: its active variations' units are its own (one
+        # query, units summed in it, so the count is the same with or without variations)
+        Prefetch(
+            f"{p}variations",
+            queryset=Product.objects.active()
+            .order_by()
+            .annotate(
+                available_units=Coalesce(
+                    Sum("stocks__available", filter=Q(stocks__storage__active=True)), 0
+                )
+            )
+            .only("pk", "parent_id"),
+            to_attr="stocked_variations",
+        ),
     ]
     return select, prefetch
 
@@ -65,7 +81,9 @@ def _variations() -> QuerySet[Product]:
 def product_full_queryset() -> QuerySet[Product]:
     """Products with everything FullProductSerializer (the Upsell product) reads."""
     select, prefetch = product_summary_related()
-    return Product.objects.select_related(*select, "cargo_type", "parent").prefetch_related(
+    return Product.objects.select_related(
+        *select, "cargo_type", "parent", "review_summary"
+    ).prefetch_related(
         *prefetch,
         # feeds `categories` and category price rules
         "categories",
@@ -83,6 +101,10 @@ def product_full_queryset() -> QuerySet[Product]:
         Prefetch("variations", queryset=_variations(), to_attr="active_variations"),
         # feeds `variations` of a variation (its siblings)
         Prefetch("parent__variations", queryset=_variations(), to_attr="active_variations"),
+        # feed `indicatedProducts` / `relatedProducts` (a variation without its own: the
+        # parent's)
+        visible_relations_prefetch(),
+        visible_relations_prefetch("parent__"),
     )
 
 
@@ -93,7 +115,22 @@ def product_get_active(*, product_id: int) -> Product | None:
     return products_for_summary().sellable().filter(pk=product_id).first()
 
 
+def product_stock_rows(product: Product) -> list[Stock]:
+    """The product's Stock rows in active storages, plus, for a main product, those of its
+    active variations (whose units are the main product's): from the `active_stocks` and
+    `active_variations` prefetches of `product_full_queryset()` (a product loaded without
+    them fails loudly rather than querying once per row)."""
+    rows = list(product.active_stocks)
+    if product.parent_id is None:
+        for variation in product.active_variations:
+            rows.extend(variation.active_stocks)
+    return rows
+
+
 def product_available_stock(product: Product) -> int:
-    """Units available over active storages, from the `active_stocks` prefetch (a product
-    loaded without it fails loudly rather than querying once per row)."""
-    return sum(stock.available for stock in product.active_stocks)
+    """Units available over active storages; a main product adds its active variations'
+    (the `active_stocks` and `stocked_variations` prefetches of `product_summary_related`)."""
+    own = sum(stock.available for stock in product.active_stocks)
+    if product.parent_id is not None:
+        return own
+    return own + sum(variation.available_units for variation in product.stocked_variations)

@@ -59,7 +59,7 @@ def banner_listing_get(
         entries = []
         for group in banner_groups_by_codes(codes=codes, channel=channel):
             data = dict(BannerGroupSerializer(group, context=context).data)
-            windows = [banner.window for banner in group.banners.all()]
+            windows = [banner.effective_window for banner in group.banners.all()]
             banners = tuple(zip(windows, map(dict, data["banners"]), strict=True))
             entries.append(BannerGroupEntry(group=data, banners=banners))
         return entries

@@ -93,15 +93,19 @@ class BannerSchedulingSerializer(serializers.Serializer):
 
 @extend_schema_field(BannerSchedulingSerializer(allow_null=True))
 class SchedulingField(serializers.Field):
-    """`{startDate, endDate}` (either may be null for an open end), or null when unscheduled."""
+    """`{startDate, endDate}` (either may be null for an open end), or null when unscheduled.
+
+    A banner answers its effective schedule: its own start and end within its group's.
+    """
 
     def __init__(self, **kwargs):
         super().__init__(source="*", read_only=True, **kwargs)
 
     def to_representation(self, instance):
-        if instance.start_at is None and instance.end_at is None:
+        window = getattr(instance, "effective_window", None) or instance.window
+        if window.start is None and window.end is None:
             return None
-        return BannerSchedulingSerializer(instance).data
+        return BannerSchedulingSerializer({"start_at": window.start, "end_at": window.end}).data
 
 
 class BannerSerializer(serializers.ModelSerializer):
@@ -286,7 +290,21 @@ def parse_variation_map(raw) -> dict[int, int | None]:
     return cart
 
 
-@extend_schema_field(FullProductSerializer)
+class UpsellProductSerializer(FullProductSerializer):
+    """The full product as the upsell renders it (schema only): `bannerGroups` is filled
+    by marketing (api/sections.py), in the banners endpoint's shape."""
+
+    bannerGroups = BannerGroupSerializer(  # type: ignore[assignment]  # schema of the section
+        many=True,
+        help_text=(
+            "Banner groups linked to the product (a variation: or its main product) or to "
+            "one of its categories or their ancestors, on the default sales channel; each "
+            "with its banners live now."
+        ),
+    )
+
+
+@extend_schema_field(UpsellProductSerializer)
 class UpsellProductField(serializers.Field):
     """The offered product, rendered by the product read model (catalog.api.fragments):
     `context["upsell_product"]`."""

@@ -16,7 +16,11 @@ urlpatterns = [
     ),
     *api_path(
         "cart/upsell/<str:locationId>",
-        cached_answers(UpsellView.as_view(), namespaces=(UPSELLS_CACHE, PRODUCTS_CACHE)),
+        cached_answers(
+            UpsellView.as_view(),
+            # the product shows linked banner groups (marketing/api/sections.py)
+            namespaces=(UPSELLS_CACHE, PRODUCTS_CACHE, BANNERS_CACHE, SALES_CHANNEL_CACHE),
+        ),
         "cart-upsell",
     ),
 ]

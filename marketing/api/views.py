@@ -13,7 +13,7 @@ from apikit.query import ListQuery, parse_list_query, sparse
 from apikit.querystring import json_or_nested, string_list
 from apikit.responses import envelope, request_base_url
 from apikit.text import check_json_strings
-from catalog.api.fragments import product_full
+from catalog.api.fragments import product_full_answer
 from storefront.selectors import current_sales_channel
 
 from ..selectors import (
@@ -122,17 +122,25 @@ class UpsellView(APIView):
         )
         if offer is None:
             raise not_found(ErrorCode.UPSELL_NOT_FOUND, UPSELL_NOT_FOUND_MESSAGE)
-        product = product_full(
+        product = product_full_answer(
             offer.product_id,
             base_url=request_base_url(request),
             price_rule=offer.price_rule,
             quantity=offer.quantity,
         )
-        context = {"upsell_product": product}
+        if product is None:  # deleted between the two reads
+            raise not_found(ErrorCode.UPSELL_NOT_FOUND, UPSELL_NOT_FOUND_MESSAGE)
+        context = {"upsell_product": product.body}
         data = UpsellSerializer(offer, context=context).data
+        # the answer changes by itself at an offer's or rule's boundary, or at a start or
+        # end of a seal or banner the product shows
+        boundaries = (
+            upsell_answer_valid_until(location=locationId, moment=moment),
+            product.valid_until,
+        )
         return conditional_response(
             request,
             sparse([data], query.fields)[0],
             max_age=0,
-            valid_until=upsell_answer_valid_until(location=locationId, moment=moment),
+            valid_until=min((edge for edge in boundaries if edge is not None), default=None),
         )

@@ -8,6 +8,7 @@ of items and options, ...) have no attribute in the data: DRF renders them null.
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from apikit.caching import fresh_uuid_marker
@@ -17,6 +18,7 @@ from infra.ids import MAX_ID
 
 from .. import quote
 from ..countries import Country, country_get
+from ..explain import Rejection
 from ..postal import MAX_INPUT_LENGTH, InvalidPostalCode, normalize_postal_code
 
 MAX_QUOTE_ITEMS = 100
@@ -79,6 +81,7 @@ class QuoteQuerySerializer(serializers.Serializer):
     items = QuoteItemInputSerializer(
         many=True, min_length=1, max_length=MAX_QUOTE_ITEMS, allow_empty=False
     )
+    explain = serializers.BooleanField(required=False, default=False)
 
     def validate(self, attrs):
         country = attrs["targetCountryCode"]
@@ -174,11 +177,11 @@ class FreshUuidField(serializers.CharField):
         return fresh_uuid_marker()
 
 
-class UnselectedField(serializers.BooleanField):
-    """False: no pickup point is chosen beforehand."""
+class SelectedPickupField(serializers.BooleanField):
+    """True for the option's pickup point nearest the target (context `selected_pickup_id`)."""
 
     def get_attribute(self, instance) -> bool:
-        return False
+        return instance.pk == self.context.get("selected_pickup_id")
 
 
 class ProblemField(serializers.CharField):
@@ -268,7 +271,10 @@ class QuoteItemSerializer(serializers.Serializer):
     category = CategoryRefSerializer(
         source="info.product.main_category", allow_null=True, help_text="The main category."
     )
-    cargoTypeId = serializers.IntegerField(source="info.product.cargo_type_id", allow_null=True)
+    cargoTypeId = serializers.IntegerField(
+        source="info.product.cargo_type_id",
+        help_text="The product's cargo type (the store's default when it names none).",
+    )
     additionalTime = serializers.IntegerField(
         source="info.product.additional_time", help_text="Days."
     )
@@ -313,7 +319,14 @@ class ShippingRowSerializer(serializers.Serializer):
 class PickupSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     type = serializers.CharField()
-    selected = UnselectedField()
+    selected = SelectedPickupField(
+        help_text=(
+            "True for exactly one pickup point of the option: the one nearest the target "
+            "postal code (great-circle distance when both have coordinates; else the "
+            "numeric difference of the postal codes; points with neither last; ties: the "
+            "listed order). False for the others."
+        )
+    )
     name = serializers.CharField()
     address = serializers.CharField()
     number = serializers.CharField()
@@ -348,8 +361,15 @@ class ShippingOptionSerializer(serializers.Serializer):
         source="table.table.carrier.tracking_url_template", read_only=False
     )
     row = ShippingRowSerializer(source="*")
-    pickups = PickupSerializer(many=True, source="table.pickups")
+    pickups = serializers.SerializerMethodField(
+        help_text="The table's active pickup points (pickup tables; [] otherwise)."
+    )
     error = ErrorValueSerializer(allow_null=True)
+
+    @extend_schema_field(PickupSerializer(many=True))
+    def get_pickups(self, quoted) -> list[dict]:
+        context = {**self.context, "selected_pickup_id": quoted.selected_pickup_id}
+        return PickupSerializer(quoted.table.pickups, many=True, context=context).data
 
 
 # Renders a shipping.fetch.StorageInfo.
@@ -377,6 +397,63 @@ class QuoteStorageSerializer(serializers.Serializer):
     tradePolicyExceptions = serializers.ListField(
         source="excluded_trade_policy_ids", child=serializers.IntegerField()
     )
+
+
+# Renders a shipping.selectors.ExplainedTable (explain=true).
+class TableVerdictSerializer(serializers.Serializer):
+    shippingTableId = serializers.IntegerField(source="table.pk")
+    label = serializers.CharField(source="table.label")
+    carrierId = serializers.IntegerField(source="table.carrier_id")
+    carrierName = serializers.CharField(source="table.carrier.name")
+    accepted = serializers.SerializerMethodField(
+        help_text="The table gave an option (its cheapest matching row: `rowId`)."
+    )
+    rowId = serializers.IntegerField(source="verdict.row_id", allow_null=True)
+    rowsCoveringZipCode = serializers.IntegerField(
+        source="verdict.rows_covering",
+        help_text="Rows of the table whose postal-code range holds the target.",
+    )
+    reasons = serializers.ListField(
+        source="verdict.reasons",
+        child=serializers.ChoiceField(
+            choices=[(reason.value, reason.name) for reason in Rejection]
+        ),
+        help_text="Why the table gave no option; empty when it gave one. "
+        + "; ".join(reason.value for reason in Rejection)
+        + ".",
+    )
+
+    def get_accepted(self, explained) -> bool:
+        return not explained.verdict.reasons
+
+
+class ExcludedItemSerializer(serializers.Serializer):
+    productId = serializers.IntegerField(source="product_id")
+    quantity = serializers.IntegerField()
+    reason = serializers.SerializerMethodField(
+        help_text="product_not_found, product_inactive, no_price_in_trade_policy, "
+        "no_storage_serves_trade_policy or product_out_of_stock."
+    )
+
+    def get_reason(self, item: quote.ErrorItem) -> str:
+        return EXCLUSION_REASONS[item.problem]
+
+
+EXCLUSION_REASONS = {
+    quote.ItemProblem.NOT_FOUND: "product_not_found",
+    quote.ItemProblem.INACTIVE: "product_inactive",
+    quote.ItemProblem.NOT_FOR_SALE: "no_price_in_trade_policy",
+    quote.ItemProblem.NO_STORAGE: "no_storage_serves_trade_policy",
+    quote.ItemProblem.OUT_OF_STOCK: "product_out_of_stock",
+}
+
+
+class GroupExplanationSerializer(serializers.Serializer):
+    tables = TableVerdictSerializer(many=True, source="*")
+
+
+class QuoteExplanationSerializer(serializers.Serializer):
+    excludedItems = ExcludedItemSerializer(many=True, source="error_items")
 
 
 class QuoteGroupSerializer(serializers.Serializer):
@@ -409,6 +486,17 @@ class QuoteGroupSerializer(serializers.Serializer):
     )
     items = QuoteItemSerializer(many=True)
     shippingOptions = ShippingOptionSerializer(many=True, source="options")
+    explanation = GroupExplanationSerializer(
+        required=False,
+        help_text="Only with explain=true: every shipping table of the country considered "
+        "for this group and why each gave no option.",
+    )
+
+    def to_representation(self, instance) -> dict:
+        data = super().to_representation(instance)
+        if instance.explanation is None:
+            del data["explanation"]  # without explain the answer is as it always was
+        return data
 
 
 # Renders a shipping.selectors.QuoteOutcome; the context's `summaries` are the rendered
@@ -416,3 +504,13 @@ class QuoteGroupSerializer(serializers.Serializer):
 class QuoteResponseSerializer(serializers.Serializer):
     quoteGroups = QuoteGroupSerializer(many=True, source="groups")
     errorItems = QuoteErrorItemSerializer(many=True, source="error_items")
+    explanation = QuoteExplanationSerializer(
+        required=False,
+        help_text="Only with explain=true: the items left out of every group and why.",
+    )
+
+    def to_representation(self, instance) -> dict:
+        data = super().to_representation(instance)
+        if instance.explanation is None:
+            del data["explanation"]
+        return data

@@ -14,7 +14,8 @@ from catalog.api.fragments import product_summaries
 from infra.ids import MAX_ID
 
 from ..postal import MAX_INPUT_LENGTH
-from ..selectors import postal_code_get, quote_trade_policy_id, shipping_quote_get
+from ..selectors import quote_trade_policy_id, shipping_quote_get
+from ..services import postal_code_find
 from .serializers import (
     MAX_QUOTE_ITEMS,
     MAX_QUOTE_QUANTITY,
@@ -40,8 +41,10 @@ class ZipcodeConsultView(APIView):
             "alpha-3 code (any case); `zipCode` may contain a hyphen, dots or spaces "
             "(Brazil: 8 digits; United States: 5 digits, ZIP+4 accepted; other countries: "
             "letters and digits). The answer gives the code in the country's usual format "
-            "(01310-100). Cacheable: the response carries an ETag (send If-None-Match for "
-            "a 304)."
+            "(01310-100). A code that is not in the store's database may be looked up in a "
+            "configured postal-code provider (off by default) and is then stored; a "
+            "provider that fails or is slow gives the same 404 as an unknown code. "
+            "Cacheable: the response carries an ETag (send If-None-Match for a 304)."
         ),
         tags=["shipping"],
         parameters=[
@@ -71,7 +74,7 @@ class ZipcodeConsultView(APIView):
         params.is_valid(raise_exception=True)
         country = params.validated_data["countryCode"]
         code = params.validated_data["zipCode"]
-        postal_code = postal_code_get(country=country.alpha_3, code=code)
+        postal_code = postal_code_find(country=country.alpha_3, code=code)
         if postal_code is None:
             raise not_found(
                 ErrorCode.ZIPCODE_NOT_FOUND,
@@ -120,6 +123,17 @@ QUOTE_PARAMETERS = [
             OpenApiExample("JSON array", value='[{"productId":1,"quantity":2}]'),
         ],
     ),
+    OpenApiParameter(
+        "explain",
+        OpenApiTypes.BOOL,
+        required=False,
+        description=(
+            "true: each group also carries `explanation.tables` (every shipping table of "
+            "the country considered and why each gave no option) and the answer "
+            "`explanation.excludedItems` (the items left out and why). Without it the "
+            "answer has no `explanation` keys."
+        ),
+    ),
 ]
 
 
@@ -159,6 +173,7 @@ class ShippingQuoteView(APIView):
                 "targetZipCode": query.get("targetZipCode"),
                 "targetCountryCode": query.get("targetCountryCode"),
                 "items": items,
+                **({"explain": query["explain"]} if "explain" in query else {}),
             }
         )
         params.is_valid(raise_exception=True)
@@ -169,11 +184,15 @@ class ShippingQuoteView(APIView):
                 ErrorCode.TRADE_POLICY_NOT_FOUND,
                 f"Trade policy {data.get('tradePolicyId')} was not found.",
             )
+        country = data["targetCountryCode"].alpha_3
+        # An address learned from the provider places the destination (storage distances).
+        postal_code_find(country=country, code=data["targetZipCode"])
         outcome = shipping_quote_get(
             items=[(item["productId"], item["quantity"]) for item in data["items"]],
-            country=data["targetCountryCode"].alpha_3,
+            country=country,
             zip_code=data["targetZipCode"],
             trade_policy_id=trade_policy_id,
+            explain=data["explain"],
         )
         summaries = product_summaries(outcome.product_ids, base_url=request_base_url(request))
         return conditional_response(

@@ -237,9 +237,11 @@ class ShippingRow(TimestampedModel):
         ]
 
     def __str__(self) -> str:
+        # "No limit" (the largest weight) is written as an open range, never as 9999999.999.
+        final = "" if self.final_weight >= MAX_WEIGHT else self.final_weight
         return (
             f"{self.initial_zipcode}-{self.final_zipcode}, "
-            f"{self.initial_weight}-{self.final_weight} kg: {self.shipping_value}"
+            f"{self.initial_weight}-{final} kg: {self.shipping_value}"
         )
 
     @property

@@ -172,7 +172,7 @@ def _product_form(product: Product, **extra) -> dict:
         "length": "10",
         "weight": "0.5",
     }
-    for prefix in ("prices", "stocks", "medias", "descriptions", "variations"):
+    for prefix in ("prices", "stocks", "medias", "descriptions", "variations", "relations"):
         data.update({f"{prefix}-TOTAL_FORMS": 0, f"{prefix}-INITIAL_FORMS": 0})
     data.update(extra)
     return data

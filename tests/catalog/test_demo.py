@@ -43,7 +43,15 @@ def test_demo_catalog_is_a_believable_store(media_root):
         "80010-000",
     }
     assert Stock.objects.filter(available=0).exists() and Stock.objects.filter(available__gt=0)
-    assert ProductPrice.objects.count() == Product.objects.count()
+    # a retail price each, and wholesale prices for the first products
+    retail = ProductPrice.objects.filter(trade_policy__is_default=True)
+    assert retail.count() == Product.objects.count()
+    wholesale = ProductPrice.objects.filter(trade_policy__code=demo.WHOLESALE_CODE)
+    assert wholesale.count() == demo.WHOLESALE_PRODUCTS
+    assert all(p.sale_price < p.comparison_price for p in wholesale)
+    # every product has a cargo type, most the store's default one
+    assert Product.objects.filter(cargo_type__is_default=True).exists()
+    assert Product.objects.exclude(cargo_type__is_default=True).exists()
     assert PriceRule.objects.count() == 2
     media = ProductMedia.objects.first()
     assert media.file.storage.exists(media.file.name)

@@ -5,7 +5,9 @@ import time
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db.models import Count
 
+from catalog.models import ProductReviewSummary
 from feedback import demo
 from feedback.models import Comment, ProductReview, ReviewMedia, SalesChannelReview
 from storefront.models import Customer
@@ -116,3 +118,20 @@ def test_the_demo_is_served_by_the_public_lists(demo_store, api_client):
         == SalesChannelReview.objects.filter(sales_channel__domain="127.0.0.1", active=True).count()
     )
     assert comments["pagination"]["registers"] == Comment.objects.public().count()
+
+
+def test_the_demo_review_summaries_match_the_approved_reviews(demo_store):
+    demo.seed(stdout=io.StringIO())
+
+    expected: dict[int, dict[int, int]] = {}
+    for row in (
+        ProductReview.objects.public()
+        .order_by()
+        .values("product_id", "score")
+        .annotate(n=Count("id"))
+    ):
+        expected.setdefault(row["product_id"], {})[row["score"]] = row["n"]
+    summaries = {s.product_id: s.counts for s in ProductReviewSummary.objects.all()}
+    assert expected and set(summaries) == set(expected)
+    for product_id, counts in expected.items():
+        assert summaries[product_id] == {s: counts.get(s, 0) for s in (1, 2, 3, 4, 5)}

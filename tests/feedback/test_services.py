@@ -40,7 +40,7 @@ def test_a_staff_reply_joins_the_thread_signed_by_the_staff_member(staff, settin
     assert reply.active is True
     assert (reply.user, reply.user_name, reply.user_email) == (
         staff,
-        "Maria Costa",
+        "Store team",  # no display name set: the default, not her name or username
         "maria@store.example",
     )
     assert reply.message == "Yes, it is."

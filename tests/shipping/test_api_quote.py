@@ -303,7 +303,7 @@ def test_quote_answers_every_contract_field_with_its_json_type(api_client):
     (pickup_payload,) = options[0]["pickups"]
     assert set(pickup_payload) == PICKUP_KEYS
     assert pickup_payload["id"] == pickup.pk
-    assert pickup_payload["selected"] is False
+    assert pickup_payload["selected"] is True  # the only one: the nearest
     assert pickup_payload["zipCode"] == "01304-001"
     assert pickup_payload["latitude"] == "-23.557000"
     assert isinstance(pickup_payload["openingHours"], str)
@@ -826,10 +826,11 @@ def test_a_quote_of_20_items_over_10_storages_and_5000_rows_costs_a_fixed_few_qu
     assert count(items) == one
 
     # store-wide data cached (policy, rules, categories, storages, tables, the address),
-    # the products and their rows not: at most 10 queries
+    # the products and their rows not: at most 11 queries (the product summaries include
+    # the main products' active variations, whose units are theirs)
     cache.clear()
     count(items[:1])
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(11):
         count(items)
 
     # then the same quote again is served from the cache of answers, without a query

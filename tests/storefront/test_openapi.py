@@ -22,8 +22,27 @@ def test_schema_generates_with_warnings_as_errors(schema_file):
 def test_schema_documents_each_public_path_once(schema_file):
     paths = set(schema_file["paths"])
     assert not [p for p in paths if p.endswith("/") and p != "/"]
-    v3 = [p for p in paths if p.startswith("/api/v3/")]
-    assert all(p.endswith("/publics/template/banners") for p in v3)
+    # Every path at its canonical form, the banners too (both prefixes are served).
+    assert not [p for p in paths if p.startswith("/api/v3/")]
+    assert "/publics/template/banners" in paths
+
+
+def test_schema_lists_health(schema_file, api_client):
+    operation = schema_file["paths"]["/health"]["get"]
+    body = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    assert set(body["required"]) == {"status", "database", "cache", "cacheBreaker"}
+    assert "503" in operation["responses"]
+    # What the schema documents is what the endpoint answers.
+    answer = api_client.get("/health").json()
+    assert set(answer) == set(body["properties"])
+    assert answer["status"] in body["properties"]["status"]["enum"]
+
+
+def test_schema_paths_are_served_with_and_without_the_v3_prefix(api_client):
+    for prefix in ("", "/api/v3"):
+        response = api_client.get(f"{prefix}/publics/template/banners?codes=none")
+        assert response.status_code == 404
+        assert response.json()["data"]["errorCode"] == "SERVICE_STORE_BANNER_GROUP_NOT_FOUND"
 
 
 def test_schema_and_docs_are_served(api_client):
@@ -82,3 +101,17 @@ def test_throttled_operations_document_their_rate_limit_headers(schema_file, pat
         assert {"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} <= set(headers), (
             f"{path} {status} lacks the RateLimit headers"
         )
+
+
+def test_the_quote_documents_explain_and_its_optional_explanations(schema_file):
+    quote = "/publics/products/quote"
+    assert parameter(schema_file, quote, "explain")["type"] == "boolean"
+    components = schema_file["components"]["schemas"]
+    group = components["QuoteGroup"]
+    assert "explanation" in group["properties"]
+    assert "explanation" not in group.get("required", [])
+    verdict = components["TableVerdict"]["properties"]
+    assert verdict["reasons"]["items"] == {"$ref": "#/components/schemas/QuoteTableRejectionEnum"}
+    rejections = components["QuoteTableRejectionEnum"]["enum"]
+    assert "postal_code_out_of_every_row" in rejections
+    assert "explanation" not in components["QuoteResponse"].get("required", [])

@@ -3,6 +3,7 @@
 from urllib.parse import urljoin
 
 from django.conf import settings
+from django.core.files.storage import default_storage
 from rest_framework import serializers
 
 
@@ -11,7 +12,17 @@ def file_url(file, base_url: str | None = None) -> str | None:
     "https://shop.example.com/"; else settings.PUBLIC_BASE_URL), or None without a file."""
     if not file:
         return None
-    url = file.url
+    return absolute_url(file.url, base_url)
+
+
+def stored_file_url(name: str, base_url: str | None = None) -> str | None:
+    """Absolute URL of the file stored as `name` in the default storage (None when empty)."""
+    if not name:
+        return None
+    return absolute_url(default_storage.url(name), base_url)
+
+
+def absolute_url(url: str, base_url: str | None = None) -> str:
     if url.startswith(("http://", "https://")):
         return url
     return urljoin(base_url or settings.PUBLIC_BASE_URL.rstrip("/") + "/", url)

@@ -1,18 +1,22 @@
 """The full product: contract 2.11 Upsell product, with Price, Stock and description."""
 
+from decimal import Decimal
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from infra.prefetch import prefetched
 from storefront.api.payment_serializers import InstallmentSerializer
 
-from ...selectors import FullProductFacts
-from .fields import MoneyField, OptionalTextField
+from ...selectors import FullProductFacts, ProductStatus
+from .fields import MoneyField, OptionalTextField, stored_file_url
+from .price_rules import PriceRuleSerializer
 from .summary import (
     AttributeSerializer,
     AttributeValueSerializer,
     CategoryNodeSerializer,
     MediaSerializer,
+    ProductSummarySerializer,
 )
 
 
@@ -25,6 +29,7 @@ class StockSerializer(serializers.Serializer):
 
 
 def stock_payload(stock) -> dict:
+    """The contract's Stock of a `catalog.selectors.StockFacts` (or a Stock row)."""
     return {
         "productId": stock.product_id,
         "productStorageId": stock.storage_id,
@@ -34,20 +39,64 @@ def stock_payload(stock) -> dict:
     }
 
 
-def stock_total_payload(product) -> dict:
-    """The product's `stock`: totals over active storages.
+def stock_total_payload(facts) -> dict:
+    """The product's `stock`: totals over active storages (a `StockFacts` total, whose
+    `productStorageId` is the storage holding the most available units, 0 when none)."""
+    return stock_payload(facts)
 
-    `productStorageId` is the storage holding the most available units (0 when none).
-    """
-    stocks = product.active_stocks
-    best = max(stocks, key=lambda s: (s.available, -s.storage_id), default=None)
-    return {
-        "productId": product.pk,
-        "productStorageId": best.storage_id if best else 0,
-        "availableStock": sum(s.available for s in stocks),
-        "reservedStock": sum(s.reserved for s in stocks),
-        "updatedAt": max((s.updated_at for s in stocks), default=product.updated_at),
-    }
+
+class ReviewScoreSerializer(serializers.Serializer):
+    score = serializers.IntegerField(min_value=1, max_value=5)
+    count = serializers.IntegerField(help_text="Approved reviews with this score.")
+
+
+class ReviewSummarySerializer(serializers.Serializer):
+    """The product's review summary: its approved reviews."""
+
+    average = serializers.DecimalField(
+        max_digits=2,
+        decimal_places=1,
+        min_value=Decimal("1"),
+        max_value=Decimal("5"),
+        coerce_to_string=False,
+        help_text="Mean score of the approved reviews, rounded half-up to one decimal.",
+    )
+    count = serializers.IntegerField(help_text="Approved (public) reviews.")
+    scores = serializers.SerializerMethodField(
+        help_text="Approved reviews per score, for every score 1 to 5 in that order."
+    )
+
+    @extend_schema_field(ReviewScoreSerializer(many=True))
+    def get_scores(self, summary) -> list[dict]:
+        return [{"score": score, "count": count} for score, count in summary.counts]
+
+
+class StatusSerializer(serializers.Serializer):
+    """The product's publication status."""
+
+    code = serializers.SerializerMethodField()
+
+    @extend_schema_field(
+        {
+            "type": "string",
+            "enum": [status.value for status in ProductStatus],
+            "description": (
+                "published: active and sellable now (units in stock, a service, or sold "
+                "without stock); out-of-stock: active but no unit available in an active "
+                "storage (a main product counts its active variations'); inactive: not "
+                "sold (inactive, or a variation of an inactive product)."
+            ),
+        }
+    )
+    def get_code(self, status: ProductStatus) -> str:
+        return status.value
+
+
+class LinkedTradePolicySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    code = serializers.CharField()
+    isDefault = serializers.BooleanField(source="is_default")
 
 
 class PriceSerializer(serializers.Serializer):
@@ -89,7 +138,10 @@ class TaxSerializer(serializers.Serializer):
 
 
 class DimensionsSerializer(serializers.Serializer):
-    shippingCargoTypeId = serializers.IntegerField(source="cargo_type_id", allow_null=True)
+    shippingCargoTypeId = serializers.IntegerField(
+        source="cargo_type_id",
+        help_text="The product's cargo type (the store's default when it names none).",
+    )
     additionalTime = serializers.IntegerField(source="additional_time")
     width = serializers.DecimalField(max_digits=10, decimal_places=2, coerce_to_string=False)
     height = serializers.DecimalField(max_digits=10, decimal_places=2, coerce_to_string=False)
@@ -164,6 +216,45 @@ class VariationsSerializer(serializers.Serializer):
     attributes = VariationAttributeSerializer(many=True)
 
 
+class SealSchedulingSerializer(serializers.Serializer):
+    startDate = serializers.DateTimeField(source="start_at", allow_null=True)
+    endDate = serializers.DateTimeField(source="end_at", allow_null=True)
+
+
+class SealSerializer(serializers.Serializer):
+    """A seal (badge) staff put on the product or one of its categories, live now."""
+
+    # rendered from a `catalog.selectors.SealData`
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    image = serializers.SerializerMethodField()
+    width = serializers.IntegerField(allow_null=True, help_text="Pixels of `image`.")
+    height = serializers.IntegerField(allow_null=True, help_text="Pixels of `image`.")
+    scheduling = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.URLField())
+    def get_image(self, seal) -> str:
+        return stored_file_url(seal.image, self.context.get("base_url")) or ""
+
+    @extend_schema_field(SealSchedulingSerializer(allow_null=True))
+    def get_scheduling(self, seal) -> dict | None:
+        if seal.start_at is None and seal.end_at is None:
+            return None
+        return SealSchedulingSerializer(seal).data
+
+
+class FilterSerializer(serializers.Serializer):
+    """A filterable attribute and the values the product (or one of its active
+    variations) has of it, in display order."""
+
+    # rendered from a `catalog.selectors.FilterFacts`
+
+    attributeId = serializers.IntegerField(source="attribute_id")
+    name = serializers.CharField()
+    values = AttributeValueSerializer(many=True)
+
+
 class FullProductSerializer(serializers.Serializer):
     """The contract's Upsell product (2.11): renders a product of
     `catalog.selectors.product_full_queryset()` with its computed facts in
@@ -211,17 +302,19 @@ class FullProductSerializer(serializers.Serializer):
     def _facts(self, product) -> FullProductFacts:
         return self.context["facts"][product.pk]
 
-    @extend_schema_field(serializers.DictField(allow_null=True))
-    def get_review(self, product) -> None:
-        return None
+    @extend_schema_field(ReviewSummarySerializer(allow_null=True))
+    def get_review(self, product) -> dict | None:
+        """The approved reviews' summary; null when the product has no approved review."""
+        review = self._facts(product).review
+        return ReviewSummarySerializer(review).data if review is not None else None
 
     @extend_schema_field(StockSerializer)
     def get_stock(self, product) -> dict:
-        return stock_total_payload(product)
+        return stock_total_payload(self._facts(product).stock)
 
     @extend_schema_field(StockSerializer(many=True))
     def get_stocks(self, product) -> list[dict]:
-        return [stock_payload(stock) for stock in product.active_stocks]
+        return [stock_payload(stock) for stock in self._facts(product).stocks]
 
     @extend_schema_field(PriceSerializer)
     def get_originalPrice(self, product) -> dict:
@@ -231,29 +324,62 @@ class FullProductSerializer(serializers.Serializer):
     def get_price(self, product) -> dict:
         return PriceSerializer(self._facts(product).price).data
 
-    @extend_schema_field(serializers.ListField(allow_null=True))
-    def get_priceRules(self, product) -> None:
-        return None
+    @extend_schema_field(PriceRuleSerializer(many=True, allow_null=True))
+    def get_priceRules(self, product) -> list[dict] | None:
+        """The automatic price rules applying to the product now in the trade policy,
+        whatever the quantity, highest priority first; null when none."""
+        rules = self._facts(product).price_rules
+        return list(PriceRuleSerializer(rules, many=True).data) if rules else None
 
     @extend_schema_field(BrandSerializer(allow_null=True))
     def get_brand(self, product) -> dict | None:
         return BrandSerializer(product.brand).data if product.brand_id else None
 
-    @extend_schema_field(serializers.ListField())
+    def _summaries(self, ids: tuple[int, ...]) -> list:
+        summaries = self.context.get("product_summaries", {})
+        return [summaries[product_id] for product_id in ids if product_id in summaries]
+
+    @extend_schema_field(
+        ProductSummarySerializer(
+            many=True,
+            help_text="Products staff indicate with this one (bought together), in staff "
+            "order; active ones only. A variation without its own shows its main product's.",
+        )
+    )
     def get_indicatedProducts(self, product) -> list:
-        return []
+        return self._summaries(self._facts(product).indicated_ids)
 
-    @extend_schema_field(serializers.ListField())
+    @extend_schema_field(
+        ProductSummarySerializer(
+            many=True,
+            help_text="Similar products staff relate to this one, in staff order; active "
+            "ones only. A variation without its own shows its main product's.",
+        )
+    )
     def get_relatedProducts(self, product) -> list:
-        return []
+        return self._summaries(self._facts(product).related_ids)
 
-    @extend_schema_field(serializers.ListField())
+    @extend_schema_field(
+        FilterSerializer(
+            many=True,
+            help_text="Values of the filterable attributes of the product and of its active "
+            "variations, one entry per attribute.",
+        )
+    )
     def get_filters(self, product) -> list:
-        return []
+        filters = self._facts(product).filters
+        return list(FilterSerializer(filters, many=True, context=self.context).data)
 
-    @extend_schema_field(serializers.ListField())
+    @extend_schema_field(
+        SealSerializer(
+            many=True,
+            help_text="Seals live now on the product, its main product, or one of their "
+            "categories or the categories' ancestors, in staff order.",
+        )
+    )
     def get_seals(self, product) -> list:
-        return []
+        seals = self._facts(product).seals
+        return list(SealSerializer(seals, many=True, context=self.context).data)
 
     @extend_schema_field(CategoryNodeSerializer(allow_null=True))
     def get_mainCategory(self, product) -> dict | None:
@@ -279,21 +405,31 @@ class FullProductSerializer(serializers.Serializer):
             "attributes": list(variations.attributes),
         }
 
-    @extend_schema_field(serializers.ListField())
+    @extend_schema_field(
+        serializers.ListField(
+            child=serializers.DictField(),
+            help_text="Banner groups linked to the product or its categories (marketing).",
+        )
+    )
     def get_bannerGroups(self, product) -> list:
-        return []
+        return self.context.get("sections", {}).get("bannerGroups", [])
 
-    @extend_schema_field(serializers.DictField(allow_null=True))
-    def get_status(self, product) -> None:
-        return None
+    @extend_schema_field(StatusSerializer)
+    def get_status(self, product) -> dict:
+        return StatusSerializer(self._facts(product).status).data
 
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
     def get_urls(self, product) -> list[str]:
         return [product.url]
 
-    @extend_schema_field(serializers.ListField(allow_null=True))
-    def get_linkedTradePolicies(self, product) -> None:
-        return None
+    @extend_schema_field(LinkedTradePolicySerializer(many=True, allow_null=True))
+    def get_linkedTradePolicies(self, product) -> list[dict] | None:
+        """The active trade policies the product has a price in, default first; null when
+        only the default one."""
+        policies = self._facts(product).linked_trade_policies
+        if not policies:
+            return None
+        return list(LinkedTradePolicySerializer(policies, many=True).data)
 
     @extend_schema_field(ProductDescriptionSerializer(allow_null=True))
     def get_description(self, product) -> dict | None:

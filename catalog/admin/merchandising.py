@@ -1,0 +1,165 @@
+"""Admin of seals (badges shown on products and categories) and of the related and
+indicated products edited inline on the product."""
+
+from django import forms
+from django.contrib import admin
+from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from infra.ids import is_db_id
+
+from ..models import ProductRelation, Seal
+from ..services import SealImageError, seal_prepare_image
+from .common import HISTORY_FIELDSET
+
+
+def _is_id(value) -> bool:
+    return str(value).isdigit() and is_db_id(int(value))
+
+
+def _ids_only(value) -> list:
+    """The submitted values that can be ids: the autocomplete widget looks the chosen rows
+    up to re-display a refused form, and a non-numeric value would fail that lookup."""
+    return [v for v in value if _is_id(v)]
+
+
+class IdAutocompleteSelect(AutocompleteSelect):
+    def optgroups(self, name, value, attr=None):
+        return super().optgroups(name, _ids_only(value), attr)
+
+
+class IdAutocompleteSelectMultiple(AutocompleteSelectMultiple):
+    def optgroups(self, name, value, attr=None):
+        return super().optgroups(name, _ids_only(value), attr)
+
+
+class IdModelChoiceField(forms.ModelChoiceField):
+    """Refuses a value that cannot be an id before looking it up (a huge number would
+    overflow the database integer: a 500)."""
+
+    def to_python(self, value):
+        if value not in self.empty_values and not _is_id(value):
+            raise forms.ValidationError(
+                self.error_messages["invalid_choice"], code="invalid_choice"
+            )
+        return super().to_python(value)
+
+
+class IdModelMultipleChoiceField(forms.ModelMultipleChoiceField):
+    def _check_values(self, value):
+        bad = next((v for v in value if not _is_id(v)), None)
+        if bad is not None:
+            raise forms.ValidationError(
+                self.error_messages["invalid_pk_value"],
+                code="invalid_pk_value",
+                params={"pk": bad},
+            )
+        return super()._check_values(value)
+
+
+class SafeAutocompleteMixin:
+    """Autocomplete fields that refuse garbage ids as a form error: Django's own look
+    them up (a ValueError or an integer overflow, a 500) to validate and re-display."""
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name in self.get_autocomplete_fields(request):
+            kwargs["widget"] = IdAutocompleteSelect(db_field, self.admin_site)
+            kwargs["form_class"] = IdModelChoiceField
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if db_field.name in self.get_autocomplete_fields(request):
+            kwargs["widget"] = IdAutocompleteSelectMultiple(db_field, self.admin_site)
+            kwargs["form_class"] = IdModelMultipleChoiceField
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+
+class ProductRelationInline(SafeAutocompleteMixin, admin.TabularInline):
+    """Related and indicated products, in display order (lower positions first)."""
+
+    model = ProductRelation
+    fk_name = "product"
+    fields = ("kind", "target", "position")
+    autocomplete_fields = ("target",)
+    ordering = ("kind", "position", "id")
+    verbose_name = _("related or indicated product")
+    verbose_name_plural = _("related and indicated products")
+    extra = 0
+
+
+def _preview(file, *, height: int):
+    if not file:
+        return "-"
+    return format_html(
+        '<img src="{}" alt="" style="max-height:{}px;max-width:160px;border:1px solid #ddd">',
+        file.url,
+        height,
+    )
+
+
+class SealForm(forms.ModelForm):
+    """Fits an uploaded image with Pillow; an unreadable or oversized one is refused."""
+
+    class Meta:
+        model = Seal
+        fields = (
+            "name",
+            "original_image",
+            "active",
+            "position",
+            "start_at",
+            "end_at",
+            "products",
+            "categories",
+        )
+
+    def _post_clean(self):
+        super()._post_clean()  # the instance now carries the upload
+        if "original_image" in self.changed_data and self.instance.original_image:
+            if self.has_error("original_image"):
+                return
+            try:
+                seal_prepare_image(seal=self.instance)
+            except SealImageError as exc:
+                self.add_error("original_image", str(exc))
+
+
+@admin.register(Seal)
+class SealAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
+    form = SealForm
+    list_display = ("thumbnail", "name", "status", "position", "start_at", "end_at", "active")
+    list_display_links = ("thumbnail", "name")
+    list_filter = ("active",)
+    search_fields = ("name",)
+    autocomplete_fields = ("products", "categories")
+    readonly_fields = ("preview", "created_at", "updated_at")
+    fieldsets = (
+        (None, {"fields": ("name", ("original_image", "preview"), ("active", "position"))}),
+        (_("Schedule"), {"fields": (("start_at", "end_at"),)}),
+        (_("Shown on"), {"fields": ("products", "categories")}),
+        HISTORY_FIELDSET,
+    )
+
+    @admin.display(description=_("image"))
+    def thumbnail(self, seal: Seal):
+        return _preview(seal.image or seal.original_image, height=40)
+
+    @admin.display(description=_("preview"))
+    def preview(self, seal: Seal):
+        shown = _preview(seal.image or seal.original_image, height=96)
+        if seal.width is None:
+            return shown
+        return format_html("{} <span>{} x {} px</span>", shown, seal.width, seal.height)
+
+    @admin.display(description=_("status"))
+    def status(self, seal: Seal) -> str:
+        moment = timezone.now()
+        if not seal.active:
+            return str(_("inactive"))
+        if seal.start_at is not None and moment < seal.start_at:
+            return str(_("scheduled"))
+        if seal.end_at is not None and moment >= seal.end_at:
+            return str(_("expired"))
+        return str(_("live"))

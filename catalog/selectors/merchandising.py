@@ -1,0 +1,164 @@
+"""Reads of what staff put around a product page: seals (cached plain data, the schedule
+applied per moment), related and indicated products (a prefetch recipe) and filters."""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Prefetch, Q
+
+from infra.cache import cached
+from infra.prefetch import prefetched
+
+from ..models import AttributeValue, Category, Product, ProductRelation, RelationKind, Seal
+from ..tree import CategoryIndex, with_ancestors
+
+
+@dataclass(frozen=True)
+class SealData:
+    """A seal as the full product shows it (`image`: the storage name of the fitted copy,
+    or of the upload until the copy exists)."""
+
+    id: int
+    name: str
+    image: str
+    width: int | None
+    height: int | None
+    position: int
+    start_at: datetime | None
+    end_at: datetime | None
+    product_ids: frozenset[int]
+    category_ids: frozenset[int]
+
+    def live_at(self, moment: datetime) -> bool:
+        """Inside its window at `moment` (start inclusive, end exclusive)."""
+        if self.start_at is not None and moment < self.start_at:
+            return False
+        return self.end_at is None or moment < self.end_at
+
+
+def active_seals() -> tuple[SealData, ...]:
+    """Every active seal with its targets, as plain data (cached under `products`, which a
+    seal change bumps; the schedule is applied by `product_seals_get`). Three queries on
+    a miss whatever the number of seals and targets."""
+    from .products import PRODUCTS_CACHE  # products.py imports this module
+
+    def build() -> tuple[SealData, ...]:
+        seals = Seal.objects.active().prefetch_related(
+            # feed SealData.product_ids / category_ids (ids only: no join to the catalog)
+            Prefetch("products", queryset=Product.objects.only("id")),
+            Prefetch("categories", queryset=Category.objects.only("id")),
+        )
+        return tuple(
+            SealData(
+                id=seal.pk,
+                name=seal.name,
+                image=(seal.image or seal.original_image).name,
+                width=seal.width,
+                height=seal.height,
+                position=seal.position,
+                start_at=seal.start_at,
+                end_at=seal.end_at,
+                product_ids=frozenset(p.pk for p in prefetched(seal, "products")),
+                category_ids=frozenset(c.pk for c in prefetched(seal, "categories")),
+            )
+            for seal in seals
+        )
+
+    return cached(PRODUCTS_CACHE, "active-seals", build)
+
+
+def product_category_ids(product: Product, index: CategoryIndex) -> frozenset[int]:
+    """The product's main and other categories (a variation's: its parent's too), with
+    their ancestors; from the `categories` / `parent__categories` prefetches."""
+    ids = {category.pk for category in prefetched(product, "categories")}
+    if product.main_category_id is not None:
+        ids.add(product.main_category_id)
+    parent = product.parent if product.parent_id else None
+    if parent is not None:
+        ids.update(category.pk for category in prefetched(parent, "categories"))
+        if parent.main_category_id is not None:
+            ids.add(parent.main_category_id)
+    return with_ancestors(index, ids)
+
+
+def product_seals_get(
+    *,
+    product: Product,
+    category_ids: frozenset[int],
+    moment: datetime,
+    seals: Iterable[SealData],
+) -> tuple[tuple[SealData, ...], datetime | None]:
+    """The seals live on the product at `moment`, in display order, and the next moment
+    that list may change by itself (a start or end of one of the product's seals)."""
+    product_ids = {product.pk, *([product.parent_id] if product.parent_id else [])}
+    mine = [
+        seal for seal in seals if seal.product_ids & product_ids or seal.category_ids & category_ids
+    ]
+    live = sorted(
+        (seal for seal in mine if seal.live_at(moment)),
+        key=lambda seal: (seal.position, seal.name, seal.id),
+    )
+    edges = [
+        edge
+        for seal in mine
+        for edge in (seal.start_at, seal.end_at)
+        if edge is not None and edge > moment
+    ]
+    return tuple(live), min(edges, default=None)
+
+
+def visible_relations_prefetch(prefix: str = "") -> Prefetch:
+    """Feeds `visible_relations` of the product at `prefix`: its relations to sellable
+    products (active, and with an active parent for a variation), in display order."""
+    sellable = Q(target__active=True) & (
+        Q(target__parent__isnull=True) | Q(target__parent__active=True)
+    )
+    return Prefetch(
+        f"{prefix}relations",
+        queryset=ProductRelation.objects.filter(sellable).order_by("kind", "position", "id"),
+        to_attr="visible_relations",
+    )
+
+
+def product_relation_ids(product: Product) -> dict[str, tuple[int, ...]]:
+    """{kind: target ids in display order}: the product's own relations, else (for a
+    variation without any) its parent's. From `visible_relations_prefetch`."""
+    relations = product.visible_relations
+    if not relations and product.parent_id is not None:
+        relations = product.parent.visible_relations
+    ids: dict[str, list[int]] = {kind.value: [] for kind in RelationKind}
+    for relation in relations:
+        ids[relation.kind].append(relation.target_id)
+    return {kind: tuple(values) for kind, values in ids.items()}
+
+
+@dataclass(frozen=True)
+class FilterFacts:
+    """An entry of `filters`: a filterable attribute and the product's values of it."""
+
+    attribute_id: int
+    name: str
+    values: tuple[AttributeValue, ...]
+
+
+def product_filters_get(
+    product: Product, family_values: Iterable[AttributeValue]
+) -> tuple[FilterFacts, ...]:
+    """The values of filterable attributes the product carries itself or through its
+    family's active variations (`family_values`), grouped by attribute in display order."""
+    values: dict[int, AttributeValue] = {}
+    for value in (*prefetched(product, "attribute_values"), *family_values):
+        if value.attribute.filterable:
+            values.setdefault(value.pk, value)
+    ordered = sorted(
+        values.values(),
+        key=lambda v: (v.attribute.position, v.attribute_id, v.order, v.label, v.pk),
+    )
+    grouped: dict[int, list[AttributeValue]] = {}
+    for value in ordered:
+        grouped.setdefault(value.attribute_id, []).append(value)
+    return tuple(
+        FilterFacts(attribute_id=attribute_id, name=group[0].attribute.name, values=tuple(group))
+        for attribute_id, group in grouped.items()
+    )

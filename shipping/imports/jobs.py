@@ -1,0 +1,117 @@
+"""Postal-code imports too large for a request, run in the background.
+
+All the work is in `run_postal_import(job_id)`: the `run_postal_import` management
+command calls it, and a task queue can call it the same way. `postal_import_job_start`
+records the job and, after the request's transaction commits, starts the command in a
+new process (settings.POSTAL_IMPORT_RUNNER = "command"), or leaves the job pending for a
+worker ("none").
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from ..models import JobStatus, PostalImportJob, StagedImport
+from .base import FileFormatError
+from .postal_codes import postal_codes_import
+from .staging import staged_import_discard, staged_path
+
+logger = logging.getLogger(__name__)
+
+PROGRESS_EVERY_SECONDS = 1.0
+
+
+def postal_import_job_start(*, staged: StagedImport, user, dry_run: bool) -> PostalImportJob:
+    """Record a background import of `staged` and start it once the request commits."""
+    job = PostalImportJob.objects.create(
+        staged=staged,
+        created_by=user,
+        dry_run=dry_run,
+        file_name=staged.file_name,
+        file_format=staged.options.get("file_format", ""),
+        country=staged.options.get("country") or "",
+        bytes_total=staged.size,
+    )
+    if settings.POSTAL_IMPORT_RUNNER == "command":
+        transaction.on_commit(lambda: _start_command(job.pk))
+    return job
+
+
+def _start_command(job_id: int) -> None:
+    manage = Path(settings.BASE_DIR) / "manage.py"
+    subprocess.Popen(  # noqa: S603  (fixed arguments: this interpreter, manage.py, an id)
+        [sys.executable, str(manage), "run_postal_import", str(job_id)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # outlives the web worker that started it
+    )
+
+
+def run_postal_import(job_id: int) -> PostalImportJob:
+    """Run the pending job `job_id` to its end, writing its progress as it goes.
+
+    A job already started (or finished) is left alone, so starting it twice is harmless.
+    A real import (not a dry run) deletes its kept upload when it ends.
+    """
+    with transaction.atomic():
+        job = (
+            PostalImportJob.objects.select_for_update(of=("self",))
+            .select_related("staged")
+            .get(pk=job_id)
+        )
+        if job.status != JobStatus.PENDING:
+            return job
+        job.status = JobStatus.RUNNING
+        job.started_at = timezone.now()
+        job.save(update_fields=["status", "started_at"])
+
+    staged = job.staged
+    state = {"read": 0, "saved_at": time.monotonic()}
+
+    def progress(consumed: int) -> None:
+        state["read"] += consumed
+        now = time.monotonic()
+        if now - state["saved_at"] >= PROGRESS_EVERY_SECONDS:
+            state["saved_at"] = now
+            PostalImportJob.objects.filter(pk=job.pk).update(bytes_read=state["read"])
+
+    try:
+        if staged is None:
+            raise FileFormatError("The uploaded file is no longer kept: upload it again.")
+        with open(staged_path(staged), "rb") as stream:
+            report = postal_codes_import(
+                stream=stream,
+                file_format=job.file_format,
+                country=job.country or None,
+                dry_run=job.dry_run,
+                progress=progress,
+            )
+    except (FileFormatError, OSError) as exc:
+        job.status = JobStatus.FAILED
+        job.error = str(exc)
+    except Exception as exc:  # recorded for the status page, then logged in full
+        logger.exception("Postal import job %s failed", job.pk)
+        job.status = JobStatus.FAILED
+        job.error = f"{type(exc).__name__}: {exc}"
+    else:
+        job.status = JobStatus.DONE
+        job.rows_read = report.read
+        job.rows_created = report.created
+        job.rows_updated = report.updated
+        job.rows_rejected = report.rejected
+        job.summary = report.summary_lines(max_rejections=50)
+    job.bytes_read = state["read"]
+    job.finished_at = timezone.now()
+    job.save()
+    if staged is not None and not job.dry_run:
+        staged_import_discard(staged)
+    return job

@@ -1,0 +1,172 @@
+"""The postal-code provider: a ViaCEP-compatible HTTP API asked for a code that is not in
+the database (settings POSTAL_CODE_PROVIDER_*; off by default).
+
+`provider_address_get` never raises and never waits longer than the timeout: a slow,
+failing or nonsensical provider is an unknown postal code (None), exactly as without a
+provider. Failures (timeout, connection error, HTTP 5xx, a body that is not the expected
+JSON) open a circuit breaker, so for the next POSTAL_CODE_PROVIDER_BREAKER_SECONDS no
+request waits for it; at most `MAX_CONCURRENT_CALLS` calls per process are in flight (a
+burst of unknown codes cannot hold every worker thread). A code the provider does not
+know is remembered for POSTAL_CODE_PROVIDER_MISS_SECONDS.
+
+The answer (ViaCEP: ``{"cep": "01001-000", "logradouro": ..., "complemento": ...,
+"bairro": ..., "localidade": ..., "uf": "SP"}``, or ``{"erro": true}``; optional
+``latitude``/``longitude`` or ``lat``/``lng`` as some compatible APIs add) becomes the
+fields of a `PostalCode`. The standard library's urllib is enough for one GET of a small
+JSON document (docs/decisions.md).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+
+from infra.circuit import CircuitBreaker
+
+from .countries import state_code_get
+from .postal import try_normalize_postal_code
+
+logger = logging.getLogger("storefront.postal_provider")
+
+MAX_BODY_BYTES = 16_384
+MAX_CONCURRENT_CALLS = 4
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_LIMITS = {"public_place": 200, "complement": 200, "district": 100, "city": 100}
+
+_slots = threading.BoundedSemaphore(MAX_CONCURRENT_CALLS)
+breaker = CircuitBreaker(
+    "postal-code provider",
+    reset_seconds=30,
+    subject="Postal-code provider",
+    while_open="unknown postal codes are not looked up",
+    log=logger,
+)
+
+
+class ProviderError(Exception):
+    """The provider failed (not: the provider does not know the code)."""
+
+
+@dataclass(frozen=True)
+class ProviderAddress:
+    public_place: str
+    complement: str
+    district: str
+    city: str
+    state_code: str
+    latitude: Decimal | None
+    longitude: Decimal | None
+
+
+def provider_enabled_for(country: str) -> bool:
+    return settings.POSTAL_CODE_PROVIDER_ENABLED and country in (
+        settings.POSTAL_CODE_PROVIDER_COUNTRIES
+    )
+
+
+def _miss_key(country: str, code: str) -> str:
+    return f"postal-provider-miss:{country}:{code}"
+
+
+def _text(value: Any, field: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ProviderError(f"{field} is not a string")
+    return _CONTROL.sub("", value).strip()[: _LIMITS[field]]
+
+
+def _coordinate(data: dict, names: tuple[str, str], low: int, high: int) -> Decimal | None:
+    value = next((data[name] for name in names if data.get(name) not in (None, "")), None)
+    if value is None or isinstance(value, bool) or not isinstance(value, str | int | float):
+        return None
+    try:
+        number = Decimal(str(value))
+    except InvalidOperation:
+        return None
+    if not number.is_finite() or not low <= number <= high:
+        return None
+    return number.quantize(Decimal("0.000001"))
+
+
+def parse_answer(country: str, code: str, data: Any) -> ProviderAddress | None:
+    """The address in a provider's JSON answer for `code`; None when the provider says it
+    does not know it; ProviderError when the answer makes no sense."""
+    if not isinstance(data, dict):
+        raise ProviderError("the answer is not a JSON object")
+    if data.get("erro") in (True, "true"):
+        return None
+    answered = data.get("cep")
+    if not isinstance(answered, str) or try_normalize_postal_code(country, answered) != code:
+        raise ProviderError("the answer is for another postal code")
+    uf = data.get("uf")
+    state = state_code_get(country, code=uf) if isinstance(uf, str) and uf else None
+    latitude = _coordinate(data, ("latitude", "lat"), -90, 90)
+    longitude = _coordinate(data, ("longitude", "lng"), -180, 180)
+    if latitude is None or longitude is None:
+        latitude = longitude = None  # a point has both or neither
+    return ProviderAddress(
+        public_place=_text(data.get("logradouro"), "public_place"),
+        complement=_text(data.get("complemento"), "complement"),
+        district=_text(data.get("bairro"), "district"),
+        city=_text(data.get("localidade"), "city"),
+        state_code=state or "",
+        latitude=latitude,
+        longitude=longitude,
+    )
+
+
+def _fetch(code: str) -> Any:
+    url = settings.POSTAL_CODE_PROVIDER_URL.replace("{code}", code)
+    if not url.startswith(("https://", "http://")):
+        raise ProviderError("POSTAL_CODE_PROVIDER_URL must be an http(s) URL")
+    # The scheme is checked above: S310's file:// and custom schemes cannot get here.
+    request = urllib.request.Request(url, headers={"Accept": "application/json"})  # noqa: S310
+    timeout = settings.POSTAL_CODE_PROVIDER_TIMEOUT_MS / 1000
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (see above)
+            body = response.read(MAX_BODY_BYTES + 1)
+    except urllib.error.HTTPError as exc:
+        if 400 <= exc.code < 500:
+            return {"erro": True}  # ViaCEP answers 400 for a malformed code
+        raise ProviderError(f"HTTP {exc.code}") from None
+    except (OSError, ValueError) as exc:  # URLError, timeouts, resets, a bad URL
+        raise ProviderError(f"{type(exc).__name__}: {exc}") from None
+    if len(body) > MAX_BODY_BYTES:
+        raise ProviderError("the answer is too long")
+    try:
+        return json.loads(body)
+    except ValueError:
+        raise ProviderError("the answer is not JSON") from None
+
+
+def provider_address_get(*, country: str, code: str) -> ProviderAddress | None:
+    """The provider's address of a normalized code, or None (unknown, off, failing, busy)."""
+    if not provider_enabled_for(country) or cache.get(_miss_key(country, code)):
+        return None
+    breaker.reset_seconds = settings.POSTAL_CODE_PROVIDER_BREAKER_SECONDS
+    if not breaker.allow():
+        return None
+    if not _slots.acquire(blocking=False):
+        return None
+    try:
+        address = parse_answer(country, code, _fetch(code))
+    except ProviderError as exc:
+        breaker.record_failure(exc)
+        return None
+    finally:
+        _slots.release()
+    breaker.record_success()
+    if address is None:
+        cache.set(_miss_key(country, code), True, settings.POSTAL_CODE_PROVIDER_MISS_SECONDS)
+    return address

@@ -1,0 +1,37 @@
+"""Writes of the shipping app: postal codes learned from the provider."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+
+from .models import PostalCode
+from .provider import provider_address_get, provider_enabled_for
+from .selectors import PostalCodeData, postal_code_get
+
+
+def postal_code_find(*, country: str, code: str) -> PostalCodeData | None:
+    """The address of a normalized postal code: from the database, else from the provider
+    (when one is configured for the country), stored so the next request finds it in the
+    database. None when neither knows it or the provider fails."""
+    found = postal_code_get(country=country, code=code)
+    if found is not None or not provider_enabled_for(country):
+        return found
+    address = provider_address_get(country=country, code=code)
+    if address is None:
+        return None
+    try:
+        with transaction.atomic():
+            PostalCode.objects.create(
+                country=country,
+                code=code,
+                public_place=address.public_place,
+                complement=address.complement,
+                district=address.district,
+                city=address.city,
+                state_code=address.state_code,
+                latitude=address.latitude,
+                longitude=address.longitude,
+            )
+    except IntegrityError:
+        pass  # another request stored it first; its record is the one served
+    return postal_code_get(country=country, code=code)
