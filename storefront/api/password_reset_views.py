@@ -3,7 +3,9 @@
 
 Both answer the success envelope with a `message`; both are throttled per client IP like
 sign-in (`login` rate, counted in the database while the shared cache is down), and the
-request also per e-mail address.
+request also per e-mail address. The request honours `Idempotency-Key` (a retry sends no
+second e-mail); the confirmation does not (its body holds the new password, which must not
+be kept even as a fingerprint, and a link works once anyway).
 """
 
 from django.utils.translation import gettext as _
@@ -13,6 +15,7 @@ from apikit.responses import success
 from storefront.password_reset import password_reset_confirm, password_reset_request
 
 from .customer_views import CustomerEmailThrottle, LoginIpThrottle
+from .idempotency import idempotent
 from .password_reset_serializers import (
     PasswordResetConfirmSerializer,
     PasswordResetRequestSerializer,
@@ -27,6 +30,7 @@ class PasswordResetRequestView(APIView):
     throttle_scope = "customer-password-reset"
 
     @password_reset_request_schema
+    @idempotent
     def post(self, request):
         serializer = PasswordResetRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)

@@ -1,7 +1,12 @@
 """OpenAPI declarations of storefront's endpoints (payments, customers), one per operation
 (applied to the views)."""
 
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
 
 from apikit.errors import ErrorCode
 from apikit.schema import error_responses, success_envelope
@@ -144,14 +149,15 @@ password_reset_request_schema = extend_schema(
         "(no account enumeration). When an active account does, it gets an e-mail with a "
         "link to PUBLIC_BASE_URL + PASSWORD_RESET_URL carrying `uid` and `token`; the "
         "link works once and expires after PASSWORD_RESET_TIMEOUT seconds (1 hour). "
-        "Throttled per client IP and per e-mail address."
+        "Throttled per client IP and per e-mail address. `Idempotency-Key` makes a retry "
+        "answer the first 202 without sending a second e-mail."
     ),
     tags=["customers"],
-    parameters=[*rate_limit_headers()],
+    parameters=[idempotency_key_parameter(), *rate_limit_headers()],
     request=PasswordResetRequestSerializer,
     responses={
         202: success_envelope("PasswordResetRequestEnvelope", PasswordResetAnswerSerializer),
-        **error_responses(415, 422, 429),
+        **error_responses(409, 415, 422, 429),
     },
     examples=[OpenApiExample("Request", request_only=True, value={"email": "joana@example.com"})],
 )
@@ -167,7 +173,19 @@ password_reset_confirm_schema = extend_schema(
         "before. Throttled per client IP."
     ),
     tags=["customers"],
-    parameters=[*rate_limit_headers()],
+    parameters=[
+        OpenApiParameter(
+            "Idempotency-Key",
+            {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[ -~]+$"},
+            location=OpenApiParameter.HEADER,
+            required=False,
+            description=(
+                "Accepted and ignored: the body holds the new password, so no answer is "
+                "kept for it. A link works once: a retry after success is 422."
+            ),
+        ),
+        *rate_limit_headers(),
+    ],
     request=PasswordResetConfirmSerializer,
     responses={
         200: success_envelope("PasswordResetConfirmEnvelope", PasswordResetAnswerSerializer),

@@ -237,3 +237,17 @@ def test_a_failed_send_is_logged_and_still_202(
     response = ask(api_client, customer.email, django_capture_on_commit_callbacks)
     assert response.status_code == 202
     assert "Could not send the password reset e-mail" in caplog.text
+
+
+def test_a_retried_reset_request_sends_no_second_mail(
+    api_client, customer, django_capture_on_commit_callbacks
+):
+    first = ask(
+        api_client, customer.email, django_capture_on_commit_callbacks, HTTP_IDEMPOTENCY_KEY="r1"
+    )
+    again = ask(
+        api_client, customer.email, django_capture_on_commit_callbacks, HTTP_IDEMPOTENCY_KEY="r1"
+    )
+    assert first.status_code == again.status_code == 202
+    assert again["Idempotent-Replayed"] == "true"
+    assert len(mail.outbox) == 1
