@@ -71,6 +71,15 @@ STORE_REVIEW_TEXTS = [
     "Exchange was simple and free. Recommended store.",
     "Good prices, but shipping to my region is slow.",
 ]
+# Reviews customers just wrote through POST /review/product, waiting in the admin's
+# moderation queue (the storefront's language: Brazilian Portuguese).
+PENDING_REVIEWS = [
+    (5, True, "Produto excelente! Chegou bem embalado e antes do prazo."),
+    (4, True, "Gostei bastante, mas o tamanho é um pouco menor do que eu esperava."),
+    (2, False, "A cor veio diferente da foto. Vou pedir a troca."),
+    (5, True, "Ótimo custo-benefício, recomendo para quem está em dúvida."),
+    (3, True, "Bom produto, porém a entrega demorou mais do que o informado."),
+]
 QUESTIONS = [
     "Does it come with a warranty?",
     "Is this available in other colours?",
@@ -175,6 +184,38 @@ def seed_product_reviews(plan: list[ProductReview]) -> int:
         r for r in plan if (r.product_id, r.customer_id) not in existing
     )
     _apply_ages(ProductReview, created)
+    return len(created)
+
+
+def seed_pending_reviews(customers, products) -> int:
+    """A few reviews customers just wrote, held for moderation (active false), on products
+    the main plan does not review (so the one-review-per-customer rule holds)."""
+    spare = products[REVIEWED_PRODUCTS:] or products
+    new = []
+    for index, (score, recommended, text) in enumerate(PENDING_REVIEWS):
+        if not spare or index >= len(customers):
+            break
+        product, customer = spare[index % len(spare)], customers[index]
+        new.append(
+            ProductReview(
+                product=product,
+                customer=customer,
+                name=customer.name,
+                email=customer.email,
+                score=score,
+                comment=text,
+                recommended=recommended,
+                active=False,
+            )
+        )
+    existing = set(
+        ProductReview.objects.filter(customer__in=[r.customer_id for r in new]).values_list(
+            "product_id", "customer_id"
+        )
+    )
+    created = ProductReview.objects.bulk_create(
+        r for r in new if (r.product_id, r.customer_id) not in existing
+    )
     return len(created)
 
 
@@ -351,5 +392,6 @@ def seed(*, stdout) -> None:
     # bulk inserts send no signal: recount the summaries of the reviewed products
     product_review_summaries_refresh(product_ids={r.product_id for r in reviews})
     _say(stdout, "review photos", seed_review_photos(reviews))
+    _say(stdout, "reviews waiting for moderation", seed_pending_reviews(customers, products))
     _say(stdout, "store reviews", seed_store_reviews(customers))
     _say(stdout, "comments and replies", seed_comments(customers, products))

@@ -114,6 +114,10 @@ class SalesChannelReview(Review):
                 condition=models.Q(score__gte=SCORE_MIN, score__lte=SCORE_MAX),
                 name="sales_channel_review_score_1_5",
             ),
+            models.UniqueConstraint(
+                fields=["sales_channel", "customer"],
+                name="sales_channel_review_one_per_customer",
+            ),
         ]
 
 
