@@ -47,6 +47,7 @@ from .models import (
     SalesChannelReview,
 )
 from .selectors import FEEDBACK_CACHE
+from .services import product_review_summaries_refresh
 
 REVIEW_MAX_IMAGES = 3
 REVIEW_MEDIA_FOLDER = "reviews"
@@ -181,6 +182,10 @@ def product_review_write(
             ReviewMedia.objects.bulk_create(
                 ReviewMedia(review=review, image=name) for name in stored
             )
+            if was_active or review.active:
+                # The writes above send no signal: the product's review summary (its
+                # approved reviews) is recounted here, in the same transaction.
+                product_review_summaries_refresh(product_ids=[product.pk])
             _bump_when_visible(was_active=was_active, active=review.active)
     except BaseException:
         _delete_files(stored)

@@ -462,3 +462,23 @@ def test_two_first_reviews_at_once_leave_one_review(url):
     assert sorted(a.status_code for a in answers) == [200, 200, 200, 201]
     model = ProductReview if url == PRODUCT_URL else SalesChannelReview
     assert model.objects.count() == 1
+
+
+def test_the_product_review_summary_follows_customer_writes(
+    api_client, settings, customer, product, body
+):
+    from catalog.models import ProductReviewSummary
+
+    ProductReviewFactory(product=product, customer=customer, active=True, score=2)
+    ProductReviewFactory(product=product, active=True, score=5)
+    summary = ProductReviewSummary.objects.get(product=product)
+    assert (summary.score_2, summary.score_5) == (1, 1)
+    # a rewrite goes back to moderation: only the other approved review counts
+    assert post(api_client, PRODUCT_URL, body, customer).status_code == 200
+    summary.refresh_from_db()
+    assert (summary.score_2, summary.score_4, summary.score_5) == (0, 0, 1)
+    # without moderation the new score counts at once
+    settings.REVIEWS_REQUIRE_MODERATION = False
+    assert post(api_client, PRODUCT_URL, body, customer).status_code == 200
+    summary.refresh_from_db()
+    assert (summary.score_4, summary.score_5) == (1, 1)
