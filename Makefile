@@ -13,7 +13,7 @@ RUN_ENV = HTTPS=0 \
 	ALLOWED_HOSTS="$${ALLOWED_HOSTS:-localhost,127.0.0.1,[::1]}" \
 	CSRF_TRUSTED_ORIGINS="$${CSRF_TRUSTED_ORIGINS:-http://$(HOST):$(PORT),http://localhost:$(PORT)}"
 
-.PHONY: help install run serve test lint fmt migrate seed check clean bench
+.PHONY: help install run serve test lint fmt migrate seed check clean bench messages
 
 help:
 	@echo "make run    - install, migrate, load the demo store and serve http://$(HOST):$(PORT)"
@@ -22,6 +22,7 @@ help:
 	@echo "make fmt    - ruff format and autofix"
 	@echo "make serve  - gunicorn with config/gunicorn.conf.py (production-style)"
 	@echo "make bench  - load benchmark at a real store's size, wrk + gunicorn (bench/README.md)"
+	@echo "make messages - update locale/pt_BR/LC_MESSAGES/django.po and compile its .mo"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -77,6 +78,18 @@ fmt: install
 test: lint
 	$(LINT_ENV) $(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest
+
+# Translations: collect the project's strings into the .po (Django's makemessages needs GNU
+# gettext, installed here on Debian when missing), list what is left to translate, and
+# compile the .mo in pure Python (committed: a fresh clone needs no gettext tools).
+MESSAGES_IGNORE = --ignore ".venv/*" --ignore "data/*" --ignore "tests/*" --ignore "bench/*" \
+	--ignore "deploy/*" --ignore "locale/*"
+messages: install
+	@command -v xgettext >/dev/null || { echo "Installing GNU gettext (Debian package gettext)"; \
+		$$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y --no-install-recommends gettext; }
+	$(LINT_ENV) $(BIN)/python manage.py makemessages --locale pt_BR $(MESSAGES_IGNORE) \
+		--add-location file --no-obsolete
+	$(LINT_ENV) $(BIN)/python manage.py compile_translations
 
 check: install $(DATA_DIR)/secret_key
 	$(RUN_ENV) $(BIN)/python manage.py check

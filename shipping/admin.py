@@ -10,20 +10,40 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from storefront.admin_utils import HISTORY_FIELDSET, NAME_COLUMN_CHARS, truncated
 
 from .imports import FileFormatError, shipping_rows_import
 from .imports.shipping_rows import COLUMNS, VARIABLE_COLUMNS
-from .models import Carrier, Pickup, PostalCode, ShippingRow, ShippingTable, ShippingTableKind
+from .models import (
+    MAX_ORDER_VALUE,
+    MAX_WEIGHT,
+    Carrier,
+    Pickup,
+    PostalCode,
+    ShippingRow,
+    ShippingTable,
+    ShippingTableKind,
+)
 from .postal import format_postal_code
 
-HISTORY_FIELDSET = ("History", {"fields": ("created_at", "updated_at"), "classes": ("collapse",)})
 SUMMARY_REJECTIONS = 20
+
+
+def value_range(low, high, unlimited) -> str:
+    """ "0 to 30", or "from 30" when the upper bound is the no-limit value."""
+    if high >= unlimited:
+        return _("from %(low)s") % {"low": low}
+    return _("%(start)s to %(end)s") % {"start": low, "end": high}
 
 
 class TableFilter(admin.SimpleListFilter):
     """Filter by shipping table, listing tables with their carrier in one query."""
 
-    title = "shipping table"
+    title = _("shipping table")
     parameter_name = "table"
 
     def lookups(self, request, model_admin):
@@ -42,12 +62,12 @@ class PostalCodeAdmin(admin.ModelAdmin):
     list_display = ("postal_code", "country", "public_place", "district", "city", "state_code")
     list_filter = ("country",)
     search_fields = ("=code", "^city", "^public_place")
-    search_help_text = "Postal code (with or without hyphen), or the start of a city or street."
+    search_help_text = _("Postal code (with or without hyphen), or the start of a city or street.")
     readonly_fields = ("created_at", "updated_at")
     fieldsets = (
         (None, {"fields": ("country", "code")}),
         (
-            "Address",
+            _("Address"),
             {
                 "fields": (
                     "public_place",
@@ -65,7 +85,7 @@ class PostalCodeAdmin(admin.ModelAdmin):
     show_full_result_count = False
     list_per_page = 50
 
-    @admin.display(description="postal code", ordering="code")
+    @admin.display(description=_("postal code"), ordering="code")
     def postal_code(self, obj: PostalCode) -> str:
         return obj.display_code
 
@@ -80,7 +100,8 @@ class PostalCodeAdmin(admin.ModelAdmin):
 
 @admin.register(Carrier)
 class CarrierAdmin(admin.ModelAdmin):
-    list_display = ("name", "tracking_url_template", "table_count", "active")
+    list_display = ("active", "name", "tracking_url", "table_count")
+    list_display_links = ("name",)
     list_filter = ("active",)
     search_fields = ("name",)
     readonly_fields = ("created_at", "updated_at")
@@ -88,7 +109,11 @@ class CarrierAdmin(admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(table_count=Count("tables"))
 
-    @admin.display(description="tables", ordering="table_count")
+    @admin.display(description=_("tracking URL template"))
+    def tracking_url(self, obj):
+        return truncated(obj.tracking_url_template)
+
+    @admin.display(description=_("tables"), ordering="table_count")
     def table_count(self, obj) -> int:
         return obj.table_count
 
@@ -107,26 +132,27 @@ class PickupInline(admin.StackedInline):
 
 class RowsImportForm(forms.Form):
     file = forms.FileField(
-        label="CSV file",
-        help_text="UTF-8, comma-separated, with a header row: "
-        + ", ".join(COLUMNS)
-        + " (optional: "
-        + ", ".join(VARIABLE_COLUMNS)
-        + ").",
+        label=_("CSV file"),
+        help_text=format_lazy(
+            _("UTF-8, comma-separated, with a header row: {columns} (optional: {optional})."),
+            columns=", ".join(COLUMNS),
+            optional=", ".join(VARIABLE_COLUMNS),
+        ),
     )
     replace = forms.BooleanField(
         required=False,
-        label="Replace the table's rows",
-        help_text="Delete the rows the file does not contain (only when no line is rejected).",
+        label=_("Replace the table's rows"),
+        help_text=_("Delete the rows the file does not contain (only when no line is rejected)."),
     )
     dry_run = forms.BooleanField(
-        required=False, label="Dry run", help_text="Check the file without saving anything."
+        required=False, label=_("Dry run"), help_text=_("Check the file without saving anything.")
     )
 
 
 @admin.register(ShippingTable)
 class ShippingTableAdmin(admin.ModelAdmin):
-    list_display = ("label", "carrier", "kind", "country", "row_count", "active")
+    list_display = ("active", "label", "carrier", "kind", "country", "row_count")
+    list_display_links = ("label",)
     list_filter = ("active", "kind", "country", "carrier")
     list_select_related = ("carrier",)
     search_fields = ("label", "integration_code", "external_shipping_code", "carrier__name")
@@ -135,9 +161,9 @@ class ShippingTableAdmin(admin.ModelAdmin):
     readonly_fields = ("rows_link", "created_at", "updated_at")
     fieldsets = (
         (None, {"fields": ("label", "carrier", "kind", "country", "active")}),
-        ("Codes", {"fields": ("integration_code", "external_shipping_code")}),
-        ("Serves", {"fields": ("storages", "cargo_types")}),
-        ("Rows", {"fields": ("rows_link",)}),
+        (_("Codes"), {"fields": ("integration_code", "external_shipping_code")}),
+        (_("Serves"), {"fields": ("storages", "cargo_types")}),
+        (_("Rows"), {"fields": ("rows_link",)}),
         HISTORY_FIELDSET,
     )
     inlines = [PickupInline]
@@ -149,24 +175,26 @@ class ShippingTableAdmin(admin.ModelAdmin):
         # Pickup points belong to pickup tables only.
         return self.inlines if obj is not None and obj.kind == ShippingTableKind.PICKUP else []
 
-    @admin.display(description="rows", ordering="row_count")
+    @admin.display(description=_("rows"), ordering="row_count")
     def row_count(self, obj) -> int:
         return obj.row_count
 
-    @admin.display(description="rows")
+    @admin.display(description=_("rows"))
     def rows_link(self, obj) -> str:
         if obj.pk is None:
-            return "Save the table first, then add or import its rows."
+            return _("Save the table first, then add or import its rows.")
         rows_url = reverse("admin:shipping_shippingrow_changelist") + f"?table={obj.pk}"
         add_url = reverse("admin:shipping_shippingrow_add") + f"?table={obj.pk}"
         import_url = reverse("admin:shipping_shippingtable_import_rows", args=[obj.pk])
+        count = obj.rows.count()
         return format_html(
-            '<a href="{}">{} rows</a> &middot; <a href="{}">Add a row</a> &middot; '
-            '<a href="{}">Import rows from CSV</a>',
+            '<a href="{}">{}</a> &middot; <a href="{}">{}</a> &middot; <a href="{}">{}</a>',
             rows_url,
-            obj.rows.count(),
+            ngettext("%(count)d row", "%(count)d rows", count) % {"count": count},
             add_url,
+            _("Add a row"),
             import_url,
+            _("Import rows from CSV"),
         )
 
     def get_urls(self):
@@ -182,7 +210,7 @@ class ShippingTableAdmin(admin.ModelAdmin):
     def import_rows_view(self, request, table_id: int):
         table = ShippingTable.objects.select_related("carrier").filter(pk=table_id).first()
         if table is None:
-            raise Http404("No such shipping table.")
+            raise Http404(_("No such shipping table."))
         if not self.has_change_permission(request, table):
             raise PermissionDenied
         form = RowsImportForm(request.POST or None, request.FILES or None)
@@ -209,7 +237,7 @@ class ShippingTableAdmin(admin.ModelAdmin):
             "opts": self.model._meta,
             "table": table,
             "form": form,
-            "title": f"Import rows of {table}",
+            "title": _("Import rows of %(table)s") % {"table": table},
         }
         return TemplateResponse(request, "admin/shipping/shippingtable/import_rows.html", context)
 
@@ -217,15 +245,12 @@ class ShippingTableAdmin(admin.ModelAdmin):
 @admin.register(ShippingRow)
 class ShippingRowAdmin(admin.ModelAdmin):
     list_display = (
-        "table",
         "zipcode_range",
-        "initial_weight",
-        "final_weight",
-        "initial_price",
-        "final_price",
+        "table",
+        "weight_range",
+        "order_value_range",
         "shipping_value",
-        "begin_shipping_time",
-        "end_shipping_time",
+        "days",
     )
     list_filter = ("table__carrier", TableFilter)
     list_select_related = ("table", "table__carrier")
@@ -237,7 +262,7 @@ class ShippingRowAdmin(admin.ModelAdmin):
     fieldsets = (
         (None, {"fields": ("table",)}),
         (
-            "Ranges (inclusive)",
+            _("Ranges (inclusive)"),
             {
                 "fields": (
                     ("initial_zipcode", "final_zipcode"),
@@ -247,11 +272,11 @@ class ShippingRowAdmin(admin.ModelAdmin):
             },
         ),
         (
-            "Price and days",
+            _("Price and days"),
             {"fields": ("shipping_value", ("begin_shipping_time", "end_shipping_time"))},
         ),
         (
-            "Variables (extra charges; 0 = none)",
+            _("Variables (extra charges; 0 = none)"),
             {
                 "fields": (
                     ("extra_kg_value", "extra_kg_threshold"),
@@ -263,20 +288,39 @@ class ShippingRowAdmin(admin.ModelAdmin):
         HISTORY_FIELDSET,
     )
 
-    @admin.display(description="postal codes", ordering="initial_zipcode")
+    @admin.display(description=_("postal codes"), ordering="initial_zipcode")
     def zipcode_range(self, obj: ShippingRow) -> str:
         country = obj.table.country
-        return (
-            f"{format_postal_code(country, obj.initial_zipcode)} to "
-            f"{format_postal_code(country, obj.final_zipcode)}"
-        )
+        return _("%(start)s to %(end)s") % {
+            "start": format_postal_code(country, obj.initial_zipcode),
+            "end": format_postal_code(country, obj.final_zipcode),
+        }
+
+    @admin.display(description=_("weight (kg)"), ordering="initial_weight")
+    def weight_range(self, obj: ShippingRow) -> str:
+        return value_range(obj.initial_weight, obj.final_weight, MAX_WEIGHT)
+
+    @admin.display(description=_("order value (BRL)"), ordering="initial_price")
+    def order_value_range(self, obj: ShippingRow) -> str:
+        return value_range(obj.initial_price, obj.final_price, MAX_ORDER_VALUE)
+
+    @admin.display(description=_("days"), ordering="begin_shipping_time")
+    def days(self, obj: ShippingRow) -> str:
+        if obj.begin_shipping_time == obj.end_shipping_time:
+            return str(obj.begin_shipping_time)
+        return f"{obj.begin_shipping_time}-{obj.end_shipping_time}"
 
 
 @admin.register(Pickup)
 class PickupAdmin(admin.ModelAdmin):
-    list_display = ("name", "table", "type", "city", "state_code", "active")
+    list_display = ("active", "short_name", "table", "type", "city", "state_code")
+    list_display_links = ("short_name",)
     list_filter = ("active", "type", TableFilter)
     list_select_related = ("table", "table__carrier")
     search_fields = ("name", "city", "zip_code", "address")
     autocomplete_fields = ("table",)
     readonly_fields = ("created_at", "updated_at")
+
+    @admin.display(description=_("name"), ordering="name")
+    def short_name(self, obj: Pickup):
+        return truncated(obj.name, NAME_COLUMN_CHARS)
