@@ -14,7 +14,12 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from storefront.admin_utils import HISTORY_FIELDSET, NAME_COLUMN_CHARS, truncated
+from storefront.admin_utils import (
+    HISTORY_FIELDSET,
+    NAME_COLUMN_CHARS,
+    truncated,
+    truncated_column,
+)
 
 from .imports import FileFormatError, shipping_rows_import
 from .imports.shipping_rows import COLUMNS, VARIABLE_COLUMNS
@@ -59,7 +64,14 @@ class TableFilter(admin.SimpleListFilter):
 
 @admin.register(PostalCode)
 class PostalCodeAdmin(admin.ModelAdmin):
-    list_display = ("postal_code", "country", "public_place", "district", "city", "state_code")
+    list_display = (
+        "postal_code",
+        "country",
+        truncated_column("public_place", description=_("public place")),
+        "district",
+        "city",
+        "state_code",
+    )
     list_filter = ("country",)
     search_fields = ("=code", "^city", "^public_place")
     search_help_text = _("Postal code (with or without hyphen), or the start of a city or street.")

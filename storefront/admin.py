@@ -8,7 +8,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from .admin_utils import HISTORY_FIELDSET
+from .admin_utils import HISTORY_FIELDSET, truncated_column
 from .models import Customer, PaymentOption, PaymentOptionKind, SalesChannel
 from .payments import (
     cash_discount,
@@ -48,7 +48,13 @@ class SalesChannelForm(forms.ModelForm):
 @admin.register(SalesChannel)
 class SalesChannelAdmin(admin.ModelAdmin):
     form = SalesChannelForm
-    list_display = ("active", "is_default", "name", "domain", "updated_at")
+    list_display = (
+        "active",
+        "is_default",
+        "name",
+        truncated_column("domain", description=_("domain")),
+        "updated_at",
+    )
     list_display_links = ("name",)
     list_filter = ("active", "is_default")
     search_fields = ("name", "domain")
@@ -212,7 +218,13 @@ class PaymentOptionAdmin(admin.ModelAdmin):
 class CustomerAdmin(admin.ModelAdmin):
     """Storefront accounts. Passwords are never shown or set here: customers choose them."""
 
-    list_display = ("active", "name", "email", "last_login", "created_at")
+    list_display = (
+        "active",
+        "name",
+        truncated_column("email", description=_("email")),
+        "last_login",
+        "created_at",
+    )
     list_display_links = ("name",)
     list_filter = ("active",)
     search_fields = ("name", "email")

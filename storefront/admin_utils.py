@@ -5,6 +5,7 @@ columns a person acts on come first, and long texts go through `truncated()`, wh
 the full text on hover.
 """
 
+from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
@@ -49,3 +50,13 @@ def badge(label, color: str):
 def moderation_badge(active: bool):
     """Pending / Approved, for records staff approve before they are public."""
     return badge(_("Approved"), "green") if active else badge(_("Pending"), "orange")
+
+
+def truncated_column(field_name: str, *, description, length: int = NAME_COLUMN_CHARS):
+    """A change-list column showing a model field through `truncated()`, sortable by it."""
+
+    def column(obj):
+        return truncated(getattr(obj, field_name), length)
+
+    column.__name__ = f"{field_name}_column"
+    return admin.display(description=description, ordering=field_name)(column)

@@ -59,7 +59,8 @@ class CategoryAdmin(admin.ModelAdmin):
 
 @admin.register(Brand)
 class BrandAdmin(admin.ModelAdmin):
-    list_display = ("name", "slug", "active", "updated_at")
+    list_display = ("active", "name", "slug", "updated_at")
+    list_display_links = ("name",)
     list_filter = ("active",)
     search_fields = ("name", "slug")
     prepopulated_fields = {"slug": ("name",)}

@@ -4,13 +4,23 @@ from django.contrib import admin
 from django.db.models import Sum
 from django.utils.translation import gettext_lazy as _
 
+from storefront.admin_utils import truncated_column
+
 from ..models import Stock, Storage
 from .common import HISTORY_FIELDSET
 
 
 @admin.register(Storage)
 class StorageAdmin(admin.ModelAdmin):
-    list_display = ("active", "trade_name", "code", "city", "state_code", "zip_code", "priority")
+    list_display = (
+        "active",
+        truncated_column("trade_name", description=_("trade name")),
+        "code",
+        "city",
+        "state_code",
+        "zip_code",
+        "priority",
+    )
     list_filter = ("active", "state_code", "country_code")
     search_fields = ("trade_name", "corporate_name", "code", "city", "zip_code", "document")
     filter_horizontal = ("trade_policy_exceptions",)
