@@ -13,6 +13,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.functional import Promise
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from PIL import Image, UnidentifiedImageError
@@ -100,7 +101,7 @@ def interest_register(
     return InterestRegistration(interest=existing, created=False)
 
 
-def _send(*, template: str, subject, to: str, context: dict) -> None:
+def _send(*, template: str, subject: "str | Promise", to: str, context: dict) -> None:
     """E-mail a customer in the customers' language (CUSTOMER_LANGUAGE_CODE), whatever the
     language of the staff member or job sending it; `subject` may be a lazy translation."""
     context = {**context, "site_url": settings.PUBLIC_BASE_URL.rstrip("/")}

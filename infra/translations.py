@@ -52,11 +52,12 @@ def mo_entries(data: bytes) -> dict:
 
 def untranslated(po_path: Path) -> list[str]:
     """msgids of `po_path` without a (non-fuzzy) translation, every plural form included."""
-    missing = []
+    missing: list[str] = []
     for message in read_catalog(po_path):
         if not message.id:
             continue
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         if message.fuzzy or not all(strings):
-            missing.append(message.id[0] if isinstance(message.id, tuple) else message.id)
+            msgid = message.id[0] if isinstance(message.id, (tuple, list)) else message.id
+            missing.append(str(msgid))
     return missing

@@ -192,7 +192,7 @@ class ShippingTableAdmin(admin.ModelAdmin):
         return obj.row_count
 
     @admin.display(description=_("rows"))
-    def rows_link(self, obj) -> str:
+    def rows_link(self, obj):
         if obj.pk is None:
             return _("Save the table first, then add or import its rows.")
         rows_url = reverse("admin:shipping_shippingrow_changelist") + f"?table={obj.pk}"

@@ -15,7 +15,7 @@ from ..models import InterestOrigin, InterestStatus, ProductInterest
 from ..services import InterestReplyError, interest_reply
 
 REPLY_MAX_LENGTH = 5000
-STATUS_COLORS = {
+STATUS_COLORS: dict[str, str] = {
     InterestStatus.PENDING: "orange",
     InterestStatus.NOTIFIED: "green",
     InterestStatus.REPLIED: "green",
