@@ -108,6 +108,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The admin's language (the public API keeps LANGUAGE_CODE): after sessions, before common.
+    "storefront.admin_locale.AdminLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -226,7 +228,17 @@ else:
 
 # --- Internationalisation and time -----------------------------------------
 
+# LANGUAGE_CODE is the language of everything outside the admin: the public API's texts
+# and error messages are English (the contract's), whatever the client's Accept-Language.
+# The admin speaks ADMIN_LANGUAGE_CODE unless a staff member picks another language with
+# the switcher at the top of every admin page (a cookie); with ADMIN_LANGUAGE_CODE empty,
+# it follows the browser's Accept-Language. E-mails to customers are written in
+# CUSTOMER_LANGUAGE_CODE. See storefront/admin_locale.py and docs/decisions.md (issue 13).
 LANGUAGE_CODE = env_str("LANGUAGE_CODE", "en-us")
+ADMIN_LANGUAGE_CODE = os.environ.get("ADMIN_LANGUAGE_CODE", "pt-br").strip()
+CUSTOMER_LANGUAGE_CODE = env_str("CUSTOMER_LANGUAGE_CODE", "pt-br")
+LANGUAGES = [("pt-br", "Português (Brasil)"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "America/Sao_Paulo")
 USE_I18N = True
 USE_TZ = True

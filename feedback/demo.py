@@ -45,31 +45,31 @@ LAST_NAMES = [
 
 REVIEW_TEXTS = {
     5: [
-        "Excellent quality, exactly as described. Would buy again.",
-        "Arrived early and works perfectly. Very happy with it.",
-        "Best purchase this year: great finish and great value.",
+        "Qualidade excelente, exatamente como descrito. Compraria de novo.",
+        "Chegou antes do prazo e funciona perfeitamente. Muito satisfeita.",
+        "Melhor compra do ano: ótimo acabamento e ótimo preço.",
     ],
     4: [
-        "Very good product; the packaging could be better.",
-        "Good value for money. Delivery took a couple of extra days.",
-        "Does what it promises. Size runs slightly small.",
+        "Produto muito bom; a embalagem podia ser melhor.",
+        "Bom custo-benefício. A entrega atrasou uns dois dias.",
+        "Faz o que promete. O tamanho é um pouco menor.",
     ],
     3: [
-        "It is fine, nothing special for the price.",
-        "Average quality. The colour is a bit different from the photos.",
+        "É ok, nada de especial pelo preço.",
+        "Qualidade mediana. A cor é um pouco diferente das fotos.",
     ],
     2: [
-        "Expected more: the material feels cheap.",
-        "Had to exchange it once; the second one works.",
+        "Esperava mais: o material parece barato.",
+        "Precisei trocar uma vez; o segundo funciona.",
     ],
-    1: ["Stopped working after a week. Support was helpful, though."],
+    1: ["Parou de funcionar depois de uma semana. Mas o atendimento ajudou."],
 }
 STORE_REVIEW_TEXTS = [
-    "Fast delivery and careful packaging.",
-    "Easy checkout and the order arrived on time.",
-    "Customer service answered my question in minutes.",
-    "Exchange was simple and free. Recommended store.",
-    "Good prices, but shipping to my region is slow.",
+    "Entrega rápida e embalagem caprichada.",
+    "Compra fácil e o pedido chegou no prazo.",
+    "O atendimento respondeu minha dúvida em minutos.",
+    "A troca foi simples e gratuita. Loja recomendada.",
+    "Bons preços, mas o frete para a minha região é demorado.",
 ]
 # Reviews customers just wrote through POST /review/product, waiting in the admin's
 # moderation queue (the storefront's language: Brazilian Portuguese).
@@ -81,22 +81,22 @@ PENDING_REVIEWS = [
     (3, True, "Bom produto, porém a entrega demorou mais do que o informado."),
 ]
 QUESTIONS = [
-    "Does it come with a warranty?",
-    "Is this available in other colours?",
-    "What are the exact dimensions of the box?",
-    "Can I pick it up in the store?",
-    "Is it suitable for daily use?",
-    "How long does delivery to Porto Alegre take?",
+    "Vem com garantia?",
+    "Tem em outras cores?",
+    "Quais são as medidas exatas da caixa?",
+    "Posso retirar na loja?",
+    "Serve para uso diário?",
+    "Quanto tempo leva a entrega para Porto Alegre?",
 ]
 CUSTOMER_ANSWERS = [
-    "I bought one last month and it is great.",
-    "Mine came in a week to the south region.",
-    "Same question here!",
+    "Comprei um mês passado e é ótimo.",
+    "O meu chegou em uma semana na região Sul.",
+    "Também quero saber!",
 ]
 STAFF_ANSWERS = [
-    "Hello! Yes: 12 months of manufacturer's warranty.",
-    "Hi! Other colours arrive next month; use the notify-me button on the product page.",
-    "Thank you for asking! It ships in 1 to 2 business days.",
+    "Olá! Sim: 12 meses de garantia do fabricante.",
+    "Oi! Outras cores chegam no mês que vem; use o botão avise-me na página do produto.",
+    "Obrigado pela pergunta! O envio é feito em 1 a 2 dias úteis.",
 ]
 
 
