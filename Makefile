@@ -20,7 +20,7 @@ RUN_ENV = HTTPS=0 \
 	CSRF_TRUSTED_ORIGINS="$${CSRF_TRUSTED_ORIGINS:-http://$(BASE_URL_HOST):$(PORT),http://localhost:$(PORT)}" \
 	PUBLIC_BASE_URL="$${PUBLIC_BASE_URL:-http://$(BASE_URL_HOST):$(PORT)}"
 
-.PHONY: help install run serve env test lint fmt migrate seed check clean bench
+.PHONY: help install run serve env test lint fmt migrate seed check clean bench messages
 
 help:
 	@echo "make run    - install, migrate, load the demo store and serve http://$(BASE_URL_HOST):$(PORT)"
@@ -31,6 +31,7 @@ help:
 	@echo "make serve  - gunicorn with config/gunicorn.conf.py (production-style, same HOST/PORT)"
 	@echo "make env    - print the local environment, for running manage.py by hand"
 	@echo "make bench  - load benchmark at a real store's size, wrk + gunicorn (bench/README.md)"
+	@echo "make messages - update locale/pt_BR/LC_MESSAGES/django.po and compile its .mo"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -94,6 +95,18 @@ fmt: install
 test: lint
 	$(LINT_ENV) $(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest
+
+# Translations: collect the project's strings into the .po (Django's makemessages needs GNU
+# gettext, installed here on Debian when missing), list what is left to translate, and
+# compile the .mo in pure Python (committed: a fresh clone needs no gettext tools).
+MESSAGES_IGNORE = --ignore ".venv/*" --ignore "data/*" --ignore "tests/*" --ignore "bench/*" \
+	--ignore "deploy/*" --ignore "locale/*"
+messages: install
+	@command -v xgettext >/dev/null || { echo "Installing GNU gettext (Debian package gettext)"; \
+		$$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y --no-install-recommends gettext; }
+	$(LINT_ENV) $(BIN)/python manage.py makemessages --locale pt_BR $(MESSAGES_IGNORE) \
+		--add-location file --no-obsolete
+	$(LINT_ENV) $(BIN)/python manage.py compile_translations
 
 check: install $(DATA_DIR)/secret_key
 	$(RUN_ENV) $(BIN)/python manage.py check

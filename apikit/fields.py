@@ -53,3 +53,25 @@ class PlainTextField(StrictCharField):
         if CONTROL_CHARACTERS.search(value):
             raise serializers.ValidationError("This field must not contain control characters.")
         return value
+
+
+class JsonIntegerField(serializers.IntegerField):
+    """A JSON integer only: strings ("5"), booleans and fractions are refused."""
+
+    default_error_messages = {"invalid": "This field must be a JSON integer."}
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """A JSON boolean only (DRF's BooleanField also takes "yes", 1 and "true")."""
+
+    default_error_messages = {"invalid": "This field must be a JSON boolean."}
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data

@@ -2,6 +2,7 @@
 
 import io
 import logging
+import re
 from collections.abc import Callable
 
 from django.conf import settings
@@ -100,6 +101,8 @@ class BodySizeLimitMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         is_admin = request.path.startswith("/admin/")
         limit = settings.ADMIN_MAX_BODY_BYTES if is_admin else settings.API_MAX_BODY_BYTES
+        if not is_admin and any(re.match(p, request.path) for p in settings.API_UPLOAD_PATHS):
+            limit = settings.API_UPLOAD_MAX_BODY_BYTES  # writes that carry images
         transfer_encoding = request.META.get("HTTP_TRANSFER_ENCODING", "").lower()
         if "chunked" in transfer_encoding:
             return self.read_chunked(request, limit) or self.get_response(request)

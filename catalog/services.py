@@ -12,7 +12,9 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.functional import Promise
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from PIL import Image, ImageOps, UnidentifiedImageError
 
@@ -105,10 +107,14 @@ def interest_register(
     return InterestRegistration(interest=existing, created=False)
 
 
-def _send(*, template: str, subject: str, to: str, context: dict) -> None:
+def _send(*, template: str, subject: "str | Promise", to: str, context: dict) -> None:
+    """E-mail a customer in the customers' language (CUSTOMER_LANGUAGE_CODE), whatever the
+    language of the staff member or job sending it; `subject` may be a lazy translation."""
     context = {**context, "site_url": settings.PUBLIC_BASE_URL.rstrip("/")}
-    text = render_to_string(f"catalog/emails/{template}.txt", context)
-    html = render_to_string(f"catalog/emails/{template}.html", context)
+    with translation.override(settings.CUSTOMER_LANGUAGE_CODE):
+        text = render_to_string(f"catalog/emails/{template}.txt", context)
+        html = render_to_string(f"catalog/emails/{template}.html", context)
+        subject = str(subject)
     email = EmailMultiAlternatives(subject=subject, body=text, to=[to])
     email.attach_alternative(html, "text/html")
     email.send()
@@ -161,7 +167,9 @@ def stock_notifications_send(*, dry_run: bool = False) -> StockNotificationSumma
             try:
                 _send(
                     template="back_in_stock",
-                    subject=f"{interest.product.name} is back in stock",
+                    subject=format_lazy(
+                        _("{product} is back in stock"), product=interest.product.name
+                    ),
                     to=interest.email,
                     context={"interest": interest, "product": interest.product},
                 )
@@ -191,13 +199,13 @@ def interest_reply(
     The e-mail goes out first; if it fails, nothing is recorded and the error propagates.
     """
     if interest.origin != InterestOrigin.ON_REQUEST:
-        raise InterestReplyError("Only price-on-request interests are answered with a reply.")
+        raise InterestReplyError(_("Only price-on-request interests are answered with a reply."))
     reply = reply.strip()
     if not reply:
-        raise InterestReplyError("Write the reply.")
+        raise InterestReplyError(_("Write the reply."))
     _send(
         template="interest_reply",
-        subject=f"About {interest.product.name}",
+        subject=format_lazy(_("About {product}"), product=interest.product.name),
         to=interest.email,
         context={"interest": interest, "product": interest.product, "reply": reply},
     )
@@ -247,7 +255,7 @@ def media_prepare_image(*, media: ProductMedia) -> ProductMedia:
                 return media
             web = image.copy()
     except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
-        raise MediaImageError("The file is not a readable image.") from exc
+        raise MediaImageError(_("The file is not a readable image.")) from exc
 
     web.thumbnail((WEB_IMAGE_MAX_SIDE, WEB_IMAGE_MAX_SIDE))
     fmt = fmt if fmt in _WEB_FORMATS else "PNG"

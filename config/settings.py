@@ -108,6 +108,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The admin's language (the public API keeps LANGUAGE_CODE): after sessions, before common.
+    "storefront.admin_locale.AdminLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -226,7 +228,17 @@ else:
 
 # --- Internationalisation and time -----------------------------------------
 
+# LANGUAGE_CODE is the language of everything outside the admin: the public API's texts
+# and error messages are English (the contract's), whatever the client's Accept-Language.
+# The admin speaks ADMIN_LANGUAGE_CODE unless a staff member picks another language with
+# the switcher at the top of every admin page (a cookie); with ADMIN_LANGUAGE_CODE empty,
+# it follows the browser's Accept-Language. E-mails to customers are written in
+# CUSTOMER_LANGUAGE_CODE. See storefront/admin_locale.py and docs/decisions.md (issue 13).
 LANGUAGE_CODE = env_str("LANGUAGE_CODE", "en-us")
+ADMIN_LANGUAGE_CODE = os.environ.get("ADMIN_LANGUAGE_CODE", "pt-br").strip()
+CUSTOMER_LANGUAGE_CODE = env_str("CUSTOMER_LANGUAGE_CODE", "pt-br")
+LANGUAGES = [("pt-br", "Português (Brasil)"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "America/Sao_Paulo")
 USE_I18N = True
 USE_TZ = True
@@ -278,6 +290,9 @@ SECURE_REDIRECT_EXEMPT = [r"^health/?$"]
 # Request body caps: API bodies are small JSON documents; admin uploads are larger.
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 1024 * 1024)
 ADMIN_MAX_BODY_BYTES = env_int("ADMIN_MAX_BODY_BYTES", 50 * 1024 * 1024)
+# API writes that carry images (base64 in JSON: review photos) take a larger body.
+API_UPLOAD_MAX_BODY_BYTES = env_int("API_UPLOAD_MAX_BODY_BYTES", 12 * 1024 * 1024)
+API_UPLOAD_PATHS = [r"^/(api/v3/)?review/product/?$"]
 DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 2000
@@ -413,6 +428,20 @@ CUSTOMER_TOKEN_MAX_AGE = env_int("CUSTOMER_TOKEN_MAX_AGE", 7 * 24 * 3600)
 COMMENTS_REQUIRE_MODERATION = env_bool("COMMENTS_REQUIRE_MODERATION", True)
 # Staff replies to comments are e-mailed to the customer when this is on.
 COMMENTS_EMAIL_REPLIES = env_bool("COMMENTS_EMAIL_REPLIES", True)
+# New product and store reviews written by customers (and a customer's edit of one) are
+# held until staff approve them, unless this is off.
+REVIEWS_REQUIRE_MODERATION = env_bool("REVIEWS_REQUIRE_MODERATION", True)
+# Photos of a customer's product review: at most this many bytes each (decoded), this many
+# pixels in the source, and stored scaled down to this many pixels on the longer side.
+REVIEW_IMAGE_MAX_BYTES = env_int("REVIEW_IMAGE_MAX_BYTES", 3 * 1024 * 1024)
+REVIEW_IMAGE_MAX_PIXELS = env_int("REVIEW_IMAGE_MAX_PIXELS", 40_000_000)
+REVIEW_IMAGE_MAX_SIDE = env_int("REVIEW_IMAGE_MAX_SIDE", 1600)
+# Password reset links (POST /publics/customers/password-reset) expire after this many
+# seconds; the link opens PASSWORD_RESET_URL (relative to PUBLIC_BASE_URL) with uid and token.
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600)
+PASSWORD_RESET_URL = env_str(
+    "PASSWORD_RESET_URL", "/account/password-reset?uid={uid}&token={token}"
+)
 # Cubic weight divisor of the shipping quote: volume in cm3 / divisor = kilograms.
 SHIPPING_CUBIC_DIVISOR = env_int("SHIPPING_CUBIC_DIVISOR", 6000)
 # Postal-code provider fallback (docs/decisions.md): when a postal code is not in the

@@ -8,6 +8,7 @@ Anything else answers the error envelope.
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, re_path
+from django.utils.translation import gettext_lazy as _
 from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
@@ -23,15 +24,17 @@ api_patterns = [
     path("", include("feedback.api.urls")),
 ]
 
-admin.site.site_header = "Store back office"
-admin.site.site_title = "Store back office"
-admin.site.index_title = "Store administration"
+admin.site.site_header = _("Store back office")
+admin.site.site_title = _("Store back office")
+admin.site.index_title = _("Store administration")
 # "View site" in the admin opens the home page of the host the admin is served on.
 admin.site.site_url = "/"
 
 urlpatterns = [
     path("", fallback.read_only(pages.home), name="home"),
     path("favicon.ico", fallback.read_only(pages.favicon), name="favicon"),
+    # The admin's language switcher (Django's set_language), before the admin's catch-all.
+    path("admin/i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     re_path(r"^health/?$", health, name="health"),
     path("api/schema/", fallback.read_only(SpectacularAPIView.as_view()), name="schema"),

@@ -15,7 +15,15 @@ from django.http import Http404, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
-from django.utils.text import Truncator
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from storefront.admin_utils import (
+    HISTORY_FIELDSET,
+    NAME_COLUMN_CHARS,
+    moderation_badge,
+    truncated,
+)
 
 from .models import (
     COMMENT_MESSAGE_MAX_LENGTH,
@@ -32,16 +40,14 @@ from .services import (
 )
 from .staff_admin import register_user_admin_with_profile
 
-HISTORY_FIELDSET = ("History", {"fields": ("created_at", "updated_at"), "classes": ("collapse",)})
 
-
-def _changed_message(modeladmin, request, count: int, verb: str) -> None:
-    noun = (
-        modeladmin.model._meta.verbose_name
-        if count == 1
-        else (modeladmin.model._meta.verbose_name_plural)
+def product_column(record):
+    """The product's name, cut short, linking to the list filtered by that product (the
+    filter sidebar has no product list: a real catalogue has thousands)."""
+    url = f"?product__id__exact={record.product_id}"
+    return format_html(
+        '<a href="{}">{}</a>', url, truncated(record.product.name, NAME_COLUMN_CHARS)
     )
-    modeladmin.message_user(request, f"{count} {noun} {verb}.", messages.SUCCESS)
 
 
 # --- Reviews -----------------------------------------------------------------------------
@@ -53,7 +59,7 @@ class ReviewMediaInline(admin.TabularInline):
     fields = ("image", "preview", "created_at")
     readonly_fields = ("preview", "created_at")
 
-    @admin.display(description="Preview")
+    @admin.display(description=_("Preview"))
     def preview(self, media: ReviewMedia):
         if not media.pk or not media.image:
             return "-"
@@ -65,7 +71,7 @@ class ReviewMediaInline(admin.TabularInline):
 class ReviewModerationAdmin(admin.ModelAdmin):
     """Shared by product and store reviews."""
 
-    list_display_links = ("id", "author")
+    list_display_links = ("author",)
     list_per_page = 50
     ordering = ("active", "-created_at", "-id")
     search_fields = ("name", "email", "comment", "customer__email")
@@ -74,56 +80,54 @@ class ReviewModerationAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
     actions = ("approve", "hide")
 
-    @admin.display(description="Author", ordering="name")
+    @admin.display(description=_("Status"), ordering="active")
+    def moderation(self, review):
+        return moderation_badge(review.active)
+
+    @admin.display(description=_("Author"), ordering="name")
     def author(self, review) -> str:
-        return review.name
+        return truncated(review.name, NAME_COLUMN_CHARS)
 
-    @admin.display(description="Comment")
+    @admin.display(description=_("Comment"))
     def short_comment(self, review) -> str:
-        return Truncator(review.comment).chars(80)
+        return truncated(review.comment)
 
-    @admin.action(description="Approve selected reviews (show them in the store)")
+    @admin.action(description=_("Approve selected reviews (show them in the store)"))
     def approve(self, request, queryset):
-        _changed_message(
-            self, request, reviews_set_active(reviews=queryset, active=True), "approved"
-        )
+        count = reviews_set_active(reviews=queryset, active=True)
+        message = ngettext("%(count)d review approved.", "%(count)d reviews approved.", count)
+        self.message_user(request, message % {"count": count}, messages.SUCCESS)
 
-    @admin.action(description="Hide selected reviews")
+    @admin.action(description=_("Hide selected reviews"))
     def hide(self, request, queryset):
-        _changed_message(
-            self, request, reviews_set_active(reviews=queryset, active=False), "hidden"
-        )
+        count = reviews_set_active(reviews=queryset, active=False)
+        message = ngettext("%(count)d review hidden.", "%(count)d reviews hidden.", count)
+        self.message_user(request, message % {"count": count}, messages.SUCCESS)
 
 
 @admin.register(ProductReview)
 class ProductReviewAdmin(ReviewModerationAdmin):
     list_display = (
-        "id",
+        "moderation",
         "author",
-        "product",
+        "product_name",
         "score",
         "recommended",
         "short_comment",
         "photos",
-        "masked",
-        "active",
         "created_at",
     )
-    list_filter = (
-        "active",
-        "score",
-        "recommended",
-        "masked",
-        ("product", admin.RelatedOnlyFieldListFilter),
-    )
+    # No "by product" filter (thousands of products): search by product name or SKU, or
+    # click a row's product to list that product's reviews.
+    list_filter = ("active", "score", "recommended", "masked")
     list_select_related = ("product",)
     search_fields = (*ReviewModerationAdmin.search_fields, "product__name", "product__sku")
     raw_id_fields = ("product", "customer")
     inlines = (ReviewMediaInline,)
     fieldsets = (
         (None, {"fields": ("product", "customer", "name", "email")}),
-        ("Review", {"fields": ("score", "recommended", "comment")}),
-        ("Moderation", {"fields": ("active", "masked")}),
+        (_("Review"), {"fields": ("score", "recommended", "comment")}),
+        (_("Moderation"), {"fields": ("active", "masked")}),
         HISTORY_FIELDSET,
     )
 
@@ -131,7 +135,11 @@ class ProductReviewAdmin(ReviewModerationAdmin):
         # feeds the `photos` column without a query per row
         return super().get_queryset(request).annotate(photo_count=Count("medias"))
 
-    @admin.display(description="Photos", ordering="photo_count")
+    @admin.display(description=_("Product"), ordering="product__name")
+    def product_name(self, review):
+        return product_column(review)
+
+    @admin.display(description=_("Photos"), ordering="photo_count")
     def photos(self, review) -> int:
         return review.photo_count
 
@@ -139,22 +147,20 @@ class ProductReviewAdmin(ReviewModerationAdmin):
 @admin.register(SalesChannelReview)
 class SalesChannelReviewAdmin(ReviewModerationAdmin):
     list_display = (
-        "id",
+        "moderation",
         "author",
         "sales_channel",
         "score",
         "recommended",
         "short_comment",
-        "masked",
-        "active",
         "created_at",
     )
     list_filter = ("active", "score", "recommended", "masked", "sales_channel")
     list_select_related = ("sales_channel",)
     fieldsets = (
         (None, {"fields": ("sales_channel", "customer", "name", "email")}),
-        ("Review", {"fields": ("score", "recommended", "comment")}),
-        ("Moderation", {"fields": ("active", "masked")}),
+        (_("Review"), {"fields": ("score", "recommended", "comment")}),
+        (_("Moderation"), {"fields": ("active", "masked")}),
         HISTORY_FIELDSET,
     )
 
@@ -163,14 +169,14 @@ class SalesChannelReviewAdmin(ReviewModerationAdmin):
 
 
 class CommentKindFilter(admin.SimpleListFilter):
-    title = "kind"
+    title = _("kind")
     parameter_name = "kind"
 
     def lookups(self, request, model_admin):
         return (
-            ("comment", "Top-level comments"),
-            ("reply", "Replies"),
-            ("staff", "Staff replies"),
+            ("comment", _("Top-level comments")),
+            ("reply", _("Replies")),
+            ("staff", _("Staff replies")),
         )
 
     def queryset(self, request, queryset):
@@ -190,8 +196,8 @@ class ReplyInline(admin.TabularInline):
     model = Comment
     fk_name = "parent"
     extra = 0
-    verbose_name = "reply"
-    verbose_name_plural = "replies"
+    verbose_name = _("reply")
+    verbose_name_plural = _("replies")
     fields = ("author", "message", "reply_by_user", "active", "created_at")
     readonly_fields = ("author", "message", "reply_by_user", "created_at")
     ordering = ("created_at", "id")
@@ -200,22 +206,23 @@ class ReplyInline(admin.TabularInline):
     def has_add_permission(self, request, obj=None) -> bool:
         return False
 
-    @admin.display(description="Author")
+    @admin.display(description=_("Author"))
     def author(self, comment: Comment) -> str:
         return comment.author_name
 
 
 class StaffReplyForm(forms.Form):
     message = forms.CharField(
+        label=_("Message"),
         widget=forms.Textarea(attrs={"rows": 6, "cols": 80}),
         max_length=COMMENT_MESSAGE_MAX_LENGTH,
         strip=True,
-        help_text="Published at once, signed with your name.",
+        help_text=_("Published at once, signed with your name."),
     )
     approve_comment = forms.BooleanField(
         required=False,
         initial=True,
-        label="Also approve the comment I am answering",
+        label=_("Also approve the comment I am answering"),
     )
 
 
@@ -223,24 +230,19 @@ class StaffReplyForm(forms.Form):
 class CommentAdmin(admin.ModelAdmin):
     change_form_template = "admin/feedback/comment/change_form.html"
     list_display = (
-        "id",
+        "moderation",
+        "reply_link",
         "short_message",
         "author",
-        "author_kind",
-        "product",
+        "product_name",
         "thread",
         "replies",
-        "active",
         "created_at",
-        "reply_link",
     )
-    list_display_links = ("id", "short_message")
-    list_filter = (
-        "active",
-        CommentKindFilter,
-        "reply_by_user",
-        ("product", admin.RelatedOnlyFieldListFilter),
-    )
+    list_display_links = ("short_message",)
+    # No "by product" filter (thousands of products): search by product name or SKU, or
+    # click a row's product to list that product's comments.
+    list_filter = ("active", CommentKindFilter)
     list_select_related = ("product", "parent")
     list_per_page = 50
     # The moderation queue: pending comments first, newest first.
@@ -264,8 +266,8 @@ class CommentAdmin(admin.ModelAdmin):
     )
     fieldsets = (
         (None, {"fields": ("product", "parent", "message", "active")}),
-        ("Customer", {"fields": ("customer", "customer_name", "customer_email")}),
-        ("Staff reply", {"fields": ("reply_by_user", "user", "user_name", "user_email")}),
+        (_("Customer"), {"fields": ("customer", "customer_name", "customer_email")}),
+        (_("Staff reply"), {"fields": ("reply_by_user", "user", "user_name", "user_email")}),
         HISTORY_FIELDSET,
     )
     inlines = (ReplyInline,)
@@ -282,45 +284,57 @@ class CommentAdmin(admin.ModelAdmin):
             return ()
         return super().get_inlines(request, obj)
 
-    @admin.display(description="Message")
+    @admin.display(description=_("Status"), ordering="active")
+    def moderation(self, comment: Comment):
+        return moderation_badge(comment.active)
+
+    @admin.display(description=_("Message"))
     def short_message(self, comment: Comment) -> str:
-        return Truncator(comment.message).chars(80)
+        return truncated(comment.message)
 
-    @admin.display(description="Author")
-    def author(self, comment: Comment) -> str:
-        return comment.author_name
-
-    @admin.display(description="By")
-    def author_kind(self, comment: Comment) -> str:
+    @admin.display(description=_("Author"))
+    def author(self, comment: Comment):
         if comment.reply_by_user:
-            return "staff"
-        return "customer" if comment.customer_id else "anonymous"
+            kind = _("staff")
+        else:
+            kind = _("customer") if comment.customer_id else _("anonymous")
+        return format_html(
+            '{}<br><small class="quiet">{}</small>',
+            truncated(comment.author_name, NAME_COLUMN_CHARS),
+            kind,
+        )
 
-    @admin.display(description="Reply to", ordering="parent_id")
+    @admin.display(description=_("Product"), ordering="product__name")
+    def product_name(self, comment: Comment):
+        return product_column(comment)
+
+    @admin.display(description=_("Reply to"), ordering="parent_id")
     def thread(self, comment: Comment):
         if comment.parent_id is None:
             return "-"
         url = reverse("admin:feedback_comment_change", args=[comment.parent_id])
         return format_html('<a href="{}">#{}</a>', url, comment.parent_id)
 
-    @admin.display(description="Replies", ordering="reply_count")
+    @admin.display(description=_("Replies"), ordering="reply_count")
     def replies(self, comment: Comment) -> int:
         return comment.reply_count  # type: ignore[attr-defined]  # get_queryset annotates it
 
-    @admin.display(description="")
+    @admin.display(description=_("Action"))
     def reply_link(self, comment: Comment):
         url = reverse("admin:feedback_comment_reply", args=[comment.pk])
-        return format_html('<a class="button" href="{}">Reply</a>', url)
+        return format_html('<a class="button" href="{}">{}</a>', url, _("Reply"))
 
-    @admin.action(description="Approve selected comments (show them in the store)")
+    @admin.action(description=_("Approve selected comments (show them in the store)"))
     def approve(self, request, queryset):
         count = comments_set_active(comments=queryset, active=True)
-        _changed_message(self, request, count, "approved")
+        message = ngettext("%(count)d comment approved.", "%(count)d comments approved.", count)
+        self.message_user(request, message % {"count": count}, messages.SUCCESS)
 
-    @admin.action(description="Hide selected comments")
+    @admin.action(description=_("Hide selected comments"))
     def hide(self, request, queryset):
         count = comments_set_active(comments=queryset, active=False)
-        _changed_message(self, request, count, "hidden")
+        message = ngettext("%(count)d comment hidden.", "%(count)d comments hidden.", count)
+        self.message_user(request, message % {"count": count}, messages.SUCCESS)
 
     def get_urls(self):
         reply_url = path(
@@ -334,7 +348,7 @@ class CommentAdmin(admin.ModelAdmin):
         """A form that publishes a staff reply to the comment (and e-mails its author)."""
         comment = self.get_object(request, object_id)
         if comment is None:
-            raise Http404("No such comment.")
+            raise Http404(_("No such comment."))
         if not self.has_change_permission(request, comment):
             raise PermissionDenied
         form = StaffReplyForm(request.POST or None)
@@ -346,13 +360,18 @@ class CommentAdmin(admin.ModelAdmin):
                 approve_comment=form.cleaned_data["approve_comment"],
             )
             self.log_addition(request, result.reply, [{"added": {}}])
-            self.message_user(request, "Your reply is published.", messages.SUCCESS)
+            self.message_user(request, _("Your reply is published."), messages.SUCCESS)
             recipient = comment_author_email(comment)
             if result.emailed:
-                self.message_user(request, f"The customer was e-mailed at {recipient}.")
+                self.message_user(
+                    request,
+                    _("The customer was e-mailed at %(email)s.") % {"email": recipient},
+                )
             elif recipient and self._replies_are_emailed():
                 self.message_user(
-                    request, "The reply e-mail could not be sent (see the logs).", messages.WARNING
+                    request,
+                    _("The reply e-mail could not be sent (see the logs)."),
+                    messages.WARNING,
                 )
             thread_id = result.reply.parent_id
             return HttpResponseRedirect(reverse("admin:feedback_comment_change", args=[thread_id]))
@@ -360,7 +379,7 @@ class CommentAdmin(admin.ModelAdmin):
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
-            "title": f"Reply to comment #{comment.pk}",
+            "title": _("Reply to comment #%(id)s") % {"id": comment.pk},
             "comment": comment,
             "thread": thread,
             "thread_replies": thread.replies.order_by("created_at", "id"),

@@ -45,49 +45,58 @@ LAST_NAMES = [
 
 REVIEW_TEXTS = {
     5: [
-        "Excellent quality, exactly as described. Would buy again.",
-        "Arrived early and works perfectly. Very happy with it.",
-        "Best purchase this year: great finish and great value.",
+        "Qualidade excelente, exatamente como descrito. Compraria de novo.",
+        "Chegou antes do prazo e funciona perfeitamente. Muito satisfeita.",
+        "Melhor compra do ano: ótimo acabamento e ótimo preço.",
     ],
     4: [
-        "Very good product; the packaging could be better.",
-        "Good value for money. Delivery took a couple of extra days.",
-        "Does what it promises. Size runs slightly small.",
+        "Produto muito bom; a embalagem podia ser melhor.",
+        "Bom custo-benefício. A entrega atrasou uns dois dias.",
+        "Faz o que promete. O tamanho é um pouco menor.",
     ],
     3: [
-        "It is fine, nothing special for the price.",
-        "Average quality. The colour is a bit different from the photos.",
+        "É ok, nada de especial pelo preço.",
+        "Qualidade mediana. A cor é um pouco diferente das fotos.",
     ],
     2: [
-        "Expected more: the material feels cheap.",
-        "Had to exchange it once; the second one works.",
+        "Esperava mais: o material parece barato.",
+        "Precisei trocar uma vez; o segundo funciona.",
     ],
-    1: ["Stopped working after a week. Support was helpful, though."],
+    1: ["Parou de funcionar depois de uma semana. Mas o atendimento ajudou."],
 }
 STORE_REVIEW_TEXTS = [
-    "Fast delivery and careful packaging.",
-    "Easy checkout and the order arrived on time.",
-    "Customer service answered my question in minutes.",
-    "Exchange was simple and free. Recommended store.",
-    "Good prices, but shipping to my region is slow.",
+    "Entrega rápida e embalagem caprichada.",
+    "Compra fácil e o pedido chegou no prazo.",
+    "O atendimento respondeu minha dúvida em minutos.",
+    "A troca foi simples e gratuita. Loja recomendada.",
+    "Bons preços, mas o frete para a minha região é demorado.",
+]
+# Reviews customers just wrote through POST /review/product, waiting in the admin's
+# moderation queue (the storefront's language: Brazilian Portuguese).
+PENDING_REVIEWS = [
+    (5, True, "Produto excelente! Chegou bem embalado e antes do prazo."),
+    (4, True, "Gostei bastante, mas o tamanho é um pouco menor do que eu esperava."),
+    (2, False, "A cor veio diferente da foto. Vou pedir a troca."),
+    (5, True, "Ótimo custo-benefício, recomendo para quem está em dúvida."),
+    (3, True, "Bom produto, porém a entrega demorou mais do que o informado."),
 ]
 QUESTIONS = [
-    "Does it come with a warranty?",
-    "Is this available in other colours?",
-    "What are the exact dimensions of the box?",
-    "Can I pick it up in the store?",
-    "Is it suitable for daily use?",
-    "How long does delivery to Porto Alegre take?",
+    "Vem com garantia?",
+    "Tem em outras cores?",
+    "Quais são as medidas exatas da caixa?",
+    "Posso retirar na loja?",
+    "Serve para uso diário?",
+    "Quanto tempo leva a entrega para Porto Alegre?",
 ]
 CUSTOMER_ANSWERS = [
-    "I bought one last month and it is great.",
-    "Mine came in a week to the south region.",
-    "Same question here!",
+    "Comprei um mês passado e é ótimo.",
+    "O meu chegou em uma semana na região Sul.",
+    "Também quero saber!",
 ]
 STAFF_ANSWERS = [
-    "Hello! Yes: 12 months of manufacturer's warranty.",
-    "Hi! Other colours arrive next month; use the notify-me button on the product page.",
-    "Thank you for asking! It ships in 1 to 2 business days.",
+    "Olá! Sim: 12 meses de garantia do fabricante.",
+    "Oi! Outras cores chegam no mês que vem; use o botão avise-me na página do produto.",
+    "Obrigado pela pergunta! O envio é feito em 1 a 2 dias úteis.",
 ]
 
 
@@ -175,6 +184,38 @@ def seed_product_reviews(plan: list[ProductReview]) -> int:
         r for r in plan if (r.product_id, r.customer_id) not in existing
     )
     _apply_ages(ProductReview, created)
+    return len(created)
+
+
+def seed_pending_reviews(customers, products) -> int:
+    """A few reviews customers just wrote, held for moderation (active false), on products
+    the main plan does not review (so the one-review-per-customer rule holds)."""
+    spare = products[REVIEWED_PRODUCTS:] or products
+    new = []
+    for index, (score, recommended, text) in enumerate(PENDING_REVIEWS):
+        if not spare or index >= len(customers):
+            break
+        product, customer = spare[index % len(spare)], customers[index]
+        new.append(
+            ProductReview(
+                product=product,
+                customer=customer,
+                name=customer.name,
+                email=customer.email,
+                score=score,
+                comment=text,
+                recommended=recommended,
+                active=False,
+            )
+        )
+    existing = set(
+        ProductReview.objects.filter(customer__in=[r.customer_id for r in new]).values_list(
+            "product_id", "customer_id"
+        )
+    )
+    created = ProductReview.objects.bulk_create(
+        r for r in new if (r.product_id, r.customer_id) not in existing
+    )
     return len(created)
 
 
@@ -351,5 +392,6 @@ def seed(*, stdout) -> None:
     # bulk inserts send no signal: recount the summaries of the reviewed products
     product_review_summaries_refresh(product_ids={r.product_id for r in reviews})
     _say(stdout, "review photos", seed_review_photos(reviews))
+    _say(stdout, "reviews waiting for moderation", seed_pending_reviews(customers, products))
     _say(stdout, "store reviews", seed_store_reviews(customers))
     _say(stdout, "comments and replies", seed_comments(customers, products))

@@ -1,7 +1,7 @@
 """Errors of the review and comment rules (mapped to HTTP by apikit.exception_handler; a
 `{name}` in a message is a field, written as the API names it)."""
 
-from infra.errors import RuleViolation
+from infra.errors import NotFoundError, RuleViolation
 
 
 class InvalidParentComment(RuleViolation):
@@ -19,3 +19,21 @@ class MissingCommenterContact(RuleViolation):
 class BlankMessage(RuleViolation):
     field = "message"
     default_message = "The {message} field may not be blank."
+
+
+class ReviewImageRejected(RuleViolation):
+    """A review photo is not a readable image, or is too large (`messages`: why)."""
+
+    field = "images"
+    default_message = "The {images} field holds a file that is not an accepted image."
+
+
+class SalesChannelNotFound(NotFoundError):
+    """No sales channel serves the request's host and the store has no default channel."""
+
+    default_message = "No sales channel serves this host."
+
+
+class ScoreOutOfRange(RuleViolation):
+    field = "score"
+    default_message = "The {score} field must be an integer from 1 to 5."

@@ -33,21 +33,27 @@ class Review(TimestampedModel):
 
     customer = models.ForeignKey(
         "storefront.Customer",
+        verbose_name=_("customer"),
         on_delete=models.CASCADE,
         related_name="%(class)ss",
-        help_text="The account that wrote the review.",
+        help_text=_("The account that wrote the review."),
     )
-    name = models.CharField(max_length=100)
-    email = models.EmailField(max_length=254)
+    name = models.CharField(_("name"), max_length=100)
+    email = models.EmailField(_("email"), max_length=254)
     score = models.PositiveSmallIntegerField(
+        _("score"),
         validators=[MinValueValidator(SCORE_MIN), MaxValueValidator(SCORE_MAX)],
-        help_text="1 (worst) to 5 (best).",
+        help_text=_("1 (worst) to 5 (best)."),
     )
-    comment = models.TextField(max_length=REVIEW_COMMENT_MAX_LENGTH, blank=True)
-    recommended = models.BooleanField(default=True)
-    active = models.BooleanField(default=False, help_text="Approved: shown in the public lists.")
+    comment = models.TextField(_("comment"), max_length=REVIEW_COMMENT_MAX_LENGTH, blank=True)
+    recommended = models.BooleanField(_("recommended"), default=True)
+    active = models.BooleanField(
+        _("active"), default=False, help_text=_("Approved: shown in the public lists.")
+    )
     masked = models.BooleanField(
-        default=False, help_text="Also hide the author's name in public (J*** S***)."
+        _("masked"),
+        default=False,
+        help_text=_("Also hide the author's name in public (J*** S***)."),
     )
 
     objects = ReviewQuerySet.as_manager()
@@ -60,9 +66,16 @@ class Review(TimestampedModel):
 
 
 class ProductReview(Review):
-    product = models.ForeignKey("catalog.Product", on_delete=models.CASCADE, related_name="reviews")
+    product = models.ForeignKey(
+        "catalog.Product",
+        verbose_name=_("product"),
+        on_delete=models.CASCADE,
+        related_name="reviews",
+    )
 
     class Meta:
+        verbose_name = _("product review")
+        verbose_name_plural = _("product reviews")
         ordering = ["-created_at", "-id"]
         indexes = [
             models.Index(fields=["active", "-created_at"], name="product_review_public"),
@@ -82,13 +95,16 @@ class ProductReview(Review):
 class ReviewMedia(models.Model):
     """A photo attached to a product review."""
 
-    review = models.ForeignKey(ProductReview, on_delete=models.CASCADE, related_name="medias")
-    image = models.ImageField(upload_to="reviews/", max_length=255)
-    created_at = models.DateTimeField(auto_now_add=True)
+    review = models.ForeignKey(
+        ProductReview, verbose_name=_("review"), on_delete=models.CASCADE, related_name="medias"
+    )
+    image = models.ImageField(_("image"), upload_to="reviews/", max_length=255)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("review photo")
         ordering = ["id"]
-        verbose_name_plural = "review medias"
+        verbose_name_plural = _("review photos")
 
     def __str__(self) -> str:
         return self.image.name or ""
@@ -98,12 +114,16 @@ class SalesChannelReview(Review):
     """A review of the store itself, on one of its sales channels (domains)."""
 
     sales_channel = models.ForeignKey(
-        "storefront.SalesChannel", on_delete=models.CASCADE, related_name="reviews"
+        "storefront.SalesChannel",
+        verbose_name=_("sales channel"),
+        on_delete=models.CASCADE,
+        related_name="reviews",
     )
 
     class Meta:
+        verbose_name_plural = _("store reviews")
         ordering = ["-created_at", "-id"]
-        verbose_name = "store review"
+        verbose_name = _("store review")
         indexes = [
             models.Index(
                 fields=["sales_channel", "active", "-created_at"], name="channel_review_public"
@@ -113,6 +133,10 @@ class SalesChannelReview(Review):
             models.CheckConstraint(
                 condition=models.Q(score__gte=SCORE_MIN, score__lte=SCORE_MAX),
                 name="sales_channel_review_score_1_5",
+            ),
+            models.UniqueConstraint(
+                fields=["sales_channel", "customer"],
+                name="sales_channel_review_one_per_customer",
             ),
         ]
 
@@ -140,45 +164,59 @@ class Comment(TimestampedModel):
     """
 
     product = models.ForeignKey(
-        "catalog.Product", on_delete=models.CASCADE, related_name="comments"
+        "catalog.Product",
+        verbose_name=_("product"),
+        on_delete=models.CASCADE,
+        related_name="comments",
     )
     parent = models.ForeignKey(
         "self",
+        verbose_name=_("reply to"),
         null=True,
         blank=True,
         on_delete=models.CASCADE,
         related_name="replies",
-        help_text="The comment this one answers (empty for a top-level comment).",
+        help_text=_("The comment this one answers (empty for a top-level comment)."),
     )
     customer = models.ForeignKey(
         "storefront.Customer",
+        verbose_name=_("customer"),
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="comments",
-        help_text="Set when a signed-in customer wrote it.",
+        help_text=_("Set when a signed-in customer wrote it."),
     )
-    customer_name = models.CharField(max_length=CUSTOMER_NAME_MAX_LENGTH, blank=True)
-    customer_email = models.EmailField(max_length=254, blank=True)
+    customer_name = models.CharField(
+        _("customer name"), max_length=CUSTOMER_NAME_MAX_LENGTH, blank=True
+    )
+    customer_email = models.EmailField(_("customer email"), max_length=254, blank=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
+        verbose_name=_("staff member"),
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="product_comments",
-        help_text="The staff member who wrote this reply.",
+        help_text=_("The staff member who wrote this reply."),
     )
-    user_name = models.CharField(max_length=150, blank=True)
-    user_email = models.EmailField(max_length=254, blank=True)
-    message = models.TextField(max_length=COMMENT_MESSAGE_MAX_LENGTH)
+    user_name = models.CharField(_("staff name"), max_length=150, blank=True)
+    user_email = models.EmailField(_("staff email"), max_length=254, blank=True)
+    message = models.TextField(_("message"), max_length=COMMENT_MESSAGE_MAX_LENGTH)
     reply_by_user = models.BooleanField(
-        default=False, help_text="Written by a store user (staff) rather than a customer."
+        _("staff reply"),
+        default=False,
+        help_text=_("Written by a store user (staff) rather than a customer."),
     )
-    active = models.BooleanField(default=False, help_text="Approved: shown in the public list.")
+    active = models.BooleanField(
+        _("active"), default=False, help_text=_("Approved: shown in the public list.")
+    )
 
     objects = CommentQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("comment")
+        verbose_name_plural = _("comments")
         ordering = ["-created_at", "-id"]
         indexes = [
             models.Index(fields=["product", "active", "-created_at"], name="comment_product"),
@@ -207,23 +245,27 @@ class Comment(TimestampedModel):
         super().clean()
         self.message = (self.message or "").strip()
         if not self.message:
-            raise ValidationError({"message": "Write a message."})
+            raise ValidationError({"message": _("Write a message.")})
         if self.parent_id is not None:
             parent = self.parent
             if parent.parent_id is not None:
                 raise ValidationError(
-                    {"parent": "Replies answer a top-level comment, not another reply."}
+                    {"parent": _("Replies answer a top-level comment, not another reply.")}
                 )
             if self.product_id is not None and parent.product_id != self.product_id:
-                raise ValidationError({"parent": "The parent comment is on another product."})
+                raise ValidationError({"parent": _("The parent comment is on another product.")})
             if self.pk is not None and parent.pk == self.pk:
-                raise ValidationError({"parent": "A comment cannot answer itself."})
+                raise ValidationError({"parent": _("A comment cannot answer itself.")})
             if self.pk is not None and self.replies.exists():
-                raise ValidationError({"parent": "A comment that has replies cannot be a reply."})
+                raise ValidationError(
+                    {"parent": _("A comment that has replies cannot be a reply.")}
+                )
         elif self.reply_by_user:
-            raise ValidationError({"parent": "Staff replies answer a comment."})
+            raise ValidationError({"parent": _("Staff replies answer a comment.")})
         if not self.reply_by_user and not self.customer_name.strip():
-            raise ValidationError({"customer_name": "A customer comment needs the author's name."})
+            raise ValidationError(
+                {"customer_name": _("A customer comment needs the author's name.")}
+            )
 
 
 # --- Staff public names ------------------------------------------------------------

@@ -68,3 +68,17 @@ def comments_with_reply_count(queryset: QuerySet) -> QuerySet:
 def comments_public() -> QuerySet:
     """Approved comments and replies (a reply only while its parent is approved too)."""
     return comments_with_reply_count(Comment.objects.public())
+
+
+def product_review_get(*, review_id: int) -> ProductReview:
+    """One product review as the list renders it (any state: its author sees it pending)."""
+    return with_public_customer_id(ProductReview.objects.prefetch_related("medias")).get(
+        pk=review_id
+    )
+
+
+def sales_channel_review_get(*, review_id: int) -> SalesChannelReview:
+    """One store review as the list renders it (any state)."""
+    return with_public_customer_id(SalesChannelReview.objects.select_related("sales_channel")).get(
+        pk=review_id
+    )

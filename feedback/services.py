@@ -10,8 +10,8 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.template.loader import render_to_string
-from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from catalog.errors import ProductNotFound
 from catalog.models import Product
@@ -147,15 +147,17 @@ def comment_reply_notify(*, comment: Comment, reply: Comment) -> bool:
         "comment": comment,
         "reply": reply,
     }
-    subject = gettext("Your question about %(product)s was answered") % {"product": product.name}
-    email = EmailMultiAlternatives(
-        subject=subject.replace("\n", " ")[:200],
-        body=render_to_string("feedback/emails/comment_reply.txt", context),
-        to=[recipient],
-    )
-    email.attach_alternative(
-        render_to_string("feedback/emails/comment_reply.html", context), "text/html"
-    )
+    # Written in the customers' language, whatever the staff member's admin language.
+    with translation.override(settings.CUSTOMER_LANGUAGE_CODE):
+        subject = _("Your question about %(product)s was answered") % {"product": product.name}
+        email = EmailMultiAlternatives(
+            subject=subject.replace("\n", " ")[:200],
+            body=render_to_string("feedback/emails/comment_reply.txt", context),
+            to=[recipient],
+        )
+        email.attach_alternative(
+            render_to_string("feedback/emails/comment_reply.html", context), "text/html"
+        )
     try:
         email.send()
     except Exception:

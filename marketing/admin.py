@@ -20,6 +20,7 @@ from django.utils.translation import ngettext
 
 from apikit.responses import envelope
 from infra.cdn import cdn_purge, cdn_purge_configured
+from storefront.admin_utils import NAME_COLUMN_CHARS, badge, truncated
 from storefront.models import SalesChannel
 
 from .api.listing import banner_listing_get
@@ -37,20 +38,22 @@ from .services import (
 )
 
 STATUS_COLORS = {
-    Status.LIVE: "#1e7e34",
-    Status.SCHEDULED: "#1d5fa8",
-    Status.EXPIRED: "#7a7a7a",
-    Status.INACTIVE: "#a33",
+    Status.LIVE: "green",
+    Status.SCHEDULED: "blue",
+    Status.EXPIRED: "grey",
+    Status.INACTIVE: "red",
+}
+STATUS_LABELS = {
+    Status.LIVE: _("live"),
+    Status.SCHEDULED: _("scheduled"),
+    Status.EXPIRED: _("expired"),
+    Status.INACTIVE: _("inactive"),
 }
 
 
 def status_badge(record, moment=None):
     status = record.status_at(moment or timezone.now())
-    return format_html(
-        '<span style="color:#fff;background:{};padding:2px 8px;border-radius:8px">{}</span>',
-        STATUS_COLORS[status],
-        status.value,
-    )
+    return badge(STATUS_LABELS[status], STATUS_COLORS[status])
 
 
 def thumbnail(file, *, height: int = 48):
@@ -158,11 +161,11 @@ class PublishingActions:
 class StatusListFilter(admin.SimpleListFilter):
     """live / scheduled / expired / inactive, right now."""
 
-    title = "status"
+    title = _("status")
     parameter_name = "status"
 
     def lookups(self, request, model_admin):
-        return [(status.value, status.value.capitalize()) for status in Status]
+        return [(status.value, STATUS_LABELS[status]) for status in Status]
 
     def queryset(self, request, queryset):
         if self.value() in {status.value for status in Status}:
@@ -206,8 +209,12 @@ class IdentifierListField(forms.CharField):
 
 
 class BannerGroupForm(forms.ModelForm):
-    showcases = IdentifierListField(required=False, help_text="One identifier per line.")
-    pages = IdentifierListField(required=False, help_text="One identifier per line.")
+    showcases = IdentifierListField(
+        label=_("showcases"), required=False, help_text=_("One identifier per line.")
+    )
+    pages = IdentifierListField(
+        label=_("pages"), required=False, help_text=_("One identifier per line.")
+    )
 
     class Meta:
         model = BannerGroup
@@ -247,7 +254,7 @@ class BannerInline(admin.StackedInline):
             {"fields": [("name", "status"), "alt", ("active", "order"), ("start_at", "end_at")]},
         ),
         (
-            "Images and links",
+            _("Images and links"),
             {
                 "fields": [
                     ("desktop_original_image", "desktop_url"),
@@ -257,17 +264,17 @@ class BannerInline(admin.StackedInline):
                 ]
             },
         ),
-        ("Front-end data", {"classes": ["collapse"], "fields": ["additional_parameter"]}),
+        (_("Front-end data"), {"classes": ["collapse"], "fields": ["additional_parameter"]}),
     ]
 
-    @admin.display(description="status")
+    @admin.display(description=_("status"))
     def status(self, banner):
         return status_badge(banner) if banner.pk else "-"
 
-    @admin.display(description="fitted copies (desktop, tablet, mobile)")
+    @admin.display(description=_("fitted copies (desktop, tablet, mobile)"))
     def fitted_images(self, banner):
         if not banner.pk:
-            return "Generated when saved."
+            return _("Generated when saved.")
         return format_html(
             "{} {} {}", *(thumbnail(getattr(banner, f"{device}_image")) for device in DEVICES)
         )
@@ -278,14 +285,15 @@ class BannerGroupAdmin(PublishingActions, AutocompleteWhenSearchable, admin.Mode
     form = BannerGroupForm
     inlines = [BannerInline]
     list_display = [
+        "preview_link",
         "code",
-        "name",
+        "short_name",
         "sales_channel",
         "location_id",
         "banner_count",
-        "preview_link",
         "updated_at",
     ]
+    list_display_links = ["code"]
     list_filter = ["sales_channel"]
     list_select_related = ["sales_channel"]
     search_fields = ["code", "name", "title", "location_id"]
@@ -302,7 +310,7 @@ class BannerGroupAdmin(PublishingActions, AutocompleteWhenSearchable, admin.Mode
             {"fields": [("start_at", "end_at"), "schedule_status", "public_cache"]},
         ),
         (
-            "Sizes (pixels): banners are fitted to these",
+            _("Sizes (pixels): banners are fitted to these"),
             {
                 "fields": [
                     ("desktop_width", "desktop_height"),
@@ -312,11 +320,11 @@ class BannerGroupAdmin(PublishingActions, AutocompleteWhenSearchable, admin.Mode
             },
         ),
         (
-            "Links for front ends",
+            _("Links for front ends"),
             {"fields": ["products", "brands", "categories", "showcases", "pages"]},
         ),
-        ("Front-end data", {"fields": ["additional_parameter"]}),
-        ("History", {"fields": ["created_at", "updated_at"]}),
+        (_("Front-end data"), {"fields": ["additional_parameter"]}),
+        (_("History"), {"fields": ["created_at", "updated_at"]}),
     ]
 
     def get_queryset(self, request):
@@ -350,14 +358,18 @@ class BannerGroupAdmin(PublishingActions, AutocompleteWhenSearchable, admin.Mode
         }
         self.report(request, verb, banners, moment)
 
-    @admin.display(description="banners", ordering="banners_total")
+    @admin.display(description=_("name"), ordering="name")
+    def short_name(self, group):
+        return truncated(group.name, NAME_COLUMN_CHARS)
+
+    @admin.display(description=_("banners"), ordering="banners_total")
     def banner_count(self, group):
         return group.banners_total
 
-    @admin.display(description="preview")
+    @admin.display(description=_("preview"))
     def preview_link(self, group):
         url = reverse("admin:marketing_bannergroup_preview", args=[group.pk])
-        return format_html('<a href="{}">Preview at...</a>', url)
+        return format_html('<a class="button" href="{}">{}</a>', url, _("Preview at..."))
 
     def get_urls(self):
         preview = path(
@@ -372,10 +384,19 @@ class BannerGroupAdmin(PublishingActions, AutocompleteWhenSearchable, admin.Mode
         try:
             refreshed = banner_group_images_refresh(group=form.instance)
         except ImageFitError as exc:
-            self.message_user(request, f"Fitted images not generated: {exc}", messages.ERROR)
+            self.message_user(
+                request,
+                _("Fitted images not generated: %(error)s") % {"error": exc},
+                messages.ERROR,
+            )
             return
         if refreshed:
-            self.message_user(request, f"Fitted images generated for {refreshed} banner(s).")
+            message = ngettext(
+                "Fitted images generated for %(count)d banner.",
+                "Fitted images generated for %(count)d banners.",
+                refreshed,
+            )
+            self.message_user(request, message % {"count": refreshed})
 
     # "Preview at": exactly what the public listing answers for this group at a moment.
 
@@ -400,7 +421,7 @@ class BannerGroupAdmin(PublishingActions, AutocompleteWhenSearchable, admin.Mode
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
             "original": group,
-            "title": f"Preview of {group.code}",
+            "title": _("Preview of %(code)s") % {"code": group.code},
             "form": form,
             "moment": moment,
             "channel": channel,
@@ -415,26 +436,25 @@ class BannerGroupAdmin(PublishingActions, AutocompleteWhenSearchable, admin.Mode
 class PreviewForm(forms.Form):
     at = forms.DateTimeField(
         required=False,
-        label="Preview at",
+        label=_("Preview at"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d"],
-        help_text="Store time zone. Empty: now.",
+        help_text=_("Store time zone. Empty: now."),
     )
 
 
 @admin.register(Banner)
 class BannerAdmin(PublishingActions, admin.ModelAdmin):
     list_display = [
-        "preview",
-        "name",
-        "group",
         "status",
-        "order",
         "start_at",
         "end_at",
-        "updated_at",
+        "preview",
+        "short_name",
+        "group",
+        "order",
     ]
-    list_display_links = ["preview", "name"]
+    list_display_links = ["preview", "short_name"]
     list_filter = [StatusListFilter, "active", "group"]
     list_select_related = ["group"]
     search_fields = ["name", "alt", "group__code", "group__name"]
@@ -450,9 +470,9 @@ class BannerAdmin(PublishingActions, admin.ModelAdmin):
     ]
     fieldsets = [
         (None, {"fields": ["group", "name", "alt", ("active", "status"), "order"]}),
-        ("Scheduling", {"fields": [("start_at", "end_at")]}),
+        (_("Scheduling"), {"fields": [("start_at", "end_at")]}),
         (
-            "Images and links",
+            _("Images and links"),
             {
                 "fields": [
                     ("desktop_original_image", "desktop_url"),
@@ -462,19 +482,23 @@ class BannerAdmin(PublishingActions, admin.ModelAdmin):
                 ]
             },
         ),
-        ("Front-end data", {"fields": ["additional_parameter"]}),
-        ("History", {"fields": ["created_at", "updated_at"]}),
+        (_("Front-end data"), {"fields": ["additional_parameter"]}),
+        (_("History"), {"fields": ["created_at", "updated_at"]}),
     ]
 
-    @admin.display(description="image")
+    @admin.display(description=_("image"))
     def preview(self, banner):
         return thumbnail(banner.desktop_image or banner.desktop_original_image, height=40)
 
-    @admin.display(description="status")
+    @admin.display(description=_("name"), ordering="name")
+    def short_name(self, banner):
+        return truncated(banner.name, NAME_COLUMN_CHARS)
+
+    @admin.display(description=_("status"))
     def status(self, banner):
         return status_badge(banner)
 
-    @admin.display(description="fitted copies (desktop, tablet, mobile)")
+    @admin.display(description=_("fitted copies (desktop, tablet, mobile)"))
     def fitted_images(self, banner):
         return format_html(
             "{} {} {}", *(thumbnail(getattr(banner, f"{device}_image")) for device in DEVICES)
@@ -485,7 +509,11 @@ class BannerAdmin(PublishingActions, admin.ModelAdmin):
         try:
             banner_images_refresh(banner=obj)
         except ImageFitError as exc:
-            self.message_user(request, f"Fitted images not generated: {exc}", messages.ERROR)
+            self.message_user(
+                request,
+                _("Fitted images not generated: %(error)s") % {"error": exc},
+                messages.ERROR,
+            )
 
     @admin.action(description=_("Publish now (start the selected banners now)"))
     def publish_now(self, request, queryset):
@@ -521,7 +549,7 @@ class BannerAdmin(PublishingActions, admin.ModelAdmin):
         }
         self.report(request, verb, banners, timezone.now())
 
-    @admin.action(description="Regenerate fitted images")
+    @admin.action(description=_("Regenerate fitted images"))
     def regenerate_images(self, request, queryset):
         done, failed = 0, 0
         for banner in queryset.select_related("group"):
@@ -530,11 +558,19 @@ class BannerAdmin(PublishingActions, admin.ModelAdmin):
                 done += 1
             except ImageFitError:
                 failed += 1
-        self.message_user(request, f"Fitted images regenerated for {done} banner(s).")
+        message = ngettext(
+            "Fitted images regenerated for %(count)d banner.",
+            "Fitted images regenerated for %(count)d banners.",
+            done,
+        )
+        self.message_user(request, message % {"count": done})
         if failed:
-            self.message_user(
-                request, f"{failed} banner(s) have an unreadable image.", messages.ERROR
+            message = ngettext(
+                "%(count)d banner has an unreadable image.",
+                "%(count)d banners have an unreadable image.",
+                failed,
             )
+            self.message_user(request, message % {"count": failed}, messages.ERROR)
 
 
 # --- Upsell -------------------------------------------------------------------------------
@@ -542,10 +578,11 @@ class BannerAdmin(PublishingActions, admin.ModelAdmin):
 
 class UpsellForm(forms.ModelForm):
     location = forms.CharField(
+        label=_("location"),
         max_length=50,
         initial=UpsellLocation.CART,
         widget=forms.TextInput(attrs={"list": "upsell-locations"}),
-        help_text=(
+        help_text=_(
             "cart, checkout, or any location your front end asks for (GET /cart/upsell/{location})."
         ),
     )
@@ -573,16 +610,15 @@ class UpsellForm(forms.ModelForm):
 class UpsellAdmin(AutocompleteWhenSearchable, admin.ModelAdmin):
     form = UpsellForm
     list_display = [
-        "display_title",
-        "location",
-        "product",
-        "price_rule",
-        "priority",
-        "quantity",
         "status",
         "start_at",
         "end_at",
+        "short_title",
+        "location",
+        "product_name",
+        "priority",
     ]
+    list_display_links = ["short_title"]
     list_filter = [StatusListFilter, "location", "active"]
     list_select_related = ["product", "price_rule"]
     search_fields = ["display_title", "product__name", "product__sku", "location"]
@@ -590,7 +626,7 @@ class UpsellAdmin(AutocompleteWhenSearchable, admin.ModelAdmin):
     autocomplete_candidates = ("product", "price_rule", "trigger_products", "trigger_categories")
     fieldsets = [
         (
-            "Offer",
+            _("Offer"),
             {
                 "fields": [
                     "display_title",
@@ -602,17 +638,25 @@ class UpsellAdmin(AutocompleteWhenSearchable, admin.ModelAdmin):
             },
         ),
         (
-            "Where and when",
+            _("Where and when"),
             {"fields": ["location", "priority", ("active", "status"), "start_at", "end_at"]},
         ),
         (
-            "Triggers (empty: always offered)",
+            _("Triggers (empty: always offered)"),
             {"fields": ["trigger_products", "trigger_categories"]},
         ),
-        ("History", {"fields": ["created_at", "updated_at"]}),
+        (_("History"), {"fields": ["created_at", "updated_at"]}),
     ]
 
-    @admin.display(description="status")
+    @admin.display(description=_("title"), ordering="display_title")
+    def short_title(self, upsell):
+        return truncated(upsell.display_title, NAME_COLUMN_CHARS)
+
+    @admin.display(description=_("product"), ordering="product__name")
+    def product_name(self, upsell):
+        return truncated(upsell.product.name, NAME_COLUMN_CHARS)
+
+    @admin.display(description=_("status"))
     def status(self, upsell):
         return status_badge(upsell) if upsell.pk else "-"
 

@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class MarketingConfig(AppConfig):
     name = "marketing"
-    verbose_name = "Marketing"
+    verbose_name = _("Marketing")
 
     def ready(self) -> None:
         from . import signals  # connects cache invalidation

@@ -24,7 +24,7 @@ from catalog.pricing import Target, Trigger
 from .models import Banner, BannerGroup, Upsell, UpsellLocation
 from .services import banner_images_refresh
 
-UPSELL_RULE_NAME = "Upsell offer: 10% off"
+UPSELL_RULE_NAME = "Oferta de upsell: 10% de desconto"
 # Products of the catalog demo (catalog/demo.py) the two offers use.
 UPSELL_SKUS = {
     "cart-trigger": "DEMO-0001",
@@ -58,21 +58,21 @@ class DemoGroup:
 GROUPS = (
     DemoGroup(
         code="home-main",
-        name="Home: main carousel",
+        name="Home: carrossel principal",
         location="home-top",
-        title="Deals of the week",
+        title="Ofertas da semana",
         sizes=(1920, 600, 1024, 400, 768, 600),
         banners=(
-            DemoBanner("Summer sale", ((255, 140, 0), (220, 40, 90)), "/sale", 1),
+            DemoBanner("Liquidação de verão", ((255, 140, 0), (220, 40, 90)), "/sale", 1),
             DemoBanner(
-                "New collection",
+                "Nova coleção",
                 ((20, 90, 160), (10, 180, 170)),
                 "/new",
                 2,
                 own_mobile_image=True,
             ),
             DemoBanner(
-                "Black Friday (scheduled)",
+                "Black Friday (agendado)",
                 ((20, 20, 20), (90, 90, 90)),
                 "/black-friday",
                 3,
@@ -80,7 +80,7 @@ GROUPS = (
                 ends_in_days=33,
             ),
             DemoBanner(
-                "Carnival (expired)",
+                "Carnaval (encerrado)",
                 ((140, 0, 160), (240, 200, 0)),
                 "/carnival",
                 4,
@@ -88,20 +88,24 @@ GROUPS = (
                 ends_in_days=-30,
             ),
             DemoBanner(
-                "Old campaign (inactive)", ((120, 120, 120), (60, 60, 60)), "/old", 5, active=False
+                "Campanha antiga (inativa)",
+                ((120, 120, 120), (60, 60, 60)),
+                "/old",
+                5,
+                active=False,
             ),
         ),
     ),
     DemoGroup(
         code="home-secondary",
-        name="Home: secondary strip",
+        name="Home: faixa secundária",
         location="home-middle",
-        title="Free shipping",
+        title="Frete grátis",
         sizes=(960, 300, 768, 300, 640, 320),
         banners=(
-            DemoBanner("Free shipping", ((0, 130, 80), (120, 200, 60)), "/shipping", 1),
+            DemoBanner("Frete grátis", ((0, 130, 80), (120, 200, 60)), "/shipping", 1),
             DemoBanner(
-                "Month of the customer",
+                "Mês do cliente",
                 ((200, 60, 60), (250, 170, 120)),
                 "/customers",
                 2,
@@ -112,11 +116,11 @@ GROUPS = (
     ),
     DemoGroup(
         code="category-top",
-        name="Category pages: top banner",
+        name="Páginas de categoria: banner do topo",
         location="category-top",
         title="",
         sizes=(1200, 200, 900, 200, 640, 200),
-        banners=(DemoBanner("Category highlights", ((40, 40, 120), (90, 120, 220)), "/c", 1),),
+        banners=(DemoBanner("Destaques da categoria", ((40, 40, 120), (90, 120, 220)), "/c", 1),),
     ),
 )
 
@@ -221,8 +225,8 @@ def _seed_upsells(*, stdout) -> None:
         stdout.write("  catalog demo products not found: upsell offers skipped")
         return
     offers = [
-        (UpsellLocation.CART, "Complete your look", "cart-offer", ["cart-trigger"]),
-        (UpsellLocation.CHECKOUT, "Last-minute deal", "checkout-offer", []),
+        (UpsellLocation.CART, "Complete o visual", "cart-offer", ["cart-trigger"]),
+        (UpsellLocation.CHECKOUT, "Oferta de última hora", "checkout-offer", []),
     ]
     for location, title, offered, triggers in offers:
         if Upsell.objects.filter(location=location).exists():
@@ -230,8 +234,8 @@ def _seed_upsells(*, stdout) -> None:
         product = products[UPSELL_SKUS[offered]]
         offer = Upsell.objects.create(
             display_title=title,
-            display_description=f"Add {product.name} with 10% off.",
-            display_button_text="Add to cart",
+            display_description=f"Leve {product.name} com 10% de desconto.",
+            display_button_text="Adicionar ao carrinho",
             quantity=1,
             product=product,
             price_rule=_upsell_rule(),

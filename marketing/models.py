@@ -17,7 +17,7 @@ MAX_IDENTIFIER_LENGTH = 100
 
 code_validator = RegexValidator(
     r"^[A-Za-z0-9][A-Za-z0-9._-]*$",
-    "Use letters, digits, dots, hyphens and underscores (e.g. home-main).",
+    _("Use letters, digits, dots, hyphens and underscores (e.g. home-main)."),
 )
 side_validators = [MinValueValidator(1), MaxValueValidator(MAX_SIDE)]
 
@@ -27,28 +27,34 @@ def validate_image_pixels(value) -> None:
     try:
         pixels = value.width * value.height
     except (OSError, TypeError, ValueError) as exc:
-        raise ValidationError("Upload a valid image.") from exc
+        raise ValidationError(_("Upload a valid image.")) from exc
     if pixels > MAX_SOURCE_PIXELS:
         raise ValidationError(
-            f"The image is too large ({value.width}x{value.height}); "
-            f"at most {MAX_SOURCE_PIXELS:,} pixels are accepted."
+            _(
+                "The image is too large (%(width)sx%(height)s); "
+                "at most %(limit)s pixels are accepted."
+            )
+            % {"width": value.width, "height": value.height, "limit": f"{MAX_SOURCE_PIXELS:,}"}
         )
 
 
 def validate_json_object(value) -> None:
     if not isinstance(value, dict):
-        raise ValidationError('Enter a JSON object, e.g. {} or {"theme": "dark"}.')
+        raise ValidationError(_('Enter a JSON object, e.g. {} or {"theme": "dark"}.'))
 
 
 def validate_identifier_list(value) -> None:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise ValidationError("Enter a list of identifiers (text).")
+        raise ValidationError(_("Enter a list of identifiers (text)."))
     if len(value) > MAX_IDENTIFIERS:
-        raise ValidationError(f"Enter at most {MAX_IDENTIFIERS} identifiers.")
+        raise ValidationError(
+            _("Enter at most %(count)d identifiers.") % {"count": MAX_IDENTIFIERS}
+        )
     too_long = [item for item in value if len(item) > MAX_IDENTIFIER_LENGTH]
     if too_long:
         raise ValidationError(
-            f"Identifiers have at most {MAX_IDENTIFIER_LENGTH} characters: {too_long[0][:20]}..."
+            _("Identifiers have at most %(count)d characters: %(identifier)s...")
+            % {"count": MAX_IDENTIFIER_LENGTH, "identifier": too_long[0][:20]}
         )
 
 
@@ -87,12 +93,12 @@ class ScheduledQuerySet(models.QuerySet):
 
 
 class ScheduledModel(TimestampedModel):
-    active = models.BooleanField(default=True)
+    active = models.BooleanField(_("active"), default=True)
     start_at = models.DateTimeField(
-        "starts at", null=True, blank=True, help_text="Leave empty to start at once."
+        _("starts at"), null=True, blank=True, help_text=_("Leave empty to start at once.")
     )
     end_at = models.DateTimeField(
-        "ends at", null=True, blank=True, help_text="Leave empty to never end."
+        _("ends at"), null=True, blank=True, help_text=_("Leave empty to never end.")
     )
 
     class Meta:
@@ -116,7 +122,7 @@ class ScheduledModel(TimestampedModel):
     def clean(self):
         super().clean()
         if self.start_at and self.end_at and self.end_at <= self.start_at:
-            raise ValidationError({"end_at": "The end must be after the start."})
+            raise ValidationError({"end_at": _("The end must be after the start.")})
 
 
 # --- Banners --------------------------------------------------------------------
@@ -134,28 +140,48 @@ class BannerGroup(TimestampedModel):
     """A slot of the storefront (e.g. the home carousel) that front ends ask for by code."""
 
     code = models.CharField(
+        _("code"),
         max_length=100,
         unique=True,
         validators=[code_validator],
-        help_text="What front ends ask for (GET /api/v3/publics/template/banners?codes=...).",
+        help_text=_("What front ends ask for (GET /api/v3/publics/template/banners?codes=...)."),
     )
     sales_channel = models.ForeignKey(
         "storefront.SalesChannel",
+        verbose_name=_("sales channel"),
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="banner_groups",
-        help_text="Limit the group to one channel; leave empty for every channel.",
+        help_text=_("Limit the group to one channel; leave empty for every channel."),
     )
     location_id = models.CharField(
-        "location",
+        _("location"),
         max_length=100,
         blank=True,
-        help_text="Where front ends place the group (e.g. home-top); free text.",
+        help_text=_("Where front ends place the group (e.g. home-top); free text."),
     )
-    name = models.CharField(max_length=150)
-    title = models.CharField(max_length=200, blank=True)
-    description = models.TextField(max_length=2000, blank=True)
+    name = models.CharField(_("name"), max_length=150)
+    title = models.CharField(_("title"), max_length=200, blank=True)
+    description = models.TextField(_("description"), max_length=2000, blank=True)
+    desktop_width = models.PositiveIntegerField(
+        _("desktop width"), default=1920, validators=side_validators
+    )
+    desktop_height = models.PositiveIntegerField(
+        _("desktop height"), default=600, validators=side_validators
+    )
+    tablet_width = models.PositiveIntegerField(
+        _("tablet width"), default=1024, validators=side_validators
+    )
+    tablet_height = models.PositiveIntegerField(
+        _("tablet height"), default=400, validators=side_validators
+    )
+    mobile_width = models.PositiveIntegerField(
+        _("mobile width"), default=768, validators=side_validators
+    )
+    mobile_height = models.PositiveIntegerField(
+        _("mobile height"), default=600, validators=side_validators
+    )
     start_at = models.DateTimeField(
         _("starts at"),
         null=True,
@@ -174,39 +200,42 @@ class BannerGroup(TimestampedModel):
             "when it is earlier."
         ),
     )
-    desktop_width = models.PositiveIntegerField(default=1920, validators=side_validators)
-    desktop_height = models.PositiveIntegerField(default=600, validators=side_validators)
-    tablet_width = models.PositiveIntegerField(default=1024, validators=side_validators)
-    tablet_height = models.PositiveIntegerField(default=400, validators=side_validators)
-    mobile_width = models.PositiveIntegerField(default=768, validators=side_validators)
-    mobile_height = models.PositiveIntegerField(default=600, validators=side_validators)
     additional_parameter = models.JSONField(
+        _("additional parameter"),
         default=dict,
         blank=True,
         validators=[validate_json_object],
-        help_text="A JSON object handed to front ends as is.",
+        help_text=_("A JSON object handed to front ends as is."),
     )
-    products = models.ManyToManyField("catalog.Product", blank=True, related_name="banner_groups")
-    brands = models.ManyToManyField("catalog.Brand", blank=True, related_name="banner_groups")
+    products = models.ManyToManyField(
+        "catalog.Product", verbose_name=_("products"), blank=True, related_name="banner_groups"
+    )
+    brands = models.ManyToManyField(
+        "catalog.Brand", verbose_name=_("brands"), blank=True, related_name="banner_groups"
+    )
     categories = models.ManyToManyField(
-        "catalog.Category", blank=True, related_name="banner_groups"
+        "catalog.Category", verbose_name=_("categories"), blank=True, related_name="banner_groups"
     )
     showcases = models.JSONField(
+        _("showcases"),
         default=list,
         blank=True,
         validators=[validate_identifier_list],
-        help_text="Identifiers of front-end showcases, one per line.",
+        help_text=_("Identifiers of front-end showcases, one per line."),
     )
     pages = models.JSONField(
+        _("pages"),
         default=list,
         blank=True,
         validators=[validate_identifier_list],
-        help_text="Identifiers of front-end pages, one per line.",
+        help_text=_("Identifiers of front-end pages, one per line."),
     )
 
     objects = BannerGroupQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("banner group")
+        verbose_name_plural = _("banner groups")
         ordering = ["code"]
         constraints = [
             models.CheckConstraint(
@@ -271,70 +300,90 @@ class Banner(ScheduledModel):
     inherits the group's, and the group's schedule bounds the banner's (`effective_window`).
     """
 
-    group = models.ForeignKey(BannerGroup, on_delete=models.CASCADE, related_name="banners")
-    name = models.CharField(max_length=150)
+    group = models.ForeignKey(
+        BannerGroup, verbose_name=_("group"), on_delete=models.CASCADE, related_name="banners"
+    )
+    name = models.CharField(_("name"), max_length=150)
     alt = models.CharField(
-        "alternative text", max_length=255, blank=True, help_text="Read by screen readers."
+        _("alternative text"), max_length=255, blank=True, help_text=_("Read by screen readers.")
     )
     desktop_original_image = models.ImageField(
+        _("desktop original image"),
         upload_to="banners/original/%Y/%m/",
         max_length=255,
         validators=[validate_image_pixels],
-        help_text="Uploaded as is; a copy fitted to the group's desktop size is generated.",
+        help_text=_("Uploaded as is; a copy fitted to the group's desktop size is generated."),
     )
     tablet_original_image = models.ImageField(
+        _("tablet original image"),
         upload_to="banners/original/%Y/%m/",
         max_length=255,
         blank=True,
         validators=[validate_image_pixels],
-        help_text="Optional: the desktop image is used when empty.",
+        help_text=_("Optional: the desktop image is used when empty."),
     )
     mobile_original_image = models.ImageField(
+        _("mobile original image"),
         upload_to="banners/original/%Y/%m/",
         max_length=255,
         blank=True,
         validators=[validate_image_pixels],
-        help_text="Optional: the desktop image is used when empty.",
+        help_text=_("Optional: the desktop image is used when empty."),
     )
     # Fitted copies: written by services.banner_images_refresh, never uploaded.
     desktop_image = models.ImageField(
-        upload_to="banners/fitted/", max_length=255, blank=True, editable=False
+        _("desktop image"), upload_to="banners/fitted/", max_length=255, blank=True, editable=False
     )
     tablet_image = models.ImageField(
-        upload_to="banners/fitted/", max_length=255, blank=True, editable=False
+        _("tablet image"), upload_to="banners/fitted/", max_length=255, blank=True, editable=False
     )
     mobile_image = models.ImageField(
-        upload_to="banners/fitted/", max_length=255, blank=True, editable=False
+        _("mobile image"), upload_to="banners/fitted/", max_length=255, blank=True, editable=False
     )
-    desktop_width = models.PositiveIntegerField(null=True, blank=True, editable=False)
-    desktop_height = models.PositiveIntegerField(null=True, blank=True, editable=False)
-    tablet_width = models.PositiveIntegerField(null=True, blank=True, editable=False)
-    tablet_height = models.PositiveIntegerField(null=True, blank=True, editable=False)
-    mobile_width = models.PositiveIntegerField(null=True, blank=True, editable=False)
-    mobile_height = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    desktop_width = models.PositiveIntegerField(
+        _("desktop width"), null=True, blank=True, editable=False
+    )
+    desktop_height = models.PositiveIntegerField(
+        _("desktop height"), null=True, blank=True, editable=False
+    )
+    tablet_width = models.PositiveIntegerField(
+        _("tablet width"), null=True, blank=True, editable=False
+    )
+    tablet_height = models.PositiveIntegerField(
+        _("tablet height"), null=True, blank=True, editable=False
+    )
+    mobile_width = models.PositiveIntegerField(
+        _("mobile width"), null=True, blank=True, editable=False
+    )
+    mobile_height = models.PositiveIntegerField(
+        _("mobile height"), null=True, blank=True, editable=False
+    )
     desktop_url = models.CharField(
-        "desktop link",
+        _("desktop link"),
         max_length=500,
         blank=True,
-        help_text="Where a click leads: a path (/sale) or a full URL.",
+        help_text=_("Where a click leads: a path (/sale) or a full URL."),
     )
     tablet_url = models.CharField(
-        "tablet link", max_length=500, blank=True, help_text="Empty: the desktop link."
+        _("tablet link"), max_length=500, blank=True, help_text=_("Empty: the desktop link.")
     )
     mobile_url = models.CharField(
-        "mobile link", max_length=500, blank=True, help_text="Empty: the desktop link."
+        _("mobile link"), max_length=500, blank=True, help_text=_("Empty: the desktop link.")
     )
-    order = models.IntegerField(default=0, help_text="Lower numbers come first.")
+    order = models.IntegerField(_("order"), default=0, help_text=_("Lower numbers come first."))
     additional_parameter = models.JSONField(
+        _("additional parameter"),
         default=dict,
         blank=True,
         validators=[validate_json_object],
-        help_text="A JSON object handed to front ends as is.",
+        help_text=_("A JSON object handed to front ends as is."),
     )
 
     objects = BannerQuerySet.as_manager()
 
     class Meta(ScheduledModel.Meta):
+        verbose_name = _("banner")
+        verbose_name_plural = _("banners")
         ordering = ["group_id", "order", "id"]
         indexes = [
             models.Index(fields=["group", "active", "order"], name="banner_group_active_order")
@@ -364,8 +413,8 @@ class Banner(ScheduledModel):
 
 
 class UpsellLocation(models.TextChoices):
-    CART = "cart", "Cart"
-    CHECKOUT = "checkout", "Checkout"
+    CART = "cart", _("Cart")
+    CHECKOUT = "checkout", _("Checkout")
 
 
 class UpsellQuerySet(ScheduledQuerySet):
@@ -376,47 +425,58 @@ class UpsellQuerySet(ScheduledQuerySet):
 class Upsell(ScheduledModel):
     """An offer shown at a cart location, optionally only when some products are in the cart."""
 
-    display_title = models.CharField(max_length=150)
-    display_description = models.TextField(max_length=1000, blank=True)
-    display_button_text = models.CharField(max_length=60, default="Add to cart")
+    display_title = models.CharField(_("display title"), max_length=150)
+    display_description = models.TextField(_("display description"), max_length=1000, blank=True)
+    display_button_text = models.CharField(
+        _("display button text"), max_length=60, default="Add to cart"
+    )
     quantity = models.PositiveIntegerField(
-        default=1, validators=[MinValueValidator(1), MaxValueValidator(999)]
+        _("quantity"), default=1, validators=[MinValueValidator(1), MaxValueValidator(999)]
     )
     product = models.ForeignKey(
         "catalog.Product",
+        verbose_name=_("product"),
         on_delete=models.CASCADE,
         related_name="upsell_offers",
-        help_text="The product offered.",
+        help_text=_("The product offered."),
     )
     price_rule = models.ForeignKey(
         "catalog.PriceRule",
+        verbose_name=_("price rule"),
         on_delete=models.PROTECT,
         related_name="upsell_offers",
-        help_text="Price rule applied to the offered product.",
+        help_text=_("Price rule applied to the offered product."),
     )
     location = models.CharField(
+        _("location"),
         max_length=50,
         default=UpsellLocation.CART,
         validators=[code_validator],
-        help_text="Where the offer shows: cart, checkout, or any location your front end uses.",
+        help_text=_("Where the offer shows: cart, checkout, or any location your front end uses."),
     )
-    priority = models.IntegerField(default=0, help_text="The highest priority is offered first.")
+    priority = models.IntegerField(
+        _("priority"), default=0, help_text=_("The highest priority is offered first.")
+    )
     trigger_products = models.ManyToManyField(
         "catalog.Product",
+        verbose_name=_("trigger products"),
         blank=True,
         related_name="upsell_triggers",
-        help_text="Offer only when one of these products (or variations) is in the cart.",
+        help_text=_("Offer only when one of these products (or variations) is in the cart."),
     )
     trigger_categories = models.ManyToManyField(
         "catalog.Category",
+        verbose_name=_("trigger categories"),
         blank=True,
         related_name="upsell_triggers",
-        help_text="Offer only when a cart product belongs to one of these categories.",
+        help_text=_("Offer only when a cart product belongs to one of these categories."),
     )
 
     objects = UpsellQuerySet.as_manager()
 
     class Meta(ScheduledModel.Meta):
+        verbose_name = _("upsell")
+        verbose_name_plural = _("upsells")
         ordering = ["location", "-priority", "id"]
         indexes = [
             models.Index(

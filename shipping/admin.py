@@ -10,6 +10,14 @@ from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from storefront.admin_utils import (
+    HISTORY_FIELDSET,
+    NAME_COLUMN_CHARS,
+    truncated,
+    truncated_column,
+)
 
 from . import admin_imports
 from .models import (
@@ -25,13 +33,18 @@ from .models import (
 )
 from .postal import format_postal_code
 
-HISTORY_FIELDSET = ("History", {"fields": ("created_at", "updated_at"), "classes": ("collapse",)})
+
+def value_range(low, high, unlimited) -> str:
+    """ "0 to 30", or "from 30" when the upper bound is the no-limit value."""
+    if high >= unlimited:
+        return _("from %(low)s") % {"low": low}
+    return _("%(start)s to %(end)s") % {"start": low, "end": high}
 
 
 class TableFilter(admin.SimpleListFilter):
     """Filter by shipping table, listing tables with their carrier in one query."""
 
-    title = "shipping table"
+    title = _("shipping table")
     parameter_name = "table"
 
     def lookups(self, request, model_admin):
@@ -47,15 +60,22 @@ class TableFilter(admin.SimpleListFilter):
 
 @admin.register(PostalCode)
 class PostalCodeAdmin(admin.ModelAdmin):
-    list_display = ("postal_code", "country", "public_place", "district", "city", "state_code")
+    list_display = (
+        "postal_code",
+        "country",
+        truncated_column("public_place", description=_("public place")),
+        "district",
+        "city",
+        "state_code",
+    )
     list_filter = ("country",)
     search_fields = ("=code", "^city", "^public_place")
-    search_help_text = "Postal code (with or without hyphen), or the start of a city or street."
+    search_help_text = _("Postal code (with or without hyphen), or the start of a city or street.")
     readonly_fields = ("created_at", "updated_at")
     fieldsets = (
         (None, {"fields": ("country", "code")}),
         (
-            "Address",
+            _("Address"),
             {
                 "fields": (
                     "public_place",
@@ -73,7 +93,7 @@ class PostalCodeAdmin(admin.ModelAdmin):
     show_full_result_count = False
     list_per_page = 50
 
-    @admin.display(description="postal code", ordering="code")
+    @admin.display(description=_("postal code"), ordering="code")
     def postal_code(self, obj: PostalCode) -> str:
         return obj.display_code
 
@@ -109,7 +129,8 @@ class PostalCodeAdmin(admin.ModelAdmin):
 
 @admin.register(Carrier)
 class CarrierAdmin(admin.ModelAdmin):
-    list_display = ("name", "tracking_url_template", "table_count", "active")
+    list_display = ("active", "name", "tracking_url", "table_count")
+    list_display_links = ("name",)
     list_filter = ("active",)
     search_fields = ("name",)
     readonly_fields = ("created_at", "updated_at")
@@ -117,7 +138,11 @@ class CarrierAdmin(admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(table_count=Count("tables"))
 
-    @admin.display(description="tables", ordering="table_count")
+    @admin.display(description=_("tracking URL template"))
+    def tracking_url(self, obj):
+        return truncated(obj.tracking_url_template)
+
+    @admin.display(description=_("tables"), ordering="table_count")
     def table_count(self, obj) -> int:
         return obj.table_count
 
@@ -136,7 +161,8 @@ class PickupInline(admin.StackedInline):
 
 @admin.register(ShippingTable)
 class ShippingTableAdmin(admin.ModelAdmin):
-    list_display = ("label", "carrier", "kind", "country", "row_count", "active")
+    list_display = ("active", "label", "carrier", "kind", "country", "row_count")
+    list_display_links = ("label",)
     list_filter = ("active", "kind", "country", "carrier")
     list_select_related = ("carrier",)
     search_fields = ("label", "integration_code", "external_shipping_code", "carrier__name")
@@ -145,9 +171,9 @@ class ShippingTableAdmin(admin.ModelAdmin):
     readonly_fields = ("rows_link", "created_at", "updated_at")
     fieldsets = (
         (None, {"fields": ("label", "carrier", "kind", "country", "active")}),
-        ("Codes", {"fields": ("integration_code", "external_shipping_code")}),
-        ("Serves", {"fields": ("storages", "cargo_types")}),
-        ("Rows", {"fields": ("rows_link",)}),
+        (_("Codes"), {"fields": ("integration_code", "external_shipping_code")}),
+        (_("Serves"), {"fields": ("storages", "cargo_types")}),
+        (_("Rows"), {"fields": ("rows_link",)}),
         HISTORY_FIELDSET,
     )
     inlines = [PickupInline]
@@ -159,24 +185,26 @@ class ShippingTableAdmin(admin.ModelAdmin):
         # Pickup points belong to pickup tables only.
         return self.inlines if obj is not None and obj.kind == ShippingTableKind.PICKUP else []
 
-    @admin.display(description="rows", ordering="row_count")
+    @admin.display(description=_("rows"), ordering="row_count")
     def row_count(self, obj) -> int:
         return obj.row_count
 
-    @admin.display(description="rows")
-    def rows_link(self, obj) -> str:
+    @admin.display(description=_("rows"))
+    def rows_link(self, obj):
         if obj.pk is None:
-            return "Save the table first, then add or import its rows."
+            return _("Save the table first, then add or import its rows.")
         rows_url = reverse("admin:shipping_shippingrow_changelist") + f"?table={obj.pk}"
         add_url = reverse("admin:shipping_shippingrow_add") + f"?table={obj.pk}"
         import_url = reverse("admin:shipping_shippingtable_import_rows", args=[obj.pk])
+        count = obj.rows.count()
         return format_html(
-            '<a href="{}">{} rows</a> &middot; <a href="{}">Add a row</a> &middot; '
-            '<a href="{}">Import rows from CSV</a>',
+            '<a href="{}">{}</a> &middot; <a href="{}">{}</a> &middot; <a href="{}">{}</a>',
             rows_url,
-            obj.rows.count(),
+            ngettext("%(count)d row", "%(count)d rows", count) % {"count": count},
             add_url,
+            _("Add a row"),
             import_url,
+            _("Import rows from CSV"),
         )
 
     def get_urls(self):
@@ -264,15 +292,12 @@ class ShippingRowForm(forms.ModelForm):
 class ShippingRowAdmin(admin.ModelAdmin):
     form = ShippingRowForm
     list_display = (
-        "table",
         "zipcode_range",
-        "initial_weight",
-        "final_weight",
-        "initial_price",
-        "final_price",
+        "table",
+        "weight_range",
+        "order_value_range",
         "shipping_value",
-        "begin_shipping_time",
-        "end_shipping_time",
+        "days",
     )
     list_filter = ("table__carrier", TableFilter)
     list_select_related = ("table", "table__carrier")
@@ -284,7 +309,7 @@ class ShippingRowAdmin(admin.ModelAdmin):
     fieldsets = (
         (None, {"fields": ("table",)}),
         (
-            "Ranges (inclusive)",
+            _("Ranges (inclusive)"),
             {
                 "fields": (
                     ("initial_zipcode", "final_zipcode"),
@@ -294,11 +319,11 @@ class ShippingRowAdmin(admin.ModelAdmin):
             },
         ),
         (
-            "Price and days",
+            _("Price and days"),
             {"fields": ("shipping_value", ("begin_shipping_time", "end_shipping_time"))},
         ),
         (
-            "Variables (extra charges; 0 = none)",
+            _("Variables (extra charges; 0 = none)"),
             {
                 "fields": (
                     ("extra_kg_value", "extra_kg_threshold"),
@@ -337,23 +362,42 @@ class ShippingRowAdmin(admin.ModelAdmin):
     def import_view(self, request):
         return admin_imports.choose_table_view(self, request)
 
-    @admin.display(description="postal codes", ordering="initial_zipcode")
+    @admin.display(description=_("postal codes"), ordering="initial_zipcode")
     def zipcode_range(self, obj: ShippingRow) -> str:
         country = obj.table.country
-        return (
-            f"{format_postal_code(country, obj.initial_zipcode)} to "
-            f"{format_postal_code(country, obj.final_zipcode)}"
-        )
+        return _("%(start)s to %(end)s") % {
+            "start": format_postal_code(country, obj.initial_zipcode),
+            "end": format_postal_code(country, obj.final_zipcode),
+        }
+
+    @admin.display(description=_("weight (kg)"), ordering="initial_weight")
+    def weight_range(self, obj: ShippingRow) -> str:
+        return value_range(obj.initial_weight, obj.final_weight, MAX_WEIGHT)
+
+    @admin.display(description=_("order value (BRL)"), ordering="initial_price")
+    def order_value_range(self, obj: ShippingRow) -> str:
+        return value_range(obj.initial_price, obj.final_price, MAX_ORDER_VALUE)
+
+    @admin.display(description=_("days"), ordering="begin_shipping_time")
+    def days(self, obj: ShippingRow) -> str:
+        if obj.begin_shipping_time == obj.end_shipping_time:
+            return str(obj.begin_shipping_time)
+        return f"{obj.begin_shipping_time}-{obj.end_shipping_time}"
 
 
 @admin.register(Pickup)
 class PickupAdmin(admin.ModelAdmin):
-    list_display = ("name", "table", "type", "city", "state_code", "active")
+    list_display = ("active", "short_name", "table", "type", "city", "state_code")
+    list_display_links = ("short_name",)
     list_filter = ("active", "type", TableFilter)
     list_select_related = ("table", "table__carrier")
     search_fields = ("name", "city", "zip_code", "address")
     autocomplete_fields = ("table",)
     readonly_fields = ("created_at", "updated_at")
+
+    @admin.display(description=_("name"), ordering="name")
+    def short_name(self, obj: Pickup):
+        return truncated(obj.name, NAME_COLUMN_CHARS)
 
 
 @admin.register(PostalImportJob)

@@ -5,7 +5,10 @@ from decimal import Decimal
 from django import forms
 from django.contrib import admin
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
+from .admin_utils import HISTORY_FIELDSET, truncated_column
 from .models import Customer, PaymentOption, PaymentOptionKind, SalesChannel
 from .payments import (
     cash_discount,
@@ -14,8 +17,6 @@ from .payments import (
     installment_terms_of,
 )
 from .services import customers_set_active
-
-HISTORY_FIELDSET = ("History", {"fields": ("created_at", "updated_at"), "classes": ("collapse",)})
 
 
 def _percent(value: Decimal) -> str:
@@ -38,7 +39,8 @@ class SalesChannelForm(forms.ModelForm):
             current = SalesChannel.objects.filter(is_default=True).exclude(pk=self.instance.pk)
             if channel := current.first():
                 raise forms.ValidationError(
-                    f"“{channel}” is already the default channel: untick it there first."
+                    _("“%(channel)s” is already the default channel: untick it there first.")
+                    % {"channel": channel}
                 )
         return is_default
 
@@ -46,14 +48,21 @@ class SalesChannelForm(forms.ModelForm):
 @admin.register(SalesChannel)
 class SalesChannelAdmin(admin.ModelAdmin):
     form = SalesChannelForm
-    list_display = ("name", "domain", "active", "is_default", "updated_at")
+    list_display = (
+        "active",
+        "is_default",
+        "name",
+        truncated_column("domain", description=_("domain")),
+        "updated_at",
+    )
+    list_display_links = ("name",)
     list_filter = ("active", "is_default")
     search_fields = ("name", "domain")
     ordering = ("-is_default", "name")
     readonly_fields = ("created_at", "updated_at")
     fieldsets = (
         (None, {"fields": ("name", "domain")}),
-        ("Status", {"fields": ("active", "is_default")}),
+        (_("Status"), {"fields": ("active", "is_default")}),
         HISTORY_FIELDSET,
     )
 
@@ -88,8 +97,8 @@ class PaymentOptionForm(forms.ModelForm):
             if option := current.first():
                 self.add_error(
                     "is_default",
-                    f"“{option.name}” is already the default {option.get_kind_display().lower()} "
-                    "option: untick it there first.",
+                    _("“%(option)s” is already the default %(kind)s option: untick it there first.")
+                    % {"option": option.name, "kind": option.get_kind_display().lower()},
                 )
         return cleaned
 
@@ -97,20 +106,21 @@ class PaymentOptionForm(forms.ModelForm):
 @admin.register(PaymentOption)
 class PaymentOptionAdmin(admin.ModelAdmin):
     form = PaymentOptionForm
-    list_display = ("name", "kind", "active", "is_default", "terms", "updated_at")
+    list_display = ("active", "is_default", "name", "kind", "terms", "updated_at")
+    list_display_links = ("name",)
     list_filter = ("kind", "active", "is_default")
     search_fields = ("name",)
     ordering = ("kind", "name")
 
     cash_fieldset = (
-        "Cash discount",
+        _("Cash discount"),
         {
             "fields": ("discount_percentage",),
-            "description": "Used by cash-discount options only.",
+            "description": _("Used by cash-discount options only."),
         },
     )
     installments_fieldset = (
-        "Installments",
+        _("Installments"),
         {
             "fields": (
                 "max_installments",
@@ -118,7 +128,7 @@ class PaymentOptionAdmin(admin.ModelAdmin):
                 "monthly_interest_rate",
                 "min_installment_value",
             ),
-            "description": (
+            "description": _(
                 "Used by installment options only. Counts up to the interest-free one split "
                 "the value evenly; above it, compound monthly interest (Tabela Price). An "
                 "installment count is offered only while each installment is at least the "
@@ -137,10 +147,10 @@ class PaymentOptionAdmin(admin.ModelAdmin):
             else self.installments_fieldset
         )
         preview = (
-            f"Preview for {PREVIEW_VALUE}",
+            _("Preview for %(value)s") % {"value": PREVIEW_VALUE},
             {
                 "fields": ("conditions_preview",),
-                "description": "As the storefront computes it with the saved terms.",
+                "description": _("As the storefront computes it with the saved terms."),
             },
         )
         return (main, terms, preview, HISTORY_FIELDSET)
@@ -151,26 +161,29 @@ class PaymentOptionAdmin(admin.ModelAdmin):
         # The kind picks the terms that apply: storefronts may hold the id, so it stays put.
         return ("kind", "conditions_preview", "created_at", "updated_at")
 
-    @admin.display(description="Terms")
+    @admin.display(description=_("Terms"))
     def terms(self, obj: PaymentOption) -> str:
         if obj.kind == PaymentOptionKind.CASH_DISCOUNT:
-            return f"{_percent(obj.discount_percentage)}% off"
-        return (
-            f"up to {obj.max_installments}x, {obj.interest_free_installments}x interest-free, "
-            f"{_percent(obj.monthly_interest_rate)}%/month, "
-            f"minimum installment {obj.min_installment_value}"
-        )
+            return _("%(percent)s%% off") % {"percent": _percent(obj.discount_percentage)}
+        return _(
+            "up to %(max)sx, %(free)sx interest-free, %(rate)s%%/month, "
+            "minimum installment %(minimum)s"
+        ) % {
+            "max": obj.max_installments,
+            "free": obj.interest_free_installments,
+            "rate": _percent(obj.monthly_interest_rate),
+            "minimum": obj.min_installment_value,
+        }
 
-    @admin.display(description="Conditions")
+    @admin.display(description=_("Conditions"))
     def conditions_preview(self, obj: PaymentOption) -> str:
         if obj.kind == PaymentOptionKind.CASH_DISCOUNT:
             discount = cash_discount(PREVIEW_VALUE, cash_discount_terms_of(obj))
-            return format_html(
-                "{}% off: discount {}, pays {}",
-                _percent(discount.discount_percentage),
-                discount.discount_value,
-                discount.value_with_discount,
-            )
+            return _("%(percent)s%% off: discount %(discount)s, pays %(pays)s") % {
+                "percent": _percent(discount.discount_percentage),
+                "discount": discount.discount_value,
+                "pays": discount.value_with_discount,
+            }
         plan = installment_plan(PREVIEW_VALUE, installment_terms_of(obj))
         rows = format_html_join(
             "",
@@ -187,8 +200,13 @@ class PaymentOptionAdmin(admin.ModelAdmin):
             ),
         )
         return format_html(
-            "<table><thead><tr><th>Installments</th><th>Each</th><th>Total</th>"
-            "<th>Monthly rate</th><th>Interest</th></tr></thead><tbody>{}</tbody></table>",
+            "<table><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>"
+            "</thead><tbody>{}</tbody></table>",
+            _("Installments"),
+            _("Each"),
+            _("Total"),
+            _("Monthly rate"),
+            _("Interest"),
             rows,
         )
 
@@ -200,19 +218,29 @@ class PaymentOptionAdmin(admin.ModelAdmin):
 class CustomerAdmin(admin.ModelAdmin):
     """Storefront accounts. Passwords are never shown or set here: customers choose them."""
 
-    list_display = ("name", "email", "active", "last_login", "created_at")
+    list_display = (
+        "active",
+        "name",
+        truncated_column("email", description=_("email")),
+        "last_login",
+        "created_at",
+    )
+    list_display_links = ("name",)
     list_filter = ("active",)
     search_fields = ("name", "email")
     ordering = ("name", "id")
     fieldsets = (
         (None, {"fields": ("name", "email", "active")}),
-        ("Sign-in", {"fields": ("last_login",)}),
+        (_("Sign-in"), {"fields": ("last_login",)}),
         HISTORY_FIELDSET,
     )
     readonly_fields = ("last_login", "created_at", "updated_at")
     actions = ("deactivate",)
 
-    @admin.action(description="Deactivate selected customers (they can no longer sign in)")
+    @admin.action(description=_("Deactivate selected customers (they can no longer sign in)"))
     def deactivate(self, request, queryset):
         count = customers_set_active(customers=queryset, active=False)
-        self.message_user(request, f"{count} customer(s) deactivated.")
+        message = ngettext(
+            "%(count)d customer deactivated.", "%(count)d customers deactivated.", count
+        )
+        self.message_user(request, message % {"count": count})

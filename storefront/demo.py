@@ -30,7 +30,7 @@ def seed(*, stdout) -> None:
 
     cash, created = PaymentOption.objects.get_or_create(
         kind=PaymentOptionKind.CASH_DISCOUNT,
-        name="Pix / boleto (5% off)",
+        name="Pix / boleto (5% de desconto)",
         defaults={
             "discount_percentage": Decimal("5.00"),
             "is_default": not PaymentOption.objects.filter(
@@ -41,7 +41,7 @@ def seed(*, stdout) -> None:
     _created(stdout, f"payment option {cash}", created)
     card, created = PaymentOption.objects.get_or_create(
         kind=PaymentOptionKind.INSTALLMENTS,
-        name="Credit card (12x)",
+        name="Cartão de crédito (12x)",
         defaults={
             "max_installments": 12,
             "interest_free_installments": 3,

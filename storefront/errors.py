@@ -18,3 +18,13 @@ class InvalidCredentials(AuthenticationFailed):
     """Unknown e-mail, wrong password or inactive account (deliberately not told apart)."""
 
     default_message = "The email or password is incorrect."
+
+
+class PasswordResetLinkInvalid(RuleViolation):
+    """The reset link's uid and token name no account, were used already, or expired."""
+
+    field = "token"
+    default_message = (
+        "The {token} of this password reset link is invalid, was already used or has "
+        "expired. Ask for a new link."
+    )

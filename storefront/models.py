@@ -12,8 +12,8 @@ from django.utils.translation import gettext_lazy as _
 
 
 class TimestampedModel(models.Model):
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
         abstract = True
@@ -27,22 +27,25 @@ class SalesChannelQuerySet(models.QuerySet):
 class SalesChannel(TimestampedModel):
     """A storefront domain of this store. Requests are matched to one by their host."""
 
-    name = models.CharField(max_length=100)
+    name = models.CharField(_("name"), max_length=100)
     domain = models.CharField(
+        _("domain"),
         max_length=253,
         unique=True,
-        help_text="Host name the storefront is served on, without port (e.g. shop.example.com).",
+        help_text=_("Host name the storefront is served on, without port (e.g. shop.example.com)."),
     )
-    active = models.BooleanField(default=True)
+    active = models.BooleanField(_("active"), default=True)
     is_default = models.BooleanField(
-        "default",
+        _("default"),
         default=False,
-        help_text="Used when no channel's domain matches the request's host.",
+        help_text=_("Used when no channel's domain matches the request's host."),
     )
 
     objects = SalesChannelQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("sales channel")
+        verbose_name_plural = _("sales channels")
         ordering = ["-is_default", "name"]
         constraints = [
             models.UniqueConstraint(
@@ -58,12 +61,12 @@ class SalesChannel(TimestampedModel):
     def clean(self):
         self.domain = (self.domain or "").strip().lower().rstrip(".")
         if ":" in self.domain or "/" in self.domain:
-            raise ValidationError({"domain": "Enter a host name only, without scheme or port."})
+            raise ValidationError({"domain": _("Enter a host name only, without scheme or port.")})
 
 
 class PaymentOptionKind(models.TextChoices):
-    CASH_DISCOUNT = "cash_discount", "Cash discount"
-    INSTALLMENTS = "installments", "Installments"
+    CASH_DISCOUNT = "cash_discount", _("Cash discount")
+    INSTALLMENTS = "installments", _("Installments")
 
 
 class PaymentOptionQuerySet(models.QuerySet):
@@ -77,49 +80,58 @@ class PaymentOptionQuerySet(models.QuerySet):
 class PaymentOption(TimestampedModel):
     """A way to pay with its terms: a cash discount or an installment plan."""
 
-    kind = models.CharField(max_length=20, choices=PaymentOptionKind.choices)
-    name = models.CharField(max_length=100)
-    active = models.BooleanField(default=True)
+    kind = models.CharField(_("kind"), max_length=20, choices=PaymentOptionKind.choices)
+    name = models.CharField(_("name"), max_length=100)
+    active = models.BooleanField(_("active"), default=True)
     is_default = models.BooleanField(
-        "default",
+        _("default"),
         default=False,
-        help_text="Used by payment conditions when the request names no option of this kind.",
+        help_text=_("Used by payment conditions when the request names no option of this kind."),
     )
     discount_percentage = models.DecimalField(
+        _("discount percentage"),
         max_digits=5,
         decimal_places=2,
         default=Decimal("0"),
         validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("100"))],
-        help_text="Cash discount, in percent of the value (cash-discount options).",
+        help_text=_("Cash discount, in percent of the value (cash-discount options)."),
     )
     max_installments = models.PositiveSmallIntegerField(
+        _("max installments"),
         default=1,
         validators=[MinValueValidator(1), MaxValueValidator(99)],
-        help_text="Largest number of installments offered (installment options).",
+        help_text=_("Largest number of installments offered (installment options)."),
     )
     min_installment_value = models.DecimalField(
+        _("min installment value"),
         max_digits=12,
         decimal_places=2,
         default=Decimal("0"),
         validators=[MinValueValidator(Decimal("0"))],
-        help_text="An installment count is offered only while each installment is at least this.",
+        help_text=_(
+            "An installment count is offered only while each installment is at least this."
+        ),
     )
     interest_free_installments = models.PositiveSmallIntegerField(
+        _("interest free installments"),
         default=1,
         validators=[MaxValueValidator(99)],
-        help_text="Installment counts up to this one carry no interest.",
+        help_text=_("Installment counts up to this one carry no interest."),
     )
     monthly_interest_rate = models.DecimalField(
+        _("monthly interest rate"),
         max_digits=6,
         decimal_places=4,
         default=Decimal("0"),
         validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("100"))],
-        help_text="Monthly compound interest rate in percent (e.g. 1.99), Tabela Price.",
+        help_text=_("Monthly compound interest rate in percent (e.g. 1.99), Tabela Price."),
     )
 
     objects = PaymentOptionQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("payment option")
+        verbose_name_plural = _("payment options")
         ordering = ["kind", "name"]
         constraints = [
             models.UniqueConstraint(
@@ -150,7 +162,11 @@ class PaymentOption(TimestampedModel):
             and self.interest_free_installments > self.max_installments
         ):
             raise ValidationError(
-                {"interest_free_installments": "Cannot exceed the maximum number of installments."}
+                {
+                    "interest_free_installments": _(
+                        "Cannot exceed the maximum number of installments."
+                    )
+                }
             )
 
 
@@ -165,15 +181,17 @@ class CustomerQuerySet(models.QuerySet):
 class Customer(TimestampedModel):
     """A storefront account (separate from staff users, who sign in to the admin)."""
 
-    name = models.CharField(max_length=100)
-    email = models.EmailField(max_length=254)
-    password = models.CharField(max_length=128, editable=False)
-    active = models.BooleanField(default=True)
-    last_login = models.DateTimeField(null=True, blank=True, editable=False)
+    name = models.CharField(_("name"), max_length=100)
+    email = models.EmailField(_("email"), max_length=254)
+    password = models.CharField(_("password"), max_length=128, editable=False)
+    active = models.BooleanField(_("active"), default=True)
+    last_login = models.DateTimeField(_("last login"), null=True, blank=True, editable=False)
 
     objects = CustomerQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("customer")
+        verbose_name_plural = _("customers")
         ordering = ["name", "id"]
         constraints = [
             models.UniqueConstraint(Lower("email"), name="customer_email_unique_ci"),
@@ -213,7 +231,9 @@ class IdempotencyRecord(models.Model):
 
     key = models.CharField(_("key"), max_length=255)
     caller = models.CharField(
-        _("caller"), max_length=100, help_text=_("customer:<id> when signed in, else ip:<address>.")
+        _("caller"),
+        max_length=100,
+        help_text=_("customer:<id> when signed in, else ip:<address>."),
     )
     fingerprint = models.CharField(
         _("request fingerprint"),
@@ -252,9 +272,13 @@ class ThrottleCounter(models.Model):
     storefront/api/throttling.py.
     """
 
-    key = models.CharField(max_length=255, primary_key=True)
-    count = models.PositiveIntegerField(default=0)
-    window_end = models.FloatField(db_index=True)
+    key = models.CharField(_("key"), max_length=255, primary_key=True)
+    count = models.PositiveIntegerField(_("count"), default=0)
+    window_end = models.FloatField(_("window end"), db_index=True)
+
+    class Meta:
+        verbose_name = _("throttle counter")
+        verbose_name_plural = _("throttle counters")
 
     def __str__(self) -> str:
         return f"{self.key}: {self.count}"

@@ -5,15 +5,23 @@ dedicated salt; the signer adds the issue timestamp, so the expiry is checked wi
 `max_age = settings.CUSTOMER_TOKEN_MAX_AGE` and needs no storage. The password version
 is a short HMAC of the stored password hash: changing the password invalidates every
 token issued before.
+
+`customer_password_reset_tokens` makes and checks the one-time tokens of the password-reset
+e-mail (Django's PasswordResetTokenGenerator, adapted to Customer).
 """
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.core import signing
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
+
+if TYPE_CHECKING:
+    from .models import Customer
 
 # Salts separate signing purposes; they are not secrets (SECRET_KEY is).
 TOKEN_SALT = "storefront.customer-token"  # noqa: S105
@@ -70,3 +78,31 @@ def token_read(token: str) -> TokenPayload | None:
     if type(customer_id) is not int or customer_id <= 0 or not isinstance(version, str):
         return None
     return TokenPayload(customer_id=customer_id, password_version=version)
+
+
+class CustomerPasswordResetTokenGenerator(PasswordResetTokenGenerator):
+    """Django's password-reset tokens for storefront customers (not Django users).
+
+    The hash covers the account id, the stored password hash, the last sign-in and the
+    e-mail, so a token stops working once the password changes (every token issued before
+    a reset is void), after the next sign-in, or when the e-mail changes. Tokens expire
+    after settings.PASSWORD_RESET_TIMEOUT seconds.
+    """
+
+    key_salt = "storefront.tokens.CustomerPasswordResetTokenGenerator"
+
+    def _make_hash_value(self, user: Any, timestamp: int) -> str:
+        customer = user
+        login = customer.last_login
+        login_text = "" if login is None else login.replace(microsecond=0, tzinfo=None)
+        return f"{customer.pk}{customer.password}{login_text}{timestamp}{customer.email}"
+
+    # Typed for Customer (the base class is typed for Django's User).
+    def make_customer_token(self, customer: "Customer") -> str:
+        return self.make_token(customer)  # type: ignore[arg-type]
+
+    def check_customer_token(self, customer: "Customer", token: str) -> bool:
+        return self.check_token(customer, token)  # type: ignore[arg-type]
+
+
+customer_password_reset_tokens = CustomerPasswordResetTokenGenerator()

@@ -20,6 +20,10 @@ hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "dev")
 def _plain_http_and_clean_cache(settings):
     # Tests talk plain HTTP to the test server; production redirects to HTTPS.
     settings.SECURE_SSL_REDIRECT = False
+    # Tests read English texts unless they ask for another language: the admin and the
+    # customers' e-mails default to Portuguese in the demo (tests/i18n cover pt-BR).
+    settings.ADMIN_LANGUAGE_CODE = "en"
+    settings.CUSTOMER_LANGUAGE_CODE = "en"
     cache.clear()
     RECENT_ANSWERS.clear()
     yield

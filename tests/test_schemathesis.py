@@ -58,7 +58,12 @@ from tests.storefront.factories import CustomerFactory, PaymentOptionFactory
 
 CHECKS = [not_a_server_error, content_type_conformance]
 # Operations that answer differently to a signed-in customer: also called with a token.
-SIGNED_IN_PATHS = {"/publics/customers/me", "/publics/products/{productId}/comments"}
+SIGNED_IN_PATHS = {
+    "/publics/customers/me",
+    "/publics/products/{productId}/comments",
+    "/review/product",
+    "/review/sales-channel",
+}
 # Generous rates: the fuzzer writes far more than a person would in a minute.
 UNTHROTTLED = {"public_write": "100000/min", "login": "100000/min", "login_email": "100000/min"}
 

@@ -107,14 +107,22 @@ def add_product_reviews(*, total: int, on_top: int, rng: random.Random, customer
 
 
 def add_store_reviews(*, total: int, rng: random.Random, customers) -> None:
-    """Approved reviews of the channel serving 127.0.0.1, up to `total`."""
+    """Approved reviews of the channel serving 127.0.0.1, up to `total` (one per customer)."""
     channel = SalesChannel.objects.get(domain=STORE_CHANNEL_DOMAIN)
     wanted = total - SalesChannelReview.objects.public().filter(sales_channel=channel).count()
     texts = dict.fromkeys(range(1, 6), STORE_REVIEW_TEXTS)
+    reviewed = set(
+        SalesChannelReview.objects.filter(sales_channel=channel).values_list(
+            "customer_id", flat=True
+        )
+    )
+    reviewers = [c for c in customers if c.pk not in reviewed]
+    if wanted > len(reviewers):
+        raise RuntimeError("not enough customers for the store reviews wanted (one each)")
     created = SalesChannelReview.objects.bulk_create(
         [
             SalesChannelReview(sales_channel=channel, **_review_fields(rng, customer, texts))
-            for customer in (customers[rng.randrange(len(customers))] for _ in range(wanted))
+            for customer in rng.sample(reviewers, k=max(0, wanted))
         ],
         batch_size=1000,
     )

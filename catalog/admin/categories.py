@@ -5,6 +5,9 @@ from django.db import connection
 from django.db.models import Count, Value
 from django.db.models.functions import Collate, Replace
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from storefront.admin_utils import truncated
 
 from ..models import Attribute, AttributeValue, Brand, CargoType, Category
 from .common import HISTORY_FIELDSET
@@ -21,7 +24,7 @@ def tree_order():
 
 @admin.register(Category)
 class CategoryAdmin(admin.ModelAdmin):
-    list_display = ("indented_name", "slug", "url", "active", "position", "updated_at")
+    list_display = ("active", "position", "indented_name", "slug", "short_url", "updated_at")
     list_display_links = ("indented_name",)
     list_editable = ("active", "position")
     list_filter = ("active",)
@@ -31,7 +34,7 @@ class CategoryAdmin(admin.ModelAdmin):
     list_per_page = 200
     fieldsets = (
         (None, {"fields": ("name", "slug", "parent", "url")}),
-        ("Display", {"fields": ("active", "position")}),
+        (_("Display"), {"fields": ("active", "position")}),
         HISTORY_FIELDSET,
     )
     prepopulated_fields = {"slug": ("name",)}
@@ -39,20 +42,25 @@ class CategoryAdmin(admin.ModelAdmin):
     def get_ordering(self, request):
         return (tree_order(), "id")
 
-    @admin.display(description="name", ordering="name")
+    @admin.display(description=_("URL"), ordering="url")
+    def short_url(self, category: Category):
+        return truncated(category.url, 40)
+
+    @admin.display(description=_("name"), ordering="name")
     def indented_name(self, category: Category):
         depth = max(category.url.count("/") - 1, 0)
         return format_html(
             '<span style="padding-left:{}em">{}{}</span>',
             depth * 1.5,
             "└ " if depth else "",
-            category.name,
+            truncated(category.name, 40),
         )
 
 
 @admin.register(Brand)
 class BrandAdmin(admin.ModelAdmin):
-    list_display = ("name", "slug", "active", "updated_at")
+    list_display = ("active", "name", "slug", "updated_at")
+    list_display_links = ("name",)
     list_filter = ("active",)
     search_fields = ("name", "slug")
     prepopulated_fields = {"slug": ("name",)}
@@ -76,7 +84,7 @@ class AttributeAdmin(admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(_value_count=Count("values"))
 
-    @admin.display(description="values", ordering="_value_count")
+    @admin.display(description=_("values"), ordering="_value_count")
     def value_count(self, attribute) -> int:
         return attribute._value_count
 
@@ -92,7 +100,7 @@ class AttributeValueAdmin(admin.ModelAdmin):
     autocomplete_fields = ("attribute",)
     readonly_fields = ("created_at", "updated_at")
 
-    @admin.display(description="colour")
+    @admin.display(description=_("colour"))
     def swatch(self, value: AttributeValue):
         if not value.color:
             return "-"

@@ -2,7 +2,9 @@
 
 from django.db import models
 
-HISTORY_FIELDSET = ("History", {"fields": ("created_at", "updated_at"), "classes": ("collapse",)})
+from storefront.admin_utils import HISTORY_FIELDSET
+
+__all__ = ["HISTORY_FIELDSET", "URL_FIELD_OVERRIDES", "https_formfield"]
 
 # Typed addresses without a scheme are taken as https (Django 6's default, said now).
 URL_FIELD_OVERRIDES = {models.URLField: {"assume_scheme": "https"}}

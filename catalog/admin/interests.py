@@ -7,33 +7,42 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from storefront.admin_utils import NAME_COLUMN_CHARS, badge, truncated
 
 from ..models import InterestOrigin, InterestStatus, ProductInterest
 from ..services import InterestReplyError, interest_reply
 
 REPLY_MAX_LENGTH = 5000
+STATUS_COLORS: dict[str, str] = {
+    InterestStatus.PENDING: "orange",
+    InterestStatus.NOTIFIED: "green",
+    InterestStatus.REPLIED: "green",
+}
 
 
 class InterestReplyForm(forms.Form):
     reply = forms.CharField(
+        label=_("Reply"),
         widget=forms.Textarea(attrs={"rows": 10, "cols": 80}),
         max_length=REPLY_MAX_LENGTH,
-        help_text="Sent to the customer by e-mail as plain text.",
+        help_text=_("Sent to the customer by e-mail as plain text."),
     )
 
 
 @admin.register(ProductInterest)
 class ProductInterestAdmin(admin.ModelAdmin):
     list_display = (
-        "created_at",
-        "name",
-        "email",
-        "product",
-        "origin",
-        "status",
-        "replied_at",
+        "status_badge",
         "reply_link",
+        "customer",
+        "product_name",
+        "origin",
+        "created_at",
+        "replied_at",
     )
+    list_display_links = ("customer",)
     list_filter = ("origin", "status", "created_at")
     list_select_related = ("product",)
     search_fields = ("name", "email", "product__sku", "product__name")
@@ -55,10 +64,10 @@ class ProductInterestAdmin(admin.ModelAdmin):
         "reply_link",
     )
     fieldsets = (
-        ("Customer", {"fields": ("name", "email", "phone")}),
-        ("Interest", {"fields": ("product", "origin", "message", "created_at")}),
+        (_("Customer"), {"fields": ("name", "email", "phone")}),
+        (_("Interest"), {"fields": ("product", "origin", "message", "created_at")}),
         (
-            "Answer",
+            _("Answer"),
             {
                 "fields": (
                     "status",
@@ -83,12 +92,29 @@ class ProductInterestAdmin(admin.ModelAdmin):
             *super().get_urls(),
         ]
 
-    @admin.display(description="reply")
+    @admin.display(description=_("status"), ordering="status")
+    def status_badge(self, interest: ProductInterest):
+        color = STATUS_COLORS.get(interest.status, "grey")
+        return badge(interest.get_status_display(), color)
+
+    @admin.display(description=_("customer"), ordering="name")
+    def customer(self, interest: ProductInterest):
+        return format_html(
+            '{}<br><small class="quiet">{}</small>',
+            truncated(interest.name, NAME_COLUMN_CHARS),
+            truncated(interest.email, NAME_COLUMN_CHARS),
+        )
+
+    @admin.display(description=_("product"), ordering="product__name")
+    def product_name(self, interest: ProductInterest):
+        return truncated(interest.product.name, NAME_COLUMN_CHARS)
+
+    @admin.display(description=_("reply"))
     def reply_link(self, interest: ProductInterest):
         if interest.origin != InterestOrigin.ON_REQUEST or interest.pk is None:
             return "-"
         url = reverse("admin:catalog_productinterest_reply", args=[interest.pk])
-        label = "Reply" if interest.status == InterestStatus.PENDING else "Reply again"
+        label = _("Reply") if interest.status == InterestStatus.PENDING else _("Reply again")
         return format_html('<a class="button" href="{}">{}</a>', url, label)
 
     def reply_view(self, request, object_id: int):
@@ -99,7 +125,7 @@ class ProductInterestAdmin(admin.ModelAdmin):
             raise PermissionDenied
         changelist = reverse("admin:catalog_productinterest_changelist")
         if interest.origin != InterestOrigin.ON_REQUEST:
-            messages.error(request, "Only price-on-request interests are answered with a reply.")
+            messages.error(request, _("Only price-on-request interests are answered with a reply."))
             return redirect(changelist)
 
         form = InterestReplyForm(request.POST or None, initial={"reply": interest.reply})
@@ -111,15 +137,17 @@ class ProductInterestAdmin(admin.ModelAdmin):
             except InterestReplyError as exc:
                 form.add_error("reply", str(exc))
             except OSError:
-                messages.error(request, "The e-mail could not be sent; nothing was recorded.")
+                messages.error(request, _("The e-mail could not be sent; nothing was recorded."))
             else:
-                messages.success(request, f"Reply e-mailed to {interest.email}.")
+                messages.success(
+                    request, _("Reply e-mailed to %(email)s.") % {"email": interest.email}
+                )
                 return redirect(changelist)
 
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
-            "title": f"Reply to {interest.name}",
+            "title": _("Reply to %(name)s") % {"name": interest.name},
             "interest": interest,
             "form": form,
             "original": interest,

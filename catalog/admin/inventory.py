@@ -2,6 +2,9 @@
 
 from django.contrib import admin
 from django.db.models import Sum
+from django.utils.translation import gettext_lazy as _
+
+from storefront.admin_utils import truncated_column
 
 from ..models import Stock, Storage
 from .common import HISTORY_FIELDSET
@@ -9,16 +12,24 @@ from .common import HISTORY_FIELDSET
 
 @admin.register(Storage)
 class StorageAdmin(admin.ModelAdmin):
-    list_display = ("trade_name", "code", "city", "state_code", "zip_code", "priority", "active")
+    list_display = (
+        "active",
+        truncated_column("trade_name", description=_("trade name")),
+        "code",
+        "city",
+        "state_code",
+        "zip_code",
+        "priority",
+    )
     list_filter = ("active", "state_code", "country_code")
     search_fields = ("trade_name", "corporate_name", "code", "city", "zip_code", "document")
     filter_horizontal = ("trade_policy_exceptions",)
     readonly_fields = ("created_at", "updated_at")
     fieldsets = (
         (None, {"fields": ("code", "trade_name", "corporate_name", "document", "active")}),
-        ("Contact", {"fields": ("email", "phone")}),
+        (_("Contact"), {"fields": ("email", "phone")}),
         (
-            "Address",
+            _("Address"),
             {
                 "fields": (
                     "zip_code",
@@ -34,7 +45,7 @@ class StorageAdmin(admin.ModelAdmin):
             },
         ),
         (
-            "Shipping",
+            _("Shipping"),
             {"fields": ("priority", "additional_time", "trade_policy_exceptions", "observation")},
         ),
         HISTORY_FIELDSET,
@@ -55,7 +66,7 @@ class StockAdmin(admin.ModelAdmin):
         changelist = getattr(response, "context_data", {}).get("cl")
         if changelist is not None:
             totals = changelist.queryset.aggregate(available=Sum("available"))
-            response.context_data["title"] = (
-                f"Stock ({totals['available'] or 0} units available in the filtered rows)"
-            )
+            response.context_data["title"] = _(
+                "Stock (%(units)s units available in the filtered rows)"
+            ) % {"units": totals["available"] or 0}
         return response

@@ -1,13 +1,15 @@
 """Admin of trade policies and price rules."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from ..models import PriceRule, TradePolicy
 
 
 @admin.register(TradePolicy)
 class TradePolicyAdmin(admin.ModelAdmin):
-    list_display = ("name", "code", "active", "is_default", "updated_at")
+    list_display = ("active", "is_default", "name", "code", "updated_at")
+    list_display_links = ("name",)
     list_filter = ("active", "is_default")
     search_fields = ("name", "code")
     readonly_fields = ("created_at", "updated_at")
@@ -16,16 +18,16 @@ class TradePolicyAdmin(admin.ModelAdmin):
 @admin.register(PriceRule)
 class PriceRuleAdmin(admin.ModelAdmin):
     list_display = (
+        "active",
+        "start_at",
+        "end_at",
         "name",
         "trigger",
         "rule_target",
         "value",
-        "value_type",
         "priority",
-        "active",
-        "start_at",
-        "end_at",
     )
+    list_display_links = ("name",)
     list_filter = ("active", "trigger", "rule_target", "value_type", "trade_policies")
     search_fields = ("name", "code")
     autocomplete_fields = ("products", "categories", "brands")
@@ -34,7 +36,7 @@ class PriceRuleAdmin(admin.ModelAdmin):
     fieldsets = (
         (None, {"fields": ("name", "active", "priority", "origin")}),
         (
-            "Discount",
+            _("Discount"),
             {
                 "fields": (
                     "value",
@@ -45,7 +47,7 @@ class PriceRuleAdmin(admin.ModelAdmin):
             },
         ),
         (
-            "When",
+            _("When"),
             {
                 "fields": (
                     "trigger",
@@ -57,8 +59,8 @@ class PriceRuleAdmin(admin.ModelAdmin):
                 )
             },
         ),
-        ("Applies to", {"fields": ("rule_target", "products", "categories", "brands")}),
-        ("History", {"fields": ("last_update_user_name", "created_at", "updated_at")}),
+        (_("Applies to"), {"fields": ("rule_target", "products", "categories", "brands")}),
+        (_("History"), {"fields": ("last_update_user_name", "created_at", "updated_at")}),
     )
 
     def save_model(self, request, obj, form, change):

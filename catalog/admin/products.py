@@ -4,6 +4,9 @@ from django import forms
 from django.contrib import admin
 from django.db.models import Q, Sum
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from storefront.admin_utils import truncated
 
 from ..models import Product, ProductDescription, ProductMedia, ProductPrice, Stock
 from ..services import MediaImageError, media_prepare_image
@@ -59,7 +62,7 @@ class ProductMediaInline(admin.TabularInline):
     readonly_fields = ("thumbnail", "dimensions")
     extra = 0
 
-    @admin.display(description="preview")
+    @admin.display(description=_("preview"))
     def thumbnail(self, media: ProductMedia):
         image = media.file or media.original_file
         if not image:
@@ -69,7 +72,7 @@ class ProductMediaInline(admin.TabularInline):
             image.url,
         )
 
-    @admin.display(description="size")
+    @admin.display(description=_("size"))
     def dimensions(self, media: ProductMedia) -> str:
         if media.width is None:
             return "-"
@@ -99,7 +102,7 @@ class ProductDescriptionInline(admin.StackedInline):
             },
         ),
         (
-            "SEO",
+            _("SEO"),
             {
                 "fields": (
                     "seo_title",
@@ -122,8 +125,8 @@ class ProductDescriptionInline(admin.StackedInline):
 class VariationInline(admin.TabularInline):
     model = Product
     fk_name = "parent"
-    verbose_name = "variation"
-    verbose_name_plural = "variations"
+    verbose_name = _("variation")
+    verbose_name_plural = _("variations")
     fields = ("sku", "name", "attribute_values", "base_price", "active")
     autocomplete_fields = ("attribute_values",)
     show_change_link = True
@@ -170,7 +173,7 @@ class ProductAdminForm(forms.ModelForm):
         if values:
             attributes = [value.attribute_id for value in values]
             if len(attributes) != len(set(attributes)):
-                self.add_error("attribute_values", "Choose at most one value per attribute.")
+                self.add_error("attribute_values", _("Choose at most one value per attribute."))
         return cleaned
 
 
@@ -178,17 +181,16 @@ class ProductAdminForm(forms.ModelForm):
 class ProductAdmin(admin.ModelAdmin):
     form = ProductAdminForm
     list_display = (
+        "active",
         "sku",
-        "name",
+        "short_name",
         "type",
         "brand",
         "main_category",
         "base_price",
         "available_stock",
-        "cargo_type",
-        "active",
     )
-    list_display_links = ("sku", "name")
+    list_display_links = ("sku", "short_name")
     list_filter = (
         "active",
         "type",
@@ -198,7 +200,7 @@ class ProductAdmin(admin.ModelAdmin):
         "main_category",
         "cargo_type",
     )
-    list_select_related = ("brand", "main_category", "cargo_type")
+    list_select_related = ("brand", "main_category")
     search_fields = ("sku", "name", "ean", "mpn")
     autocomplete_fields = (
         "brand",
@@ -219,10 +221,10 @@ class ProductAdmin(admin.ModelAdmin):
     ]
     fieldsets = (
         (None, {"fields": ("name", "sku", "slug", "type", "active", "priority", "base_price")}),
-        ("Catalog", {"fields": ("brand", "main_category", "categories")}),
-        ("Variation", {"fields": ("parent", "attribute_values"), "classes": ("collapse",)}),
+        (_("Catalog"), {"fields": ("brand", "main_category", "categories")}),
+        (_("Variation"), {"fields": ("parent", "attribute_values"), "classes": ("collapse",)}),
         (
-            "Flags",
+            _("Flags"),
             {
                 "fields": (
                     "is_gift_card",
@@ -234,9 +236,9 @@ class ProductAdmin(admin.ModelAdmin):
                 )
             },
         ),
-        ("Tax", {"fields": ("mpn", "ean", "ncm", "tax_exclusive")}),
+        (_("Tax"), {"fields": ("mpn", "ean", "ncm", "tax_exclusive")}),
         (
-            "Dimensions",
+            _("Dimensions"),
             {
                 "fields": (
                     "cargo_type",
@@ -256,6 +258,10 @@ class ProductAdmin(admin.ModelAdmin):
             .annotate(_available=Sum("stocks__available", filter=Q(stocks__storage__active=True)))
         )
 
-    @admin.display(description="stock", ordering="_available")
+    @admin.display(description=_("name"), ordering="name")
+    def short_name(self, product: Product):
+        return truncated(product.name, 48)
+
+    @admin.display(description=_("stock"), ordering="_available")
     def available_stock(self, product: Product) -> int:
         return product._available or 0  # type: ignore[attr-defined]  # get_queryset annotates it

@@ -3,6 +3,7 @@
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
 
 from storefront.models import TimestampedModel
 
@@ -26,34 +27,39 @@ class Category(TimestampedModel):
     when it changes (a parent's slug or place in the tree moved).
     """
 
-    name = models.CharField(max_length=100)
+    name = models.CharField(_("name"), max_length=100)
     slug = models.SlugField(
+        _("slug"),
         max_length=100,
         allow_unicode=False,
         blank=True,
-        help_text="Part of the category's URL; filled from the name when left empty.",
+        help_text=_("Part of the category's URL; filled from the name when left empty."),
     )
     parent = models.ForeignKey(
         "self",
+        verbose_name=_("parent"),
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="children",
-        help_text="Empty for a top-level category.",
+        help_text=_("Empty for a top-level category."),
     )
     active = models.BooleanField(
-        default=True, help_text="Inactive categories and everything under them are hidden."
+        _("active"),
+        default=True,
+        help_text=_("Inactive categories and everything under them are hidden."),
     )
     position = models.PositiveIntegerField(
-        default=0, help_text="Order among its siblings (then by name)."
+        _("position"), default=0, help_text=_("Order among its siblings (then by name).")
     )
-    url = models.CharField(max_length=URL_MAX_LENGTH, editable=False, db_index=True)
+    url = models.CharField(_("URL"), max_length=URL_MAX_LENGTH, editable=False, db_index=True)
 
     objects = CategoryQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("category")
         ordering = ["position", "name", "id"]
-        verbose_name_plural = "categories"
+        verbose_name_plural = _("categories")
         constraints = [
             models.UniqueConstraint(
                 fields=["parent", "slug"], name="category_slug_unique_among_siblings"
@@ -91,13 +97,13 @@ class Category(TimestampedModel):
         if not self.slug:
             self.slug = slugify(self.name)[:100]
         if not self.slug:
-            raise ValidationError({"slug": "Enter a slug (letters, digits, hyphens)."})
+            raise ValidationError({"slug": _("Enter a slug (letters, digits, hyphens).")})
         moves_under_itself = self.pk is not None and (
             self.parent_id == self.pk or self.pk in self.ancestor_ids()
         )
         if moves_under_itself:
             raise ValidationError(
-                {"parent": "A category cannot be placed under itself or its descendants."}
+                {"parent": _("A category cannot be placed under itself or its descendants.")}
             )
 
     def build_url(self) -> str:
@@ -141,13 +147,15 @@ class BrandQuerySet(models.QuerySet):
 
 
 class Brand(TimestampedModel):
-    name = models.CharField(max_length=100)
-    slug = models.SlugField(max_length=100, unique=True)
-    active = models.BooleanField(default=True)
+    name = models.CharField(_("name"), max_length=100)
+    slug = models.SlugField(_("slug"), max_length=100, unique=True)
+    active = models.BooleanField(_("active"), default=True)
 
     objects = BrandQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("brand")
+        verbose_name_plural = _("brands")
         ordering = ["name", "id"]
 
     def __str__(self) -> str:

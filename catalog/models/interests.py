@@ -3,19 +3,20 @@
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
 
 from storefront.models import TimestampedModel
 
 
 class InterestOrigin(models.TextChoices):
-    NOTIFY_ME = "notify-me", "Notify me (back in stock)"
-    ON_REQUEST = "on-request", "Price on request"
+    NOTIFY_ME = "notify-me", _("Notify me (back in stock)")
+    ON_REQUEST = "on-request", _("Price on request")
 
 
 class InterestStatus(models.TextChoices):
-    PENDING = "pending", "Pending"
-    NOTIFIED = "notified", "Notified (back in stock e-mail sent)"
-    REPLIED = "replied", "Replied by staff"
+    PENDING = "pending", _("Pending")
+    NOTIFIED = "notified", _("Notified (back in stock e-mail sent)")
+    REPLIED = "replied", _("Replied by staff")
 
 
 class ProductInterestQuerySet(models.QuerySet):
@@ -29,21 +30,27 @@ class ProductInterestQuerySet(models.QuerySet):
 
 class ProductInterest(TimestampedModel):
     product = models.ForeignKey(
-        "catalog.Product", on_delete=models.CASCADE, related_name="interests"
+        "catalog.Product",
+        verbose_name=_("product"),
+        on_delete=models.CASCADE,
+        related_name="interests",
     )
-    origin = models.CharField(max_length=20, choices=InterestOrigin.choices)
-    name = models.CharField(max_length=50)
-    email = models.EmailField(max_length=50)
-    phone = models.CharField(max_length=30, blank=True)
-    message = models.CharField(max_length=300, blank=True)
+    origin = models.CharField(_("origin"), max_length=20, choices=InterestOrigin.choices)
+    name = models.CharField(_("name"), max_length=50)
+    email = models.EmailField(_("email"), max_length=50)
+    phone = models.CharField(_("phone"), max_length=30, blank=True)
+    message = models.CharField(_("message"), max_length=300, blank=True)
     status = models.CharField(
-        max_length=20, choices=InterestStatus.choices, default=InterestStatus.PENDING
+        _("status"), max_length=20, choices=InterestStatus.choices, default=InterestStatus.PENDING
     )
-    notified_at = models.DateTimeField(null=True, blank=True)
-    reply = models.TextField(blank=True, help_text="Staff answer e-mailed to the customer.")
-    replied_at = models.DateTimeField(null=True, blank=True)
+    notified_at = models.DateTimeField(_("notified at"), null=True, blank=True)
+    reply = models.TextField(
+        _("reply"), blank=True, help_text=_("Staff answer e-mailed to the customer.")
+    )
+    replied_at = models.DateTimeField(_("replied at"), null=True, blank=True)
     replied_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
+        verbose_name=_("replied by"),
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
@@ -53,6 +60,8 @@ class ProductInterest(TimestampedModel):
     objects = ProductInterestQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("product interest")
+        verbose_name_plural = _("product interests")
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["status", "origin"], name="interest_status_origin")]
         constraints = [

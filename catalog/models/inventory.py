@@ -72,25 +72,35 @@ class StorageQuerySet(models.QuerySet):
 class Storage(TimestampedModel):
     """A place stock ships from (warehouse, store), with its address and coordinates."""
 
-    code = models.SlugField(max_length=50, unique=True)
-    corporate_name = models.CharField(max_length=150)
-    trade_name = models.CharField(max_length=150)
-    email = models.EmailField(max_length=254, blank=True)
-    phone = models.CharField(max_length=30, blank=True)
-    document = models.CharField(max_length=20, blank=True, help_text="Company registration (CNPJ).")
+    code = models.SlugField(_("code"), max_length=50, unique=True)
+    corporate_name = models.CharField(_("corporate name"), max_length=150)
+    trade_name = models.CharField(_("trade name"), max_length=150)
+    email = models.EmailField(_("email"), max_length=254, blank=True)
+    phone = models.CharField(_("phone"), max_length=30, blank=True)
+    document = models.CharField(
+        _("document"), max_length=20, blank=True, help_text=_("Company registration (CNPJ).")
+    )
     country_code = models.CharField(
+        _("country code"),
         max_length=3,
         default="BRA",
-        validators=[RegexValidator(r"^[A-Z]{3}\Z", "Use the ISO 3166-1 alpha-3 code, e.g. BRA.")],
+        validators=[
+            RegexValidator(r"^[A-Z]{3}\Z", _("Use the ISO 3166-1 alpha-3 code, e.g. BRA."))
+        ],
     )
-    state_code = models.CharField(max_length=10, help_text="ISO 3166-2 code, e.g. BR-SP.")
-    zip_code = models.CharField(max_length=12, help_text="Postal code, e.g. 01310-100.")
-    city = models.CharField(max_length=100)
-    address = models.CharField(max_length=200)
-    district = models.CharField(max_length=100, blank=True)
-    number = models.CharField(max_length=20, blank=True)
-    complement = models.CharField(max_length=100, blank=True)
+    state_code = models.CharField(
+        _("state code"), max_length=10, help_text=_("ISO 3166-2 code, e.g. BR-SP.")
+    )
+    zip_code = models.CharField(
+        _("zip code"), max_length=12, help_text=_("Postal code, e.g. 01310-100.")
+    )
+    city = models.CharField(_("city"), max_length=100)
+    address = models.CharField(_("address"), max_length=200)
+    district = models.CharField(_("district"), max_length=100, blank=True)
+    number = models.CharField(_("number"), max_length=20, blank=True)
+    complement = models.CharField(_("complement"), max_length=100, blank=True)
     latitude = models.DecimalField(
+        _("latitude"),
         max_digits=9,
         decimal_places=6,
         null=True,
@@ -98,31 +108,38 @@ class Storage(TimestampedModel):
         validators=[MinValueValidator(Decimal("-90")), MaxValueValidator(Decimal("90"))],
     )
     longitude = models.DecimalField(
+        _("longitude"),
         max_digits=9,
         decimal_places=6,
         null=True,
         blank=True,
         validators=[MinValueValidator(Decimal("-180")), MaxValueValidator(Decimal("180"))],
     )
-    active = models.BooleanField(default=True)
-    observation = models.TextField(blank=True, default="")
+    active = models.BooleanField(_("active"), default=True)
+    observation = models.TextField(_("observation"), blank=True, default="")
     trade_policy_exceptions = models.ManyToManyField(
         "catalog.TradePolicy",
+        verbose_name=_("trade policy exceptions"),
         blank=True,
         related_name="excluded_storages",
-        help_text="Trade policies this storage does not serve.",
+        help_text=_("Trade policies this storage does not serve."),
     )
     additional_time = models.PositiveSmallIntegerField(
-        default=0, help_text="Extra days this storage needs before shipping."
+        _("additional time"),
+        default=0,
+        help_text=_("Extra days this storage needs before shipping."),
     )
     priority = models.IntegerField(
+        _("priority"),
         default=0,
-        help_text="Preferred order (highest first) when a postal code has no coordinates.",
+        help_text=_("Preferred order (highest first) when a postal code has no coordinates."),
     )
 
     objects = StorageQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("storage")
+        verbose_name_plural = _("storages")
         ordering = ["-priority", "trade_name", "id"]
         constraints = [
             models.CheckConstraint(
@@ -153,14 +170,23 @@ class StockQuerySet(models.QuerySet):
 class Stock(TimestampedModel):
     """Units of a product in a storage: available to sell, and reserved by open orders."""
 
-    product = models.ForeignKey("catalog.Product", on_delete=models.CASCADE, related_name="stocks")
-    storage = models.ForeignKey(Storage, on_delete=models.CASCADE, related_name="stocks")
-    available = models.PositiveIntegerField(default=0)
-    reserved = models.PositiveIntegerField(default=0)
+    product = models.ForeignKey(
+        "catalog.Product",
+        verbose_name=_("product"),
+        on_delete=models.CASCADE,
+        related_name="stocks",
+    )
+    storage = models.ForeignKey(
+        Storage, verbose_name=_("storage"), on_delete=models.CASCADE, related_name="stocks"
+    )
+    available = models.PositiveIntegerField(_("available"), default=0)
+    reserved = models.PositiveIntegerField(_("reserved"), default=0)
 
     objects = StockQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("stock")
+        verbose_name_plural = _("stocks")
         ordering = ["product_id", "storage_id"]
         constraints = [
             models.UniqueConstraint(fields=["product", "storage"], name="stock_unique_per_storage"),

@@ -5,6 +5,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from storefront.models import TimestampedModel
 
@@ -25,20 +26,21 @@ class TradePolicyQuerySet(models.QuerySet):
 class TradePolicy(TimestampedModel):
     """A commercial policy (retail, wholesale, ...) with its own prices and descriptions."""
 
-    name = models.CharField(max_length=100)
-    code = models.SlugField(max_length=50, unique=True)
-    active = models.BooleanField(default=True)
+    name = models.CharField(_("name"), max_length=100)
+    code = models.SlugField(_("code"), max_length=50, unique=True)
+    active = models.BooleanField(_("active"), default=True)
     is_default = models.BooleanField(
-        "default",
+        _("default"),
         default=False,
-        help_text="Used when a request names no trade policy (one policy is the default).",
+        help_text=_("Used when a request names no trade policy (one policy is the default)."),
     )
 
     objects = TradePolicyQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("trade policy")
         ordering = ["-is_default", "name", "id"]
-        verbose_name_plural = "trade policies"
+        verbose_name_plural = _("trade policies")
         constraints = [
             models.UniqueConstraint(
                 fields=["is_default"],
@@ -54,28 +56,43 @@ class TradePolicy(TimestampedModel):
 class ProductPrice(TimestampedModel):
     """A product's price in one trade policy."""
 
-    product = models.ForeignKey("catalog.Product", on_delete=models.CASCADE, related_name="prices")
-    trade_policy = models.ForeignKey(TradePolicy, on_delete=models.CASCADE, related_name="prices")
+    product = models.ForeignKey(
+        "catalog.Product",
+        verbose_name=_("product"),
+        on_delete=models.CASCADE,
+        related_name="prices",
+    )
+    trade_policy = models.ForeignKey(
+        TradePolicy, verbose_name=_("trade policy"), on_delete=models.CASCADE, related_name="prices"
+    )
     comparison_price = models.DecimalField(
+        _("comparison price"),
         max_digits=12,
         decimal_places=2,
         default=Decimal("0"),
         validators=[NOT_NEGATIVE],
-        help_text='List price shown struck through ("from"); 0 when none.',
+        help_text=_('List price shown struck through ("from"); 0 when none.'),
     )
     sale_price = models.DecimalField(
-        max_digits=12, decimal_places=2, validators=[NOT_NEGATIVE], help_text="Selling price."
+        _("sale price"),
+        max_digits=12,
+        decimal_places=2,
+        validators=[NOT_NEGATIVE],
+        help_text=_("Selling price."),
     )
     markup = models.DecimalField(
+        _("markup"),
         max_digits=8,
         decimal_places=4,
         default=Decimal("0"),
         validators=[NOT_NEGATIVE],
-        help_text="Markup over cost (informative, shown as is).",
+        help_text=_("Markup over cost (informative, shown as is)."),
     )
-    available_for_sale = models.BooleanField(default=True)
+    available_for_sale = models.BooleanField(_("available for sale"), default=True)
 
     class Meta:
+        verbose_name = _("product price")
+        verbose_name_plural = _("product prices")
         ordering = ["product_id", "trade_policy_id"]
         constraints = [
             models.UniqueConstraint(
@@ -93,33 +110,33 @@ class ProductPrice(TimestampedModel):
 
 # Choices of the rule fields: values from catalog/pricing.py's enums, labels for the admin.
 TRIGGER_LABELS = {
-    Trigger.AUTOMATIC: "Automatic (always applies)",
-    Trigger.COUPON: "Coupon code",
-    Trigger.UPSELL: "Upsell offer",
+    Trigger.AUTOMATIC: _("Automatic (always applies)"),
+    Trigger.COUPON: _("Coupon code"),
+    Trigger.UPSELL: _("Upsell offer"),
 }
 TARGET_LABELS = {
-    Target.ALL: "Every product",
-    Target.PRODUCT: "Chosen products",
-    Target.CATEGORY: "Products of chosen categories",
-    Target.BRAND: "Products of chosen brands",
+    Target.ALL: _("Every product"),
+    Target.PRODUCT: _("Chosen products"),
+    Target.CATEGORY: _("Products of chosen categories"),
+    Target.BRAND: _("Products of chosen brands"),
 }
 VALUE_TYPE_LABELS = {
-    ValueType.PERCENTAGE: "Percentage off",
-    ValueType.FIXED: "Fixed amount off",
+    ValueType.PERCENTAGE: _("Percentage off"),
+    ValueType.FIXED: _("Fixed amount off"),
 }
 UPDATE_COMPARISON_LABELS = {
-    UpdateComparison.KEEP: "Keep the comparison price",
-    UpdateComparison.SALE_PRICE: "Show the price before the rule as comparison price",
+    UpdateComparison.KEEP: _("Keep the comparison price"),
+    UpdateComparison.SALE_PRICE: _("Show the price before the rule as comparison price"),
 }
 BASE_FIELD_LABELS = {
-    BaseField.SALE_PRICE: "Sale price",
-    BaseField.COMPARISON_PRICE: "Comparison price",
+    BaseField.SALE_PRICE: _("Sale price"),
+    BaseField.COMPARISON_PRICE: _("Comparison price"),
 }
 
 
 class PriceRuleOrigin(models.TextChoices):
-    ADMIN = "admin", "Back office"
-    IMPORT = "import", "Import"
+    ADMIN = "admin", _("Back office")
+    IMPORT = "import", _("Import")
 
 
 class PriceRuleQuerySet(models.QuerySet):
@@ -137,51 +154,86 @@ class PriceRuleQuerySet(models.QuerySet):
 class PriceRule(TimestampedModel):
     """A discount: who it applies to (target), when (trigger, window, quantity) and how much."""
 
-    name = models.CharField(max_length=100)
-    trigger = models.CharField(max_length=20, choices=TRIGGER_LABELS, default=Trigger.AUTOMATIC)
-    rule_target = models.CharField(max_length=20, choices=TARGET_LABELS, default=Target.PRODUCT)
+    name = models.CharField(_("name"), max_length=100)
+    trigger = models.CharField(
+        _("trigger"), max_length=20, choices=TRIGGER_LABELS, default=Trigger.AUTOMATIC
+    )
+    rule_target = models.CharField(
+        _("rule target"), max_length=20, choices=TARGET_LABELS, default=Target.PRODUCT
+    )
     origin = models.CharField(
-        max_length=20, choices=PriceRuleOrigin.choices, default=PriceRuleOrigin.ADMIN
+        _("origin"), max_length=20, choices=PriceRuleOrigin.choices, default=PriceRuleOrigin.ADMIN
     )
     apply_in_group = models.BooleanField(
+        _("apply in group"),
         default=False,
-        help_text="Count the quantity over all products the rule targets, not per product.",
+        help_text=_("Count the quantity over all products the rule targets, not per product."),
     )
     update_comparison_price = models.CharField(
-        max_length=20, choices=UPDATE_COMPARISON_LABELS, default=UpdateComparison.KEEP
+        _("update comparison price"),
+        max_length=20,
+        choices=UPDATE_COMPARISON_LABELS,
+        default=UpdateComparison.KEEP,
     )
     base_price_field = models.CharField(
+        _("base price field"),
         max_length=20,
         choices=BASE_FIELD_LABELS,
         default=BaseField.SALE_PRICE,
-        help_text="Price the discount is computed from.",
+        help_text=_("Price the discount is computed from."),
     )
     code = models.CharField(
-        max_length=50, blank=True, default="", help_text="Coupon code (coupon trigger)."
+        _("code"),
+        max_length=50,
+        blank=True,
+        default="",
+        help_text=_("Coupon code (coupon trigger)."),
     )
-    begin_quantity = models.PositiveIntegerField(default=1, validators=[MinValueValidator(1)])
+    begin_quantity = models.PositiveIntegerField(
+        _("begin quantity"), default=1, validators=[MinValueValidator(1)]
+    )
     end_quantity = models.PositiveIntegerField(
-        default=0, help_text="Largest quantity the rule applies to; 0 means no upper limit."
+        _("end quantity"),
+        default=0,
+        help_text=_("Largest quantity the rule applies to; 0 means no upper limit."),
     )
-    value = models.DecimalField(max_digits=12, decimal_places=2, validators=[NOT_NEGATIVE])
+    value = models.DecimalField(
+        _("value"), max_digits=12, decimal_places=2, validators=[NOT_NEGATIVE]
+    )
     value_type = models.CharField(
-        max_length=20, choices=VALUE_TYPE_LABELS, default=ValueType.PERCENTAGE
+        _("value type"), max_length=20, choices=VALUE_TYPE_LABELS, default=ValueType.PERCENTAGE
     )
-    priority = models.IntegerField(default=0, help_text="When several rules apply, the highest.")
-    active = models.BooleanField(default=True)
-    start_at = models.DateTimeField(null=True, blank=True)
-    end_at = models.DateTimeField(null=True, blank=True)
+    priority = models.IntegerField(
+        _("priority"), default=0, help_text=_("When several rules apply, the highest.")
+    )
+    active = models.BooleanField(_("active"), default=True)
+    start_at = models.DateTimeField(_("start at"), null=True, blank=True)
+    end_at = models.DateTimeField(_("end at"), null=True, blank=True)
     trade_policies = models.ManyToManyField(
-        TradePolicy, blank=True, related_name="price_rules", help_text="Empty: every policy."
+        TradePolicy,
+        verbose_name=_("trade policies"),
+        blank=True,
+        related_name="price_rules",
+        help_text=_("Empty: every policy."),
     )
-    products = models.ManyToManyField("catalog.Product", blank=True, related_name="price_rules")
-    categories = models.ManyToManyField("catalog.Category", blank=True, related_name="price_rules")
-    brands = models.ManyToManyField("catalog.Brand", blank=True, related_name="price_rules")
-    last_update_user_name = models.CharField(max_length=150, blank=True, default="")
+    products = models.ManyToManyField(
+        "catalog.Product", verbose_name=_("products"), blank=True, related_name="price_rules"
+    )
+    categories = models.ManyToManyField(
+        "catalog.Category", verbose_name=_("categories"), blank=True, related_name="price_rules"
+    )
+    brands = models.ManyToManyField(
+        "catalog.Brand", verbose_name=_("brands"), blank=True, related_name="price_rules"
+    )
+    last_update_user_name = models.CharField(
+        _("last update user name"), max_length=150, blank=True, default=""
+    )
 
     objects = PriceRuleQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("price rule")
+        verbose_name_plural = _("price rules")
         ordering = ["-priority", "name", "id"]
         constraints = [
             models.CheckConstraint(
@@ -210,6 +262,6 @@ class PriceRule(TimestampedModel):
     def clean(self):
         super().clean()
         if self.trigger == Trigger.COUPON and not (self.code or "").strip():
-            raise ValidationError({"code": "A coupon rule needs its code."})
+            raise ValidationError({"code": _("A coupon rule needs its code.")})
         if self.value_type == ValueType.PERCENTAGE and self.value is not None:
             MaxValueValidator(Decimal("100"))(self.value)

@@ -13,22 +13,22 @@ from storefront.models import TimestampedModel
 from .inventory import CargoType
 
 HEX_COLOR = RegexValidator(
-    r"^#[0-9A-Fa-f]{6}\Z", "Enter a hex colour like #1A2B3C (a # and six hex digits)."
+    r"^#[0-9A-Fa-f]{6}\Z", _("Enter a hex colour like #1A2B3C (a # and six hex digits).")
 )
 NOT_NEGATIVE = MinValueValidator(Decimal("0"))
 
 
 class ProductType(models.TextChoices):
-    PRODUCT = "product", "Product"
-    VARIATION = "variation", "Variation"
+    PRODUCT = "product", _("Product")
+    VARIATION = "variation", _("Variation")
 
 
 class Attribute(TimestampedModel):
     """A variation axis, e.g. Color or Size."""
 
-    name = models.CharField(max_length=100)
-    code = models.SlugField(max_length=100, unique=True)
-    position = models.PositiveIntegerField(default=0)
+    name = models.CharField(_("name"), max_length=100)
+    code = models.SlugField(_("code"), max_length=100, unique=True)
+    position = models.PositiveIntegerField(_("position"), default=0)
     filterable = models.BooleanField(
         _("filterable"),
         default=True,
@@ -36,6 +36,8 @@ class Attribute(TimestampedModel):
     )
 
     class Meta:
+        verbose_name = _("attribute")
+        verbose_name_plural = _("attributes")
         ordering = ["position", "name", "id"]
 
     def __str__(self) -> str:
@@ -45,15 +47,23 @@ class Attribute(TimestampedModel):
 class AttributeValue(TimestampedModel):
     """One value of an attribute, e.g. Color = Blue (with its swatch colour or image)."""
 
-    attribute = models.ForeignKey(Attribute, on_delete=models.CASCADE, related_name="values")
-    label = models.CharField(max_length=100)
-    image = models.ImageField(upload_to="attributes/", blank=True)
-    color = models.CharField(
-        max_length=7, blank=True, validators=[HEX_COLOR], help_text="Swatch colour, e.g. #1A2B3C."
+    attribute = models.ForeignKey(
+        Attribute, verbose_name=_("attribute"), on_delete=models.CASCADE, related_name="values"
     )
-    order = models.PositiveIntegerField(default=0)
+    label = models.CharField(_("label"), max_length=100)
+    image = models.ImageField(_("image"), upload_to="attributes/", blank=True)
+    color = models.CharField(
+        _("color"),
+        max_length=7,
+        blank=True,
+        validators=[HEX_COLOR],
+        help_text=_("Swatch colour, e.g. #1A2B3C."),
+    )
+    order = models.PositiveIntegerField(_("order"), default=0)
 
     class Meta:
+        verbose_name = _("attribute value")
+        verbose_name_plural = _("attribute values")
         ordering = ["attribute_id", "order", "label", "id"]
         constraints = [
             models.UniqueConstraint(
@@ -77,47 +87,64 @@ class ProductQuerySet(models.QuerySet):
 class Product(TimestampedModel):
     """A product, or a variation of one (a child product carrying its attribute values)."""
 
-    type = models.CharField(max_length=20, choices=ProductType.choices, default=ProductType.PRODUCT)
-    sku = models.CharField("SKU", max_length=60, unique=True)
-    name = models.CharField(max_length=200)
-    slug = models.SlugField(
-        max_length=255, unique=True, blank=True, help_text="Filled from name and SKU when empty."
+    type = models.CharField(
+        _("type"), max_length=20, choices=ProductType.choices, default=ProductType.PRODUCT
     )
-    priority = models.IntegerField(default=0, help_text="Higher shows first.")
+    sku = models.CharField(_("SKU"), max_length=60, unique=True)
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(
+        _("slug"),
+        max_length=255,
+        unique=True,
+        blank=True,
+        help_text=_("Filled from name and SKU when empty."),
+    )
+    priority = models.IntegerField(_("priority"), default=0, help_text=_("Higher shows first."))
     base_price = models.DecimalField(
+        _("base price"),
         max_digits=12,
         decimal_places=2,
         default=Decimal("0"),
         validators=[NOT_NEGATIVE],
-        help_text="Reference price used when a trade policy has no price of its own.",
+        help_text=_("Reference price used when a trade policy has no price of its own."),
     )
-    active = models.BooleanField(default=True)
-    is_gift_card = models.BooleanField("gift card", default=False)
+    active = models.BooleanField(_("active"), default=True)
+    is_gift_card = models.BooleanField(_("gift card"), default=False)
 
     # Flags
-    subscription = models.BooleanField(default=False)
-    service = models.BooleanField(default=False, help_text="A service: nothing is shipped.")
-    show_in_site = models.BooleanField(default=True)
-    sale_without_stock = models.BooleanField(default=False)
-    minimum_stock = models.PositiveIntegerField(default=0)
+    subscription = models.BooleanField(_("subscription"), default=False)
+    service = models.BooleanField(
+        _("service"), default=False, help_text=_("A service: nothing is shipped.")
+    )
+    show_in_site = models.BooleanField(_("show in site"), default=True)
+    sale_without_stock = models.BooleanField(_("sale without stock"), default=False)
+    minimum_stock = models.PositiveIntegerField(_("minimum stock"), default=0)
 
     # Tax
-    mpn = models.CharField("MPN", max_length=60, blank=True)
-    ean = models.CharField("EAN", max_length=20, blank=True)
-    ncm = models.CharField("NCM", max_length=20, blank=True)
-    tax_exclusive = models.BooleanField("tax exclusive", default=False)
+    mpn = models.CharField(_("MPN"), max_length=60, blank=True)
+    ean = models.CharField(_("EAN"), max_length=20, blank=True)
+    ncm = models.CharField(_("NCM"), max_length=20, blank=True)
+    tax_exclusive = models.BooleanField(_("tax exclusive"), default=False)
 
     brand = models.ForeignKey(
-        "catalog.Brand", null=True, blank=True, on_delete=models.PROTECT, related_name="products"
+        "catalog.Brand",
+        verbose_name=_("brand"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="products",
     )
     main_category = models.ForeignKey(
         "catalog.Category",
+        verbose_name=_("main category"),
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="main_products",
     )
-    categories = models.ManyToManyField("catalog.Category", blank=True, related_name="products")
+    categories = models.ManyToManyField(
+        "catalog.Category", verbose_name=_("categories"), blank=True, related_name="products"
+    )
 
     # Dimensions (centimetres and kilograms)
     cargo_type = models.ForeignKey(
@@ -132,43 +159,56 @@ class Product(TimestampedModel):
         ),
     )
     additional_time = models.PositiveSmallIntegerField(
-        default=0, help_text="Extra days before shipping (handling time)."
+        _("additional time"), default=0, help_text=_("Extra days before shipping (handling time).")
     )
     width = models.DecimalField(
-        max_digits=10, decimal_places=2, default=Decimal("0"), validators=[NOT_NEGATIVE]
+        _("width"), max_digits=10, decimal_places=2, default=Decimal("0"), validators=[NOT_NEGATIVE]
     )
     height = models.DecimalField(
-        max_digits=10, decimal_places=2, default=Decimal("0"), validators=[NOT_NEGATIVE]
+        _("height"),
+        max_digits=10,
+        decimal_places=2,
+        default=Decimal("0"),
+        validators=[NOT_NEGATIVE],
     )
     length = models.DecimalField(
-        max_digits=10, decimal_places=2, default=Decimal("0"), validators=[NOT_NEGATIVE]
+        _("length"),
+        max_digits=10,
+        decimal_places=2,
+        default=Decimal("0"),
+        validators=[NOT_NEGATIVE],
     )
     weight = models.DecimalField(
+        _("weight"),
         max_digits=10,
         decimal_places=3,
         default=Decimal("0"),
         validators=[NOT_NEGATIVE],
-        help_text="Kilograms.",
+        help_text=_("Kilograms."),
     )
 
     parent = models.ForeignKey(
         "self",
+        verbose_name=_("parent"),
         null=True,
         blank=True,
         on_delete=models.CASCADE,
         related_name="variations",
-        help_text="Set on a variation: the product it is a variation of.",
+        help_text=_("Set on a variation: the product it is a variation of."),
     )
     attribute_values = models.ManyToManyField(
         AttributeValue,
+        verbose_name=_("attribute values"),
         blank=True,
         related_name="products",
-        help_text="A variation's values (one per attribute), e.g. Color: Blue and Size: M.",
+        help_text=_("A variation's values (one per attribute), e.g. Color: Blue and Size: M."),
     )
 
     objects = ProductQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("product")
+        verbose_name_plural = _("products")
         ordering = ["-priority", "name", "id"]
         indexes = [models.Index(fields=["active", "-priority"], name="product_active_priority")]
         constraints = [
@@ -200,18 +240,18 @@ class Product(TimestampedModel):
         self.sku = (self.sku or "").strip()
         if self.parent_id is not None:
             if self.parent_id == self.pk:
-                raise ValidationError({"parent": "A product cannot be its own variation."})
+                raise ValidationError({"parent": _("A product cannot be its own variation.")})
             if self.parent.parent_id is not None:
                 raise ValidationError(
-                    {"parent": "Variations belong to a main product, not to another variation."}
+                    {"parent": _("Variations belong to a main product, not to another variation.")}
                 )
             if self.pk is not None and self.variations.exists():
                 raise ValidationError(
-                    {"parent": "This product has variations of its own: it cannot be one."}
+                    {"parent": _("This product has variations of its own: it cannot be one.")}
                 )
             self.inherit_from_parent()
         elif self.type == ProductType.VARIATION:
-            raise ValidationError({"parent": "A variation needs the product it belongs to."})
+            raise ValidationError({"parent": _("A variation needs the product it belongs to.")})
 
     def inherit_from_parent(self) -> None:
         """A variation is typed so and shares its parent's brand, category and cargo type
@@ -238,38 +278,52 @@ class Product(TimestampedModel):
 
 
 class MediaType(models.TextChoices):
-    IMAGE = "image", "Image"
-    VIDEO = "video", "Video"
+    IMAGE = "image", _("Image")
+    VIDEO = "video", _("Video")
 
 
 class ProductMedia(TimestampedModel):
     """An uploaded image (width, height and size read by Pillow) or an external video URL."""
 
-    product = models.ForeignKey(Product, on_delete=models.CASCADE, related_name="medias")
-    type = models.CharField(max_length=10, choices=MediaType.choices, default=MediaType.IMAGE)
-    title = models.CharField(max_length=200, blank=True)
-    alternative_text = models.CharField(max_length=255, blank=True, default="")
+    product = models.ForeignKey(
+        Product, verbose_name=_("product"), on_delete=models.CASCADE, related_name="medias"
+    )
+    type = models.CharField(
+        _("type"), max_length=10, choices=MediaType.choices, default=MediaType.IMAGE
+    )
+    title = models.CharField(_("title"), max_length=200, blank=True)
+    alternative_text = models.CharField(
+        _("alternative text"), max_length=255, blank=True, default=""
+    )
     file = models.ImageField(
+        _("file"),
         upload_to="products/",
         max_length=255,
         blank=True,
-        help_text="Web-sized image shown in the store (made from the original).",
+        help_text=_("Web-sized image shown in the store (made from the original)."),
     )
     original_file = models.ImageField(
-        upload_to="products/original/", max_length=255, blank=True, help_text="The upload."
+        _("original file"),
+        upload_to="products/original/",
+        max_length=255,
+        blank=True,
+        help_text=_("The upload."),
     )
-    size = models.PositiveIntegerField(null=True, blank=True, editable=False)
-    original_size = models.PositiveIntegerField(null=True, blank=True, editable=False)
-    width = models.PositiveIntegerField(null=True, blank=True, editable=False)
-    height = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    size = models.PositiveIntegerField(_("size"), null=True, blank=True, editable=False)
+    original_size = models.PositiveIntegerField(
+        _("original size"), null=True, blank=True, editable=False
+    )
+    width = models.PositiveIntegerField(_("width"), null=True, blank=True, editable=False)
+    height = models.PositiveIntegerField(_("height"), null=True, blank=True, editable=False)
     url = models.URLField(
-        max_length=500, blank=True, default="", help_text="External address (videos)."
+        _("URL"), max_length=500, blank=True, default="", help_text=_("External address (videos).")
     )
-    position = models.PositiveIntegerField(default=0)
+    position = models.PositiveIntegerField(_("position"), default=0)
 
     class Meta:
+        verbose_name = _("product media")
         ordering = ["position", "id"]
-        verbose_name_plural = "product medias"
+        verbose_name_plural = _("product medias")
 
     def __str__(self) -> str:
         return self.title or f"{self.get_type_display()} #{self.pk}"
@@ -277,70 +331,95 @@ class ProductMedia(TimestampedModel):
     def clean(self):
         super().clean()
         if self.type == MediaType.VIDEO and not self.url:
-            raise ValidationError({"url": "A video needs its external URL."})
+            raise ValidationError({"url": _("A video needs its external URL.")})
         if self.type == MediaType.IMAGE and not (self.original_file or self.file):
-            raise ValidationError({"original_file": "Upload the image."})
+            raise ValidationError({"original_file": _("Upload the image.")})
 
 
 class GoogleCondition(models.TextChoices):
-    NEW = "new", "New"
-    REFURBISHED = "refurbished", "Refurbished"
-    USED = "used", "Used"
+    NEW = "new", _("New")
+    REFURBISHED = "refurbished", _("Refurbished")
+    USED = "used", _("Used")
 
 
 class GoogleAgeGroup(models.TextChoices):
-    NEWBORN = "newborn", "Newborn"
-    INFANT = "infant", "Infant"
-    TODDLER = "toddler", "Toddler"
-    KIDS = "kids", "Kids"
-    ADULT = "adult", "Adult"
+    NEWBORN = "newborn", _("Newborn")
+    INFANT = "infant", _("Infant")
+    TODDLER = "toddler", _("Toddler")
+    KIDS = "kids", _("Kids")
+    ADULT = "adult", _("Adult")
 
 
 class GoogleGender(models.TextChoices):
-    UNISEX = "unisex", "Unisex"
-    MALE = "male", "Male"
-    FEMALE = "female", "Female"
+    UNISEX = "unisex", _("Unisex")
+    MALE = "male", _("Male")
+    FEMALE = "female", _("Female")
 
 
 class ProductDescription(TimestampedModel):
     """A product's texts and SEO fields for one trade policy."""
 
-    product = models.ForeignKey(Product, on_delete=models.CASCADE, related_name="descriptions")
+    product = models.ForeignKey(
+        Product, verbose_name=_("product"), on_delete=models.CASCADE, related_name="descriptions"
+    )
     trade_policy = models.ForeignKey(
-        "catalog.TradePolicy", on_delete=models.CASCADE, related_name="descriptions"
+        "catalog.TradePolicy",
+        verbose_name=_("trade policy"),
+        on_delete=models.CASCADE,
+        related_name="descriptions",
     )
-    name = models.CharField(max_length=200)
-    short_description = models.CharField(max_length=500, blank=True)
-    video_url = models.URLField(max_length=500, blank=True, default="")
-    search_description = models.CharField(max_length=500, blank=True)
-    description = models.TextField(blank=True, default="")
-    custom_description_1 = models.TextField(blank=True, default="")
-    custom_description_2 = models.TextField(blank=True, default="")
-    custom_description_3 = models.TextField(blank=True, default="")
-    measure_table = models.TextField(blank=True, default="")
-    seo_title = models.CharField(max_length=200, blank=True, default="")
-    seo_description = models.CharField(max_length=500, blank=True, default="")
-    seo_keywords = models.CharField(max_length=500, blank=True, default="")
-    seo_canonical = models.CharField(max_length=500, blank=True, default="")
-    seo_social_title = models.CharField(max_length=200, blank=True, default="")
-    seo_social_description = models.CharField(max_length=500, blank=True, default="")
-    seo_twitter_image_url = models.URLField(max_length=500, blank=True, default="")
-    seo_graph_image_url = models.URLField(max_length=500, blank=True, default="")
+    name = models.CharField(_("name"), max_length=200)
+    short_description = models.CharField(_("short description"), max_length=500, blank=True)
+    video_url = models.URLField(_("video URL"), max_length=500, blank=True, default="")
+    search_description = models.CharField(_("search description"), max_length=500, blank=True)
+    description = models.TextField(_("description"), blank=True, default="")
+    custom_description_1 = models.TextField(_("custom description 1"), blank=True, default="")
+    custom_description_2 = models.TextField(_("custom description 2"), blank=True, default="")
+    custom_description_3 = models.TextField(_("custom description 3"), blank=True, default="")
+    measure_table = models.TextField(_("measure table"), blank=True, default="")
+    seo_title = models.CharField(_("SEO title"), max_length=200, blank=True, default="")
+    seo_description = models.CharField(_("SEO description"), max_length=500, blank=True, default="")
+    seo_keywords = models.CharField(_("SEO keywords"), max_length=500, blank=True, default="")
+    seo_canonical = models.CharField(_("SEO canonical"), max_length=500, blank=True, default="")
+    seo_social_title = models.CharField(
+        _("SEO social title"), max_length=200, blank=True, default=""
+    )
+    seo_social_description = models.CharField(
+        _("SEO social description"), max_length=500, blank=True, default=""
+    )
+    seo_twitter_image_url = models.URLField(
+        _("SEO twitter image URL"), max_length=500, blank=True, default=""
+    )
+    seo_graph_image_url = models.URLField(
+        _("SEO graph image URL"), max_length=500, blank=True, default=""
+    )
     seo_google_category_id = models.PositiveIntegerField(
-        default=0, help_text="Google product taxonomy id (0: none)."
+        _("SEO google category id"), default=0, help_text=_("Google product taxonomy id (0: none).")
     )
-    seo_index_on_google = models.BooleanField(null=True, blank=True)
+    seo_index_on_google = models.BooleanField(_("SEO index on google"), null=True, blank=True)
     seo_google_condition = models.CharField(
-        max_length=20, choices=GoogleCondition.choices, default=GoogleCondition.NEW
+        _("SEO google condition"),
+        max_length=20,
+        choices=GoogleCondition.choices,
+        default=GoogleCondition.NEW,
     )
     seo_google_age_group = models.CharField(
-        max_length=20, choices=GoogleAgeGroup.choices, blank=True, default=""
+        _("SEO google age group"),
+        max_length=20,
+        choices=GoogleAgeGroup.choices,
+        blank=True,
+        default="",
     )
     seo_google_gender = models.CharField(
-        max_length=20, choices=GoogleGender.choices, default=GoogleGender.UNISEX
+        _("SEO google gender"),
+        max_length=20,
+        choices=GoogleGender.choices,
+        default=GoogleGender.UNISEX,
     )
 
     class Meta:
+        verbose_name = _("product description")
+        verbose_name_plural = _("product descriptions")
         ordering = ["product_id", "trade_policy_id"]
         constraints = [
             models.UniqueConstraint(

@@ -10,6 +10,7 @@ from storefront.api.idempotency import idempotency_key_parameter
 from storefront.api.throttling import rate_limit_headers
 
 from .lists import COMMENT_LIST, PRODUCT_REVIEW_LIST, SALES_CHANNEL_REVIEW_LIST
+from .review_write_serializers import ProductReviewWriteSerializer, ReviewWriteSerializer
 from .serializers import (
     CommentCreateSerializer,
     CommentSerializer,
@@ -109,5 +110,80 @@ product_comment_create_schema = extend_schema(
             request_only=True,
             value={"message": "It does, I bought one.", "parentCommentId": 12},
         ),
+    ],
+)
+
+
+_REVIEW_WRITE_RULES = (
+    "Signed-in customers only (Authorization: Bearer <token>; 401 UNAUTHENTICATED "
+    "otherwise). One review per customer: a second post updates the customer's review "
+    "(200 instead of 201) and sends it back to moderation. New and updated reviews are "
+    "held for staff (`active` false) unless the store publishes them at once "
+    "(REVIEWS_REQUIRE_MODERATION). Throttled per client IP. `Idempotency-Key` makes a "
+    "retry return the first answer without writing again. The answer is the review as "
+    "the list renders it (e-mail masked; name masked when `masked`)."
+)
+
+product_review_write_schema = extend_schema(
+    operation_id="product_review_write",
+    summary="Review a product (signed-in customer)",
+    description=(
+        "Writes the signed-in customer's review of an active product, with up to 3 photos "
+        "as base64 strings or data URLs in `images` (JSON body; each photo at most "
+        "REVIEW_IMAGE_MAX_BYTES, 3 MiB, decoded and 40 megapixels; stored re-encoded, "
+        "without metadata, at most 1600 px on the longer side; a second post replaces "
+        "the photos). This path takes bodies up to 12 MiB. An unknown or inactive "
+        "product is 404 SERVICE_STORE_PRODUCT_NOT_FOUND; a photo that is not an image, "
+        "too large, or a fourth photo is 422 naming `images`. " + _REVIEW_WRITE_RULES
+    ),
+    tags=["reviews"],
+    parameters=[idempotency_key_parameter(), *rate_limit_headers()],
+    request=ProductReviewWriteSerializer,
+    responses={
+        201: success_envelope("ProductReviewEnvelope", ProductReviewSerializer),
+        200: success_envelope("ProductReviewUpdatedEnvelope", ProductReviewSerializer),
+        **error_responses(
+            401, 404, 409, 413, 415, 422, 429, not_found_code=ErrorCode.PRODUCT_NOT_FOUND
+        ),
+    },
+    examples=[
+        OpenApiExample(
+            "Review with a photo",
+            request_only=True,
+            value={
+                "productId": 12,
+                "score": 5,
+                "comment": "Ótimo produto, chegou antes do prazo.",
+                "recommended": True,
+                "masked": False,
+                "images": ["data:image/jpeg;base64,/9j/4AAQSkZJRgABAQ..."],
+            },
+        )
+    ],
+)
+
+
+sales_channel_review_write_schema = extend_schema(
+    operation_id="sales_channel_review_write",
+    summary="Review the store (current sales channel; signed-in customer)",
+    description=(
+        "Writes the signed-in customer's review of the sales channel serving the "
+        "request's host (else the default channel; 404 NOT_FOUND when the store has "
+        "none). " + _REVIEW_WRITE_RULES
+    ),
+    tags=["reviews"],
+    parameters=[idempotency_key_parameter(), *rate_limit_headers()],
+    request=ReviewWriteSerializer,
+    responses={
+        201: success_envelope("SalesChannelReviewEnvelope", SalesChannelReviewSerializer),
+        200: success_envelope("SalesChannelReviewUpdatedEnvelope", SalesChannelReviewSerializer),
+        **error_responses(401, 404, 409, 415, 422, 429),
+    },
+    examples=[
+        OpenApiExample(
+            "Store review",
+            request_only=True,
+            value={"score": 4, "comment": "Entrega rápida.", "recommended": True},
+        )
     ],
 )

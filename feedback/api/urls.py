@@ -6,25 +6,21 @@ from catalog.selectors import PRODUCTS_CACHE
 from storefront.selectors import SALES_CHANNEL_CACHE
 
 from ..selectors import FEEDBACK_CACHE
-from .views import (
-    CommentCreateView,
-    CommentListView,
-    ProductReviewListView,
-    SalesChannelReviewListView,
-)
+from .review_writes import ProductReviewView, SalesChannelReviewView
+from .views import CommentCreateView, CommentListView
 
+# The review paths answer GET (the public list) and POST (a signed-in customer writes a
+# review): feedback/api/review_writes.py.
 urlpatterns: list = [
     *api_path(
         "review/product",
-        cached_answers(
-            ProductReviewListView.as_view(), namespaces=(FEEDBACK_CACHE, PRODUCTS_CACHE)
-        ),
+        cached_answers(ProductReviewView.as_view(), namespaces=(FEEDBACK_CACHE, PRODUCTS_CACHE)),
         "product-review-list",
     ),
     *api_path(
         "review/sales-channel",
         cached_answers(
-            SalesChannelReviewListView.as_view(),
+            SalesChannelReviewView.as_view(),
             namespaces=(FEEDBACK_CACHE, SALES_CHANNEL_CACHE),
         ),
         "sales-channel-review-list",

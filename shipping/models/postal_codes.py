@@ -5,13 +5,14 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from storefront.models import TimestampedModel
 
 from ..countries import country_get, state_code_get
 from ..postal import MAX_CODE_LENGTH, InvalidPostalCode, format_postal_code, normalize_postal_code
 
-ALPHA_3 = RegexValidator(r"^[A-Z]{3}\Z", "Use the ISO 3166-1 alpha-3 code, e.g. BRA.")
+ALPHA_3 = RegexValidator(r"^[A-Z]{3}\Z", _("Use the ISO 3166-1 alpha-3 code, e.g. BRA."))
 
 # Field lengths shared with the importers (a longer value is a rejected line, not a crash).
 PUBLIC_PLACE_MAX = 200
@@ -23,6 +24,7 @@ STATE_CODE_MAX = 10
 
 def latitude_field(**kwargs) -> models.DecimalField:
     return models.DecimalField(
+        _("latitude"),
         max_digits=9,
         decimal_places=6,
         null=True,
@@ -34,6 +36,7 @@ def latitude_field(**kwargs) -> models.DecimalField:
 
 def longitude_field(**kwargs) -> models.DecimalField:
     return models.DecimalField(
+        _("longitude"),
         max_digits=9,
         decimal_places=6,
         null=True,
@@ -68,19 +71,27 @@ class PostalCode(TimestampedModel):
     """An address known by its country and postal code."""
 
     country = models.CharField(
-        max_length=3, validators=[ALPHA_3], help_text="ISO 3166-1 alpha-3, e.g. BRA."
+        _("country"),
+        max_length=3,
+        validators=[ALPHA_3],
+        help_text=_("ISO 3166-1 alpha-3, e.g. BRA."),
     )
     code = models.CharField(
+        _("code"),
         max_length=MAX_CODE_LENGTH,
-        help_text="Normalized: Brazil 8 digits, US 5 digits, others upper case without "
-        "spaces or hyphens.",
+        help_text=_(
+            "Normalized: Brazil 8 digits, US 5 digits, others upper case without spaces or hyphens."
+        ),
     )
-    public_place = models.CharField(max_length=PUBLIC_PLACE_MAX, blank=True)
-    complement = models.CharField(max_length=COMPLEMENT_MAX, blank=True)
-    district = models.CharField(max_length=DISTRICT_MAX, blank=True)
-    city = models.CharField(max_length=CITY_MAX, blank=True)
+    public_place = models.CharField(_("public place"), max_length=PUBLIC_PLACE_MAX, blank=True)
+    complement = models.CharField(_("complement"), max_length=COMPLEMENT_MAX, blank=True)
+    district = models.CharField(_("district"), max_length=DISTRICT_MAX, blank=True)
+    city = models.CharField(_("city"), max_length=CITY_MAX, blank=True)
     state_code = models.CharField(
-        max_length=STATE_CODE_MAX, blank=True, help_text="ISO 3166-2 with country prefix: BR-SP."
+        _("state code"),
+        max_length=STATE_CODE_MAX,
+        blank=True,
+        help_text=_("ISO 3166-2 with country prefix: BR-SP."),
     )
     latitude = latitude_field()
     longitude = longitude_field()
@@ -88,6 +99,8 @@ class PostalCode(TimestampedModel):
     objects = PostalCodeQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("postal code")
+        verbose_name_plural = _("postal codes")
         ordering = ["country", "code"]
         constraints = [
             models.UniqueConstraint(
@@ -108,7 +121,9 @@ class PostalCode(TimestampedModel):
         self.country = (self.country or "").strip().upper()
         country = country_get(self.country)
         if country is None or country.alpha_3 != self.country:
-            raise ValidationError({"country": "Unknown country: use an ISO 3166-1 alpha-3 code."})
+            raise ValidationError(
+                {"country": _("Unknown country: use an ISO 3166-1 alpha-3 code.")}
+            )
         try:
             self.code = normalize_postal_code(self.country, self.code or "")
         except InvalidPostalCode as exc:
@@ -117,6 +132,9 @@ class PostalCode(TimestampedModel):
             state = state_code_get(self.country, code=self.state_code)
             if state is None:
                 raise ValidationError(
-                    {"state_code": f"Not a subdivision of {country.name} (e.g. BR-SP)."}
+                    {
+                        "state_code": _("Not a subdivision of %(country)s (e.g. BR-SP).")
+                        % {"country": country.name}
+                    }
                 )
             self.state_code = state

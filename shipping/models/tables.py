@@ -5,6 +5,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from storefront.models import TimestampedModel
 
@@ -21,16 +22,21 @@ MAX_ORDER_VALUE = Decimal("9999999999.99")  # the upper bound of a row without a
 class Carrier(TimestampedModel):
     """A company that delivers (or the store itself for pickups)."""
 
-    name = models.CharField(max_length=100, unique=True)
+    name = models.CharField(_("name"), max_length=100, unique=True)
     tracking_url_template = models.CharField(
+        _("tracking url template"),
         max_length=500,
         blank=True,
-        help_text="Tracking page, with {code} where the tracking code goes, e.g. "
-        "https://tracking.example.com/?code={code}.",
+        help_text=_(
+            "Tracking page, with {code} where the tracking code goes, e.g. "
+            "https://tracking.example.com/?code={code}."
+        ),
     )
-    active = models.BooleanField(default=True)
+    active = models.BooleanField(_("active"), default=True)
 
     class Meta:
+        verbose_name = _("carrier")
+        verbose_name_plural = _("carriers")
         ordering = ["name", "id"]
 
     def __str__(self) -> str:
@@ -41,14 +47,14 @@ class Carrier(TimestampedModel):
         url = (self.tracking_url_template or "").strip()
         if url and not url.startswith(("https://", "http://")):
             raise ValidationError(
-                {"tracking_url_template": "Start the address with https:// (or http://)."}
+                {"tracking_url_template": _("Start the address with https:// (or http://).")}
             )
         self.tracking_url_template = url
 
 
 class ShippingTableKind(models.TextChoices):
-    DELIVERY = "delivery", "Delivery to the address"
-    PICKUP = "pickup", "Pickup at a pickup point"
+    DELIVERY = "delivery", _("Delivery to the address")
+    PICKUP = "pickup", _("Pickup at a pickup point")
 
 
 class ShippingTableQuerySet(models.QuerySet):
@@ -60,36 +66,50 @@ class ShippingTableQuerySet(models.QuerySet):
 class ShippingTable(TimestampedModel):
     """A carrier's price table for one country: rows of prices and days per range."""
 
-    label = models.CharField(max_length=100, help_text="Shown to the customer, e.g. SEDEX.")
-    carrier = models.ForeignKey(Carrier, on_delete=models.PROTECT, related_name="tables")
+    label = models.CharField(
+        _("label"), max_length=100, help_text=_("Shown to the customer, e.g. SEDEX.")
+    )
+    carrier = models.ForeignKey(
+        Carrier, verbose_name=_("carrier"), on_delete=models.PROTECT, related_name="tables"
+    )
     kind = models.CharField(
-        max_length=10, choices=ShippingTableKind.choices, default=ShippingTableKind.DELIVERY
+        _("kind"),
+        max_length=10,
+        choices=ShippingTableKind.choices,
+        default=ShippingTableKind.DELIVERY,
     )
     country = models.CharField(
+        _("country"),
         max_length=3,
         default="BRA",
         validators=[ALPHA_3],
-        help_text="Destination country (ISO alpha-3) of the rows' postal codes.",
+        help_text=_("Destination country (ISO alpha-3) of the rows' postal codes."),
     )
-    integration_code = models.CharField(max_length=50, blank=True)
-    external_shipping_code = models.CharField(max_length=50, blank=True)
-    active = models.BooleanField(default=True)
+    integration_code = models.CharField(_("integration code"), max_length=50, blank=True)
+    external_shipping_code = models.CharField(
+        _("external shipping code"), max_length=50, blank=True
+    )
+    active = models.BooleanField(_("active"), default=True)
     storages = models.ManyToManyField(
         "catalog.Storage",
+        verbose_name=_("storages"),
         blank=True,
         related_name="shipping_tables",
-        help_text="Storages the table ships from. Empty: every storage.",
+        help_text=_("Storages the table ships from. Empty: every storage."),
     )
     cargo_types = models.ManyToManyField(
         "catalog.CargoType",
+        verbose_name=_("cargo types"),
         blank=True,
         related_name="shipping_tables",
-        help_text="Cargo types the table accepts. Empty: every cargo type.",
+        help_text=_("Cargo types the table accepts. Empty: every cargo type."),
     )
 
     objects = ShippingTableQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("shipping table")
+        verbose_name_plural = _("shipping tables")
         ordering = ["carrier__name", "label", "id"]
 
     def __str__(self) -> str:
@@ -99,7 +119,9 @@ class ShippingTable(TimestampedModel):
         super().clean()
         self.country = (self.country or "").strip().upper()
         if country_get(self.country) is None or len(self.country) != 3:
-            raise ValidationError({"country": "Unknown country: use an ISO 3166-1 alpha-3 code."})
+            raise ValidationError(
+                {"country": _("Unknown country: use an ISO 3166-1 alpha-3 code.")}
+            )
 
 
 class ShippingRowQuerySet(models.QuerySet):
@@ -120,68 +142,88 @@ class ShippingRowQuerySet(models.QuerySet):
 class ShippingRow(TimestampedModel):
     """One price of a table: for a postal-code, weight and order-value range (all inclusive)."""
 
-    table = models.ForeignKey(ShippingTable, on_delete=models.CASCADE, related_name="rows")
-    initial_zipcode = models.CharField(max_length=MAX_CODE_LENGTH)
-    final_zipcode = models.CharField(max_length=MAX_CODE_LENGTH)
+    table = models.ForeignKey(
+        ShippingTable, verbose_name=_("table"), on_delete=models.CASCADE, related_name="rows"
+    )
+    initial_zipcode = models.CharField(_("initial zipcode"), max_length=MAX_CODE_LENGTH)
+    final_zipcode = models.CharField(_("final zipcode"), max_length=MAX_CODE_LENGTH)
     initial_weight = models.DecimalField(
-        max_digits=10, decimal_places=3, default=Decimal("0"), validators=[NOT_NEGATIVE]
+        _("initial weight"),
+        max_digits=10,
+        decimal_places=3,
+        default=Decimal("0"),
+        validators=[NOT_NEGATIVE],
     )
     final_weight = models.DecimalField(
-        max_digits=10, decimal_places=3, default=MAX_WEIGHT, validators=[NOT_NEGATIVE]
+        _("final weight"),
+        max_digits=10,
+        decimal_places=3,
+        default=MAX_WEIGHT,
+        validators=[NOT_NEGATIVE],
     )
     initial_price = models.DecimalField(
-        "initial order value",
+        _("initial order value"),
         max_digits=12,
         decimal_places=2,
         default=Decimal("0"),
         validators=[NOT_NEGATIVE],
     )
     final_price = models.DecimalField(
-        "final order value",
+        _("final order value"),
         max_digits=12,
         decimal_places=2,
         default=MAX_ORDER_VALUE,
         validators=[NOT_NEGATIVE],
     )
-    shipping_value = models.DecimalField(max_digits=12, decimal_places=2, validators=[NOT_NEGATIVE])
-    begin_shipping_time = models.PositiveSmallIntegerField(help_text="Fewest days to deliver.")
-    end_shipping_time = models.PositiveSmallIntegerField(help_text="Most days to deliver.")
+    shipping_value = models.DecimalField(
+        _("shipping value"), max_digits=12, decimal_places=2, validators=[NOT_NEGATIVE]
+    )
+    begin_shipping_time = models.PositiveSmallIntegerField(
+        _("begin shipping time"), help_text=_("Fewest days to deliver.")
+    )
+    end_shipping_time = models.PositiveSmallIntegerField(
+        _("end shipping time"), help_text=_("Most days to deliver.")
+    )
     # Variables: extra charges added to the shipping value (0 = not charged); the API
     # lists the non-zero ones in the row's `variables`.
     extra_kg_value = models.DecimalField(
-        "value per extra kg",
+        _("value per extra kg"),
         max_digits=12,
         decimal_places=2,
         default=Decimal("0"),
         validators=[NOT_NEGATIVE],
-        help_text="Charged for each kilogram (or part of one) above the threshold.",
+        help_text=_("Charged for each kilogram (or part of one) above the threshold."),
     )
     extra_kg_threshold = models.DecimalField(
-        "extra kg threshold",
+        _("extra kg threshold"),
         max_digits=10,
         decimal_places=3,
         default=Decimal("0"),
         validators=[NOT_NEGATIVE],
-        help_text="Kilograms included in the shipping value.",
+        help_text=_("Kilograms included in the shipping value."),
     )
     order_value_percentage = models.DecimalField(
+        _("order value percentage"),
         max_digits=5,
         decimal_places=2,
         default=Decimal("0"),
         validators=[NOT_NEGATIVE, MaxValueValidator(Decimal("100"))],
-        help_text="Percentage of the order value added to the shipping value.",
+        help_text=_("Percentage of the order value added to the shipping value."),
     )
     fixed_fee = models.DecimalField(
+        _("fixed fee"),
         max_digits=12,
         decimal_places=2,
         default=Decimal("0"),
         validators=[NOT_NEGATIVE],
-        help_text="Amount added to the shipping value (e.g. insurance, handling).",
+        help_text=_("Amount added to the shipping value (e.g. insurance, handling)."),
     )
 
     objects = ShippingRowQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("shipping row")
+        verbose_name_plural = _("shipping rows")
         ordering = ["table_id", "initial_zipcode", "initial_weight", "initial_price", "id"]
         constraints = [
             # Also the natural key of the CSV import (upsert) and the index of the
@@ -265,25 +307,41 @@ class ShippingRow(TimestampedModel):
             except InvalidPostalCode as exc:
                 errors[field] = str(exc)
         pairs = (
-            ("initial_zipcode", "final_zipcode", "postal code"),
-            ("initial_weight", "final_weight", "weight"),
-            ("initial_price", "final_price", "order value"),
-            ("begin_shipping_time", "end_shipping_time", "days"),
+            (
+                "initial_zipcode",
+                "final_zipcode",
+                _("The final postal code cannot be below the initial one."),
+            ),
+            (
+                "initial_weight",
+                "final_weight",
+                _("The final weight cannot be below the initial one."),
+            ),
+            (
+                "initial_price",
+                "final_price",
+                _("The final order value cannot be below the initial one."),
+            ),
+            (
+                "begin_shipping_time",
+                "end_shipping_time",
+                _("The final days cannot be below the initial one."),
+            ),
         )
-        for low, high, label in pairs:
+        for low, high, message in pairs:
             low_value, high_value = getattr(self, low), getattr(self, high)
             if low in errors or low_value is None or high_value is None:
                 continue
             if low_value > high_value:
-                errors[high] = f"The final {label} cannot be below the initial one."
+                errors[high] = message
         if errors:
             raise ValidationError(errors)
 
 
 class PickupType(models.TextChoices):
-    STORE = "store", "Store"
-    LOCKER = "locker", "Locker"
-    PARTNER = "partner", "Partner point"
+    STORE = "store", _("Store")
+    LOCKER = "locker", _("Locker")
+    PARTNER = "partner", _("Partner point")
 
 
 class PickupQuerySet(models.QuerySet):
@@ -296,31 +354,45 @@ class Pickup(TimestampedModel):
 
     table = models.ForeignKey(
         ShippingTable,
+        verbose_name=_("table"),
         on_delete=models.CASCADE,
         related_name="pickups",
         limit_choices_to={"kind": ShippingTableKind.PICKUP},
     )
-    type = models.CharField(max_length=20, choices=PickupType.choices, default=PickupType.STORE)
-    name = models.CharField(max_length=100)
-    address = models.CharField(max_length=200)
-    number = models.CharField(max_length=20, blank=True)
-    complement = models.CharField(max_length=100, blank=True)
-    district = models.CharField(max_length=100, blank=True)
-    city = models.CharField(max_length=100)
-    state_code = models.CharField(max_length=10, help_text="ISO 3166-2 code, e.g. BR-SP.")
-    country_code = models.CharField(max_length=3, default="BRA", validators=[ALPHA_3])
-    zip_code = models.CharField(max_length=MAX_CODE_LENGTH, help_text="Postal code.")
+    type = models.CharField(
+        _("type"), max_length=20, choices=PickupType.choices, default=PickupType.STORE
+    )
+    name = models.CharField(_("name"), max_length=100)
+    address = models.CharField(_("address"), max_length=200)
+    number = models.CharField(_("number"), max_length=20, blank=True)
+    complement = models.CharField(_("complement"), max_length=100, blank=True)
+    district = models.CharField(_("district"), max_length=100, blank=True)
+    city = models.CharField(_("city"), max_length=100)
+    state_code = models.CharField(
+        _("state code"), max_length=10, help_text=_("ISO 3166-2 code, e.g. BR-SP.")
+    )
+    country_code = models.CharField(
+        _("country code"), max_length=3, default="BRA", validators=[ALPHA_3]
+    )
+    zip_code = models.CharField(
+        _("zip code"), max_length=MAX_CODE_LENGTH, help_text=_("Postal code.")
+    )
     latitude = latitude_field()
     longitude = longitude_field()
     opening_hours = models.CharField(
-        max_length=300, blank=True, help_text="e.g. Mon-Fri 9:00-18:00; Sat 9:00-13:00."
+        _("opening hours"),
+        max_length=300,
+        blank=True,
+        help_text=_("e.g. Mon-Fri 9:00-18:00; Sat 9:00-13:00."),
     )
-    active = models.BooleanField(default=True)
-    position = models.PositiveIntegerField(default=0)
+    active = models.BooleanField(_("active"), default=True)
+    position = models.PositiveIntegerField(_("position"), default=0)
 
     objects = PickupQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("pickup")
+        verbose_name_plural = _("pickups")
         ordering = ["table_id", "position", "name", "id"]
         constraints = coordinate_constraints("pickup")
 
@@ -336,10 +408,10 @@ class Pickup(TimestampedModel):
         super().clean()
         errors = {}
         if self.table_id and self.table.kind != ShippingTableKind.PICKUP:
-            errors["table"] = "Pickup points belong to pickup tables."
+            errors["table"] = _("Pickup points belong to pickup tables.")
         self.country_code = (self.country_code or "").strip().upper()
         if country_get(self.country_code) is None or len(self.country_code) != 3:
-            errors["country_code"] = "Unknown country: use an ISO 3166-1 alpha-3 code."
+            errors["country_code"] = _("Unknown country: use an ISO 3166-1 alpha-3 code.")
         else:
             try:
                 self.zip_code = normalize_postal_code(self.country_code, self.zip_code or "")
@@ -347,7 +419,7 @@ class Pickup(TimestampedModel):
                 errors["zip_code"] = str(exc)
             state = state_code_get(self.country_code, code=self.state_code or "")
             if state is None:
-                errors["state_code"] = "Not a subdivision of the country (e.g. BR-SP)."
+                errors["state_code"] = _("Not a subdivision of the country (e.g. BR-SP).")
             else:
                 self.state_code = state
         if errors:

@@ -1,7 +1,12 @@
 """OpenAPI declarations of storefront's endpoints (payments, customers), one per operation
 (applied to the views)."""
 
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
 
 from apikit.errors import ErrorCode
 from apikit.schema import error_responses, success_envelope
@@ -13,6 +18,11 @@ from .customer_serializers import (
     CustomerSessionSerializer,
 )
 from .idempotency import idempotency_key_parameter
+from .password_reset_serializers import (
+    PasswordResetAnswerSerializer,
+    PasswordResetConfirmSerializer,
+    PasswordResetRequestSerializer,
+)
 from .payment_serializers import (
     CardFlagsSerializer,
     PaymentConditionsBodySerializer,
@@ -128,4 +138,64 @@ customer_me_schema = extend_schema(
         200: success_envelope("CustomerMeEnvelope", CustomerSerializer),
         **error_responses(401),
     },
+)
+
+
+password_reset_request_schema = extend_schema(
+    operation_id="customer_password_reset_request",
+    summary="Forgot password: e-mail a one-time reset link",
+    description=(
+        "Always 202 with the same message, whether or not an account uses the e-mail "
+        "(no account enumeration). When an active account does, it gets an e-mail with a "
+        "link to PUBLIC_BASE_URL + PASSWORD_RESET_URL carrying `uid` and `token`; the "
+        "link works once and expires after PASSWORD_RESET_TIMEOUT seconds (1 hour). "
+        "Throttled per client IP and per e-mail address. `Idempotency-Key` makes a retry "
+        "answer the first 202 without sending a second e-mail."
+    ),
+    tags=["customers"],
+    parameters=[idempotency_key_parameter(), *rate_limit_headers()],
+    request=PasswordResetRequestSerializer,
+    responses={
+        202: success_envelope("PasswordResetRequestEnvelope", PasswordResetAnswerSerializer),
+        **error_responses(409, 415, 422, 429),
+    },
+    examples=[OpenApiExample("Request", request_only=True, value={"email": "joana@example.com"})],
+)
+
+
+password_reset_confirm_schema = extend_schema(
+    operation_id="customer_password_reset_confirm",
+    summary="Choose a new password with the e-mailed link",
+    description=(
+        "`uid` and `token` come from the e-mailed link. A wrong, used or expired link is "
+        "422 naming `token`; a password the store's validators refuse is 422 naming "
+        "`password`. Success voids every reset link and every sign-in token issued "
+        "before. Throttled per client IP."
+    ),
+    tags=["customers"],
+    parameters=[
+        OpenApiParameter(
+            "Idempotency-Key",
+            {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[ -~]+$"},
+            location=OpenApiParameter.HEADER,
+            required=False,
+            description=(
+                "Accepted and ignored: the body holds the new password, so no answer is "
+                "kept for it. A link works once: a retry after success is 422."
+            ),
+        ),
+        *rate_limit_headers(),
+    ],
+    request=PasswordResetConfirmSerializer,
+    responses={
+        200: success_envelope("PasswordResetConfirmEnvelope", PasswordResetAnswerSerializer),
+        **error_responses(415, 422, 429),
+    },
+    examples=[
+        OpenApiExample(
+            "Confirm",
+            request_only=True,
+            value={"uid": "MTI", "token": "cmt9zk-3f2b...", "password": "a new long password"},
+        )
+    ],
 )

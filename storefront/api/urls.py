@@ -5,6 +5,7 @@ from apikit.routing import api_path
 
 from ..selectors import PAYMENT_OPTIONS_CACHE
 from .customer_views import CustomerLoginView, CustomerMeView, CustomerRegisterView
+from .password_reset_views import PasswordResetConfirmView, PasswordResetRequestView
 from .payment_views import CardFlagsView, PaymentConditionsView
 
 urlpatterns: list = [
@@ -25,4 +26,14 @@ urlpatterns: list = [
     *api_path("publics/customers", CustomerRegisterView.as_view(), "customer-register"),
     *api_path("publics/customers/login", CustomerLoginView.as_view(), "customer-login"),
     *api_path("publics/customers/me", CustomerMeView.as_view(), "customer-me"),
+    *api_path(
+        "publics/customers/password-reset",
+        PasswordResetRequestView.as_view(),
+        "customer-password-reset",
+    ),
+    *api_path(
+        "publics/customers/password-reset/confirm",
+        PasswordResetConfirmView.as_view(),
+        "customer-password-reset-confirm",
+    ),
 ]

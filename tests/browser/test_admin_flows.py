@@ -10,12 +10,15 @@ when the page offers them and the older way otherwise.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
 from urllib.parse import urlencode
 from urllib.request import urlopen
 
 import pytest
+from django.core.cache import cache
+from django.utils import timezone
 from PIL import Image
 
 from feedback.models import Comment
@@ -90,11 +93,16 @@ def test_a_banner_group_with_two_banners_is_published_and_served(signed_in, tmp_
         assert "/add/" not in browser.path, browser.field_errors()
         group = BannerGroup.objects.get(code="browser-sale")
         assert group.banners.count() == 2
-    with browser.step("publish the group"):
+    with browser.step("the group is scheduled for next week: not served yet"):
+        BannerGroup.objects.filter(pk=group.pk).update(start_at=timezone.now() + timedelta(days=7))
+        cache.clear()  # the update above sends no signal; the admin's changes do
+        status, body = browser.api("/publics/template/banners?codes=browser-sale")
+        assert status == 200, body
+        assert [g["banners"] for g in body["data"]] in ([], [[]]), body
+    with browser.step("publish the group now"):
         browser.open("/admin/marketing/bannergroup/")
-        if "publish_now" in browser.action_values():
-            browser.run_action("publish_now", [group.pk])
-        # Without a publish action, banners without a start date are live once saved.
+        browser.run_action("publish_now", [group.pk])
+        assert any("live" in message for message in browser.messages()), browser.messages()
     with browser.step("see both banners in the public API"):
         status, body = browser.api("/publics/template/banners?codes=browser-sale")
         assert status == 200
@@ -155,16 +163,10 @@ def test_a_shipping_row_import_is_dry_run_then_confirmed(signed_in, tmp_path):
         browser.upload("file", csv_file)
         browser.check("dry_run")
         browser.click_and_wait('#content-main form [type="submit"]')
-        assert browser.messages(), browser.field_errors()
+        assert browser.has('button[name="confirm"]'), browser.field_errors()
         assert not ShippingRow.objects.filter(table=table).exists()
-    with browser.step("confirm the import"):
-        if browser.has('button[name="confirm"]'):
-            browser.click_and_wait('button[name="confirm"]')  # no re-upload
-        else:  # today's flow: choose the file again, without dry run
-            browser.open(f"/admin/shipping/shippingtable/{table.pk}/import-rows/")
-            browser.upload("file", csv_file)
-            browser.check("dry_run", on=False)
-            browser.click_and_wait('#content-main form [type="submit"]')
+    with browser.step("confirm the import without choosing the file again"):
+        browser.click_and_wait('button[name="confirm"]')
         assert browser.messages(), browser.field_errors()
         rows = ShippingRow.objects.filter(table=table).order_by("initial_zipcode")
         assert [row.shipping_value for row in rows] == [Decimal("15.90"), Decimal("20.00")]

@@ -44,7 +44,11 @@ def test_the_demo_adds_customers_reviews_and_comments(demo_store):
     assert time.monotonic() - started < 20
     assert Customer.objects.count() == 40
     reviews = ProductReview.objects.all()
-    assert reviews.count() == demo.PRODUCT_REVIEWS
+    assert reviews.count() == demo.PRODUCT_REVIEWS + len(demo.PENDING_REVIEWS)
+    pending_texts = {text for _, _, text in demo.PENDING_REVIEWS}
+    pending = reviews.filter(comment__in=pending_texts)
+    assert pending.count() == len(demo.PENDING_REVIEWS)
+    assert not pending.filter(active=True).exists()  # waiting for moderation
     assert reviews.filter(masked=True).exists() and reviews.filter(active=False).exists()
     assert reviews.filter(active=True).count() > 300
     assert ReviewMedia.objects.count() == demo.REVIEW_PHOTOS

@@ -89,4 +89,7 @@ def test_the_demo_banners_are_served_by_the_endpoint(api_client):
     assert response.status_code == 200
     data = response.json()["data"]
     assert [group["code"] for group in data] == ["home-main", "home-secondary", "category-top"]
-    assert [banner["name"] for banner in data[0]["banners"]] == ["Summer sale", "New collection"]
+    assert [banner["name"] for banner in data[0]["banners"]] == [
+        "Liquidação de verão",
+        "Nova coleção",
+    ]

@@ -39,6 +39,8 @@ WRITE_ENDPOINTS = {
     "product-comment-create": "/publics/products/{id}/comments",
     "customer-register": "/publics/customers",
     "customer-login": "/publics/customers/login",
+    "customer-password-reset": "/publics/customers/password-reset",
+    "customer-password-reset-confirm": "/publics/customers/password-reset/confirm",
 }
 ENDPOINTS = {**READ_ENDPOINTS, **WRITE_ENDPOINTS}
 
@@ -155,6 +157,12 @@ def valid_bodies(ids) -> dict[str, dict]:
             "password": "a long enough password 123",
         },
         "customer-login": {"email": "ana@example.com", "password": "whatever it is"},
+        "customer-password-reset": {"email": "ana@example.com"},
+        "customer-password-reset-confirm": {
+            "uid": "MQ",
+            "token": "cmt9zk-abc",
+            "password": "a long enough password 123",
+        },
     }
 
 

@@ -33,7 +33,7 @@ def test_seed_demo_is_idempotent(data_dir, media_root):
 
 def test_seed_demo_never_overwrites_what_staff_changed(data_dir, media_root):
     call_command("seed_demo", stdout=StringIO())
-    option = PaymentOption.objects.get(name="Credit card (12x)")
+    option = PaymentOption.objects.get(name="Cartão de crédito (12x)")
     option.max_installments = 6
     option.save()
     call_command("seed_demo", stdout=StringIO())

@@ -1,0 +1,82 @@
+"""Customers write reviews: POST /review/product and POST /review/sales-channel.
+
+The writes share their paths with the public lists (GET, feedback/api/views.py): each
+view here is the list view plus `post`. Signed-in customers only (401 otherwise); JSON
+bodies, photos as base64 strings (see ReviewImagesField); throttled per client IP and
+idempotent with `Idempotency-Key`. The answer is the success envelope with the review as
+the list renders it: 201 for a new review, 200 when the customer's earlier review was
+updated (and sent back to moderation).
+"""
+
+from apikit.responses import request_base_url, success
+from catalog.api.fragments import attach_product_summaries
+from storefront.api.authentication import IsCustomer
+from storefront.api.idempotency import idempotent
+from storefront.api.throttling import PublicWriteThrottle
+from storefront.selectors import current_sales_channel
+
+from ..review_writes import product_review_write, sales_channel_review_write
+from ..selectors import product_review_get, sales_channel_review_get
+from .review_write_serializers import ProductReviewWriteSerializer, ReviewWriteSerializer
+from .schema import product_review_write_schema, sales_channel_review_write_schema
+from .serializers import ProductReviewSerializer, SalesChannelReviewSerializer
+from .views import ProductReviewListView, SalesChannelReviewListView
+
+
+class ProductReviewView(ProductReviewListView):
+    """GET: the public list; POST: the signed-in customer writes (or rewrites) a review."""
+
+    throttle_classes = [PublicWriteThrottle]  # POSTs only
+    throttle_scope = "product-review"
+
+    def get_permissions(self):
+        return [IsCustomer()] if self.request.method == "POST" else super().get_permissions()
+
+    @product_review_write_schema
+    @idempotent
+    def post(self, request):
+        serializer = ProductReviewWriteSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        written = product_review_write(
+            customer=request.user,
+            product_id=data["productId"],
+            score=data["score"],
+            comment=data["comment"],
+            recommended=data["recommended"],
+            masked=data["masked"],
+            images=data["images"],
+        )
+        review = product_review_get(review_id=written.review.pk)
+        base_url = request_base_url(request)
+        attach_product_summaries([review], base_url=base_url, key="productId")
+        body = ProductReviewSerializer(review, context={"base_url": base_url}).data
+        return success(body, status=201 if written.created else 200)
+
+
+class SalesChannelReviewView(SalesChannelReviewListView):
+    """GET: the public list; POST: the signed-in customer reviews the store."""
+
+    throttle_classes = [PublicWriteThrottle]  # POSTs only
+    throttle_scope = "sales-channel-review"
+
+    def get_permissions(self):
+        return [IsCustomer()] if self.request.method == "POST" else super().get_permissions()
+
+    @sales_channel_review_write_schema
+    @idempotent
+    def post(self, request):
+        serializer = ReviewWriteSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        written = sales_channel_review_write(
+            customer=request.user,
+            channel=current_sales_channel(request),
+            score=data["score"],
+            comment=data["comment"],
+            recommended=data["recommended"],
+            masked=data["masked"],
+        )
+        review = sales_channel_review_get(review_id=written.review.pk)
+        body = SalesChannelReviewSerializer(review).data
+        return success(body, status=201 if written.created else 200)

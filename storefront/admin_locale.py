@@ -1,0 +1,55 @@
+"""The admin's language: staff pick it; the public API never changes language.
+
+Outside the admin every request speaks settings.LANGUAGE_CODE (the public API's texts and
+error messages are the contract's, whatever the client's Accept-Language). Inside the admin:
+the language a staff member picked with the switcher (Django's `set_language` cookie), else
+settings.ADMIN_LANGUAGE_CODE (pt-br for this Brazilian store), else, when that setting is
+empty, the browser's Accept-Language (Django's LocaleMiddleware rules).
+"""
+
+from django.conf import settings
+from django.middleware.locale import LocaleMiddleware
+from django.urls import NoReverseMatch, reverse
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
+
+
+def is_admin_path(path: str) -> bool:
+    try:
+        prefix = reverse("admin:index")
+    except NoReverseMatch:  # a URL configuration without the admin
+        return False
+    return path.startswith(prefix)
+
+
+def admin_language(request) -> str:
+    chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+    if chosen:
+        try:
+            return translation.get_supported_language_variant(chosen)
+        except LookupError:
+            pass
+    if settings.ADMIN_LANGUAGE_CODE:
+        return translation.get_supported_language_variant(settings.ADMIN_LANGUAGE_CODE)
+    return translation.get_language_from_request(request)
+
+
+class AdminLocaleMiddleware(LocaleMiddleware):
+    """LocaleMiddleware for the admin's paths only; LANGUAGE_CODE everywhere else."""
+
+    def process_request(self, request):
+        if is_admin_path(request.path_info):
+            language = admin_language(request)
+        else:
+            language = settings.LANGUAGE_CODE
+        # Activated on every request: a thread serving an admin page next serves the API.
+        translation.activate(language)
+        request.LANGUAGE_CODE = translation.get_language()
+
+    def process_response(self, request, response):
+        if not is_admin_path(request.path_info):
+            return response  # the public API's headers stay as the contract writes them
+        response.headers.setdefault("Content-Language", translation.get_language())
+        if not settings.ADMIN_LANGUAGE_CODE:
+            patch_vary_headers(response, ("Accept-Language",))
+        return response

@@ -1,0 +1,55 @@
+"""Password reset: POST /publics/customers/password-reset (e-mail a one-time link; always
+202) and POST /publics/customers/password-reset/confirm (uid, token and new password).
+
+Both answer the success envelope with a `message`; both are throttled per client IP like
+sign-in (`login` rate, counted in the database while the shared cache is down), and the
+request also per e-mail address. The request honours `Idempotency-Key` (a retry sends no
+second e-mail); the confirmation does not (its body holds the new password, which must not
+be kept even as a fingerprint, and a link works once anyway).
+"""
+
+from django.utils.translation import gettext as _
+from rest_framework.views import APIView
+
+from apikit.responses import success
+from storefront.password_reset import password_reset_confirm, password_reset_request
+
+from .customer_views import CustomerEmailThrottle, LoginIpThrottle
+from .idempotency import idempotent
+from .password_reset_serializers import (
+    PasswordResetConfirmSerializer,
+    PasswordResetRequestSerializer,
+)
+from .schema import password_reset_confirm_schema, password_reset_request_schema
+
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+class PasswordResetRequestView(APIView):
+    throttle_classes = [LoginIpThrottle, CustomerEmailThrottle]
+    throttle_scope = "customer-password-reset"
+
+    @password_reset_request_schema
+    @idempotent
+    def post(self, request):
+        serializer = PasswordResetRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        password_reset_request(email=serializer.validated_data["email"])
+        message = _(
+            "If an account uses this e-mail address, a link to choose a new password "
+            "was sent to it."
+        )
+        return success({"message": message}, status=202, headers=NO_STORE)
+
+
+class PasswordResetConfirmView(APIView):
+    throttle_classes = [LoginIpThrottle]
+    throttle_scope = "customer-password-reset-confirm"
+
+    @password_reset_confirm_schema
+    def post(self, request):
+        serializer = PasswordResetConfirmSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        password_reset_confirm(**serializer.validated_data)
+        message = _("Your password was changed. Sign in with the new password.")
+        return success({"message": message}, headers=NO_STORE)

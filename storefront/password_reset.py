@@ -1,0 +1,87 @@
+"""Customers reset a forgotten password: a one-time, expiring link sent by e-mail.
+
+`password_reset_request` answers the same way whether or not an active account uses the
+e-mail (no account enumeration): with an account, a token is made
+(tokens.customer_password_reset_tokens) and the e-mail is sent after commit
+(emails.send_password_reset_email); without one, the same token and message are built
+and dropped, so both paths do comparable work. `password_reset_confirm` checks the
+link's uid and token, runs Django's password validators and sets the password; the new
+password hash voids every reset token and sign-in token issued before.
+"""
+
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.encoding import force_str
+from django.utils.http import urlsafe_base64_decode
+
+from infra.ids import is_db_id
+
+from .emails import password_reset_message, send_password_reset_email
+from .errors import PasswordRejected, PasswordResetLinkInvalid
+from .models import Customer
+from .services import customer_normalize_email
+from .tokens import customer_password_reset_tokens
+
+# Real uids are a few characters and tokens about 40: anything longer is refused unread.
+MAX_UID_LENGTH, MAX_RESET_TOKEN_LENGTH = 24, 100
+
+
+def password_reset_request(*, email: str) -> None:
+    """E-mail a reset link to the active account using `email`, if there is one."""
+    normalized = customer_normalize_email(email)
+    customer = Customer.objects.active().by_email(normalized).first()
+    if customer is None:
+        # The same work as for an account, minus the sending.
+        stand_in = Customer(pk=0, name="", email=normalized, password="!")  # noqa: S106
+        password_reset_message(
+            stand_in, customer_password_reset_tokens.make_customer_token(stand_in)
+        )
+        return
+    token = customer_password_reset_tokens.make_customer_token(customer)
+    transaction.on_commit(lambda: send_password_reset_email(customer, token))
+
+
+def _customer_for_uid(uid: str) -> Customer | None:
+    if not isinstance(uid, str) or not 0 < len(uid) <= MAX_UID_LENGTH:
+        return None
+    try:
+        text = force_str(urlsafe_base64_decode(uid))
+    except (ValueError, TypeError, UnicodeDecodeError):
+        return None
+    if not text.isascii() or not text.isdigit():
+        return None
+    pk = int(text)
+    if not is_db_id(pk):
+        return None
+    return Customer.objects.active().filter(pk=pk).first()
+
+
+def password_reset_confirm(*, uid: str, token: str, password: str) -> Customer:
+    """Set a new password from a reset link.
+
+    Raises PasswordResetLinkInvalid (unknown uid, wrong, used or expired token) and
+    PasswordRejected (Django's validators refused the password).
+    """
+    customer = _customer_for_uid(uid)
+    if (
+        customer is None
+        or not isinstance(token, str)
+        or len(token) > MAX_RESET_TOKEN_LENGTH
+        or not customer_password_reset_tokens.check_customer_token(customer, token)
+    ):
+        raise PasswordResetLinkInvalid
+    try:
+        # The validators only read attributes (name, email) of the customer.
+        validate_password(password, user=customer)  # type: ignore[arg-type]
+    except DjangoValidationError as exc:
+        raise PasswordRejected(messages=list(exc.messages)) from exc
+    with transaction.atomic():
+        locked = Customer.objects.select_for_update().filter(pk=customer.pk).first()
+        if locked is None or locked.password != customer.password:
+            raise PasswordResetLinkInvalid  # the same link was used meanwhile
+        locked.set_password(password)
+        locked.updated_at = timezone.now()
+        locked.save(update_fields=["password", "updated_at"])
+    return locked
