@@ -1,37 +1,17 @@
-"""Pure parsing of array and object parameters sent in a query string (DESIGN §4, §5).
+"""The one decoder of array and object parameters in a query string (DESIGN §4, §5).
 
-Clients encode lists and objects in a query string in several ways; these helpers read
-all of them from a Django ``QueryDict`` (``request.query_params``) or from a plain dict
-(``request.data`` of a JSON body). No ORM here: the results are plain Python values.
-
-Bracket notation (PHP / ``qs`` style)::
+Reads a Django ``QueryDict`` or a plain dict in one pass (`collect`), then each parameter
+from its own items (`decoded`): bracket keys (``a[b][c]=1``, ``x[]=p``, ``o[0][f]=1``) become
+nested dicts and lists, a JSON string (``condition={"score":5}``) is decoded, and lists of
+strings come in any encoding (``codes[]=a``, ``codes=a&codes=b``, ``codes=a,b``,
+``codes=["a","b"]``)::
 
     >>> from django.http import QueryDict
-    >>> parse_nested(QueryDict("a[b][c]=1&x[]=p&x[]=q&t=1&t=2&s=z"))
-    {'a': {'b': {'c': '1'}}, 'x': ['p', 'q'], 't': ['1', '2'], 's': 'z'}
-    >>> parse_nested(QueryDict("o[0][f]=1&o[1][f]=2"))   # indexes stay dict keys...
-    {'o': {'0': {'f': '1'}, '1': {'f': '2'}}}
-    >>> indexed_list({"1": "b", "0": "a"}, name="o")      # ...until indexed_list orders them
-    ['a', 'b']
+    >>> json_or_nested(QueryDict("c[score][gte]=4"), "c"), string_list(QueryDict("c=a, b,"), "c")
+    ({'score': {'gte': '4'}}, ['a', 'b'])
 
-A list of strings, whatever the encoding (``codes[]=a&codes[]=b``, ``codes[0]=a``,
-``codes=a&codes=b``, ``codes=a,b`` or ``codes=["a","b"]``)::
-
-    >>> string_list(QueryDict("codes=a, b,,c"), "codes")
-    ['a', 'b', 'c']
-    >>> string_list(QueryDict("other=1"), "codes") is None
-    True
-
-An object, as JSON or as brackets::
-
-    >>> object_param(QueryDict('condition={"score":5}'), "condition")
-    {'score': 5}
-    >>> object_param(QueryDict("condition[score][gte]=4"), "condition")
-    {'score': {'gte': '4'}}
-
-Every problem is a ``rest_framework.exceptions.ValidationError({name: [message]})`` whose
-message names the field (the exception handler renders it as a 422 VALIDATION_ERROR).
-Nothing else is ever raised, whatever the input.
+No ORM here. Every problem is a ``ValidationError({name: [message]})`` naming the field
+(rendered as 422 VALIDATION_ERROR); nothing else is ever raised, whatever the input.
 """
 
 from __future__ import annotations
@@ -146,13 +126,8 @@ def _plain(value: Any) -> Any:
 
 
 def parse_nested(params: Any) -> dict:
-    """Every parameter, bracket keys turned into nested dicts and lists.
-
-    ``a[b][c]=1`` -> {"a": {"b": {"c": "1"}}}; ``a[]=x&a[]=y`` -> {"a": ["x", "y"]};
-    ``a[0][f]=1`` -> {"a": {"0": {"f": "1"}}} (see `indexed_list`); a repeated plain key
-    gives a list, a single one a string. Malformed keys (``a[b``, ``a]``, ``a[b]x``), more
-    than 5 brackets, or conflicts (``a=1&a[b]=2``) are a ValidationError naming the base key.
-    """
+    """Every parameter, bracket keys as nested dicts and lists (``a[0][f]=1`` keeps "0" as
+    a key: see `indexed_list`); malformed, too deep or conflicting keys are refused."""
     return _plain(_build(_items(params)))
 
 
@@ -220,17 +195,10 @@ def decoded(items: list[tuple[str, Any, bool]] | None, name: str) -> tuple[Any, 
     return value, False
 
 
-def _raw(params: Any, name: str) -> tuple[Any, bool]:
-    return decoded(collect(params, (name,)).get(name), name)
-
-
 def json_or_nested(params: Any, name: str) -> Any:
-    """The structure for `name`: a JSON string decoded, else what bracket notation gives.
-
-    ``condition={"a":1}`` -> {"a": 1}; ``condition[a]=1`` -> {"a": "1"};
-    ``order=-a`` -> "-a"; absent -> None.
-    """
-    return _raw(params, name)[0]
+    """`name` as JSON or brackets: ``c={"a":1}`` -> {"a": 1}; ``c[a]=1`` -> {"a": "1"};
+    ``c=-a`` -> "-a"; absent -> None."""
+    return decoded(collect(params, (name,)).get(name), name)[0]
 
 
 def indexed_list(value: Any, *, name: str) -> list:
@@ -250,7 +218,7 @@ def string_list(params: Any, name: str) -> list[str] | None:
     Comma-separated parts are trimmed and empty ones dropped; JSON elements may be strings
     or numbers (kept as strings). More than 100 elements is a ValidationError.
     """
-    return strings(*_raw(params, name), name=name)
+    return strings(*decoded(collect(params, (name,)).get(name), name), name=name)
 
 
 def strings(value: Any, structured: bool, *, name: str) -> list[str] | None:
@@ -273,13 +241,3 @@ def strings(value: Any, structured: bool, *, name: str) -> list[str] | None:
         if len(result) > MAX_LIST_LENGTH:
             raise _error(name, f"The {name} field may have at most {MAX_LIST_LENGTH} elements.")
     return result
-
-
-def object_param(params: Any, name: str) -> dict | None:
-    """The object for `name` from a JSON string or ``name[k]=v`` brackets; None when absent."""
-    value = json_or_nested(params, name)
-    if value is None:
-        return None
-    if not isinstance(value, dict):
-        raise _error(name, f"The {name} field must be a JSON object.")
-    return value

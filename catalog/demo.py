@@ -44,7 +44,7 @@ from .models import (
     TradePolicy,
 )
 from .models.merchandising import ProductRelation, RelationKind, Seal
-from .pricing import Target
+from .pricing import Target, UpdateComparison
 from .selectors import CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE
 from .services import seal_prepare_image
 
@@ -523,7 +523,7 @@ def _seed_price_rules(categories, stdout) -> None:
             "rule_target": Target.CATEGORY,
             "value": Decimal("15"),
             "priority": 10,
-            "update_comparison_price": "sale-price",
+            "update_comparison_price": UpdateComparison.SALE_PRICE,
         },
     )
     if created:

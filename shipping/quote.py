@@ -30,10 +30,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, ROUND_UP, Decimal
+from decimal import ROUND_UP, Decimal
 from enum import StrEnum
 
-CENT = Decimal("0.01")
+from infra.money import money
+
 GRAM = Decimal("0.001")
 EARTH_RADIUS_KM = 6371.0088
 DEFAULT_CUBIC_DIVISOR = 6000
@@ -257,7 +258,7 @@ def row_value(row: QuoteRow, *, weight: Decimal, order_value: Decimal) -> Decima
             total += order_value * variable.value / 100
         else:
             total += variable.value
-    return total.quantize(CENT, rounding=ROUND_HALF_UP)
+    return money(total)
 
 
 def billable_weight(*, weight: Decimal, volume: Decimal, cubic_divisor: int) -> Decimal:

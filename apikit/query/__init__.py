@@ -1,164 +1,191 @@
 """List query parameters: limit, offset, fields, condition, order (DESIGN §5).
 
-Each list endpoint declares a whitelist (`ListSpec`) of API field names with their ORM
-paths and types; `parse_list_query` turns the query string into a `ListQuery` (a ``Q``
-filter and ``order_by`` arguments built only from that whitelist), and `list_page`
-returns the page container. Usage in a selector/view::
-
-    REVIEW_LIST = ListSpec(
-        fields={
-            "id": ListField("id", "int", order=True),
-            "score": ListField("score", "int", order=True),
-            "customerName": ListField("customer_name", "str"),
-            "createdAt": ListField("created_at", "datetime", order=True),
-        },
-        output_fields=frozenset({"id", "score", "customerName", "comment", "createdAt"}),
-        default_order=("-createdAt",),
-    )
+One pass over the query string (`querystring.collect`) decodes each parameter from its own
+items (bracket or JSON forms); the values then go to the list's django-filter FilterSet
+(filters.py: a filter per field and operator, an ordering filter) and to `ListPagination`
+(DRF's LimitOffsetPagination). In a view::
 
     query = parse_list_query(request.query_params, REVIEW_LIST)   # 422 on bad input
-    page = list_page(
-        ProductReview.objects.public(),
-        query,
-        lambda rows: ReviewSerializer(rows, many=True).data,
-    )
-    return success(page)
+    page = list_page(reviews, query, lambda rows: ReviewSerializer(rows, many=True).data)
     # {"registers": [...], "pagination": {"limit": 10, "offset": 0, "pages": 3, "registers": 25}}
 
-The accepted encodings and limits (bracket and JSON forms, operators, caps) are written
-once, in docs/decisions.md, "List query toolkit". The query string is read in one pass
-(`querystring.collect`); each parameter is then decoded from its own items.
-
-Errors are one ``ValidationError`` with a key per parameter (``limit``, ``offset``,
-``fields``, ``order``, ``condition`` or ``condition.<field>``).
-
-OpenAPI: ``@extend_schema(parameters=list_query_parameters(REVIEW_LIST), ...)`` documents
-the five parameters with the spec's names.
-
-Note: a ListField path across a multi-valued relation (``tags__name``) can repeat rows;
-keep whitelisted paths single-valued.
-
-Modules: spec (declarations, limits), values (type coercion), condition, order, openapi.
+with ``REVIEW_LIST = list_filterset(fields={"score": ListField("score", "int", order=True),
+...}, output_fields=..., default_order=("-createdAt",))`` in <app>/api/lists.py, and
+``parameters=list_query_parameters(REVIEW_LIST)`` in its schema. Encodings and caps:
+docs/decisions.md. Errors: one ``ValidationError`` keyed ``limit``, ``offset``, ``fields``,
+``order``, ``condition`` or ``condition.<field>``. Keep ListField paths single-valued
+(``tags__name`` would repeat rows).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, cast
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from rest_framework.exceptions import ValidationError
 
-from ..querystring import clip, collect, decoded, strings
-from .condition import OPERATORS, parse_condition
-from .openapi import list_query_parameters
-from .order import parse_order
-from .spec import (
-    DEFAULT_LIMIT,
+from ..querystring import MAX_LIST_LENGTH, clip, collect, decoded, indexed_list, strings
+from .filters import (
     MAX_CONDITIONS,
-    MAX_LIMIT,
-    MAX_OFFSET,
-    MAX_ORDER_FIELDS,
-    FieldType,
+    NULL,
+    OPERATORS,
+    TEXT_OPERATORS,
     ListField,
-    ListQuery,
-    ListSpec,
+    ListFilterSet,
+    list_filterset,
 )
-from .values import INTEGER, InvalidValue
+from .openapi import list_query_parameters
+from .pagination import DEFAULT_LIMIT, MAX_LIMIT, ListPagination
+from .values import InvalidValue
 
-__all__ = [
-    "DEFAULT_LIMIT",
-    "MAX_CONDITIONS",
-    "MAX_LIMIT",
-    "MAX_OFFSET",
-    "MAX_ORDER_FIELDS",
-    "OPERATORS",
-    "FieldType",
-    "ListField",
-    "ListQuery",
-    "ListSpec",
-    "list_page",
-    "list_query_parameters",
-    "parse_list_query",
-    "sparse",
-]
+__all__ = ["ListField", "ListFilterSet", "ListQuery", "list_filterset", "list_page"]
+__all__ += ["list_query_parameters", "parse_list_query", "sparse"]
 
 
-_PARAMETERS = ("limit", "offset", "fields", "condition", "order")
+@dataclass(frozen=True)
+class ListQuery:
+    limit: int
+    offset: int
+    fields: tuple[str, ...] | None  # None = all keys
+    filter: Q = field(default_factory=Q)  # AND of all conditions (Q() when none)
+    order_by: tuple[str, ...] = ("id",)  # ORM order_by arguments, ending with "id"
 
 
-def _bounded_int(items: list | None, name: str, default: int, low: int, high: int) -> int:
-    """`name` from its `collect` items: one plain integer from `low` to `high`."""
-    if not items:
-        return default
-    if any(key != name for key, _, _ in items):
-        raise InvalidValue(f"The {name} field must be a single integer, not a list or object.")
-    _, value, raw = items[0]
-    if value is None:  # a plain dict's None, as if absent
-        return default
-    if not raw and isinstance(value, list):
-        raise InvalidValue(f"The {name} field must be given once.")
-    message = f"The {name} field must be an integer from {low} to {high}."
-    if isinstance(value, bool):
-        raise InvalidValue(message)
-    if isinstance(value, str):
-        if not INTEGER.fullmatch(value):
-            raise InvalidValue(message)
-        value = int(value)
-    if not isinstance(value, int) or not low <= value <= high:
-        raise InvalidValue(message)
-    return value
-
-
-def _parse_fields(items: list | None, spec: ListSpec, errors: dict[str, list[str]]):
-    try:
-        names = strings(*decoded(items, "fields"), name="fields")
-    except ValidationError as exc:
-        errors.update(exc.detail)
-        return None
+def _fields(items: list | None, filterset: type[ListFilterSet]) -> tuple[str, ...] | None:
+    names = strings(*decoded(items, "fields"), name="fields")
     if not names:
         return None
-    names = list(dict.fromkeys(names))
-    unknown = [clip(name) for name in names if name not in spec.output_fields]
+    allowed = filterset.output_fields
+    unknown = [clip(name) for name in dict.fromkeys(names) if name not in allowed]
     if unknown:
-        allowed = ", ".join(sorted(spec.output_fields))
-        errors["fields"] = [
-            f"The fields field has unknown names: {', '.join(unknown[:10])} (allowed: {allowed})."
-        ]
-        return None
-    return tuple(names)
+        raise InvalidValue(
+            f"has unknown names: {', '.join(unknown[:10])} (allowed: {', '.join(sorted(allowed))})"
+        )
+    return tuple(dict.fromkeys(names))
+
+
+def _conditions(items: list | None, filterset: type[ListFilterSet], errors: dict) -> dict:
+    """FilterSet data ``{"<apiName>.<operator>": value}`` from `condition`, any encoding;
+    names and operators the FilterSet does not declare go into `errors`."""
+    raw = decoded(items, "condition")[0]
+    if raw is None or raw == "":
+        return {}
+    if not isinstance(raw, dict):
+        raise InvalidValue("must be a JSON object")
+    too_many = InvalidValue(f"may have at most {MAX_CONDITIONS} conditions")
+    if len(raw) > MAX_CONDITIONS:
+        raise too_many
+    filterable = [name for name, item in filterset.list_fields.items() if item.filter]
+    pairs: list[tuple[str, str, Any]] = []
+    for name, value in raw.items():
+        if name not in filterable:
+            errors.setdefault("condition", []).append(
+                f"The condition field cannot filter by '{clip(name)}' "
+                f"(allowed: {', '.join(filterable)})."
+            )
+        elif not isinstance(value, dict):  # a bare value means eq, a list means in
+            pairs.append((name, "in" if isinstance(value, list) else "eq", value))
+        elif not value:
+            errors[f"condition.{name}"] = [
+                f"The condition.{name} field must name at least one operator."
+            ]
+        else:
+            pairs.extend((name, str(operator), operand) for operator, operand in value.items())
+    if len(pairs) > MAX_CONDITIONS:
+        errors.setdefault("condition", []).append(f"The condition field {too_many}.")
+        return {}
+    data: dict[str, Any] = {}
+    for name, operator, operand in pairs:
+        if operand is None and operator in ("eq", "ne"):
+            operator, operand = "isNull", operator == "eq"
+        if f"{name}.{operator}" in filterset.base_filters:
+            data[f"{name}.{operator}"] = NULL if operand is None else operand
+            continue
+        problem = (
+            f"cannot use {operator}: it applies to text fields only"
+            if operator in TEXT_OPERATORS
+            else f"has an unknown operator '{clip(operator)}' (use {', '.join(OPERATORS)})"
+        )
+        errors.setdefault(f"condition.{name}", []).append(f"The condition.{name} field {problem}.")
+    return data
+
+
+def _order(items: list | None) -> list[tuple[str, bool]]:
+    """[(api name, descending)] from any accepted encoding of `order`."""
+    raw = decoded(items, "order")[0]
+    if isinstance(raw, dict):
+        raw = [raw] if "field" in raw else indexed_list(raw, name="order")
+    raw = [] if raw is None else [raw] if isinstance(raw, str) else raw
+    if not isinstance(raw, list):
+        raise InvalidValue("must be a list of fields")
+    entries: list[tuple[str, bool]] = []
+    for item in raw:
+        if isinstance(item, str):
+            for part in filter(None, (part.strip() for part in item.split(","))):
+                entries.append((part.lstrip("+-").strip(), part.startswith("-")))
+        elif isinstance(item, dict):
+            name, direction = item.get("field"), item.get("direction", "asc")
+            if not isinstance(name, str) or not name:
+                raise InvalidValue("entries must name a field")
+            if not isinstance(direction, str) or direction.lower() not in ("asc", "desc"):
+                raise InvalidValue("direction must be asc or desc")
+            if set(item) - {"field", "direction"}:
+                raise InvalidValue("entries may only have field and direction")
+            entries.append((name, direction.lower() == "desc"))
+        else:
+            raise InvalidValue("must be a list of fields")
+        if len(entries) > MAX_LIST_LENGTH:  # a guard on repeats; distinct fields: the form
+            raise InvalidValue(f"may have at most {MAX_LIST_LENGTH} entries")
+    return entries
 
 
 def parse_list_query(
     params: Any,
-    spec: ListSpec,
+    filterset: type[ListFilterSet],
     *,
     default_limit: int = DEFAULT_LIMIT,
     max_limit: int = MAX_LIMIT,
 ) -> ListQuery:
     """Read limit, offset, fields, condition and order in one pass over `params`; raise one
     ValidationError listing every bad parameter (rendered as 422 VALIDATION_ERROR)."""
-    items = collect(params, _PARAMETERS)  # a ValidationError when params is not a mapping
+    names = ("limit", "offset", "fields", "condition", "order")  # also the order of errors
+    items = collect(params, names)
     errors: dict[str, list[str]] = {}
-    limit, offset = default_limit, 0
-    try:
-        limit = _bounded_int(items.get("limit"), "limit", default_limit, 1, max_limit)
-    except InvalidValue as exc:
-        errors["limit"] = [str(exc)]
-    try:
-        offset = _bounded_int(items.get("offset"), "offset", 0, 0, MAX_OFFSET)
-    except InvalidValue as exc:
-        errors["offset"] = [str(exc)]
-    fields = _parse_fields(items.get("fields"), spec, errors)
-    condition = parse_condition(items.get("condition"), spec, errors)
-    order_by = parse_order(items.get("order"), spec, errors)
+
+    def read(name: str, parse: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return parse(items.get(name), *args)
+        except ValidationError as exc:
+            errors.update(cast(dict, exc.detail))
+        except InvalidValue as exc:
+            errors[name] = [f"The {name} field {exc}."]
+        return None
+
+    paginator = ListPagination(default_limit=default_limit, max_limit=max_limit)
+    read("limit", paginator.read_limit)
+    read("offset", paginator.read_offset)
+    fields = read("fields", _fields, filterset)
+    data = read("condition", _conditions, filterset, errors) or {}
+    order = read("order", _order)
+    bound = filterset({**data, "order": order} if order else data)
+    for name, messages in bound.errors.items():
+        key = "order" if name == "order" else f"condition.{name.partition('.')[0]}"
+        errors.setdefault(key, []).extend(f"The {key} field {message}." for message in messages)
     if errors:
-        raise ValidationError({key: [str(message) for message in errors[key]] for key in errors})
-    return ListQuery(limit=limit, offset=offset, fields=fields, filter=condition, order_by=order_by)
+        keys = sorted(errors, key=lambda key: names.index(key.partition(".")[0]))
+        raise ValidationError({key: [str(message) for message in errors[key]] for key in keys})
+    return ListQuery(
+        limit=paginator.limit,
+        offset=paginator.offset,
+        fields=fields,
+        filter=bound.condition(),
+        order_by=bound.order_by(),
+    )
 
 
-def sparse(rows: list[dict], fields) -> list[dict]:
+def sparse(rows: list[dict], fields: tuple[str, ...] | None) -> list[dict]:
     """Keep only `fields` keys of each row (in the row's own key order); None keeps all."""
     if fields is None:
         return rows
@@ -166,24 +193,11 @@ def sparse(rows: list[dict], fields) -> list[dict]:
     return [{key: value for key, value in row.items() if key in wanted} for row in rows]
 
 
-def list_page(queryset: QuerySet, query: ListQuery, serialize: Callable[[list], list]) -> dict:
+def list_page(queryset: QuerySet, query: ListQuery, serialize: Callable[[list], Any]) -> dict:
     """The page container for `query` over `queryset`: one COUNT query plus one page query.
 
     ``serialize`` gets the list of model objects of the page and returns a list of dicts.
     """
-    queryset = queryset.filter(query.filter).order_by(*query.order_by)
-    total = queryset.count()
-    if query.offset < total:
-        objects = list(queryset[query.offset : query.offset + query.limit])
-        registers = sparse(list(serialize(objects)), query.fields)
-    else:
-        registers = []
-    return {
-        "registers": registers,
-        "pagination": {
-            "limit": query.limit,
-            "offset": query.offset,
-            "pages": math.ceil(total / query.limit) if total else 0,
-            "registers": total,
-        },
-    }
+    paginator = ListPagination(limit=query.limit, offset=query.offset)
+    rows = paginator.paginate_queryset(queryset.filter(query.filter).order_by(*query.order_by))
+    return paginator.get_paginated_data(sparse(list(serialize(rows)), query.fields) if rows else [])

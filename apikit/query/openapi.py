@@ -1,13 +1,15 @@
-"""OpenAPI description of the list query parameters of an endpoint (`list_query_parameters`)."""
+"""OpenAPI description of a list's query parameters, from its FilterSet and paginator."""
 
 from __future__ import annotations
 
-from .condition import OPERATORS
-from .spec import DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_ORDER_FIELDS, ListSpec
+from typing import Any
+
+from .filters import MAX_ORDER_FIELDS, OPERATORS, ConditionFilter, ListFilterSet
+from .pagination import ListPagination
 from .values import DECIMAL, INT_MAX, INT_MIN, MAX_STR_LENGTH
 
 # A bare (eq) condition value of each field type, as values.py coerces it.
-CONDITION_VALUE_SCHEMAS = {
+CONDITION_VALUE_SCHEMAS: dict[str, dict[str, Any]] = {
     "int": {"type": "integer", "minimum": INT_MIN, "maximum": INT_MAX},
     "str": {"type": "string", "maxLength": MAX_STR_LENGTH},
     "bool": {"type": "boolean"},
@@ -18,34 +20,40 @@ CONDITION_VALUE_SCHEMAS = {
 
 
 def list_query_parameters(
-    spec: ListSpec, *, max_limit: int = MAX_LIMIT, limit: bool = True
+    filterset: type[ListFilterSet], *, max_limit: int = ListPagination.max_limit, limit: bool = True
 ) -> list:
     """OpenAPI query parameters for a list endpoint, for ``@extend_schema(parameters=...)``.
 
     ``fields`` and ``order`` are documented as comma-separated arrays and ``condition``
-    as a bracket (deepObject) object; the JSON encodings are described in the text.
-    ``limit=False`` leaves `limit` out, for an endpoint that answers a single register.
+    as a bracket (deepObject) object with each filter's type; the JSON encodings are
+    described in the text. ``limit=False`` leaves `limit` out (an endpoint that answers a
+    single register).
     """
-    # Imported here: list specs are declared in selectors, which must not need the schema app.
+    # Imported here: the list declarations must not need the schema app.
     from drf_spectacular.utils import OpenApiParameter
 
-    filterable = [name for name, item in spec.fields.items() if item.filter]
-    orderable = [name for name, item in spec.fields.items() if item.order]
+    condition = {
+        name.partition(".")[0]: dict(CONDITION_VALUE_SCHEMAS[item.extra["kind"]])
+        for name, item in filterset.base_filters.items()
+        if isinstance(item, ConditionFilter) and name.endswith(".eq")
+    }
+    orderable = list(filterset.base_filters["order"].param_map)
+    default_limit, max_offset = ListPagination.default_limit, ListPagination.max_offset
     limit_parameter = OpenApiParameter(
         "limit",
-        {"type": "integer", "minimum": 1, "maximum": max_limit, "default": DEFAULT_LIMIT},
-        description=f"Registers per page, 1 to {max_limit} (default {DEFAULT_LIMIT}).",
+        {"type": "integer", "minimum": 1, "maximum": max_limit, "default": default_limit},
+        description=f"Registers per page, 1 to {max_limit} (default {default_limit}).",
     )
     return [
         *([limit_parameter] if limit else []),
         OpenApiParameter(
             "offset",
-            {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0},
-            description=f"Registers to skip, 0 to {MAX_OFFSET} (default 0).",
+            {"type": "integer", "minimum": 0, "maximum": max_offset, "default": 0},
+            description=f"Registers to skip, 0 to {max_offset} (default 0).",
         ),
         OpenApiParameter(
             "fields",
-            {"type": "array", "items": {"type": "string", "enum": sorted(spec.output_fields)}},
+            {"type": "array", "items": {"type": "string", "enum": sorted(filterset.output_fields)}},
             style="form",
             explode=False,
             description="Only these keys in each register: `fields=id,name`, "
@@ -53,18 +61,11 @@ def list_query_parameters(
         ),
         OpenApiParameter(
             "condition",
-            {
-                "type": "object",
-                "properties": {
-                    name: dict(CONDITION_VALUE_SCHEMAS[spec.fields[name].type])
-                    for name in filterable
-                },
-                "additionalProperties": False,
-            },
+            {"type": "object", "properties": condition, "additionalProperties": False},
             style="deepObject",
             explode=True,
             description=(
-                f"Filters on {', '.join(filterable) or 'nothing'}: a JSON object "
+                f"Filters on {', '.join(condition) or 'nothing'}: a JSON object "
                 '(`condition={"score":5,"createdAt":{"gte":"2026-01-01"}}`) or brackets '
                 "(`condition[score]=5&condition[createdAt][gte]=2026-01-01`). Operators: "
                 f"{', '.join(OPERATORS)}; a bare value means eq."
@@ -86,7 +87,7 @@ def list_query_parameters(
                 f"Sort by {', '.join(orderable) or 'nothing'}: `order=-createdAt,score`, "
                 '`order=[{"field":"createdAt","direction":"desc"}]` or '
                 "`order[0][field]=createdAt&order[0][direction]=desc`. Default: "
-                f"{','.join(spec.default_order)}; id is always the last tie-breaker."
+                f"{','.join(filterset.default_order)}; id is always the last tie-breaker."
             ),
         ),
     ]

@@ -6,17 +6,19 @@ import math
 import re
 from collections.abc import Callable
 from datetime import UTC, date, datetime, time
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from rest_framework.exceptions import ValidationError
 
+from infra.ids import MAX_ID
+
 from ..querystring import MAX_LIST_LENGTH, indexed_list, parse_json
 
 MAX_STR_LENGTH = 255
-INT_MIN, INT_MAX = -(2**63), 2**63 - 1
+INT_MIN, INT_MAX = -MAX_ID - 1, MAX_ID  # a bigint column
 
 INTEGER = re.compile(r"[+-]?[0-9]{1,20}")
 DECIMAL = re.compile(r"[+-]?(?:[0-9]{1,18}(?:\.[0-9]{0,10})?|\.[0-9]{1,10})")
@@ -26,22 +28,21 @@ class InvalidValue(Exception):
     """A value that cannot be coerced; the message completes "The <field> ..."."""
 
 
+def text_matching(value: Any, pattern: re.Pattern[str], problem: str) -> str:
+    """`value` as text: a string or an int (never a bool) matching `pattern`."""
+    text = str(value) if isinstance(value, str | int) and not isinstance(value, bool) else ""
+    if not pattern.fullmatch(text):
+        raise InvalidValue(problem)
+    return text
+
+
 def to_int(value: Any) -> int:
-    if isinstance(value, bool):
-        raise InvalidValue("must be an integer")
-    if isinstance(value, float):
-        if not value.is_integer():
-            raise InvalidValue("must be an integer")
+    if isinstance(value, float) and value.is_integer():
         value = int(value)
-    elif isinstance(value, str):
-        if not INTEGER.fullmatch(value):
-            raise InvalidValue("must be an integer")
-        value = int(value)
-    elif not isinstance(value, int):
-        raise InvalidValue("must be an integer")
-    if not INT_MIN <= value <= INT_MAX:
+    number = int(text_matching(value, INTEGER, "must be an integer"))
+    if not INT_MIN <= number <= INT_MAX:
         raise InvalidValue("must be an integer within the signed 64-bit range")
-    return value
+    return number
 
 
 def to_str(value: Any) -> str:
@@ -70,21 +71,9 @@ def to_bool(value: Any) -> bool:
 
 
 def to_decimal(value: Any) -> Decimal:
-    message = "must be a decimal number"
-    if isinstance(value, bool):
-        raise InvalidValue(message)
-    if isinstance(value, int):
-        value = str(value)
-    elif isinstance(value, float):
-        if not math.isfinite(value):
-            raise InvalidValue(message)
+    if isinstance(value, float) and math.isfinite(value):
         value = format(Decimal(repr(value)), "f")
-    if not isinstance(value, str) or not DECIMAL.fullmatch(value):
-        raise InvalidValue(message)
-    try:
-        return Decimal(value)
-    except InvalidOperation:  # pragma: no cover - the pattern admits only valid decimals
-        raise InvalidValue(message) from None
+    return Decimal(text_matching(value, DECIMAL, "must be a decimal number"))
 
 
 def to_datetime(value: Any) -> datetime:
@@ -119,14 +108,8 @@ def to_date(value: Any) -> date:
     return parsed
 
 
-COERCE: dict[str, Callable[[Any], Any]] = {
-    "int": to_int,
-    "str": to_str,
-    "bool": to_bool,
-    "decimal": to_decimal,
-    "datetime": to_datetime,
-    "date": to_date,
-}
+COERCE: dict[str, Callable[[Any], Any]] = {"int": to_int, "str": to_str, "bool": to_bool}
+COERCE |= {"decimal": to_decimal, "datetime": to_datetime, "date": to_date}
 
 
 def value_list(value: Any) -> list:

@@ -1,9 +1,10 @@
-"""What each public list accepts in `condition`, `order` and `fields` (apikit.query): the
-API names, their ORM paths and types. Names and e-mails are never filterable (a filter
-would reveal what the masking hides); `fields` takes any key the serializer renders.
+"""What each public list accepts in `condition`, `order` and `fields`: the API names, their
+ORM paths and types, as one django-filter FilterSet per list (apikit.query). Names and
+e-mails are never filterable (a filter would reveal what the masking hides); `fields` takes
+any key the serializer renders.
 """
 
-from apikit.query import ListField, ListSpec
+from apikit.query import ListField, list_filterset
 
 from .serializers import CommentSerializer, ProductReviewSerializer, SalesChannelReviewSerializer
 
@@ -17,7 +18,7 @@ _REVIEW_CUSTOMER_ID = ListField("public_customer_id", "int")
 _CREATED_AT = ListField("created_at", "datetime", order=True)
 _UPDATED_AT = ListField("updated_at", "datetime", order=True)
 
-PRODUCT_REVIEW_LIST = ListSpec(
+PRODUCT_REVIEW_LIST = list_filterset(
     fields={
         "id": _ID,
         "productId": ListField("product_id", "int", order=True),
@@ -31,7 +32,7 @@ PRODUCT_REVIEW_LIST = ListSpec(
     default_order=("-createdAt",),
 )
 
-SALES_CHANNEL_REVIEW_LIST = ListSpec(
+SALES_CHANNEL_REVIEW_LIST = list_filterset(
     fields={
         "id": _ID,
         "customerId": _REVIEW_CUSTOMER_ID,
@@ -44,7 +45,7 @@ SALES_CHANNEL_REVIEW_LIST = ListSpec(
     default_order=("-createdAt",),
 )
 
-COMMENT_LIST = ListSpec(
+COMMENT_LIST = list_filterset(
     fields={
         "id": _ID,
         "productId": ListField("product_id", "int", order=True),

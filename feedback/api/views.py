@@ -5,6 +5,8 @@
 - POST /publics/products/{productId}/comments: bare Comment, 201.
 """
 
+from typing import Any
+
 from rest_framework.views import APIView
 
 from apikit.caching import conditional_response
@@ -45,7 +47,7 @@ class ProductReviewListView(APIView):
         query = parse_list_query(request.query_params, PRODUCT_REVIEW_LIST)
         base_url = request_base_url(request)
 
-        def render(rows: list) -> list:
+        def render(rows: list) -> Any:
             attach_product_summaries(rows, base_url=base_url, key="productId")
             context = {"base_url": base_url}
             return ProductReviewSerializer(rows, many=True, context=context).data
@@ -71,7 +73,7 @@ class CommentListView(APIView):
         query = parse_list_query(request.query_params, COMMENT_LIST)
         base_url = request_base_url(request)
 
-        def render(rows: list) -> list:
+        def render(rows: list) -> Any:
             attach_product_summaries(rows, base_url=base_url)
             return CommentSerializer(rows, many=True).data
 

@@ -1,10 +1,11 @@
-"""What the upsell endpoint accepts in `condition`, `order` and `fields` (apikit.query)."""
+"""What the upsell endpoint accepts in `condition`, `order` and `fields`: its django-filter
+FilterSet (apikit.query)."""
 
-from apikit.query import ListField, ListSpec
+from apikit.query import ListField, list_filterset
 
 from .serializers import UpsellSerializer
 
-UPSELL_LIST = ListSpec(
+UPSELL_LIST = list_filterset(
     fields={
         "id": ListField("id", "int", order=True),
         "priority": ListField("priority", "int", order=True),

@@ -1,6 +1,7 @@
 """Public views of the marketing app: banner listing and cart upsell."""
 
 import json
+from typing import cast
 
 from django.utils import timezone
 from rest_framework import serializers
@@ -96,12 +97,12 @@ def upsell_query_input(request) -> tuple[ListQuery, dict[int, int | None]]:
     try:
         query = parse_list_query(request.query_params, UPSELL_LIST)
     except serializers.ValidationError as exc:
-        errors.update(exc.detail)
+        errors.update(cast(dict, exc.detail))
     try:
         cart = parse_variation_map(json_or_nested(request.query_params, "variationMap"))
     except serializers.ValidationError as exc:
-        errors.update(exc.detail)
-    if errors:
+        errors.update(cast(dict, exc.detail))
+    if query is None or cart is None:
         raise serializers.ValidationError(errors)
     return query, cart
 

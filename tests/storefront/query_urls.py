@@ -6,7 +6,7 @@ from rest_framework.views import APIView
 
 from apikit.query import (
     ListField,
-    ListSpec,
+    list_filterset,
     list_page,
     list_query_parameters,
     parse_list_query,
@@ -16,7 +16,7 @@ from apikit.routing import api_path
 from apikit.schema import error_responses, page_container, success_envelope
 from storefront.models import Customer
 
-CUSTOMER_LIST = ListSpec(
+CUSTOMER_LIST = list_filterset(
     fields={
         "id": ListField("id", "int", order=True),
         "name": ListField("name", "str", order=True),

@@ -7,13 +7,23 @@ from decimal import Decimal
 import pytest
 from django.db.models import Q
 from django.http import QueryDict
+from django_filters import FilterSet, OrderingFilter
 from rest_framework.exceptions import ValidationError
 
-from apikit.query import ListField, ListQuery, ListSpec, list_page, parse_list_query, sparse
+from apikit.query import (
+    ListField,
+    ListFilterSet,
+    ListQuery,
+    list_filterset,
+    list_page,
+    parse_list_query,
+    sparse,
+)
+from feedback.api.lists import PRODUCT_REVIEW_LIST, SALES_CHANNEL_REVIEW_LIST
 from storefront.models import Customer, PaymentOption
 from tests.storefront.factories import CustomerFactory
 
-SPEC = ListSpec(
+SPEC = list_filterset(
     fields={
         "id": ListField("id", "int", order=True),
         "score": ListField("score", "int", order=True),
@@ -28,11 +38,11 @@ SPEC = ListSpec(
 )
 
 
-def parse(query: str, spec: ListSpec = SPEC, **kwargs) -> ListQuery:
+def parse(query: str, spec: type[ListFilterSet] = SPEC, **kwargs) -> ListQuery:
     return parse_list_query(QueryDict(query), spec, **kwargs)
 
 
-def errors_of(query: str, spec: ListSpec = SPEC) -> dict[str, list[str]]:
+def errors_of(query: str, spec: type[ListFilterSet] = SPEC) -> dict[str, list[str]]:
     with pytest.raises(ValidationError) as caught:
         parse(query, spec)
     return {key: [str(message) for message in value] for key, value in caught.value.detail.items()}
@@ -68,7 +78,7 @@ def errors_of_with_max(query: str, max_limit: int) -> dict:
 
 def test_field_types_are_checked_when_the_spec_is_declared():
     with pytest.raises(ValueError, match="unknown type 'integer'"):
-        ListSpec(fields={"id": ListField("id", "integer")}, output_fields=frozenset())
+        list_filterset(fields={"id": ListField("id", "integer")}, output_fields=frozenset())
 
 
 def test_parameters_that_are_not_a_mapping_are_refused():
@@ -78,7 +88,7 @@ def test_parameters_that_are_not_a_mapping_are_refused():
 
 def test_default_order_must_name_a_declared_field():
     with pytest.raises(ValueError, match="unknown"):
-        ListSpec(fields={}, output_fields=frozenset(), default_order=("-unknown",))
+        list_filterset(fields={}, output_fields=frozenset(), default_order=("-unknown",))
 
 
 # ---------------------------------------------------------------------------- limit, offset
@@ -277,7 +287,7 @@ def test_condition_values_deeper_than_operator_and_value_are_refused(query):
     ],
 )
 def test_values_are_coerced_to_the_field_type(field, raw, expected):
-    path = SPEC.fields[field].path
+    path = SPEC.list_fields[field].path
     assert parse(f"condition[{field}]={raw.replace('+', '%2B')}").filter == Q(
         **{f"{path}__exact": expected}
     )
@@ -387,7 +397,9 @@ def test_operator_without_value_is_refused():
     }
 
 
-@pytest.mark.parametrize("query", ["condition=[1]", "condition=5", "condition=x"])
+@pytest.mark.parametrize(
+    "query", ["condition=[1]", "condition=5", "condition=x", "condition=a&condition=b"]
+)
 def test_condition_must_be_an_object(query):
     assert errors_of(query) == {"condition": ["The condition field must be a JSON object."]}
 
@@ -473,7 +485,7 @@ def test_unknown_or_non_orderable_order_fields_are_refused():
 
 
 def test_at_most_five_order_fields():
-    spec = ListSpec(
+    spec = list_filterset(
         fields={name: ListField(name, "int", order=True) for name in "abcdef"},
         output_fields=frozenset(),
         default_order=("a",),
@@ -525,7 +537,7 @@ def test_sparse_keeps_only_requested_keys_in_row_order():
 
 # ---------------------------------------------------------------------------- list_page (DB)
 
-CUSTOMERS = ListSpec(
+CUSTOMERS = list_filterset(
     fields={
         "id": ListField("id", "int", order=True),
         "name": ListField("name", "str", order=True),
@@ -726,7 +738,7 @@ def test_list_page_serializes_only_the_page():
 @pytest.mark.django_db
 def test_decimal_condition_against_a_real_decimal_column():
     PaymentOption.objects.filter(kind="cash").delete()
-    spec = ListSpec(
+    spec = list_filterset(
         fields={
             "id": ListField("id", "int", order=True),
             "discount": ListField("discount_percentage", "decimal", order=True),
@@ -747,3 +759,54 @@ def test_decimal_condition_against_a_real_decimal_column():
 def test_factory_customers_page_like_bulk_ones():
     CustomerFactory.create_batch(3)
     assert page("limit=2")["pagination"] == {"limit": 2, "offset": 0, "pages": 2, "registers": 3}
+
+
+# ---------------------------------------------------------------------------- the FilterSet
+
+
+def test_a_list_is_a_django_filter_filterset_with_a_filter_per_field_and_operator():
+    assert issubclass(SPEC, FilterSet)
+    assert isinstance(SPEC.base_filters["order"], OrderingFilter)
+    filters = SPEC.base_filters
+    assert {"score.eq", "score.nin", "name.contains", "name.startsWith", "day.isNull"} <= set(
+        filters
+    )
+    assert (filters["createdAt.gte"].field_name, filters["createdAt.gte"].lookup_expr) == (
+        "created_at",
+        "gte",
+    )
+    assert filters["score.ne"].exclude and not filters["score.eq"].exclude
+    # text operators only on text fields; a non-filterable field has no filter at all
+    assert "score.contains" not in filters
+    assert not [name for name in filters if name.startswith("secret.")]
+
+
+def test_review_lists_filter_customer_id_on_the_masked_id():
+    for filterset in (PRODUCT_REVIEW_LIST, SALES_CHANNEL_REVIEW_LIST):
+        for operator in ("eq", "in", "gt"):
+            assert filterset.base_filters[f"customerId.{operator}"].field_name == (
+                "public_customer_id"
+            )
+
+
+@pytest.mark.django_db
+def test_the_bound_filterset_filters_and_orders_a_queryset_itself():
+    make_customers(4)
+    bound = CUSTOMERS({"name.nin": ["Customer 0000"], "order": [("name", True)]})
+    assert bound.is_valid()
+    names = [c.name for c in bound.filter_queryset(Customer.objects.all())]
+    assert names == ["Customer 0003", "Customer 0002", "Customer 0001"]
+    nothing = CUSTOMERS({"id.in": []})
+    assert nothing.is_valid()
+    assert not nothing.filter_queryset(Customer.objects.all()).exists()
+
+
+def test_the_shared_form_fields_keep_no_state_between_requests():
+    assert list(errors_of("condition[score]=x")) == ["condition.score"]
+    assert parse("condition[score]=3").filter == Q(score__exact=3)
+    assert list(errors_of("condition[score]=y")) == ["condition.score"]
+
+
+def test_errors_come_in_parameter_order_whichever_step_finds_them():
+    errors = errors_of("order=[1]&condition[score]=x&limit=0")
+    assert list(errors) == ["limit", "condition.score", "order"]

@@ -7,7 +7,6 @@ from rest_framework.exceptions import ValidationError
 from apikit.querystring import (
     indexed_list,
     json_or_nested,
-    object_param,
     parse_nested,
     string_list,
 )
@@ -200,36 +199,28 @@ def test_indexed_list_refuses_anything_else(value):
     assert errors == {"order": ["The order field must be a list."]}
 
 
-# ---------------------------------------------------------------------------- object_param
+# ---------------------------------------- JSON objects (`condition` must be one: test_query.py)
 
 
-def test_object_param_reads_json():
+def test_json_or_nested_reads_json():
     query = qd('condition={"score":5,"createdAt":{"gte":"2026-01-01"}}')
-    assert object_param(query, "condition") == {"score": 5, "createdAt": {"gte": "2026-01-01"}}
+    assert json_or_nested(query, "condition") == {"score": 5, "createdAt": {"gte": "2026-01-01"}}
 
 
-def test_object_param_reads_brackets():
+def test_json_or_nested_reads_brackets():
     query = qd("condition[score]=5&condition[createdAt][gte]=2026-01-01")
-    assert object_param(query, "condition") == {"score": "5", "createdAt": {"gte": "2026-01-01"}}
+    assert json_or_nested(query, "condition") == {"score": "5", "createdAt": {"gte": "2026-01-01"}}
 
 
-def test_object_param_is_none_when_absent():
-    assert object_param(qd("limit=1"), "condition") is None
-
-
-@pytest.mark.parametrize(
-    "query", ["condition=[1]", "condition=5", "condition=abc", "condition=a&condition=b"]
-)
-def test_object_param_refuses_non_objects(query):
-    errors = error_of(object_param, qd(query), "condition")
-    assert errors == {"condition": ["The condition field must be a JSON object."]}
+def test_json_or_nested_is_none_when_absent():
+    assert json_or_nested(qd("limit=1"), "condition") is None
 
 
 @pytest.mark.parametrize(
     "text", ['{"a":', '{"a":NaN}', '{"a":Infinity}', '{"a":-Infinity}', "{'a':1}"]
 )
-def test_object_param_refuses_invalid_json(text):
-    errors = error_of(object_param, {"condition": text}, "condition")
+def test_json_or_nested_refuses_invalid_json(text):
+    errors = error_of(json_or_nested, {"condition": text}, "condition")
     assert errors == {"condition": ["The condition field is not valid JSON."]}
 
 
@@ -238,19 +229,19 @@ def test_deeply_nested_json_is_refused_without_crashing():
     errors = error_of(json_or_nested, {"condition": text}, "condition")
     assert list(errors) == ["condition"]
     deep = '{"a":' * 6 + "1" + "}" * 6
-    assert error_of(object_param, {"condition": deep}, "condition") == {
+    assert error_of(json_or_nested, {"condition": deep}, "condition") == {
         "condition": ["The condition field is nested deeper than 5 levels."]
     }
 
 
 def test_overlong_json_is_refused():
     text = '{"a":"' + "x" * 30_000 + '"}'
-    errors = error_of(object_param, {"condition": text}, "condition")
+    errors = error_of(json_or_nested, {"condition": text}, "condition")
     assert errors == {"condition": ["The condition field is longer than 20000 characters."]}
 
 
 def test_json_with_a_huge_integer_is_refused():
-    errors = error_of(object_param, {"condition": '{"a":' + "9" * 5000 + "}"}, "condition")
+    errors = error_of(json_or_nested, {"condition": '{"a":' + "9" * 5000 + "}"}, "condition")
     assert errors == {"condition": ["The condition field is not valid JSON."]}
 
 
