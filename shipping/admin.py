@@ -35,9 +35,9 @@ from .postal import format_postal_code
 
 
 def value_range(low, high, unlimited) -> str:
-    """ "0 to 30", or "from 30" when the upper bound is the no-limit value."""
+    """ "0 to 30", or "from 30, no limit" when the upper bound is the no-limit value."""
     if high >= unlimited:
-        return _("from %(low)s") % {"low": low}
+        return _("from %(low)s, no limit") % {"low": low}
     return _("%(start)s to %(end)s") % {"start": low, "end": high}
 
 
@@ -334,20 +334,6 @@ class ShippingRowAdmin(admin.ModelAdmin):
         ),
         HISTORY_FIELDSET,
     )
-
-    # "No limit" is stored as the largest value (MAX_WEIGHT, MAX_ORDER_VALUE): shown empty.
-    NO_LIMIT_COLUMNS = {"final_weight": "final_weight_limit", "final_price": "final_price_limit"}
-
-    def get_list_display(self, request):
-        return [self.NO_LIMIT_COLUMNS.get(name, name) for name in super().get_list_display(request)]
-
-    @admin.display(description=_("final weight (kg)"), ordering="final_weight")
-    def final_weight_limit(self, obj: ShippingRow):
-        return _("no limit") if obj.final_weight >= MAX_WEIGHT else obj.final_weight
-
-    @admin.display(description=_("final price (BRL)"), ordering="final_price")
-    def final_price_limit(self, obj: ShippingRow):
-        return _("no limit") if obj.final_price >= MAX_ORDER_VALUE else obj.final_price
 
     def get_urls(self):
         custom = [
