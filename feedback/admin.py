@@ -348,11 +348,7 @@ class CommentAdmin(admin.ModelAdmin):
             self.message_user(request, "Your reply is published.", messages.SUCCESS)
             recipient = comment_author_email(comment)
             if result.emailed:
-                self.message_user(request, f"The customer was e-mailed at {recipient}.")
-            elif recipient and self._replies_are_emailed():
-                self.message_user(
-                    request, "The reply e-mail could not be sent (see the logs).", messages.WARNING
-                )
+                self.message_user(request, f"The e-mail to the customer ({recipient}) is queued.")
             thread_id = result.reply.parent_id
             return HttpResponseRedirect(reverse("admin:feedback_comment_change", args=[thread_id]))
         thread = comment.parent if comment.parent_id else comment

@@ -5,7 +5,6 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import QuerySet
 from django.template.loader import render_to_string
@@ -14,10 +13,12 @@ from django.utils import timezone
 from catalog.errors import ProductNotFound
 from catalog.selectors import product_get_active
 from infra.cache import cache_namespace_bump
+from infra.events import emit
+from jobs.services import email_enqueue
 from storefront.models import Customer
 
 from .errors import BlankMessage, InvalidParentComment, MissingCommenterContact
-from .models import Comment
+from .models import Comment, ProductReview
 from .selectors import FEEDBACK_CACHE
 
 logger = logging.getLogger(__name__)
@@ -65,7 +66,10 @@ def comment_create(
         message=message.strip(),
         active=not settings.COMMENTS_REQUIRE_MODERATION,
     )
-    comment.save()
+    with transaction.atomic():
+        comment.save()
+        comment.total_replies = 0  # type: ignore[attr-defined]
+        emit("comment.created", comment)
     comment.total_replies = 0  # type: ignore[attr-defined]  # as comments_with_reply_count annotates
     return comment
 
@@ -84,7 +88,9 @@ def comment_reply_by_staff(
     The reply joins the thread of the top-level comment (replies are one level deep),
     is public at once and carries the staff member's id, name and e-mail. With
     `approve_comment`, the answered comment (and its top-level comment) are approved too.
-    When settings.COMMENTS_EMAIL_REPLIES is on, the author of `comment` gets an e-mail.
+    When settings.COMMENTS_EMAIL_REPLIES is on, the author of `comment` gets an e-mail,
+    queued in the same transaction as the reply (a worker sends it); `emailed` says whether
+    one was queued. Emits `comment.replied` with the reply.
     """
     message = (message or "").strip()
     if not message:
@@ -105,9 +111,10 @@ def comment_reply_by_staff(
             comments_set_active(
                 comments=Comment.objects.filter(pk__in={comment.pk, thread.pk}), active=True
             )
-    emailed = False
-    if settings.COMMENTS_EMAIL_REPLIES:
-        emailed = comment_reply_notify(comment=comment, reply=reply)
+        emailed = False
+        if settings.COMMENTS_EMAIL_REPLIES:
+            emailed = comment_reply_notify(comment=comment, reply=reply)
+        emit("comment.replied", reply)
     return StaffReply(reply=reply, emailed=emailed)
 
 
@@ -121,8 +128,8 @@ def comment_author_email(comment: Comment) -> str:
 
 
 def comment_reply_notify(*, comment: Comment, reply: Comment) -> bool:
-    """E-mail the author of `comment` that staff answered; False when there is no address
-    or sending failed (logged: the reply itself stands)."""
+    """Queue the e-mail telling the author of `comment` that staff answered (a worker sends
+    it, keyed by the reply: one e-mail per reply); False when there is no address."""
     recipient = comment_author_email(comment)
     if not recipient:
         return False
@@ -135,20 +142,14 @@ def comment_reply_notify(*, comment: Comment, reply: Comment) -> bool:
         "reply": reply,
     }
     subject = f"Your question about {product.name} was answered"
-    email = EmailMultiAlternatives(
+    queued = email_enqueue(
+        key=f"comment-reply.{reply.pk}",
+        to=recipient,
         subject=subject.replace("\n", " ")[:200],
-        body=render_to_string("feedback/emails/comment_reply.txt", context),
-        to=[recipient],
+        text=render_to_string("feedback/emails/comment_reply.txt", context),
+        html=render_to_string("feedback/emails/comment_reply.html", context),
     )
-    email.attach_alternative(
-        render_to_string("feedback/emails/comment_reply.html", context), "text/html"
-    )
-    try:
-        email.send()
-    except Exception:
-        logger.exception("Could not e-mail the reply to comment %s", comment.pk)
-        return False
-    return True
+    return queued is not None
 
 
 def comments_set_active(*, comments: QuerySet, active: bool) -> int:
@@ -159,7 +160,15 @@ def comments_set_active(*, comments: QuerySet, active: bool) -> int:
 
 
 def reviews_set_active(*, reviews: QuerySet, active: bool) -> int:
-    """Approve or hide product or store reviews; returns how many changed."""
-    changed = reviews.exclude(active=active).update(active=active, updated_at=timezone.now())
+    """Approve or hide product or store reviews; returns how many changed. Each product
+    review approved here emits `review.approved`."""
+    with transaction.atomic():
+        to_change = list(reviews.exclude(active=active).values_list("pk", flat=True))
+        changed = reviews.model.objects.filter(pk__in=to_change).update(
+            active=active, updated_at=timezone.now()
+        )
+        if active and reviews.model is ProductReview:
+            for review in ProductReview.objects.filter(pk__in=to_change):
+                emit("review.approved", review)
     cache_namespace_bump(FEEDBACK_CACHE)  # update() sends no signal
     return changed

@@ -4,7 +4,7 @@ upsell offers."""
 import json
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Count
@@ -18,10 +18,9 @@ from apikit.responses import envelope
 from storefront.models import SalesChannel
 
 from .api.listing import banner_listing_get
-from .images import ImageFitError
 from .models import DEVICES, Banner, BannerGroup, Upsell, UpsellLocation
 from .scheduling import Status
-from .services import banner_group_images_refresh, banner_images_refresh
+from .tasks import refresh_banner_images, refresh_group_images
 
 STATUS_COLORS = {
     Status.LIVE: "#1e7e34",
@@ -229,13 +228,8 @@ class BannerGroupAdmin(AutocompleteWhenSearchable, admin.ModelAdmin):
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
-        try:
-            refreshed = banner_group_images_refresh(group=form.instance)
-        except ImageFitError as exc:
-            self.message_user(request, f"Fitted images not generated: {exc}", messages.ERROR)
-            return
-        if refreshed:
-            self.message_user(request, f"Fitted images generated for {refreshed} banner(s).")
+        # A job (enqueued in the admin's transaction) fits the copies that changed.
+        refresh_group_images.enqueue(form.instance.pk)
 
     # "Preview at": exactly what the public listing answers for this group at a moment.
 
@@ -335,10 +329,7 @@ class BannerAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
-        try:
-            banner_images_refresh(banner=obj)
-        except ImageFitError as exc:
-            self.message_user(request, f"Fitted images not generated: {exc}", messages.ERROR)
+        refresh_banner_images.enqueue(obj.pk)
 
     @admin.action(description="Activate selected banners")
     def activate(self, request, queryset):
@@ -356,18 +347,12 @@ class BannerAdmin(admin.ModelAdmin):
 
     @admin.action(description="Regenerate fitted images")
     def regenerate_images(self, request, queryset):
-        done, failed = 0, 0
-        for banner in queryset.select_related("group"):
-            try:
-                banner_images_refresh(banner=banner, force=True)
-                done += 1
-            except ImageFitError:
-                failed += 1
-        self.message_user(request, f"Fitted images regenerated for {done} banner(s).")
-        if failed:
-            self.message_user(
-                request, f"{failed} banner(s) have an unreadable image.", messages.ERROR
-            )
+        ids = list(queryset.values_list("pk", flat=True))
+        for banner_id in ids:
+            refresh_banner_images.enqueue(banner_id, force=True)
+        self.message_user(
+            request, f"Regeneration of the fitted images of {len(ids)} banner(s) is queued."
+        )
 
 
 # --- Upsell -------------------------------------------------------------------------------

@@ -110,10 +110,10 @@ class ProductInterestAdmin(admin.ModelAdmin):
                 )
             except InterestReplyError as exc:
                 form.add_error("reply", str(exc))
-            except OSError:
-                messages.error(request, "The e-mail could not be sent; nothing was recorded.")
             else:
-                messages.success(request, f"Reply e-mailed to {interest.email}.")
+                messages.success(
+                    request, f"Reply recorded; the e-mail to {interest.email} is queued."
+                )
                 return redirect(changelist)
 
         context = {
