@@ -4,6 +4,7 @@ Rendered with the same serializers and product fragments as the API answers (abs
 URLs against PUBLIC_BASE_URL, as in e-mails), so a receiver parses one shape per resource.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -25,7 +26,7 @@ def _base_url() -> str:
 def _comment(comment: Comment) -> dict[str, Any]:
     row = comments_with_reply_count(Comment.objects.filter(pk=comment.pk)).first() or comment
     if not hasattr(row, "total_replies"):
-        row.total_replies = 0  # type: ignore[attr-defined]
+        row.total_replies = 0  # type: ignore[union-attr]
     attach_product_summaries([row], base_url=_base_url())
     return dict(CommentSerializer(row).data)
 
@@ -51,7 +52,7 @@ def _product(product: Product) -> Any:
     return fragment if fragment is not None else {"id": product.pk}
 
 
-RENDERERS = {
+RENDERERS: dict[str, Callable[[Any], Any]] = {
     "product.back_in_stock": _product,
     "interest.created": _interest,
     "comment.created": _comment,
