@@ -10,17 +10,19 @@ PORT ?= 8000
 # Local, plain-HTTP environment of `make run`; the per-checkout secret key in data/secret_key
 # is read by the settings (SECRET_KEY_FILE).
 RUN_ENV = HTTPS=0 \
+	PUBLIC_BASE_URL="$${PUBLIC_BASE_URL:-http://$(HOST):$(PORT)}" \
 	ALLOWED_HOSTS="$${ALLOWED_HOSTS:-localhost,127.0.0.1,[::1]}" \
 	CSRF_TRUSTED_ORIGINS="$${CSRF_TRUSTED_ORIGINS:-http://$(HOST):$(PORT),http://localhost:$(PORT)}"
 
-.PHONY: help install run serve test lint fmt migrate seed check clean bench
+.PHONY: help install run serve test lint fmt migrate seed check clean bench jobs-status
 
 help:
 	@echo "make run    - install, migrate, load the demo store and serve http://$(HOST):$(PORT)"
 	@echo "make test   - install, lint, missing-migrations check, and the whole pytest suite"
 	@echo "make lint   - ruff check, format check and mypy"
 	@echo "make fmt    - ruff format and autofix"
-	@echo "make serve  - gunicorn with config/gunicorn.conf.py (production-style)"
+	@echo "make serve  - gunicorn with config/gunicorn.conf.py (production-style; start workers too)"
+	@echo "make jobs-status - the background job queue at a glance"
 	@echo "make bench  - load benchmark at a real store's size, wrk + gunicorn (bench/README.md)"
 
 $(BIN)/python:
@@ -52,10 +54,20 @@ run: seed
 	@echo "API docs:        http://$(HOST):$(PORT)/api/docs/  (schema: /api/schema/)"
 	@echo "Admin:           http://$(HOST):$(PORT)/admin/"
 	@$(RUN_ENV) $(BIN)/python manage.py demo_admin_info
+	@echo "Jobs:            one worker runs beside the server (manage.py jobs_worker); queue: make jobs-status"
 	@echo ""
+	@$(RUN_ENV) $(BIN)/python manage.py jobs_worker --no-reload & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(RUN_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+jobs-status: install
+	@$(RUN_ENV) $(BIN)/python manage.py jobs_status
+
+# Web processes only: background jobs need workers too, on this or other machines, e.g.
+#   $(BIN)/python manage.py jobs_worker        (one per core for I/O-bound jobs; see README
+#                                              "Deploy": how many, and monitoring with jobs_status)
 serve: install $(DATA_DIR)/secret_key
+	@echo "Background jobs: run 'manage.py jobs_worker' beside this (README, Deploy)."
 	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
 	$(RUN_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	$(RUN_ENV) $(BIN)/gunicorn -c config/gunicorn.conf.py config.wsgi

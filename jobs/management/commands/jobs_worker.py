@@ -26,6 +26,9 @@ class Command(DbWorkerCommand):
     def handle(self, *, verbosity, queue_name, interval, batch, backend_name, startup_delay,
                reload, max_tasks, worker_id, exclude_queues, **options):  # fmt: skip
         self.configure_logging(verbosity)
+        if verbosity < 2:
+            # Each pass logs its start and its end: only with -v 2 (jobs are still logged).
+            logging.getLogger("django_tasks_db").setLevel(logging.WARNING)
         worker = Worker(
             queue_names=queue_name.split(","),
             interval=interval,
