@@ -112,7 +112,7 @@ def main() -> int:
         }
 
     product = ProductFactory()
-    client = Client()
+    client = Client(HTTP_HOST="127.0.0.1")
 
     def timed_posts(tag: str) -> list[float]:
         times = []

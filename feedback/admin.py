@@ -16,6 +16,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.text import Truncator
+from django.utils.translation import gettext
 
 from .models import (
     COMMENT_MESSAGE_MAX_LENGTH,
@@ -348,7 +349,11 @@ class CommentAdmin(admin.ModelAdmin):
             self.message_user(request, "Your reply is published.", messages.SUCCESS)
             recipient = comment_author_email(comment)
             if result.emailed:
-                self.message_user(request, f"The e-mail to the customer ({recipient}) is queued.")
+                self.message_user(
+                    request,
+                    gettext("The e-mail to the customer (%(email)s) is queued.")
+                    % {"email": recipient},
+                )
             thread_id = result.reply.parent_id
             return HttpResponseRedirect(reverse("admin:feedback_comment_change", args=[thread_id]))
         thread = comment.parent if comment.parent_id else comment

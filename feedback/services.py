@@ -66,11 +66,10 @@ def comment_create(
         message=message.strip(),
         active=not settings.COMMENTS_REQUIRE_MODERATION,
     )
-    with transaction.atomic():
-        comment.save()
-        comment.total_replies = 0  # type: ignore[attr-defined]
-        emit("comment.created", comment)
     comment.total_replies = 0  # type: ignore[attr-defined]  # as comments_with_reply_count annotates
+    with transaction.atomic():  # the comment and its event commit together
+        comment.save()
+        emit("comment.created", comment)
     return comment
 
 

@@ -9,15 +9,17 @@ The emitting apps import only this module: they know nothing of webhooks.
 from typing import Any
 
 from django.dispatch import Signal
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 # The events the store emits (name: what happened).
-EVENT_TYPES: dict[str, str] = {
-    "product.back_in_stock": "A product with customers waiting for it is back in stock",
-    "interest.created": "A customer registered an interest in a product",
-    "comment.created": "A customer posted a comment or a reply on a product",
-    "comment.replied": "Staff replied to a comment",
-    "review.created": "A product review was created",
-    "review.approved": "A product review was approved (made public)",
+EVENT_TYPES: dict[str, Promise] = {
+    "product.back_in_stock": _("A product with customers waiting for it is back in stock"),
+    "interest.created": _("A customer registered an interest in a product"),
+    "comment.created": _("A customer posted a comment or a reply on a product"),
+    "comment.replied": _("Staff replied to a comment"),
+    "review.created": _("A product review was created"),
+    "review.approved": _("A product review was approved (made public)"),
 }
 
 # sender: the event type; kwargs: instance (the model row the event is about).

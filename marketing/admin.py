@@ -13,6 +13,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext
 
 from apikit.responses import envelope
 from storefront.models import SalesChannel
@@ -351,7 +352,9 @@ class BannerAdmin(admin.ModelAdmin):
         for banner_id in ids:
             refresh_banner_images.enqueue(banner_id, force=True)
         self.message_user(
-            request, f"Regeneration of the fitted images of {len(ids)} banner(s) is queued."
+            request,
+            gettext("Regeneration of the fitted images of %(count)d banner(s) is queued.")
+            % {"count": len(ids)},
         )
 
 

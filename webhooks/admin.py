@@ -6,6 +6,7 @@ from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.utils.html import format_html
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -19,7 +20,7 @@ class EndpointForm(forms.ModelForm):
     url = forms.URLField(label=_("URL"), max_length=500, assume_scheme="https")
     events = forms.MultipleChoiceField(
         label=_("events"),
-        choices=[(name, f"{name}: {_(label)}") for name, label in EVENT_TYPES.items()],
+        choices=[(name, format_lazy("{}: {}", name, label)) for name, label in EVENT_TYPES.items()],
         widget=forms.CheckboxSelectMultiple,
     )
 
