@@ -20,7 +20,7 @@ RUN_ENV = HTTPS=0 \
 	CSRF_TRUSTED_ORIGINS="$${CSRF_TRUSTED_ORIGINS:-http://$(BASE_URL_HOST):$(PORT),http://localhost:$(PORT)}" \
 	PUBLIC_BASE_URL="$${PUBLIC_BASE_URL:-http://$(BASE_URL_HOST):$(PORT)}"
 
-.PHONY: help install run serve env test lint fmt migrate seed check clean bench messages
+.PHONY: help install run serve env test lint fmt migrate seed check clean bench messages jobs-status
 
 help:
 	@echo "make run    - install, migrate, load the demo store and serve http://$(BASE_URL_HOST):$(PORT)"
@@ -28,8 +28,9 @@ help:
 	@echo "make test   - install, lint, missing-migrations check, and the whole pytest suite"
 	@echo "make lint   - ruff check, format check and mypy"
 	@echo "make fmt    - ruff format and autofix"
-	@echo "make serve  - gunicorn with config/gunicorn.conf.py (production-style, same HOST/PORT)"
+	@echo "make serve  - gunicorn with config/gunicorn.conf.py (production-style, same HOST/PORT; start workers too)"
 	@echo "make env    - print the local environment, for running manage.py by hand"
+	@echo "make jobs-status - the background job queue at a glance"
 	@echo "make bench  - load benchmark at a real store's size, wrk + gunicorn (bench/README.md)"
 	@echo "make messages - update locale/pt_BR/LC_MESSAGES/django.po and compile its .mo"
 
@@ -63,10 +64,20 @@ run: seed
 	@echo "API docs:        http://$(BASE_URL_HOST):$(PORT)/api/docs/  (schema: /api/schema/)"
 	@echo "Admin:           http://$(BASE_URL_HOST):$(PORT)/admin/"
 	@$(RUN_ENV) $(BIN)/python manage.py demo_admin_info
+	@echo "Jobs:            one worker runs beside the server (manage.py jobs_worker); queue: make jobs-status"
 	@echo ""
+	@$(RUN_ENV) $(BIN)/python manage.py jobs_worker --no-reload & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(RUN_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+jobs-status: install
+	@$(RUN_ENV) $(BIN)/python manage.py jobs_status
+
+# Web processes only: background jobs need workers too, on this or other machines, e.g.
+#   $(BIN)/python manage.py jobs_worker        (one per core for I/O-bound jobs; see README
+#                                              "Deploy": how many, and monitoring with jobs_status)
 serve: install $(DATA_DIR)/secret_key
+	@echo "Background jobs: run 'manage.py jobs_worker' beside this (README, Deploy)."
 	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
 	$(RUN_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	$(RUN_ENV) GUNICORN_BIND="$${GUNICORN_BIND:-$(HOST):$(PORT)}" \

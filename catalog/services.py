@@ -8,7 +8,6 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
-from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.template.loader import render_to_string
@@ -19,6 +18,8 @@ from django.utils.translation import gettext_lazy as _
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from infra.cache import cache_namespace_bump
+from infra.events import emit
+from jobs.services import email_enqueue
 
 from .errors import ProductNotFound
 from .models import (
@@ -90,6 +91,7 @@ def interest_register(
         try:
             with transaction.atomic():
                 interest.save()
+                emit("interest.created", interest)
         except IntegrityError:
             # A concurrent request registered the same interest first.
             existing = _pending_duplicate(product=product, origin=origin, email=email)
@@ -107,17 +109,15 @@ def interest_register(
     return InterestRegistration(interest=existing, created=False)
 
 
-def _send(*, template: str, subject: "str | Promise", to: str, context: dict) -> None:
-    """E-mail a customer in the customers' language (CUSTOMER_LANGUAGE_CODE), whatever the
-    language of the staff member or job sending it; `subject` may be a lazy translation."""
+def _render(*, template: str, subject: "str | Promise", context: dict) -> tuple[str, str, str]:
+    """(subject, text, html) of a customer e-mail, in the customers' language
+    (CUSTOMER_LANGUAGE_CODE) whatever the language of the staff member or job writing it;
+    `subject` may be a lazy translation."""
     context = {**context, "site_url": settings.PUBLIC_BASE_URL.rstrip("/")}
     with translation.override(settings.CUSTOMER_LANGUAGE_CODE):
         text = render_to_string(f"catalog/emails/{template}.txt", context)
         html = render_to_string(f"catalog/emails/{template}.html", context)
-        subject = str(subject)
-    email = EmailMultiAlternatives(subject=subject, body=text, to=[to])
-    email.attach_alternative(html, "text/html")
-    email.send()
+        return str(subject), text, html
 
 
 def interests_back_in_stock() -> QuerySet:
@@ -136,18 +136,27 @@ def interests_back_in_stock() -> QuerySet:
 @dataclass
 class StockNotificationSummary:
     candidates: int = 0
-    sent: int = 0
-    failed: int = 0
-    failed_ids: list[int] = field(default_factory=list)
+    queued: int = 0
+    products: set[int] = field(default_factory=set)
 
 
-def stock_notifications_send(*, dry_run: bool = False) -> StockNotificationSummary:
-    """E-mail every pending notify-me interest whose product is back in stock.
+# Interests handled per transaction by stock_notifications_enqueue.
+STOCK_NOTIFICATION_BATCH = 200
 
-    Each interest is locked (SELECT ... FOR UPDATE SKIP LOCKED where the database supports
-    it), e-mailed and marked notified in one transaction, so two copies running at once
-    never pick the same row and a notified interest is never e-mailed again. A failed
-    send leaves the interest pending for the next run.
+
+def back_in_stock_email_key(interest_id: int) -> str:
+    """The outbound e-mail key (and Message-ID) of an interest's back-in-stock e-mail."""
+    return f"back-in-stock.{interest_id}"
+
+
+def stock_notifications_enqueue(*, dry_run: bool = False) -> StockNotificationSummary:
+    """Queue the e-mail of every pending notify-me interest whose product is back in stock.
+
+    In each transaction a batch of interests is locked (SELECT ... FOR UPDATE SKIP LOCKED
+    where the database supports it, so copies running at once never pick the same row),
+    each gets its e-mail recorded with its sending job (jobs.services.email_enqueue, keyed
+    by the interest: never two e-mails for one interest) and is marked notified; the first
+    batch of each product also emits `product.back_in_stock`. Workers send the e-mails.
     """
     summary = StockNotificationSummary()
     if dry_run:
@@ -157,33 +166,35 @@ def stock_notifications_send(*, dry_run: bool = False) -> StockNotificationSumma
     lock = connection.features.has_select_for_update_skip_locked
     while True:
         with transaction.atomic():
-            pending = interests_back_in_stock().exclude(pk__in=summary.failed_ids)
+            pending = interests_back_in_stock()
             if lock:
                 pending = pending.select_for_update(skip_locked=True, of=("self",))
-            interest = pending.select_related("product").first()
-            if interest is None:
+            batch = list(pending.select_related("product")[:STOCK_NOTIFICATION_BATCH])
+            if not batch:
                 break
-            summary.candidates += 1
-            try:
-                _send(
+            now = timezone.now()
+            for interest in batch:
+                product = interest.product
+                subject, text, html = _render(
                     template="back_in_stock",
-                    subject=format_lazy(
-                        _("{product} is back in stock"), product=interest.product.name
-                    ),
-                    to=interest.email,
-                    context={"interest": interest, "product": interest.product},
+                    subject=format_lazy(_("{product} is back in stock"), product=product.name),
+                    context={"interest": interest, "product": product},
                 )
-            except Exception:
-                logger.exception("Back-in-stock e-mail to interest %s failed", interest.pk)
-                summary.failed += 1
-                summary.failed_ids.append(interest.pk)
-                continue
-            ProductInterest.objects.filter(pk=interest.pk).update(
-                status=InterestStatus.NOTIFIED,
-                notified_at=timezone.now(),
-                updated_at=timezone.now(),
+                if email_enqueue(
+                    key=back_in_stock_email_key(interest.pk),
+                    to=interest.email,
+                    subject=subject,
+                    text=text,
+                    html=html,
+                ):
+                    summary.queued += 1
+                if product.pk not in summary.products:
+                    summary.products.add(product.pk)
+                    emit("product.back_in_stock", product)
+            ProductInterest.objects.filter(pk__in=[i.pk for i in batch]).update(
+                status=InterestStatus.NOTIFIED, notified_at=now, updated_at=now
             )
-            summary.sent += 1
+            summary.candidates += len(batch)
     return summary
 
 
@@ -194,27 +205,33 @@ class InterestReplyError(Exception):
 def interest_reply(
     *, interest: ProductInterest, reply: str, replied_by: User | None = None
 ) -> ProductInterest:
-    """E-mail staff's answer to an on-request interest and record it (status replied).
-
-    The e-mail goes out first; if it fails, nothing is recorded and the error propagates.
+    """Record staff's answer to an on-request interest (status replied) and queue its e-mail
+    to the customer, in one transaction (a worker sends it, retrying if the server refuses).
     """
     if interest.origin != InterestOrigin.ON_REQUEST:
         raise InterestReplyError(_("Only price-on-request interests are answered with a reply."))
     reply = reply.strip()
     if not reply:
         raise InterestReplyError(_("Write the reply."))
-    _send(
+    now = timezone.now()
+    subject, text, html = _render(
         template="interest_reply",
         subject=format_lazy(_("About {product}"), product=interest.product.name),
-        to=interest.email,
         context={"interest": interest, "product": interest.product, "reply": reply},
     )
-    now = timezone.now()
-    interest.reply = reply
-    interest.replied_at = now
-    interest.replied_by = replied_by
-    interest.status = InterestStatus.REPLIED
-    interest.save(update_fields=["reply", "replied_at", "replied_by", "status", "updated_at"])
+    with transaction.atomic():
+        interest.reply = reply
+        interest.replied_at = now
+        interest.replied_by = replied_by
+        interest.status = InterestStatus.REPLIED
+        interest.save(update_fields=["reply", "replied_at", "replied_by", "status", "updated_at"])
+        email_enqueue(
+            key=f"interest-reply.{interest.pk}.{now.timestamp():.6f}",
+            to=interest.email,
+            subject=subject,
+            text=text,
+            html=html,
+        )
     return interest
 
 

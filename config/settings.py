@@ -97,6 +97,10 @@ INSTALLED_APPS = [
     "marketing",
     "shipping",
     "feedback",
+    "django_tasks",
+    "django_tasks_db",
+    "jobs",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -477,6 +481,47 @@ CDN_PURGE_TIMEOUT_SECONDS = env_int("CDN_PURGE_TIMEOUT_SECONDS", 5)
 PRODUCT_FRAGMENT_SECONDS = env_int("PRODUCT_FRAGMENT_SECONDS", 3600)
 # Seconds the first answer to a POST with an Idempotency-Key is kept for retries.
 IDEMPOTENCY_KEY_TTL = env_int("IDEMPOTENCY_KEY_TTL", 24 * 3600)
+
+# --- Background jobs (docs/decisions.md, "Background jobs and webhooks") --------------
+
+# django-tasks with its database backend: a job is a row written in the caller's transaction
+# (it exists only if that write commits) and run by `manage.py jobs_worker` processes on any
+# machine reaching the database. JOBS_BACKEND=immediate runs jobs inside the request instead
+# (tests; a one-process demo without a worker).
+JOBS_BACKEND = env_str("JOBS_BACKEND", "immediate" if RUNNING_TESTS else "database")
+TASKS = {
+    "default": {
+        "BACKEND": (
+            "django_tasks.backends.immediate.ImmediateBackend"
+            if JOBS_BACKEND == "immediate"
+            else "django_tasks_db.DatabaseBackend"
+        ),
+    }
+}
+# A job still marked running this many seconds after a worker claimed it is taken to belong
+# to a dead worker and made ready again (django-tasks has no lease of its own).
+JOBS_LEASE_SECONDS = env_int("JOBS_LEASE_SECONDS", 300)
+# Attempts of an outbound e-mail before it is marked failed (backoff 1, 2, 4... minutes).
+EMAIL_MAX_ATTEMPTS = env_int("EMAIL_MAX_ATTEMPTS", 6)
+
+# --- Outbound webhooks (docs/webhooks.md) --------------------------------------------------
+
+# The rule: production (HTTPS=1) delivers only to https URLs whose every resolved address is
+# public; a development or test set-up (HTTPS=0) may use plain http and private/loopback
+# addresses (the demo receiver on 127.0.0.1). Each can be set explicitly.
+WEBHOOKS_ALLOW_HTTP = env_bool("WEBHOOKS_ALLOW_HTTP", not HTTPS)
+WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", not HTTPS)
+# Seconds to connect and to wait for the answer of one delivery attempt.
+WEBHOOKS_TIMEOUT = env_int("WEBHOOKS_TIMEOUT", 5)
+# Retries with exponential backoff (first delay, cap) for this long after the event.
+WEBHOOKS_RETRY_FIRST_SECONDS = env_int("WEBHOOKS_RETRY_FIRST_SECONDS", 30)
+WEBHOOKS_RETRY_MAX_DELAY_SECONDS = env_int("WEBHOOKS_RETRY_MAX_DELAY_SECONDS", 4 * 3600)
+WEBHOOKS_RETRY_FOR_SECONDS = env_int("WEBHOOKS_RETRY_FOR_SECONDS", 24 * 3600)
+# An endpoint whose attempts failed this many times in a row is paused and staff are told.
+WEBHOOKS_PAUSE_AFTER_FAILURES = env_int("WEBHOOKS_PAUSE_AFTER_FAILURES", 15)
+# Demo-only receiver view /demo/webhook-receiver (off in production).
+WEBHOOKS_DEMO_RECEIVER = env_bool("WEBHOOKS_DEMO_RECEIVER", DEBUG or not HTTPS)
+MANAGERS = [("Managers", a) for a in env_list("MANAGERS")]
 
 # --- Logging ----------------------------------------------------------------
 

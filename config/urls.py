@@ -58,6 +58,11 @@ if settings.SERVE_MEDIA and settings.MEDIA_URL.startswith("/"):
     media_prefix = settings.MEDIA_URL.lstrip("/")
     urlpatterns.append(re_path(rf"^{media_prefix}(?P<path>.*)$", serve_media))
 
+if settings.WEBHOOKS_DEMO_RECEIVER:
+    from webhooks.demo_views import DEMO_PATH, demo_webhook_receiver
+
+    urlpatterns.append(path(DEMO_PATH, demo_webhook_receiver, name="demo-webhook-receiver"))
+
 urlpatterns.append(re_path(r"^", fallback.unknown_url))
 
 handler400 = fallback.bad_request

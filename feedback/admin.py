@@ -365,13 +365,7 @@ class CommentAdmin(admin.ModelAdmin):
             if result.emailed:
                 self.message_user(
                     request,
-                    _("The customer was e-mailed at %(email)s.") % {"email": recipient},
-                )
-            elif recipient and self._replies_are_emailed():
-                self.message_user(
-                    request,
-                    _("The reply e-mail could not be sent (see the logs)."),
-                    messages.WARNING,
+                    _("The e-mail to the customer (%(email)s) is queued.") % {"email": recipient},
                 )
             thread_id = result.reply.parent_id
             return HttpResponseRedirect(reverse("admin:feedback_comment_change", args=[thread_id]))

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.template.loader import render_to_string
@@ -18,6 +17,8 @@ from catalog.models import Product
 from catalog.selectors import product_get_active
 from catalog.services import product_review_summaries_store
 from infra.cache import cache_namespace_bump
+from infra.events import emit
+from jobs.services import email_enqueue
 from storefront.models import Customer
 
 from .errors import BlankMessage, InvalidParentComment, MissingCommenterContact
@@ -69,8 +70,10 @@ def comment_create(
         message=message.strip(),
         active=not settings.COMMENTS_REQUIRE_MODERATION,
     )
-    comment.save()
     comment.total_replies = 0  # type: ignore[attr-defined]  # as comments_with_reply_count annotates
+    with transaction.atomic():  # the comment and its event commit together
+        comment.save()
+        emit("comment.created", comment)
     return comment
 
 
@@ -97,7 +100,9 @@ def comment_reply_by_staff(
     The reply joins the thread of the top-level comment (replies are one level deep),
     is public at once and carries the staff member's id, name and e-mail. With
     `approve_comment`, the answered comment (and its top-level comment) are approved too.
-    When settings.COMMENTS_EMAIL_REPLIES is on, the author of `comment` gets an e-mail.
+    When settings.COMMENTS_EMAIL_REPLIES is on, the author of `comment` gets an e-mail,
+    queued in the same transaction as the reply (a worker sends it); `emailed` says whether
+    one was queued. Emits `comment.replied` with the reply.
     """
     message = (message or "").strip()
     if not message:
@@ -118,9 +123,10 @@ def comment_reply_by_staff(
             comments_set_active(
                 comments=Comment.objects.filter(pk__in={comment.pk, thread.pk}), active=True
             )
-    emailed = False
-    if settings.COMMENTS_EMAIL_REPLIES:
-        emailed = comment_reply_notify(comment=comment, reply=reply)
+        emailed = False
+        if settings.COMMENTS_EMAIL_REPLIES:
+            emailed = comment_reply_notify(comment=comment, reply=reply)
+        emit("comment.replied", reply)
     return StaffReply(reply=reply, emailed=emailed)
 
 
@@ -134,8 +140,8 @@ def comment_author_email(comment: Comment) -> str:
 
 
 def comment_reply_notify(*, comment: Comment, reply: Comment) -> bool:
-    """E-mail the author of `comment` that staff answered; False when there is no address
-    or sending failed (logged: the reply itself stands)."""
+    """Queue the e-mail telling the author of `comment` that staff answered (a worker sends
+    it, keyed by the reply: one e-mail per reply); False when there is no address."""
     recipient = comment_author_email(comment)
     if not recipient:
         return False
@@ -150,20 +156,16 @@ def comment_reply_notify(*, comment: Comment, reply: Comment) -> bool:
     # Written in the customers' language, whatever the staff member's admin language.
     with translation.override(settings.CUSTOMER_LANGUAGE_CODE):
         subject = _("Your question about %(product)s was answered") % {"product": product.name}
-        email = EmailMultiAlternatives(
-            subject=subject.replace("\n", " ")[:200],
-            body=render_to_string("feedback/emails/comment_reply.txt", context),
-            to=[recipient],
-        )
-        email.attach_alternative(
-            render_to_string("feedback/emails/comment_reply.html", context), "text/html"
-        )
-    try:
-        email.send()
-    except Exception:
-        logger.exception("Could not e-mail the reply to comment %s", comment.pk)
-        return False
-    return True
+        text = render_to_string("feedback/emails/comment_reply.txt", context)
+        html = render_to_string("feedback/emails/comment_reply.html", context)
+    queued = email_enqueue(
+        key=f"comment-reply.{reply.pk}",
+        to=recipient,
+        subject=subject.replace("\n", " ")[:200],
+        text=text,
+        html=html,
+    )
+    return queued is not None
 
 
 def comments_set_active(*, comments: QuerySet, active: bool) -> int:
@@ -175,14 +177,19 @@ def comments_set_active(*, comments: QuerySet, active: bool) -> int:
 
 def reviews_set_active(*, reviews: QuerySet, active: bool) -> int:
     """Approve or hide product or store reviews; returns how many changed. The review
-    summaries of the products concerned are updated in the same transaction."""
+    summaries of the products concerned are updated in the same transaction, and each
+    product review approved here emits `review.approved`."""
     with transaction.atomic():
-        changing = reviews.exclude(active=active)
+        to_change = list(reviews.exclude(active=active).values_list("pk", flat=True))
+        changing = reviews.model.objects.filter(pk__in=to_change)
         product_ids: set[int] = set()
         if reviews.model is ProductReview:
             product_ids = set(changing.values_list("product_id", flat=True))
         changed = changing.update(active=active, updated_at=timezone.now())
         product_review_summaries_refresh(product_ids=product_ids)
+        if active and reviews.model is ProductReview:
+            for review in ProductReview.objects.filter(pk__in=to_change):
+                emit("review.approved", review)
     cache_namespace_bump(FEEDBACK_CACHE)  # update() sends no signal
     return changed
 

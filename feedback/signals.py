@@ -1,10 +1,13 @@
-"""Cache invalidation (the one side effect allowed in signals): any change to a review,
-its photos or a comment retires every cached review and comment list at once."""
+"""Cache invalidation: any change to a review, its photos or a comment retires every cached
+review and comment list at once. And the `review.created` event: product reviews are created
+outside any service (the admin, imports), so the row's creation is the one place that sees
+every new review (emitted in the saving transaction)."""
 
 from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import receiver
 
 from infra.cache import cache_namespace_bump, invalidate_on_change
+from infra.events import emit
 from storefront.models import Customer
 
 from .models import Comment, ProductReview, ReviewMedia, SalesChannelReview
@@ -50,3 +53,9 @@ def review_saved(instance: ProductReview, raw: bool = False, **kwargs) -> None:
 @receiver(post_delete, sender=ProductReview)
 def review_deleted(instance: ProductReview, **kwargs) -> None:
     product_review_summaries_refresh(product_ids={instance.product_id})
+
+
+@receiver(post_save, sender=ProductReview)
+def product_review_created(*, instance: ProductReview, created: bool, raw: bool = False, **kwargs):
+    if created and not raw:
+        emit("review.created", instance)

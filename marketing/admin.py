@@ -24,18 +24,16 @@ from storefront.admin_utils import NAME_COLUMN_CHARS, badge, truncated
 from storefront.models import SalesChannel
 
 from .api.listing import banner_listing_get
-from .images import ImageFitError
 from .models import DEVICES, Banner, BannerGroup, Upsell, UpsellLocation
 from .scheduling import Status
 from .services import (
-    banner_group_images_refresh,
     banner_groups_publish_now,
     banner_groups_unpublish,
-    banner_images_refresh,
     banners_publish_now,
     banners_set_active,
     banners_unpublish,
 )
+from .tasks import refresh_banner_images, refresh_group_images
 
 STATUS_COLORS = {
     Status.LIVE: "green",
@@ -381,22 +379,9 @@ class BannerGroupAdmin(PublishingActions, AutocompleteWhenSearchable, admin.Mode
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
-        try:
-            refreshed = banner_group_images_refresh(group=form.instance)
-        except ImageFitError as exc:
-            self.message_user(
-                request,
-                _("Fitted images not generated: %(error)s") % {"error": exc},
-                messages.ERROR,
-            )
-            return
-        if refreshed:
-            message = ngettext(
-                "Fitted images generated for %(count)d banner.",
-                "Fitted images generated for %(count)d banners.",
-                refreshed,
-            )
-            self.message_user(request, message % {"count": refreshed})
+        # A job (enqueued in the admin's transaction) fits the copies that changed.
+        refresh_group_images.enqueue(form.instance.pk)
+        self.message_user(request, _("The fitted banner images are being generated."))
 
     # "Preview at": exactly what the public listing answers for this group at a moment.
 
@@ -506,14 +491,7 @@ class BannerAdmin(PublishingActions, admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
-        try:
-            banner_images_refresh(banner=obj)
-        except ImageFitError as exc:
-            self.message_user(
-                request,
-                _("Fitted images not generated: %(error)s") % {"error": exc},
-                messages.ERROR,
-            )
+        refresh_banner_images.enqueue(obj.pk)
 
     @admin.action(description=_("Publish now (start the selected banners now)"))
     def publish_now(self, request, queryset):
@@ -551,26 +529,18 @@ class BannerAdmin(PublishingActions, admin.ModelAdmin):
 
     @admin.action(description=_("Regenerate fitted images"))
     def regenerate_images(self, request, queryset):
-        done, failed = 0, 0
-        for banner in queryset.select_related("group"):
-            try:
-                banner_images_refresh(banner=banner, force=True)
-                done += 1
-            except ImageFitError:
-                failed += 1
-        message = ngettext(
-            "Fitted images regenerated for %(count)d banner.",
-            "Fitted images regenerated for %(count)d banners.",
-            done,
-        )
-        self.message_user(request, message % {"count": done})
-        if failed:
-            message = ngettext(
-                "%(count)d banner has an unreadable image.",
-                "%(count)d banners have an unreadable image.",
-                failed,
+        ids = list(queryset.values_list("pk", flat=True))
+        for banner_id in ids:
+            refresh_banner_images.enqueue(banner_id, force=True)
+        self.message_user(
+            request,
+            ngettext(
+                "Regeneration of the fitted images of %(count)d banner is queued.",
+                "Regeneration of the fitted images of %(count)d banners is queued.",
+                len(ids),
             )
-            self.message_user(request, message % {"count": failed}, messages.ERROR)
+            % {"count": len(ids)},
+        )
 
 
 # --- Upsell -------------------------------------------------------------------------------

@@ -136,11 +136,11 @@ class ProductInterestAdmin(admin.ModelAdmin):
                 )
             except InterestReplyError as exc:
                 form.add_error("reply", str(exc))
-            except OSError:
-                messages.error(request, _("The e-mail could not be sent; nothing was recorded."))
             else:
                 messages.success(
-                    request, _("Reply e-mailed to %(email)s.") % {"email": interest.email}
+                    request,
+                    _("Reply recorded; the e-mail to %(email)s is queued.")
+                    % {"email": interest.email},
                 )
                 return redirect(changelist)
 

@@ -8,6 +8,8 @@ from django.core import mail
 from django.core.management import call_command
 
 from catalog.models import InterestStatus, ProductInterest
+from jobs.models import OutboundEmail
+from jobs.tasks import send_email
 
 from .factories import ProductFactory, ProductInterestFactory, StockFactory, StorageFactory
 
@@ -46,7 +48,7 @@ def test_back_in_stock_interests_are_emailed_once_even_when_run_twice(back_in_st
         interest.refresh_from_db()
         assert interest.status == InterestStatus.NOTIFIED
         assert interest.notified_at is not None
-    assert "2 sent" in output
+    assert "2 queued for 1 product(s)" in output
 
 
 def test_out_of_stock_products_and_other_interests_are_left_alone():
@@ -68,7 +70,7 @@ def test_out_of_stock_products_and_other_interests_are_left_alone():
     output = run()
 
     assert mail.outbox == []
-    assert "0 sent" in output
+    assert "0 queued" in output
     for interest in [*waiting, on_request]:
         interest.refresh_from_db()
         assert interest.status == InterestStatus.PENDING
@@ -84,19 +86,28 @@ def test_dry_run_counts_without_sending(back_in_stock):
     assert ProductInterest.objects.get().status == InterestStatus.PENDING
 
 
-def test_a_failed_send_keeps_the_interest_pending_for_the_next_run(back_in_stock):
+def test_a_refused_send_is_kept_queued_and_sent_by_a_later_attempt(back_in_stock):
+    # given the e-mail server refuses the first attempt
     interest = ProductInterestFactory(product=back_in_stock)
-
     with mock.patch(
         "django.core.mail.EmailMultiAlternatives.send", side_effect=OSError("SMTP down")
     ):
         output = run()
 
-    assert "0 sent, 1 failed" in output
-    interest.refresh_from_db()
-    assert interest.status == InterestStatus.PENDING
-
-    run()
+    # then the interest is notified (its e-mail is recorded) and the e-mail stays queued
+    assert "1 queued" in output
     interest.refresh_from_db()
     assert interest.status == InterestStatus.NOTIFIED
+    email = OutboundEmail.objects.get()
+    assert (email.status, email.attempts) == ("queued", 1)
+    assert "SMTP down" in email.last_error
+    assert mail.outbox == []
+
+    # when the job runs again, it is sent once; a later command run queues nothing more
+    send_email.call(email.pk)
+    run()
+    email.refresh_from_db()
+    assert email.status == "sent"
     assert len(mail.outbox) == 1
+    message_id = mail.outbox[0].extra_headers["Message-ID"]
+    assert message_id == f"<back-in-stock.{interest.pk}@store.example>"

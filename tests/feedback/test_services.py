@@ -13,6 +13,7 @@ from feedback.services import (
     comments_set_active,
     reviews_set_active,
 )
+from jobs.models import OutboundEmail
 from tests.catalog.factories import ProductFactory
 from tests.feedback.factories import CommentFactory, ProductReviewFactory, ReplyFactory
 from tests.storefront.factories import CustomerFactory
@@ -108,8 +109,12 @@ def test_a_failing_mail_server_does_not_lose_the_reply(staff, settings):
 
     result = comment_reply_by_staff(comment=comment, user=staff, message="Hello")
 
-    assert result.emailed is False
+    # the reply stands and its e-mail stays queued for the next attempt of its job
+    assert result.emailed is True
     assert Comment.objects.filter(pk=result.reply.pk).exists()
+    email = OutboundEmail.objects.get(key=f"comment-reply.{result.reply.pk}")
+    assert (email.status, email.attempts) == ("queued", 1)
+    assert "mail server down" in email.last_error
 
 
 class BrokenBackend:

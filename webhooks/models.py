@@ -1,0 +1,87 @@
+"""Endpoints staff register and the deliveries of events to them."""
+
+import secrets
+import uuid
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def new_secret() -> str:
+    return "whsec_" + secrets.token_urlsafe(32)
+
+
+class Endpoint(models.Model):
+    url = models.URLField(
+        _("URL"),
+        max_length=500,
+        help_text=_("Where events are POSTed. Only https in production."),
+    )
+    description = models.CharField(_("description"), max_length=200, blank=True)
+    secret = models.CharField(
+        _("secret"),
+        max_length=100,
+        default=new_secret,
+        help_text=_("Shared with the receiver, which checks the X-Signature header with it."),
+    )
+    events = models.JSONField(_("events"), default=list, help_text=_("Event types sent."))
+    active = models.BooleanField(_("active"), default=True)
+    paused_at = models.DateTimeField(
+        _("paused at"),
+        null=True,
+        blank=True,
+        help_text=_("Set when deliveries kept failing; resume the endpoint to send again."),
+    )
+    failure_streak = models.PositiveIntegerField(_("failed attempts in a row"), default=0)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("webhook endpoint")
+        verbose_name_plural = _("webhook endpoints")
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.description or self.url
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_at is not None
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending", _("pending")
+    SUCCEEDED = "succeeded", _("succeeded")
+    FAILED = "failed", _("failed (gave up)")
+    HELD = "held", _("held (endpoint paused or inactive)")
+
+
+class Delivery(models.Model):
+    """One event for one endpoint: attempted until it succeeds or 24 hours have passed."""
+
+    endpoint = models.ForeignKey(
+        Endpoint, on_delete=models.CASCADE, related_name="deliveries", verbose_name=_("endpoint")
+    )
+    event_id = models.UUIDField(_("event id"), default=uuid.uuid4, editable=False)
+    event_type = models.CharField(_("event"), max_length=50)
+    payload = models.JSONField(_("payload"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
+    )
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    next_attempt_at = models.DateTimeField(_("next attempt at"), null=True, blank=True)
+    last_attempt_at = models.DateTimeField(_("last attempt at"), null=True, blank=True)
+    last_status_code = models.PositiveIntegerField(_("last HTTP status"), null=True, blank=True)
+    last_response = models.TextField(_("last response (start)"), blank=True)
+    last_error = models.TextField(_("last error"), blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    delivered_at = models.DateTimeField(_("delivered at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("webhook delivery")
+        verbose_name_plural = _("webhook deliveries")
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["endpoint", "status"], name="webhooks_delivery_status")]
+
+    def __str__(self) -> str:
+        return f"{self.event_type} -> {self.endpoint_id} ({self.status})"
