@@ -471,9 +471,10 @@ PUBLIC_CACHE_SECONDS = env_int("PUBLIC_CACHE_SECONDS", 300)
 IMPORT_STAGING_DIR = Path(env_str("IMPORT_STAGING_DIR", str(DATA_DIR / "imports")))
 IMPORT_STAGING_MINUTES = env_int("IMPORT_STAGING_MINUTES", 30)
 POSTAL_IMPORT_INLINE_MAX_LINES = env_int("POSTAL_IMPORT_INLINE_MAX_LINES", 50_000)
-# How a background postal import starts: "command" (manage.py run_postal_import <id> in a
-# new process, after the request's commit) or "none" (left pending for a worker to run).
-POSTAL_IMPORT_RUNNER = env_str("POSTAL_IMPORT_RUNNER", "command")
+# How a background postal import starts: "job" (a job for the workers, enqueued in the
+# request's transaction), "command" (manage.py run_postal_import <id> in a new process,
+# after the request's commit) or "none" (left pending; run the command by hand).
+POSTAL_IMPORT_RUNNER = env_str("POSTAL_IMPORT_RUNNER", "job")
 # Optional: a CDN purge endpoint; the banner admin POSTs {"urls": [...]} to it ("Purge CDN").
 CDN_PURGE_URL = env_str("CDN_PURGE_URL")
 CDN_PURGE_TIMEOUT_SECONDS = env_int("CDN_PURGE_TIMEOUT_SECONDS", 5)

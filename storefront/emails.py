@@ -1,23 +1,21 @@
-"""E-mails of the store app to customers. Every e-mail is built and sent here, in one
-function per message, so sending can later move to a task queue in one place.
-
-Call the senders after commit (`transaction.on_commit`). A failed send is logged, never
-raised: the request that caused it has already done its work.
+"""E-mails of the store app to customers, built here in the customers' language
+(CUSTOMER_LANGUAGE_CODE) and queued with `jobs.services.email_enqueue`: recorded in the
+caller's transaction, sent by a worker (retried, never twice for one key).
 """
 
-import logging
 import math
+import uuid
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
-from .models import Customer
+from jobs.services import email_enqueue
 
-logger = logging.getLogger(__name__)
+from .models import Customer
 
 
 def customer_uid(customer: Customer) -> str:
@@ -30,29 +28,29 @@ def password_reset_url(customer: Customer, token: str) -> str:
     return settings.PUBLIC_BASE_URL.rstrip("/") + "/" + path.lstrip("/")
 
 
-def password_reset_message(customer: Customer, token: str) -> EmailMultiAlternatives:
-    """The reset e-mail (text and HTML) with the one-time link."""
+def password_reset_message(customer: Customer, token: str) -> tuple[str, str, str]:
+    """(subject, text, html) of the reset e-mail with the one-time link."""
     context = {
         "customer": customer,
         "reset_url": password_reset_url(customer, token),
         "valid_hours": max(1, math.ceil(settings.PASSWORD_RESET_TIMEOUT / 3600)),
     }
-    message = EmailMultiAlternatives(
-        subject=_("Reset your password"),
-        body=render_to_string("storefront/emails/password_reset.txt", context),
-        to=[customer.email],
-    )
-    message.attach_alternative(
-        render_to_string("storefront/emails/password_reset.html", context), "text/html"
-    )
-    return message
+    with translation.override(settings.CUSTOMER_LANGUAGE_CODE):
+        return (
+            _("Reset your password"),
+            render_to_string("storefront/emails/password_reset.txt", context),
+            render_to_string("storefront/emails/password_reset.html", context),
+        )
 
 
-def send_password_reset_email(customer: Customer, token: str) -> bool:
-    """Send the reset e-mail; False when sending failed (logged)."""
-    try:
-        password_reset_message(customer, token).send()
-    except Exception:
-        logger.exception("Could not send the password reset e-mail to customer %s", customer.pk)
-        return False
-    return True
+def password_reset_email_enqueue(customer: Customer, token: str) -> None:
+    """Queue the reset e-mail (one per request: a retried request with the same
+    Idempotency-Key is answered from its first answer and queues nothing)."""
+    subject, text, html = password_reset_message(customer, token)
+    email_enqueue(
+        key=f"password-reset.{customer.pk}.{uuid.uuid4().hex}",
+        to=customer.email,
+        subject=subject,
+        text=text,
+        html=html,
+    )

@@ -2,11 +2,12 @@
 
 `password_reset_request` answers the same way whether or not an active account uses the
 e-mail (no account enumeration): with an account, a token is made
-(tokens.customer_password_reset_tokens) and the e-mail is sent after commit
-(emails.send_password_reset_email); without one, the same token and message are built
-and dropped, so both paths do comparable work. `password_reset_confirm` checks the
-link's uid and token, runs Django's password validators and sets the password; the new
-password hash voids every reset token and sign-in token issued before.
+(tokens.customer_password_reset_tokens) and the e-mail is queued in the request's
+transaction (emails.password_reset_email_enqueue; a worker sends it); without one, the
+same token and message are built and dropped, so both paths do comparable work.
+`password_reset_confirm` checks the link's uid and token, runs Django's password
+validators and sets the password; the new password hash voids every reset token and
+sign-in token issued before.
 """
 
 from django.contrib.auth.password_validation import validate_password
@@ -18,7 +19,7 @@ from django.utils.http import urlsafe_base64_decode
 
 from infra.ids import is_db_id
 
-from .emails import password_reset_message, send_password_reset_email
+from .emails import password_reset_email_enqueue, password_reset_message
 from .errors import PasswordRejected, PasswordResetLinkInvalid
 from .models import Customer
 from .services import customer_normalize_email
@@ -40,7 +41,7 @@ def password_reset_request(*, email: str) -> None:
         )
         return
     token = customer_password_reset_tokens.make_customer_token(customer)
-    transaction.on_commit(lambda: send_password_reset_email(customer, token))
+    password_reset_email_enqueue(customer, token)
 
 
 def _customer_for_uid(uid: str) -> Customer | None:

@@ -1,10 +1,10 @@
 """Postal-code imports too large for a request, run in the background.
 
 All the work is in `run_postal_import(job_id)`: the `run_postal_import` management
-command calls it, and a task queue can call it the same way. `postal_import_job_start`
-records the job and, after the request's transaction commits, starts the command in a
-new process (settings.POSTAL_IMPORT_RUNNER = "command"), or leaves the job pending for a
-worker ("none").
+command and the `shipping.tasks.postal_import` job call it. `postal_import_job_start`
+records the job and, by settings.POSTAL_IMPORT_RUNNER, enqueues the job in the request's
+transaction for a worker ("job", the default), starts the command in a new process after
+commit ("command"), or leaves it pending for an operator ("none").
 """
 
 from __future__ import annotations
@@ -40,7 +40,11 @@ def postal_import_job_start(*, staged: StagedImport, user, dry_run: bool) -> Pos
         country=staged.options.get("country") or "",
         bytes_total=staged.size,
     )
-    if settings.POSTAL_IMPORT_RUNNER == "command":
+    if settings.POSTAL_IMPORT_RUNNER == "job":
+        from ..tasks import postal_import  # the task module imports this one
+
+        postal_import.enqueue(job.pk)
+    elif settings.POSTAL_IMPORT_RUNNER == "command":
         transaction.on_commit(lambda: _start_command(job.pk))
     return job
 

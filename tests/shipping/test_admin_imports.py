@@ -370,3 +370,17 @@ def test_the_import_pages_need_a_staff_login(client):
     for url in (POSTAL, rows_url(table), reverse("admin:shipping_shippingrow_import")):
         response = client.get(url)
         assert response.status_code == 302 and "login" in response["Location"]
+
+
+def test_a_large_postal_file_is_imported_by_a_job_of_the_task_queue(staff, settings):
+    # The default runner enqueues shipping.tasks.postal_import in the request's transaction;
+    # the tests' task backend runs a job as soon as it is enqueued.
+    settings.POSTAL_IMPORT_RUNNER = "job"
+    settings.POSTAL_IMPORT_INLINE_MAX_LINES = 10
+    response = staff.post(
+        POSTAL, {"file": upload(geonames(30), "BR.txt"), "file_format": "geonames"}
+    )
+    job = PostalImportJob.objects.get()
+    assert response["Location"] == reverse("admin:shipping_postalcode_import_job", args=[job.pk])
+    assert job.status == JobStatus.DONE
+    assert PostalCode.objects.count() == 30
