@@ -20,6 +20,7 @@ from storefront.admin_utils import (
 )
 
 from . import admin_imports
+from .imports.shipping_rows import COLUMNS, VARIABLE_COLUMNS
 from .models import (
     MAX_ORDER_VALUE,
     MAX_WEIGHT,
@@ -270,22 +271,7 @@ class ShippingRowForm(forms.ModelForm):
 
     class Meta:
         model = ShippingRow
-        fields = [
-            "table",
-            "initial_zipcode",
-            "final_zipcode",
-            "initial_weight",
-            "final_weight",
-            "initial_price",
-            "final_price",
-            "shipping_value",
-            "begin_shipping_time",
-            "end_shipping_time",
-            "extra_kg_value",
-            "extra_kg_threshold",
-            "order_value_percentage",
-            "fixed_fee",
-        ]
+        fields = ["table", *COLUMNS, *VARIABLE_COLUMNS]  # the import's columns
 
 
 @admin.register(ShippingRow)
