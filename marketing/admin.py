@@ -14,9 +14,8 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
-from django.utils.translation import gettext as _g
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from apikit.responses import envelope
 from infra.cdn import cdn_purge, cdn_purge_configured
@@ -76,10 +75,10 @@ def _scheduled_reason(banner: Banner, moment) -> str:
         and group_start > moment
         and (banner.start_at is None or group_start >= banner.start_at)
     ):
-        return _g("its group starts %(when)s") % {"when": _when(group_start)}
+        return gettext("its group starts %(when)s") % {"when": _when(group_start)}
     if banner.start_at is not None and banner.start_at > moment:
-        return _g("starts %(when)s") % {"when": _when(banner.start_at)}
-    return _g("its schedule never overlaps its group's")
+        return gettext("starts %(when)s") % {"when": _when(banner.start_at)}
+    return gettext("its schedule never overlaps its group's")
 
 
 def banner_states_message(banners: list[Banner], moment) -> str:
@@ -110,13 +109,13 @@ def banner_states_message(banners: list[Banner], moment) -> str:
 
 def public_cache_note() -> str:
     """How long a browser or CDN may keep the listing answered before a change."""
-    note = _g(
+    note = gettext(
         "The public banner listing answers the change at once to clients that revalidate; "
         "a browser or CDN may keep its previous copy for up to %(seconds)d seconds "
         "(Cache-Control max-age of %(path)s)."
     ) % {"seconds": settings.PUBLIC_CACHE_SECONDS, "path": banners_public_path()}
     if cdn_purge_configured():
-        note += " " + _g('Use the "Purge CDN" action to drop the CDN\'s copies now.')
+        note += " " + gettext('Use the "Purge CDN" action to drop the CDN\'s copies now.')
     return note
 
 
@@ -149,11 +148,12 @@ class PublishingActions:
         if failure:
             self.message_user(
                 request,
-                _g("CDN purge of %(url)s failed: %(reason)s.") % {"url": url, "reason": failure},
+                gettext("CDN purge of %(url)s failed: %(reason)s.")
+                % {"url": url, "reason": failure},
                 messages.ERROR,
             )
         else:
-            self.message_user(request, _g("CDN purge requested for %(url)s.") % {"url": url})
+            self.message_user(request, gettext("CDN purge requested for %(url)s.") % {"url": url})
 
 
 class StatusListFilter(admin.SimpleListFilter):

@@ -376,7 +376,8 @@ class PickupAdmin(admin.ModelAdmin):
 class PostalImportJobAdmin(admin.ModelAdmin):
     """Background postal-code imports (started from Postal codes > Import): read only."""
 
-    list_display = ("__str__", "status", "dry_run", "rows_read", "rows_rejected", "created_at")
+    list_display = ("status", "__str__", "dry_run", "rows_read", "rows_rejected", "created_at")
+    list_display_links = ("__str__",)
     list_filter = ("status", "dry_run")
     readonly_fields = [field.name for field in PostalImportJob._meta.fields]
 

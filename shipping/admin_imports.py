@@ -17,7 +17,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.translation import gettext as _g
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .countries import country_get
@@ -136,14 +136,14 @@ ROWS_TEMPLATE = "admin/shipping/shippingtable/import_rows.html"
 def import_rows_view(modeladmin, request, table_id: int):
     table = ShippingTable.objects.select_related("carrier").filter(pk=table_id).first()
     if table is None:
-        raise Http404(_g("No such shipping table."))
+        raise Http404(gettext("No such shipping table."))
     if not modeladmin.has_change_permission(request, table):
         raise PermissionDenied
     context = {
         **modeladmin.admin_site.each_context(request),
         "opts": modeladmin.model._meta,
         "table": table,
-        "title": _g("Import rows of %(table)s") % {"table": table},
+        "title": gettext("Import rows of %(table)s") % {"table": table},
         "columns": ROW_COLUMNS,
         "optional_columns": OPTIONAL_ROW_COLUMNS,
         "sample_url": reverse("admin:shipping_shippingtable_import_rows_sample"),
@@ -232,7 +232,7 @@ def choose_table_view(modeladmin, request):
     context = {
         **modeladmin.admin_site.each_context(request),
         "opts": modeladmin.model._meta,
-        "title": _g("Import shipping rows: choose a table"),
+        "title": gettext("Import shipping rows: choose a table"),
         "tables": tables,
     }
     return TemplateResponse(request, "admin/shipping/shippingrow/import_choose.html", context)
@@ -250,7 +250,7 @@ def postal_import_view(modeladmin, request):
     context = {
         **modeladmin.admin_site.each_context(request),
         "opts": modeladmin.model._meta,
-        "title": _g("Import postal codes"),
+        "title": gettext("Import postal codes"),
         "csv_columns": POSTAL_CSV_COLUMNS,
         "inline_max_lines": settings.POSTAL_IMPORT_INLINE_MAX_LINES,
         "max_body_mib": settings.ADMIN_MAX_BODY_BYTES // (1024 * 1024),
@@ -332,7 +332,7 @@ def postal_import_job_view(modeladmin, request, job_id: int):
         raise PermissionDenied
     job = PostalImportJob.objects.select_related("staged").filter(pk=job_id).first()
     if job is None:
-        raise Http404(_g("No such import."))
+        raise Http404(gettext("No such import."))
     confirm_token = None
     if (
         job.finished
@@ -345,7 +345,7 @@ def postal_import_job_view(modeladmin, request, job_id: int):
     context = {
         **modeladmin.admin_site.each_context(request),
         "opts": modeladmin.model._meta,
-        "title": _g("Postal code import #%(id)s") % {"id": job.pk},
+        "title": gettext("Postal code import #%(id)s") % {"id": job.pk},
         "job": job,
         "confirm_token": confirm_token,
         "import_url": reverse("admin:shipping_postalcode_import"),

@@ -114,7 +114,8 @@ class AttributeValueAdmin(admin.ModelAdmin):
 
 @admin.register(CargoType)
 class CargoTypeAdmin(admin.ModelAdmin):
-    list_display = ("name", "is_default", "updated_at")
+    list_display = ("is_default", "name", "updated_at")
+    list_display_links = ("name",)
     list_filter = ("is_default",)
     search_fields = ("name",)
     readonly_fields = ("created_at", "updated_at")

@@ -129,7 +129,7 @@ class SealForm(forms.ModelForm):
 @admin.register(Seal)
 class SealAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
     form = SealForm
-    list_display = ("thumbnail", "name", "status", "position", "start_at", "end_at", "active")
+    list_display = ("status", "active", "start_at", "end_at", "thumbnail", "name", "position")
     list_display_links = ("thumbnail", "name")
     list_filter = ("active",)
     search_fields = ("name",)

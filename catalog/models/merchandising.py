@@ -106,9 +106,11 @@ class Seal(TimestampedModel):
         help_text=_("PNG or JPEG; a copy fitted in 512 x 512 pixels is shown."),
     )
     # Written by services.seal_prepare_image from the upload, never uploaded.
-    image = models.ImageField(upload_to="seals/", max_length=255, blank=True, editable=False)
-    width = models.PositiveIntegerField(null=True, blank=True, editable=False)
-    height = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    image = models.ImageField(
+        _("fitted image"), upload_to="seals/", max_length=255, blank=True, editable=False
+    )
+    width = models.PositiveIntegerField(_("width"), null=True, blank=True, editable=False)
+    height = models.PositiveIntegerField(_("height"), null=True, blank=True, editable=False)
     active = models.BooleanField(_("active"), default=True)
     start_at = models.DateTimeField(
         _("starts at"), null=True, blank=True, help_text=_("Leave empty to start at once.")

@@ -21,9 +21,12 @@ class StagedImport(models.Model):
     the user, the kind and the table); the file's SHA-256 is checked again at confirmation.
     """
 
-    token = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    token = models.UUIDField(_("token"), default=uuid.uuid4, unique=True, editable=False)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="staged_imports"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="staged_imports",
+        verbose_name=_("user"),
     )
     kind = models.CharField(_("kind"), max_length=20, choices=ImportKind.choices)
     table = models.ForeignKey(
@@ -32,15 +35,16 @@ class StagedImport(models.Model):
         null=True,
         blank=True,
         related_name="staged_imports",
+        verbose_name=_("shipping table"),
     )
-    options = models.JSONField(default=dict, blank=True)
+    options = models.JSONField(_("options"), default=dict, blank=True)
     file_name = models.CharField(_("file name"), max_length=255)
-    path = models.CharField(max_length=255)  # inside settings.IMPORT_STAGING_DIR
-    size = models.BigIntegerField(default=0)
-    sha256 = models.CharField(max_length=64)
-    line_count = models.BigIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
-    expires_at = models.DateTimeField(db_index=True)
+    path = models.CharField(_("path"), max_length=255)  # inside settings.IMPORT_STAGING_DIR
+    size = models.BigIntegerField(_("size"), default=0)
+    sha256 = models.CharField(_("SHA-256"), max_length=64)
+    line_count = models.BigIntegerField(_("line count"), default=0)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"), db_index=True)
 
     class Meta:
         verbose_name = _("staged import")
@@ -66,7 +70,12 @@ class PostalImportJob(models.Model):
     )
     dry_run = models.BooleanField(_("dry run"), default=False)
     staged = models.ForeignKey(
-        StagedImport, on_delete=models.SET_NULL, null=True, blank=True, related_name="jobs"
+        StagedImport,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="jobs",
+        verbose_name=_("staged import"),
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -74,6 +83,7 @@ class PostalImportJob(models.Model):
         null=True,
         blank=True,
         related_name="postal_import_jobs",
+        verbose_name=_("created by"),
     )
     file_name = models.CharField(_("file name"), max_length=255)
     file_format = models.CharField(_("format"), max_length=10)

@@ -166,6 +166,27 @@ def test_every_admin_column_action_filter_and_fieldset_is_translatable(rf):
     assert not plain, "Admin labels not wrapped in gettext_lazy:\n" + "\n".join(plain)
 
 
+ALIASED_GETTEXT = re.compile(
+    r"^from django\.utils\.translation import [^\n]*?\b(\w*gettext\w*) as (?!_\b)(\w+)", re.M
+)
+
+
+def test_translation_functions_keep_names_makemessages_collects():
+    """makemessages (xgettext) collects `_()`, `gettext()`, `ngettext()`, `gettext_lazy()`...
+    by name: a string passed to an alias such as `_g()` never reaches the `.po`, so it stays
+    English in every language."""
+    root = Path(settings.BASE_DIR)
+    aliased = []
+    for app in sorted(PROJECT_APPS | {"apikit", "infra", "config"}):
+        for path in sorted((root / app).rglob("*.py")):
+            for match in ALIASED_GETTEXT.finditer(path.read_text(encoding="utf-8")):
+                aliased.append(f"{path.relative_to(root)}: {match.group(1)} as {match.group(2)}")
+
+    assert not aliased, "Translation functions renamed (import them as `_` or unrenamed):\n" + (
+        "\n".join(aliased)
+    )
+
+
 # --- Pages rendered in pt-BR show no English label of the project ------------------------------
 
 
