@@ -9,10 +9,21 @@ from django.utils.translation import gettext_lazy as _
 
 from storefront.models import TimestampedModel
 
-from ..countries import country_get, state_code_get
+from ..countries import Country, country_get, state_code_get
 from ..postal import MAX_CODE_LENGTH, InvalidPostalCode, format_postal_code, normalize_postal_code
 
 ALPHA_3 = RegexValidator(r"^[A-Z]{3}\Z", _("Use the ISO 3166-1 alpha-3 code, e.g. BRA."))
+UNKNOWN_COUNTRY = _("Unknown country: use an ISO 3166-1 alpha-3 code.")
+
+
+def country_alpha_3_clean(raw: str | None) -> Country | None:
+    """The country of an alpha-3 code typed by staff (any case, spaces trimmed), for a
+    model's clean(); None when it is not a known alpha-3 code (the caller reports
+    UNKNOWN_COUNTRY on its field)."""
+    code = (raw or "").strip().upper()
+    country = country_get(code)
+    return country if country is not None and country.alpha_3 == code else None
+
 
 # Field lengths shared with the importers (a longer value is a rejected line, not a crash).
 PUBLIC_PLACE_MAX = 200
@@ -118,12 +129,10 @@ class PostalCode(TimestampedModel):
 
     def clean(self):
         super().clean()
-        self.country = (self.country or "").strip().upper()
-        country = country_get(self.country)
-        if country is None or country.alpha_3 != self.country:
-            raise ValidationError(
-                {"country": _("Unknown country: use an ISO 3166-1 alpha-3 code.")}
-            )
+        country = country_alpha_3_clean(self.country)
+        if country is None:
+            raise ValidationError({"country": UNKNOWN_COUNTRY})
+        self.country = country.alpha_3
         try:
             self.code = normalize_postal_code(self.country, self.code or "")
         except InvalidPostalCode as exc:

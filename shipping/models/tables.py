@@ -10,9 +10,16 @@ from django.utils.translation import gettext_lazy as _
 from storefront.models import TimestampedModel
 
 from .. import quote
-from ..countries import country_get, state_code_get
+from ..countries import state_code_get
 from ..postal import MAX_CODE_LENGTH, InvalidPostalCode, format_postal_code, normalize_postal_code
-from .postal_codes import ALPHA_3, coordinate_constraints, latitude_field, longitude_field
+from .postal_codes import (
+    ALPHA_3,
+    UNKNOWN_COUNTRY,
+    coordinate_constraints,
+    country_alpha_3_clean,
+    latitude_field,
+    longitude_field,
+)
 
 NOT_NEGATIVE = MinValueValidator(Decimal("0"))
 MAX_WEIGHT = Decimal("9999999.999")  # kilograms: the upper bound of a row without a limit
@@ -117,11 +124,10 @@ class ShippingTable(TimestampedModel):
 
     def clean(self):
         super().clean()
-        self.country = (self.country or "").strip().upper()
-        if country_get(self.country) is None or len(self.country) != 3:
-            raise ValidationError(
-                {"country": _("Unknown country: use an ISO 3166-1 alpha-3 code.")}
-            )
+        country = country_alpha_3_clean(self.country)
+        if country is None:
+            raise ValidationError({"country": UNKNOWN_COUNTRY})
+        self.country = country.alpha_3
 
 
 class ShippingRowQuerySet(models.QuerySet):
@@ -409,10 +415,11 @@ class Pickup(TimestampedModel):
         errors = {}
         if self.table_id and self.table.kind != ShippingTableKind.PICKUP:
             errors["table"] = _("Pickup points belong to pickup tables.")
-        self.country_code = (self.country_code or "").strip().upper()
-        if country_get(self.country_code) is None or len(self.country_code) != 3:
-            errors["country_code"] = _("Unknown country: use an ISO 3166-1 alpha-3 code.")
+        country = country_alpha_3_clean(self.country_code)
+        if country is None:
+            errors["country_code"] = UNKNOWN_COUNTRY
         else:
+            self.country_code = country.alpha_3
             try:
                 self.zip_code = normalize_postal_code(self.country_code, self.zip_code or "")
             except InvalidPostalCode as exc:
