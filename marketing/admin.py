@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apikit.responses import envelope
 from infra.cdn import cdn_purge, cdn_purge_configured
-from storefront.admin_utils import NAME_COLUMN_CHARS, badge, truncated
+from storefront.admin_utils import NAME_COLUMN_CHARS, SafeAutocompleteMixin, badge, truncated
 from storefront.models import SalesChannel
 
 from .api.listing import banner_listing_get
@@ -429,7 +429,7 @@ class PreviewForm(forms.Form):
 
 
 @admin.register(Banner)
-class BannerAdmin(PublishingActions, admin.ModelAdmin):
+class BannerAdmin(SafeAutocompleteMixin, PublishingActions, admin.ModelAdmin):
     list_display = [
         "status",
         "start_at",

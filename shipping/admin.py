@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 from storefront.admin_utils import (
     HISTORY_FIELDSET,
     NAME_COLUMN_CHARS,
+    SafeAutocompleteMixin,
     truncated,
     truncated_column,
 )
@@ -161,7 +162,7 @@ class PickupInline(admin.StackedInline):
 
 
 @admin.register(ShippingTable)
-class ShippingTableAdmin(admin.ModelAdmin):
+class ShippingTableAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
     list_display = ("active", "label", "carrier", "kind", "country", "row_count")
     list_display_links = ("label",)
     list_filter = ("active", "kind", "country", "carrier")
@@ -275,7 +276,7 @@ class ShippingRowForm(forms.ModelForm):
 
 
 @admin.register(ShippingRow)
-class ShippingRowAdmin(admin.ModelAdmin):
+class ShippingRowAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
     form = ShippingRowForm
     list_display = (
         "zipcode_range",
@@ -358,7 +359,7 @@ class ShippingRowAdmin(admin.ModelAdmin):
 
 
 @admin.register(Pickup)
-class PickupAdmin(admin.ModelAdmin):
+class PickupAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
     list_display = ("active", "short_name", "table", "type", "city", "state_code")
     list_display_links = ("short_name",)
     list_filter = ("active", "type", TableFilter)

@@ -7,7 +7,7 @@ from django.db.models.functions import Collate, Replace
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from storefront.admin_utils import truncated
+from storefront.admin_utils import SafeAutocompleteMixin, truncated
 
 from ..models import Attribute, AttributeValue, Brand, CargoType, Category
 from .common import HISTORY_FIELDSET
@@ -23,7 +23,7 @@ def tree_order():
 
 
 @admin.register(Category)
-class CategoryAdmin(admin.ModelAdmin):
+class CategoryAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
     list_display = ("active", "position", "indented_name", "slug", "short_url", "updated_at")
     list_display_links = ("indented_name",)
     list_editable = ("active", "position")
@@ -90,7 +90,7 @@ class AttributeAdmin(admin.ModelAdmin):
 
 
 @admin.register(AttributeValue)
-class AttributeValueAdmin(admin.ModelAdmin):
+class AttributeValueAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
     """Mostly for the autocomplete of a variation's values."""
 
     list_display = ("label", "attribute", "swatch", "order")

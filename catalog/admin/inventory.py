@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.db.models import Sum
 from django.utils.translation import gettext_lazy as _
 
-from storefront.admin_utils import truncated_column
+from storefront.admin_utils import SafeAutocompleteMixin, truncated_column
 
 from ..models import Stock, Storage
 from .common import HISTORY_FIELDSET
@@ -53,7 +53,7 @@ class StorageAdmin(admin.ModelAdmin):
 
 
 @admin.register(Stock)
-class StockAdmin(admin.ModelAdmin):
+class StockAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
     list_display = ("product", "storage", "available", "reserved", "updated_at")
     list_filter = ("storage",)
     list_select_related = ("product", "storage")

@@ -3,77 +3,15 @@ indicated products edited inline on the product."""
 
 from django import forms
 from django.contrib import admin
-from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from infra.ids import is_db_id
+from storefront.admin_utils import SafeAutocompleteMixin
 
 from ..models import ProductRelation, Seal
 from ..services import SealImageError, seal_prepare_image
 from .common import HISTORY_FIELDSET
-
-
-def _is_id(value) -> bool:
-    return str(value).isdigit() and is_db_id(int(value))
-
-
-def _ids_only(value) -> list:
-    """The submitted values that can be ids: the autocomplete widget looks the chosen rows
-    up to re-display a refused form, and a non-numeric value would fail that lookup."""
-    return [v for v in value if _is_id(v)]
-
-
-class IdAutocompleteSelect(AutocompleteSelect):
-    def optgroups(self, name, value, attr=None):
-        return super().optgroups(name, _ids_only(value), attr)
-
-
-class IdAutocompleteSelectMultiple(AutocompleteSelectMultiple):
-    def optgroups(self, name, value, attr=None):
-        return super().optgroups(name, _ids_only(value), attr)
-
-
-class IdModelChoiceField(forms.ModelChoiceField):
-    """Refuses a value that cannot be an id before looking it up (a huge number would
-    overflow the database integer: a 500)."""
-
-    def to_python(self, value):
-        if value not in self.empty_values and not _is_id(value):
-            raise forms.ValidationError(
-                self.error_messages["invalid_choice"], code="invalid_choice"
-            )
-        return super().to_python(value)
-
-
-class IdModelMultipleChoiceField(forms.ModelMultipleChoiceField):
-    def _check_values(self, value):
-        bad = next((v for v in value if not _is_id(v)), None)
-        if bad is not None:
-            raise forms.ValidationError(
-                self.error_messages["invalid_pk_value"],
-                code="invalid_pk_value",
-                params={"pk": bad},
-            )
-        return super()._check_values(value)
-
-
-class SafeAutocompleteMixin:
-    """Autocomplete fields that refuse garbage ids as a form error: Django's own look
-    them up (a ValueError or an integer overflow, a 500) to validate and re-display."""
-
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        if db_field.name in self.get_autocomplete_fields(request):
-            kwargs["widget"] = IdAutocompleteSelect(db_field, self.admin_site)
-            kwargs["form_class"] = IdModelChoiceField
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
-
-    def formfield_for_manytomany(self, db_field, request, **kwargs):
-        if db_field.name in self.get_autocomplete_fields(request):
-            kwargs["widget"] = IdAutocompleteSelectMultiple(db_field, self.admin_site)
-            kwargs["form_class"] = IdModelMultipleChoiceField
-        return super().formfield_for_manytomany(db_field, request, **kwargs)
 
 
 class ProductRelationInline(SafeAutocompleteMixin, admin.TabularInline):

@@ -3,6 +3,8 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from storefront.admin_utils import SafeAutocompleteMixin
+
 from ..models import PriceRule, TradePolicy
 
 
@@ -16,7 +18,7 @@ class TradePolicyAdmin(admin.ModelAdmin):
 
 
 @admin.register(PriceRule)
-class PriceRuleAdmin(admin.ModelAdmin):
+class PriceRuleAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
     list_display = (
         "active",
         "start_at",

@@ -6,7 +6,7 @@ from django.db.models import Q, Sum
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from storefront.admin_utils import truncated
+from storefront.admin_utils import SafeAutocompleteMixin, truncated
 
 from ..models import Product, ProductDescription, ProductMedia, ProductPrice, Stock
 from ..services import MediaImageError, media_prepare_image
@@ -20,7 +20,7 @@ class ProductPriceInline(admin.TabularInline):
     extra = 0
 
 
-class StockInline(admin.TabularInline):
+class StockInline(SafeAutocompleteMixin, admin.TabularInline):
     model = Stock
     fields = ("storage", "available", "reserved", "updated_at")
     readonly_fields = ("updated_at",)
@@ -122,7 +122,7 @@ class ProductDescriptionInline(admin.StackedInline):
     )
 
 
-class VariationInline(admin.TabularInline):
+class VariationInline(SafeAutocompleteMixin, admin.TabularInline):
     model = Product
     fk_name = "parent"
     verbose_name = _("variation")
@@ -178,7 +178,7 @@ class ProductAdminForm(forms.ModelForm):
 
 
 @admin.register(Product)
-class ProductAdmin(admin.ModelAdmin):
+class ProductAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
     form = ProductAdminForm
     list_display = (
         "active",
