@@ -35,3 +35,11 @@ def postal_code_find(*, country: str, code: str) -> PostalCodeData | None:
     except IntegrityError:
         pass  # another request stored it first; its record is the one served
     return postal_code_get(country=country, code=code)
+
+
+def postal_code_learn(*, country: str, code: str) -> None:
+    """Before a quote: store the provider's address of a code the database lacks, so the
+    quote places the destination. Nothing at all (not even a cache read) without a provider
+    for the country."""
+    if provider_enabled_for(country):
+        postal_code_find(country=country, code=code)

@@ -15,7 +15,7 @@ from infra.ids import MAX_ID
 
 from ..postal import MAX_INPUT_LENGTH
 from ..selectors import quote_trade_policy_id, shipping_quote_get
-from ..services import postal_code_find
+from ..services import postal_code_find, postal_code_learn
 from .serializers import (
     MAX_QUOTE_ITEMS,
     MAX_QUOTE_QUANTITY,
@@ -185,8 +185,7 @@ class ShippingQuoteView(APIView):
                 f"Trade policy {data.get('tradePolicyId')} was not found.",
             )
         country = data["targetCountryCode"].alpha_3
-        # An address learned from the provider places the destination (storage distances).
-        postal_code_find(country=country, code=data["targetZipCode"])
+        postal_code_learn(country=country, code=data["targetZipCode"])
         outcome = shipping_quote_get(
             items=[(item["productId"], item["quantity"]) for item in data["items"]],
             country=country,
