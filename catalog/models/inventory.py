@@ -1,11 +1,10 @@
 """Storages (stock locations), stock per product and storage, cargo types."""
 
-from decimal import Decimal
-
-from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from infra.models import ActiveQuerySet, coordinate_constraints, latitude_field, longitude_field
 from storefront.models import TimestampedModel
 
 # The store's default cargo type, created by migration 0004 (and again on demand if a test
@@ -57,10 +56,7 @@ class CargoType(TimestampedModel):
         return self.name
 
 
-class StorageQuerySet(models.QuerySet):
-    def active(self):
-        return self.filter(active=True)
-
+class StorageQuerySet(ActiveQuerySet):
     def serving(self, trade_policy_id: int | None):
         """Active storages that serve the trade policy (not listed among its exceptions)."""
         storages = self.active()
@@ -99,22 +95,8 @@ class Storage(TimestampedModel):
     district = models.CharField(_("district"), max_length=100, blank=True)
     number = models.CharField(_("number"), max_length=20, blank=True)
     complement = models.CharField(_("complement"), max_length=100, blank=True)
-    latitude = models.DecimalField(
-        _("latitude"),
-        max_digits=9,
-        decimal_places=6,
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(Decimal("-90")), MaxValueValidator(Decimal("90"))],
-    )
-    longitude = models.DecimalField(
-        _("longitude"),
-        max_digits=9,
-        decimal_places=6,
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(Decimal("-180")), MaxValueValidator(Decimal("180"))],
-    )
+    latitude = latitude_field()
+    longitude = longitude_field()
     active = models.BooleanField(_("active"), default=True)
     observation = models.TextField(_("observation"), blank=True, default="")
     trade_policy_exceptions = models.ManyToManyField(
@@ -141,18 +123,7 @@ class Storage(TimestampedModel):
         verbose_name = _("storage")
         verbose_name_plural = _("storages")
         ordering = ["-priority", "trade_name", "id"]
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(latitude__isnull=True)
-                | models.Q(latitude__gte=-90, latitude__lte=90),
-                name="storage_latitude_range",
-            ),
-            models.CheckConstraint(
-                condition=models.Q(longitude__isnull=True)
-                | models.Q(longitude__gte=-180, longitude__lte=180),
-                name="storage_longitude_range",
-            ),
-        ]
+        constraints = coordinate_constraints("storage")
 
     def __str__(self) -> str:
         return f"{self.trade_name} ({self.city})"

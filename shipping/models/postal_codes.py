@@ -1,12 +1,11 @@
 """Addresses by country and postal code, loaded by `import_postal_codes`."""
 
-from decimal import Decimal
-
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from infra.models import coordinate_constraints, latitude_field, longitude_field
 from storefront.models import TimestampedModel
 
 from ..countries import Country, country_get, state_code_get
@@ -31,45 +30,6 @@ COMPLEMENT_MAX = 200
 DISTRICT_MAX = 100
 CITY_MAX = 100
 STATE_CODE_MAX = 10
-
-
-def latitude_field(**kwargs) -> models.DecimalField:
-    return models.DecimalField(
-        _("latitude"),
-        max_digits=9,
-        decimal_places=6,
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(Decimal("-90")), MaxValueValidator(Decimal("90"))],
-        **kwargs,
-    )
-
-
-def longitude_field(**kwargs) -> models.DecimalField:
-    return models.DecimalField(
-        _("longitude"),
-        max_digits=9,
-        decimal_places=6,
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(Decimal("-180")), MaxValueValidator(Decimal("180"))],
-        **kwargs,
-    )
-
-
-def coordinate_constraints(prefix: str) -> list[models.CheckConstraint]:
-    return [
-        models.CheckConstraint(
-            condition=models.Q(latitude__isnull=True)
-            | models.Q(latitude__gte=-90, latitude__lte=90),
-            name=f"{prefix}_latitude_range",
-        ),
-        models.CheckConstraint(
-            condition=models.Q(longitude__isnull=True)
-            | models.Q(longitude__gte=-180, longitude__lte=180),
-            name=f"{prefix}_longitude_range",
-        ),
-    ]
 
 
 class PostalCodeQuerySet(models.QuerySet):
