@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Self
 
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 ZERO = Decimal("0")
 NOT_NEGATIVE = MinValueValidator(ZERO)
+ALPHA_3 = RegexValidator(r"^[A-Z]{3}\Z", _("Use the ISO 3166-1 alpha-3 code, e.g. BRA."))
 
 
 def money_field(verbose_name: "StrOrPromise", **kwargs: Any) -> models.DecimalField:
@@ -88,6 +89,11 @@ def coordinate_constraints(prefix: str) -> list[models.BaseConstraint]:
             name=f"{prefix}_longitude_range",
         ),
     ]
+
+
+def one_default(name: str) -> models.UniqueConstraint:
+    """At most one row has `is_default` set."""
+    return models.UniqueConstraint(fields=["is_default"], condition=Q(is_default=True), name=name)
 
 
 # --- Schedules: an optional start and end (`start_at`, `end_at`) ---------------------

@@ -8,7 +8,7 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
-from infra.models import ZERO, ActiveQuerySet, money_field, percentage_field
+from infra.models import ZERO, ActiveQuerySet, money_field, one_default, percentage_field
 
 
 class TimestampedModel(models.Model):
@@ -43,11 +43,7 @@ class SalesChannel(TimestampedModel):
         verbose_name_plural = _("sales channels")
         ordering = ["-is_default", "name"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["is_default"],
-                condition=models.Q(is_default=True),
-                name="one_default_sales_channel",
-            ),
+            one_default("one_default_sales_channel"),
         ]
 
     def __str__(self) -> str:

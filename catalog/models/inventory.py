@@ -1,10 +1,16 @@
 """Storages (stock locations), stock per product and storage, cargo types."""
 
-from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from infra.models import ActiveQuerySet, coordinate_constraints, latitude_field, longitude_field
+from infra.models import (
+    ALPHA_3,
+    ActiveQuerySet,
+    coordinate_constraints,
+    latitude_field,
+    longitude_field,
+    one_default,
+)
 from storefront.models import TimestampedModel
 
 # The store's default cargo type, created by migration 0004 (and again on demand if a test
@@ -45,11 +51,7 @@ class CargoType(TimestampedModel):
         verbose_name = _("cargo type")
         verbose_name_plural = _("cargo types")
         constraints = [
-            models.UniqueConstraint(
-                fields=["is_default"],
-                condition=models.Q(is_default=True),
-                name="one_default_cargo_type",
-            ),
+            one_default("one_default_cargo_type"),
         ]
 
     def __str__(self) -> str:
@@ -77,12 +79,7 @@ class Storage(TimestampedModel):
         _("document"), max_length=20, blank=True, help_text=_("Company registration (CNPJ).")
     )
     country_code = models.CharField(
-        _("country code"),
-        max_length=3,
-        default="BRA",
-        validators=[
-            RegexValidator(r"^[A-Z]{3}\Z", _("Use the ISO 3166-1 alpha-3 code, e.g. BRA."))
-        ],
+        _("country code"), max_length=3, default="BRA", validators=[ALPHA_3]
     )
     state_code = models.CharField(
         _("state code"), max_length=10, help_text=_("ISO 3166-2 code, e.g. BR-SP.")

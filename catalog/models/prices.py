@@ -7,7 +7,14 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from infra.models import NOT_NEGATIVE, ZERO, ActiveQuerySet, ends_after_start, money_field
+from infra.models import (
+    NOT_NEGATIVE,
+    ZERO,
+    ActiveQuerySet,
+    ends_after_start,
+    money_field,
+    one_default,
+)
 from storefront.models import TimestampedModel
 
 from ..pricing import BaseField, Target, Trigger, UpdateComparison, ValueType
@@ -38,11 +45,7 @@ class TradePolicy(TimestampedModel):
         ordering = ["-is_default", "name", "id"]
         verbose_name_plural = _("trade policies")
         constraints = [
-            models.UniqueConstraint(
-                fields=["is_default"],
-                condition=models.Q(is_default=True),
-                name="one_default_trade_policy",
-            ),
+            one_default("one_default_trade_policy"),
         ]
 
     def __str__(self) -> str:

@@ -245,13 +245,9 @@ class Product(TimestampedModel):
             return
         self.type = ProductType.VARIATION
         parent = self.parent
-        assert parent is not None  # parent_id is set
-        if self.brand_id is None:
-            self.brand_id = parent.brand_id
-        if self.main_category_id is None:
-            self.main_category_id = parent.main_category_id
-        if self.cargo_type_id is None:
-            self.cargo_type_id = parent.cargo_type_id
+        for field in ("brand_id", "main_category_id", "cargo_type_id"):
+            if getattr(self, field) is None:
+                setattr(self, field, getattr(parent, field))
 
     def save(self, *args, **kwargs):
         if not self.slug:

@@ -1,17 +1,15 @@
 """Addresses by country and postal code, loaded by `import_postal_codes`."""
 
 from django.core.exceptions import ValidationError
-from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from infra.models import coordinate_constraints, latitude_field, longitude_field
+from infra.models import ALPHA_3, coordinate_constraints, latitude_field, longitude_field
 from storefront.models import TimestampedModel
 
 from ..countries import Country, country_get, state_code_get
 from ..postal import MAX_CODE_LENGTH, InvalidPostalCode, format_postal_code, normalize_postal_code
 
-ALPHA_3 = RegexValidator(r"^[A-Z]{3}\Z", _("Use the ISO 3166-1 alpha-3 code, e.g. BRA."))
 UNKNOWN_COUNTRY = _("Unknown country: use an ISO 3166-1 alpha-3 code.")
 
 

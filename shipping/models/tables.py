@@ -7,6 +7,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from infra.models import (
+    ALPHA_3,
     ZERO,
     ActiveQuerySet,
     coordinate_constraints,
@@ -21,7 +22,7 @@ from storefront.models import TimestampedModel
 from .. import quote
 from ..countries import state_code_get
 from ..postal import MAX_CODE_LENGTH, InvalidPostalCode, format_postal_code, normalize_postal_code
-from .postal_codes import ALPHA_3, UNKNOWN_COUNTRY, country_alpha_3_clean
+from .postal_codes import UNKNOWN_COUNTRY, country_alpha_3_clean
 
 MAX_WEIGHT = Decimal("9999999.999")  # kilograms: the upper bound of a row without a limit
 MAX_ORDER_VALUE = Decimal("9999999999.99")  # the upper bound of a row without a value limit
