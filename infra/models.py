@@ -55,30 +55,20 @@ def derived_int_field(verbose_name: "StrOrPromise") -> models.PositiveIntegerFie
     return models.PositiveIntegerField(verbose_name, null=True, blank=True, editable=False)
 
 
-def latitude_field() -> models.DecimalField:
+def degrees_field(verbose_name: "StrOrPromise", limit: int) -> models.DecimalField:
+    """A latitude (limit 90) or longitude (180), optional; coordinate_constraints() checks it."""
     return models.DecimalField(
-        _("latitude"),
+        verbose_name,
         max_digits=9,
         decimal_places=6,
         null=True,
         blank=True,
-        validators=[MinValueValidator(Decimal("-90")), MaxValueValidator(Decimal("90"))],
-    )
-
-
-def longitude_field() -> models.DecimalField:
-    return models.DecimalField(
-        _("longitude"),
-        max_digits=9,
-        decimal_places=6,
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(Decimal("-180")), MaxValueValidator(Decimal("180"))],
+        validators=[MinValueValidator(Decimal(-limit)), MaxValueValidator(Decimal(limit))],
     )
 
 
 def coordinate_constraints(prefix: str) -> list[models.BaseConstraint]:
-    """The database's own check of latitude_field() and longitude_field() ranges."""
+    """The database's check of the ranges of the `latitude` and `longitude` fields."""
     return [
         models.CheckConstraint(
             condition=Q(latitude__isnull=True) | Q(latitude__gte=-90, latitude__lte=90),
@@ -124,3 +114,14 @@ class ActiveQuerySet(models.QuerySet):
 
     def active(self) -> Self:
         return self.filter(active=True)
+
+
+class LiveQuerySet(ActiveQuerySet):
+    """A queryset of a model with an `active` flag and a schedule (`start_at`, `end_at`)."""
+
+    def live_at(self, moment: datetime) -> Self:
+        """Active and inside its schedule at `moment` (start inclusive, end exclusive)."""
+        return self.active().filter(
+            Q(start_at__isnull=True) | Q(start_at__lte=moment),
+            Q(end_at__isnull=True) | Q(end_at__gt=moment),
+        )

@@ -6,7 +6,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from infra.models import ActiveQuerySet, EndsAfterStart, derived_int_field, ends_after_start
+from infra.models import EndsAfterStart, LiveQuerySet, derived_int_field, ends_after_start
 from storefront.models import TimestampedModel
 
 from .images import MAX_SIDE, MAX_SOURCE_PIXELS
@@ -70,16 +70,9 @@ def validate_identifier_list(value) -> None:
 # --- Scheduling shared by banners and upsell offers ---------------------------
 
 
-class ScheduledQuerySet(ActiveQuerySet):
+class ScheduledQuerySet(LiveQuerySet):
     def inactive(self):
         return self.filter(active=False)
-
-    def live_at(self, moment):
-        """Active and inside its window at `moment` (start inclusive, end exclusive)."""
-        return self.active().filter(
-            Q(start_at__isnull=True) | Q(start_at__lte=moment),
-            Q(end_at__isnull=True) | Q(end_at__gt=moment),
-        )
 
     def scheduled_at(self, moment):
         """Active, but its window opens after `moment`."""

@@ -7,8 +7,7 @@ from infra.models import (
     ALPHA_3,
     ActiveQuerySet,
     coordinate_constraints,
-    latitude_field,
-    longitude_field,
+    degrees_field,
     one_default,
 )
 from storefront.models import TimestampedModel
@@ -92,8 +91,8 @@ class Storage(TimestampedModel):
     district = models.CharField(_("district"), max_length=100, blank=True)
     number = models.CharField(_("number"), max_length=20, blank=True)
     complement = models.CharField(_("complement"), max_length=100, blank=True)
-    latitude = latitude_field()
-    longitude = longitude_field()
+    latitude = degrees_field(_("latitude"), 90)
+    longitude = degrees_field(_("longitude"), 180)
     active = models.BooleanField(_("active"), default=True)
     observation = models.TextField(_("observation"), blank=True, default="")
     trade_policy_exceptions = models.ManyToManyField(

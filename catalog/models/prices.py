@@ -11,6 +11,7 @@ from infra.models import (
     NOT_NEGATIVE,
     ZERO,
     ActiveQuerySet,
+    LiveQuerySet,
     ends_after_start,
     money_field,
     one_default,
@@ -129,15 +130,6 @@ class PriceRuleOrigin(models.TextChoices):
     IMPORT = "import", _("Import")
 
 
-class PriceRuleQuerySet(ActiveQuerySet):
-    def live_at(self, moment):
-        """Active rules whose scheduling window (when set) contains `moment`."""
-        return self.active().filter(
-            models.Q(start_at__isnull=True) | models.Q(start_at__lte=moment),
-            models.Q(end_at__isnull=True) | models.Q(end_at__gt=moment),
-        )
-
-
 class PriceRule(TimestampedModel):
     """A discount: who it applies to (target), when (trigger, window, quantity) and how much."""
 
@@ -214,7 +206,7 @@ class PriceRule(TimestampedModel):
         _("last update user name"), max_length=150, blank=True, default=""
     )
 
-    objects = PriceRuleQuerySet.as_manager()
+    objects = LiveQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("price rule")

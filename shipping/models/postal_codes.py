@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from infra.models import ALPHA_3, coordinate_constraints, latitude_field, longitude_field
+from infra.models import ALPHA_3, coordinate_constraints, degrees_field
 from storefront.models import TimestampedModel
 
 from ..countries import Country, country_get, state_code_get
@@ -62,8 +62,8 @@ class PostalCode(TimestampedModel):
         blank=True,
         help_text=_("ISO 3166-2 with country prefix: BR-SP."),
     )
-    latitude = latitude_field()
-    longitude = longitude_field()
+    latitude = degrees_field(_("latitude"), 90)
+    longitude = degrees_field(_("longitude"), 180)
 
     objects = PostalCodeQuerySet.as_manager()
 

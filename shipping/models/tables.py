@@ -11,8 +11,7 @@ from infra.models import (
     ZERO,
     ActiveQuerySet,
     coordinate_constraints,
-    latitude_field,
-    longitude_field,
+    degrees_field,
     money_field,
     percentage_field,
     weight_field,
@@ -342,8 +341,8 @@ class Pickup(TimestampedModel):
     zip_code = models.CharField(
         _("zip code"), max_length=MAX_CODE_LENGTH, help_text=_("Postal code.")
     )
-    latitude = latitude_field()
-    longitude = longitude_field()
+    latitude = degrees_field(_("latitude"), 90)
+    longitude = degrees_field(_("longitude"), 180)
     opening_hours = models.CharField(
         _("opening hours"),
         max_length=300,
