@@ -234,8 +234,7 @@ class Comment(TimestampedModel):
         ]
 
     def __str__(self) -> str:
-        author = self.user_name if self.reply_by_user else self.customer_name
-        return f"{author}: {self.message[:60]}"
+        return f"{self.author_name}: {self.message[:60]}"
 
     @property
     def author_name(self) -> str:

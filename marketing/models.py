@@ -3,9 +3,10 @@
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from infra.models import EndsAfterStart, LiveQuerySet, derived_int_field, ends_after_start
 from storefront.models import TimestampedModel
 
 from .images import MAX_SIDE, MAX_SOURCE_PIXELS
@@ -19,7 +20,15 @@ code_validator = RegexValidator(
     r"^[A-Za-z0-9][A-Za-z0-9._-]*$",
     _("Use letters, digits, dots, hyphens and underscores (e.g. home-main)."),
 )
-side_validators = [MinValueValidator(1), MaxValueValidator(MAX_SIDE)]
+
+
+def side_field(verbose_name, default: int) -> models.PositiveIntegerField:
+    """A side (pixels) of the images a banner group asks for on one device."""
+    return models.PositiveIntegerField(
+        verbose_name,
+        default=default,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_SIDE)],
+    )
 
 
 def validate_image_pixels(value) -> None:
@@ -61,19 +70,9 @@ def validate_identifier_list(value) -> None:
 # --- Scheduling shared by banners and upsell offers ---------------------------
 
 
-class ScheduledQuerySet(models.QuerySet):
-    def active(self):
-        return self.filter(active=True)
-
+class ScheduledQuerySet(LiveQuerySet):
     def inactive(self):
         return self.filter(active=False)
-
-    def live_at(self, moment):
-        """Active and inside its window at `moment` (start inclusive, end exclusive)."""
-        return self.active().filter(
-            Q(start_at__isnull=True) | Q(start_at__lte=moment),
-            Q(end_at__isnull=True) | Q(end_at__gt=moment),
-        )
 
     def scheduled_at(self, moment):
         """Active, but its window opens after `moment`."""
@@ -92,7 +91,7 @@ class ScheduledQuerySet(models.QuerySet):
         }[Status(status)](moment)
 
 
-class ScheduledModel(TimestampedModel):
+class ScheduledModel(EndsAfterStart, TimestampedModel):
     active = models.BooleanField(_("active"), default=True)
     start_at = models.DateTimeField(
         _("starts at"), null=True, blank=True, help_text=_("Leave empty to start at once.")
@@ -103,14 +102,7 @@ class ScheduledModel(TimestampedModel):
 
     class Meta:
         abstract = True
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(start_at__isnull=True)
-                | Q(end_at__isnull=True)
-                | Q(end_at__gt=F("start_at")),
-                name="%(app_label)s_%(class)s_ends_after_start",
-            ),
-        ]
+        constraints = [ends_after_start("%(app_label)s_%(class)s_ends_after_start")]
 
     @property
     def window(self) -> Window:
@@ -118,11 +110,6 @@ class ScheduledModel(TimestampedModel):
 
     def status_at(self, moment) -> Status:
         return status_at(active=self.active, window=self.window, moment=moment)
-
-    def clean(self):
-        super().clean()
-        if self.start_at and self.end_at and self.end_at <= self.start_at:
-            raise ValidationError({"end_at": _("The end must be after the start.")})
 
 
 # --- Banners --------------------------------------------------------------------
@@ -136,7 +123,7 @@ class BannerGroupQuerySet(models.QuerySet):
         return self.filter(Q(sales_channel__isnull=True) | Q(sales_channel=channel))
 
 
-class BannerGroup(TimestampedModel):
+class BannerGroup(EndsAfterStart, TimestampedModel):
     """A slot of the storefront (e.g. the home carousel) that front ends ask for by code."""
 
     code = models.CharField(
@@ -164,24 +151,12 @@ class BannerGroup(TimestampedModel):
     name = models.CharField(_("name"), max_length=150)
     title = models.CharField(_("title"), max_length=200, blank=True)
     description = models.TextField(_("description"), max_length=2000, blank=True)
-    desktop_width = models.PositiveIntegerField(
-        _("desktop width"), default=1920, validators=side_validators
-    )
-    desktop_height = models.PositiveIntegerField(
-        _("desktop height"), default=600, validators=side_validators
-    )
-    tablet_width = models.PositiveIntegerField(
-        _("tablet width"), default=1024, validators=side_validators
-    )
-    tablet_height = models.PositiveIntegerField(
-        _("tablet height"), default=400, validators=side_validators
-    )
-    mobile_width = models.PositiveIntegerField(
-        _("mobile width"), default=768, validators=side_validators
-    )
-    mobile_height = models.PositiveIntegerField(
-        _("mobile height"), default=600, validators=side_validators
-    )
+    desktop_width = side_field(_("desktop width"), 1920)
+    desktop_height = side_field(_("desktop height"), 600)
+    tablet_width = side_field(_("tablet width"), 1024)
+    tablet_height = side_field(_("tablet height"), 400)
+    mobile_width = side_field(_("mobile width"), 768)
+    mobile_height = side_field(_("mobile height"), 600)
     start_at = models.DateTimeField(
         _("starts at"),
         null=True,
@@ -244,12 +219,7 @@ class BannerGroup(TimestampedModel):
                 & Q(mobile_width__gte=1, mobile_height__gte=1),
                 name="banner_group_sizes_positive",
             ),
-            models.CheckConstraint(
-                condition=Q(start_at__isnull=True)
-                | Q(end_at__isnull=True)
-                | Q(end_at__gt=F("start_at")),
-                name="banner_group_ends_after_start",
-            ),
+            ends_after_start("banner_group_ends_after_start"),
         ]
 
     def __str__(self) -> str:
@@ -262,11 +232,6 @@ class BannerGroup(TimestampedModel):
     def status_at(self, moment) -> Status:
         """The group's own schedule (a group has no on/off switch: always active)."""
         return status_at(active=True, window=self.window, moment=moment)
-
-    def clean(self):
-        super().clean()
-        if self.start_at and self.end_at and self.end_at <= self.start_at:
-            raise ValidationError({"end_at": _("The end must be after the start.")})
 
     def size_for(self, device: str) -> tuple[int, int]:
         return getattr(self, f"{device}_width"), getattr(self, f"{device}_height")
@@ -293,6 +258,23 @@ class BannerQuerySet(ScheduledQuerySet):
         return self.active().filter(self._ended(moment))
 
 
+def original_image_field(verbose_name, **kwargs) -> models.ImageField:
+    """A device's upload, kept as is (the fitted copy is made from it)."""
+    return models.ImageField(
+        verbose_name,
+        upload_to="banners/original/%Y/%m/",
+        max_length=255,
+        validators=[validate_image_pixels],
+        **kwargs,
+    )
+
+
+def fitted_image_field(verbose_name) -> models.ImageField:
+    return models.ImageField(
+        verbose_name, upload_to="banners/fitted/", max_length=255, blank=True, editable=False
+    )
+
+
 class Banner(ScheduledModel):
     """One slide of a group, with an image, a link and a size for each device.
 
@@ -307,57 +289,30 @@ class Banner(ScheduledModel):
     alt = models.CharField(
         _("alternative text"), max_length=255, blank=True, help_text=_("Read by screen readers.")
     )
-    desktop_original_image = models.ImageField(
+    desktop_original_image = original_image_field(
         _("desktop original image"),
-        upload_to="banners/original/%Y/%m/",
-        max_length=255,
-        validators=[validate_image_pixels],
         help_text=_("Uploaded as is; a copy fitted to the group's desktop size is generated."),
     )
-    tablet_original_image = models.ImageField(
+    tablet_original_image = original_image_field(
         _("tablet original image"),
-        upload_to="banners/original/%Y/%m/",
-        max_length=255,
         blank=True,
-        validators=[validate_image_pixels],
         help_text=_("Optional: the desktop image is used when empty."),
     )
-    mobile_original_image = models.ImageField(
+    mobile_original_image = original_image_field(
         _("mobile original image"),
-        upload_to="banners/original/%Y/%m/",
-        max_length=255,
         blank=True,
-        validators=[validate_image_pixels],
         help_text=_("Optional: the desktop image is used when empty."),
     )
     # Fitted copies: written by services.banner_images_refresh, never uploaded.
-    desktop_image = models.ImageField(
-        _("desktop image"), upload_to="banners/fitted/", max_length=255, blank=True, editable=False
-    )
-    tablet_image = models.ImageField(
-        _("tablet image"), upload_to="banners/fitted/", max_length=255, blank=True, editable=False
-    )
-    mobile_image = models.ImageField(
-        _("mobile image"), upload_to="banners/fitted/", max_length=255, blank=True, editable=False
-    )
-    desktop_width = models.PositiveIntegerField(
-        _("desktop width"), null=True, blank=True, editable=False
-    )
-    desktop_height = models.PositiveIntegerField(
-        _("desktop height"), null=True, blank=True, editable=False
-    )
-    tablet_width = models.PositiveIntegerField(
-        _("tablet width"), null=True, blank=True, editable=False
-    )
-    tablet_height = models.PositiveIntegerField(
-        _("tablet height"), null=True, blank=True, editable=False
-    )
-    mobile_width = models.PositiveIntegerField(
-        _("mobile width"), null=True, blank=True, editable=False
-    )
-    mobile_height = models.PositiveIntegerField(
-        _("mobile height"), null=True, blank=True, editable=False
-    )
+    desktop_image = fitted_image_field(_("desktop image"))
+    tablet_image = fitted_image_field(_("tablet image"))
+    mobile_image = fitted_image_field(_("mobile image"))
+    desktop_width = derived_int_field(_("desktop width"))
+    desktop_height = derived_int_field(_("desktop height"))
+    tablet_width = derived_int_field(_("tablet width"))
+    tablet_height = derived_int_field(_("tablet height"))
+    mobile_width = derived_int_field(_("mobile width"))
+    mobile_height = derived_int_field(_("mobile height"))
     desktop_url = models.CharField(
         _("desktop link"),
         max_length=500,

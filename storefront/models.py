@@ -1,14 +1,14 @@
 """The store itself: sales channels, payment options, customer accounts and the
 database fallback of the sign-in rate limits."""
 
-from decimal import Decimal
-
 from django.contrib.auth.hashers import check_password, make_password
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
+
+from infra.models import ZERO, ActiveQuerySet, money_field, one_default, percentage_field
 
 
 class TimestampedModel(models.Model):
@@ -17,11 +17,6 @@ class TimestampedModel(models.Model):
 
     class Meta:
         abstract = True
-
-
-class SalesChannelQuerySet(models.QuerySet):
-    def active(self):
-        return self.filter(active=True)
 
 
 class SalesChannel(TimestampedModel):
@@ -41,18 +36,14 @@ class SalesChannel(TimestampedModel):
         help_text=_("Used when no channel's domain matches the request's host."),
     )
 
-    objects = SalesChannelQuerySet.as_manager()
+    objects = ActiveQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("sales channel")
         verbose_name_plural = _("sales channels")
         ordering = ["-is_default", "name"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["is_default"],
-                condition=models.Q(is_default=True),
-                name="one_default_sales_channel",
-            ),
+            one_default("one_default_sales_channel"),
         ]
 
     def __str__(self) -> str:
@@ -69,10 +60,7 @@ class PaymentOptionKind(models.TextChoices):
     INSTALLMENTS = "installments", _("Installments")
 
 
-class PaymentOptionQuerySet(models.QuerySet):
-    def active(self):
-        return self.filter(active=True)
-
+class PaymentOptionQuerySet(ActiveQuerySet):
     def default_for(self, kind: str):
         return self.active().filter(kind=kind, is_default=True).first()
 
@@ -88,12 +76,9 @@ class PaymentOption(TimestampedModel):
         default=False,
         help_text=_("Used by payment conditions when the request names no option of this kind."),
     )
-    discount_percentage = models.DecimalField(
+    discount_percentage = percentage_field(
         _("discount percentage"),
-        max_digits=5,
-        decimal_places=2,
-        default=Decimal("0"),
-        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("100"))],
+        default=ZERO,
         help_text=_("Cash discount, in percent of the value (cash-discount options)."),
     )
     max_installments = models.PositiveSmallIntegerField(
@@ -102,12 +87,9 @@ class PaymentOption(TimestampedModel):
         validators=[MinValueValidator(1), MaxValueValidator(99)],
         help_text=_("Largest number of installments offered (installment options)."),
     )
-    min_installment_value = models.DecimalField(
+    min_installment_value = money_field(
         _("min installment value"),
-        max_digits=12,
-        decimal_places=2,
-        default=Decimal("0"),
-        validators=[MinValueValidator(Decimal("0"))],
+        default=ZERO,
         help_text=_(
             "An installment count is offered only while each installment is at least this."
         ),
@@ -118,12 +100,11 @@ class PaymentOption(TimestampedModel):
         validators=[MaxValueValidator(99)],
         help_text=_("Installment counts up to this one carry no interest."),
     )
-    monthly_interest_rate = models.DecimalField(
+    monthly_interest_rate = percentage_field(
         _("monthly interest rate"),
         max_digits=6,
         decimal_places=4,
-        default=Decimal("0"),
-        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("100"))],
+        default=ZERO,
         help_text=_("Monthly compound interest rate in percent (e.g. 1.99), Tabela Price."),
     )
 
@@ -161,19 +142,11 @@ class PaymentOption(TimestampedModel):
             self.kind == PaymentOptionKind.INSTALLMENTS
             and self.interest_free_installments > self.max_installments
         ):
-            raise ValidationError(
-                {
-                    "interest_free_installments": _(
-                        "Cannot exceed the maximum number of installments."
-                    )
-                }
-            )
+            message = _("Cannot exceed the maximum number of installments.")
+            raise ValidationError({"interest_free_installments": message})
 
 
-class CustomerQuerySet(models.QuerySet):
-    def active(self):
-        return self.filter(active=True)
-
+class CustomerQuerySet(ActiveQuerySet):
     def by_email(self, email: str):
         return self.filter(email__iexact=email.strip())
 

@@ -5,15 +5,14 @@ from django.db import models
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from infra.models import ActiveQuerySet
 from storefront.models import TimestampedModel
 
 URL_MAX_LENGTH = 1000
 
 
-class CategoryQuerySet(models.QuerySet):
-    def active(self):
-        """Active flag only; a category under an inactive one is still hidden (see tree.py)."""
-        return self.filter(active=True)
+class CategoryQuerySet(ActiveQuerySet):
+    # active(): the flag only; a category under an inactive one is still hidden (see tree.py).
 
     def tree_order(self):
         return self.order_by("position", "name", "id")
@@ -141,17 +140,12 @@ class Category(TimestampedModel):
             level = children
 
 
-class BrandQuerySet(models.QuerySet):
-    def active(self):
-        return self.filter(active=True)
-
-
 class Brand(TimestampedModel):
     name = models.CharField(_("name"), max_length=100)
     slug = models.SlugField(_("slug"), max_length=100, unique=True)
     active = models.BooleanField(_("active"), default=True)
 
-    objects = BrandQuerySet.as_manager()
+    objects = ActiveQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("brand")

@@ -1,11 +1,15 @@
 """Storages (stock locations), stock per product and storage, cargo types."""
 
-from decimal import Decimal
-
-from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from infra.models import (
+    ALPHA_3,
+    ActiveQuerySet,
+    coordinate_constraints,
+    degrees_field,
+    one_default,
+)
 from storefront.models import TimestampedModel
 
 # The store's default cargo type, created by migration 0004 (and again on demand if a test
@@ -46,21 +50,14 @@ class CargoType(TimestampedModel):
         verbose_name = _("cargo type")
         verbose_name_plural = _("cargo types")
         constraints = [
-            models.UniqueConstraint(
-                fields=["is_default"],
-                condition=models.Q(is_default=True),
-                name="one_default_cargo_type",
-            ),
+            one_default("one_default_cargo_type"),
         ]
 
     def __str__(self) -> str:
         return self.name
 
 
-class StorageQuerySet(models.QuerySet):
-    def active(self):
-        return self.filter(active=True)
-
+class StorageQuerySet(ActiveQuerySet):
     def serving(self, trade_policy_id: int | None):
         """Active storages that serve the trade policy (not listed among its exceptions)."""
         storages = self.active()
@@ -81,12 +78,7 @@ class Storage(TimestampedModel):
         _("document"), max_length=20, blank=True, help_text=_("Company registration (CNPJ).")
     )
     country_code = models.CharField(
-        _("country code"),
-        max_length=3,
-        default="BRA",
-        validators=[
-            RegexValidator(r"^[A-Z]{3}\Z", _("Use the ISO 3166-1 alpha-3 code, e.g. BRA."))
-        ],
+        _("country code"), max_length=3, default="BRA", validators=[ALPHA_3]
     )
     state_code = models.CharField(
         _("state code"), max_length=10, help_text=_("ISO 3166-2 code, e.g. BR-SP.")
@@ -99,22 +91,8 @@ class Storage(TimestampedModel):
     district = models.CharField(_("district"), max_length=100, blank=True)
     number = models.CharField(_("number"), max_length=20, blank=True)
     complement = models.CharField(_("complement"), max_length=100, blank=True)
-    latitude = models.DecimalField(
-        _("latitude"),
-        max_digits=9,
-        decimal_places=6,
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(Decimal("-90")), MaxValueValidator(Decimal("90"))],
-    )
-    longitude = models.DecimalField(
-        _("longitude"),
-        max_digits=9,
-        decimal_places=6,
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(Decimal("-180")), MaxValueValidator(Decimal("180"))],
-    )
+    latitude = degrees_field(_("latitude"), 90)
+    longitude = degrees_field(_("longitude"), 180)
     active = models.BooleanField(_("active"), default=True)
     observation = models.TextField(_("observation"), blank=True, default="")
     trade_policy_exceptions = models.ManyToManyField(
@@ -141,18 +119,7 @@ class Storage(TimestampedModel):
         verbose_name = _("storage")
         verbose_name_plural = _("storages")
         ordering = ["-priority", "trade_name", "id"]
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(latitude__isnull=True)
-                | models.Q(latitude__gte=-90, latitude__lte=90),
-                name="storage_latitude_range",
-            ),
-            models.CheckConstraint(
-                condition=models.Q(longitude__isnull=True)
-                | models.Q(longitude__gte=-180, longitude__lte=180),
-                name="storage_longitude_range",
-            ),
-        ]
+        constraints = coordinate_constraints("storage")
 
     def __str__(self) -> str:
         return f"{self.trade_name} ({self.city})"

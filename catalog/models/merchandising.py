@@ -6,6 +6,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from infra.models import ActiveQuerySet, EndsAfterStart, derived_int_field, ends_after_start
 from storefront.models import TimestampedModel
 
 # Largest seal upload accepted (pixels): a badge is small; this refuses decompression bombs.
@@ -84,16 +85,13 @@ class ProductRelation(TimestampedModel):
             raise ValidationError({"target": _("This product is already listed here.")})
 
 
-class SealQuerySet(models.QuerySet):
-    def active(self):
-        return self.filter(active=True)
-
+class SealQuerySet(ActiveQuerySet):
     def not_ended_at(self, moment):
         """Active, and live at `moment` or starting later (what may show from now on)."""
         return self.active().filter(Q(end_at__isnull=True) | Q(end_at__gt=moment))
 
 
-class Seal(TimestampedModel):
+class Seal(EndsAfterStart, TimestampedModel):
     """A badge shown on the products it names and on every product of its categories
     (and of their subcategories), optionally only between a start and an end."""
 
@@ -109,8 +107,8 @@ class Seal(TimestampedModel):
     image = models.ImageField(
         _("fitted image"), upload_to="seals/", max_length=255, blank=True, editable=False
     )
-    width = models.PositiveIntegerField(_("width"), null=True, blank=True, editable=False)
-    height = models.PositiveIntegerField(_("height"), null=True, blank=True, editable=False)
+    width = derived_int_field(_("width"))
+    height = derived_int_field(_("height"))
     active = models.BooleanField(_("active"), default=True)
     start_at = models.DateTimeField(
         _("starts at"), null=True, blank=True, help_text=_("Leave empty to start at once.")
@@ -142,19 +140,7 @@ class Seal(TimestampedModel):
         ordering = ["position", "name", "id"]
         verbose_name = _("seal")
         verbose_name_plural = _("seals")
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(start_at__isnull=True)
-                | Q(end_at__isnull=True)
-                | Q(end_at__gt=F("start_at")),
-                name="seal_ends_after_start",
-            ),
-        ]
+        constraints = [ends_after_start("seal_ends_after_start")]
 
     def __str__(self) -> str:
         return self.name
-
-    def clean(self):
-        super().clean()
-        if self.start_at and self.end_at and self.end_at <= self.start_at:
-            raise ValidationError({"end_at": _("The end must be after the start.")})

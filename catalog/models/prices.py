@@ -7,17 +7,21 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from infra.models import (
+    NOT_NEGATIVE,
+    ZERO,
+    ActiveQuerySet,
+    LiveQuerySet,
+    ends_after_start,
+    money_field,
+    one_default,
+)
 from storefront.models import TimestampedModel
 
 from ..pricing import BaseField, Target, Trigger, UpdateComparison, ValueType
 
-NOT_NEGATIVE = MinValueValidator(Decimal("0"))
 
-
-class TradePolicyQuerySet(models.QuerySet):
-    def active(self):
-        return self.filter(active=True)
-
+class TradePolicyQuerySet(ActiveQuerySet):
     def default(self):
         """The store's default trade policy (created by migration 0002)."""
         return self.filter(is_default=True).first()
@@ -42,11 +46,7 @@ class TradePolicy(TimestampedModel):
         ordering = ["-is_default", "name", "id"]
         verbose_name_plural = _("trade policies")
         constraints = [
-            models.UniqueConstraint(
-                fields=["is_default"],
-                condition=models.Q(is_default=True),
-                name="one_default_trade_policy",
-            ),
+            one_default("one_default_trade_policy"),
         ]
 
     def __str__(self) -> str:
@@ -65,26 +65,17 @@ class ProductPrice(TimestampedModel):
     trade_policy = models.ForeignKey(
         TradePolicy, verbose_name=_("trade policy"), on_delete=models.CASCADE, related_name="prices"
     )
-    comparison_price = models.DecimalField(
+    comparison_price = money_field(
         _("comparison price"),
-        max_digits=12,
-        decimal_places=2,
-        default=Decimal("0"),
-        validators=[NOT_NEGATIVE],
+        default=ZERO,
         help_text=_('List price shown struck through ("from"); 0 when none.'),
     )
-    sale_price = models.DecimalField(
-        _("sale price"),
-        max_digits=12,
-        decimal_places=2,
-        validators=[NOT_NEGATIVE],
-        help_text=_("Selling price."),
-    )
+    sale_price = money_field(_("sale price"), help_text=_("Selling price."))
     markup = models.DecimalField(
         _("markup"),
         max_digits=8,
         decimal_places=4,
-        default=Decimal("0"),
+        default=ZERO,
         validators=[NOT_NEGATIVE],
         help_text=_("Markup over cost (informative, shown as is)."),
     )
@@ -139,18 +130,6 @@ class PriceRuleOrigin(models.TextChoices):
     IMPORT = "import", _("Import")
 
 
-class PriceRuleQuerySet(models.QuerySet):
-    def active(self):
-        return self.filter(active=True)
-
-    def live_at(self, moment):
-        """Active rules whose scheduling window (when set) contains `moment`."""
-        return self.active().filter(
-            models.Q(start_at__isnull=True) | models.Q(start_at__lte=moment),
-            models.Q(end_at__isnull=True) | models.Q(end_at__gt=moment),
-        )
-
-
 class PriceRule(TimestampedModel):
     """A discount: who it applies to (target), when (trigger, window, quantity) and how much."""
 
@@ -197,9 +176,7 @@ class PriceRule(TimestampedModel):
         default=0,
         help_text=_("Largest quantity the rule applies to; 0 means no upper limit."),
     )
-    value = models.DecimalField(
-        _("value"), max_digits=12, decimal_places=2, validators=[NOT_NEGATIVE]
-    )
+    value = money_field(_("value"))
     value_type = models.CharField(
         _("value type"), max_length=20, choices=VALUE_TYPE_LABELS, default=ValueType.PERCENTAGE
     )
@@ -229,7 +206,7 @@ class PriceRule(TimestampedModel):
         _("last update user name"), max_length=150, blank=True, default=""
     )
 
-    objects = PriceRuleQuerySet.as_manager()
+    objects = LiveQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("price rule")
@@ -248,12 +225,7 @@ class PriceRule(TimestampedModel):
                 | models.Q(end_quantity__gte=models.F("begin_quantity")),
                 name="price_rule_quantity_range",
             ),
-            models.CheckConstraint(
-                condition=models.Q(start_at__isnull=True)
-                | models.Q(end_at__isnull=True)
-                | models.Q(end_at__gt=models.F("start_at")),
-                name="price_rule_window_ends_after_start",
-            ),
+            ends_after_start("price_rule_window_ends_after_start"),
         ]
 
     def __str__(self) -> str:

@@ -1,13 +1,19 @@
 """Products, their variations, attributes, medias and descriptions."""
 
-from decimal import Decimal
-
 from django.core.exceptions import ValidationError
-from django.core.validators import MinValueValidator, RegexValidator
+from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from infra.models import (
+    NOT_NEGATIVE,
+    ZERO,
+    ActiveQuerySet,
+    derived_int_field,
+    money_field,
+    weight_field,
+)
 from storefront.models import TimestampedModel
 
 from .inventory import CargoType
@@ -15,7 +21,13 @@ from .inventory import CargoType
 HEX_COLOR = RegexValidator(
     r"^#[0-9A-Fa-f]{6}\Z", _("Enter a hex colour like #1A2B3C (a # and six hex digits).")
 )
-NOT_NEGATIVE = MinValueValidator(Decimal("0"))
+
+
+def length_field(verbose_name) -> models.DecimalField:
+    """Centimetres, to the tenth of a millimetre: never negative, 0 when unknown."""
+    return models.DecimalField(
+        verbose_name, max_digits=10, decimal_places=2, default=ZERO, validators=[NOT_NEGATIVE]
+    )
 
 
 class ProductType(models.TextChoices):
@@ -75,10 +87,7 @@ class AttributeValue(TimestampedModel):
         return f"{self.attribute.name}: {self.label}" if self.attribute_id else self.label
 
 
-class ProductQuerySet(models.QuerySet):
-    def active(self):
-        return self.filter(active=True)
-
+class ProductQuerySet(ActiveQuerySet):
     def sellable(self):
         """Active products whose parent (for a variation) is active too."""
         return self.active().filter(models.Q(parent__isnull=True) | models.Q(parent__active=True))
@@ -100,12 +109,9 @@ class Product(TimestampedModel):
         help_text=_("Filled from name and SKU when empty."),
     )
     priority = models.IntegerField(_("priority"), default=0, help_text=_("Higher shows first."))
-    base_price = models.DecimalField(
+    base_price = money_field(
         _("base price"),
-        max_digits=12,
-        decimal_places=2,
-        default=Decimal("0"),
-        validators=[NOT_NEGATIVE],
+        default=ZERO,
         help_text=_("Reference price used when a trade policy has no price of its own."),
     )
     active = models.BooleanField(_("active"), default=True)
@@ -161,31 +167,10 @@ class Product(TimestampedModel):
     additional_time = models.PositiveSmallIntegerField(
         _("additional time"), default=0, help_text=_("Extra days before shipping (handling time).")
     )
-    width = models.DecimalField(
-        _("width"), max_digits=10, decimal_places=2, default=Decimal("0"), validators=[NOT_NEGATIVE]
-    )
-    height = models.DecimalField(
-        _("height"),
-        max_digits=10,
-        decimal_places=2,
-        default=Decimal("0"),
-        validators=[NOT_NEGATIVE],
-    )
-    length = models.DecimalField(
-        _("length"),
-        max_digits=10,
-        decimal_places=2,
-        default=Decimal("0"),
-        validators=[NOT_NEGATIVE],
-    )
-    weight = models.DecimalField(
-        _("weight"),
-        max_digits=10,
-        decimal_places=3,
-        default=Decimal("0"),
-        validators=[NOT_NEGATIVE],
-        help_text=_("Kilograms."),
-    )
+    width = length_field(_("width"))
+    height = length_field(_("height"))
+    length = length_field(_("length"))
+    weight = weight_field(_("weight"), default=ZERO, help_text=_("Kilograms."))
 
     parent = models.ForeignKey(
         "self",
@@ -260,13 +245,9 @@ class Product(TimestampedModel):
             return
         self.type = ProductType.VARIATION
         parent = self.parent
-        assert parent is not None  # parent_id is set
-        if self.brand_id is None:
-            self.brand_id = parent.brand_id
-        if self.main_category_id is None:
-            self.main_category_id = parent.main_category_id
-        if self.cargo_type_id is None:
-            self.cargo_type_id = parent.cargo_type_id
+        for field in ("brand_id", "main_category_id", "cargo_type_id"):
+            if getattr(self, field) is None:
+                setattr(self, field, getattr(parent, field))
 
     def save(self, *args, **kwargs):
         if not self.slug:
@@ -309,12 +290,10 @@ class ProductMedia(TimestampedModel):
         blank=True,
         help_text=_("The upload."),
     )
-    size = models.PositiveIntegerField(_("size"), null=True, blank=True, editable=False)
-    original_size = models.PositiveIntegerField(
-        _("original size"), null=True, blank=True, editable=False
-    )
-    width = models.PositiveIntegerField(_("width"), null=True, blank=True, editable=False)
-    height = models.PositiveIntegerField(_("height"), null=True, blank=True, editable=False)
+    size = derived_int_field(_("size"))
+    original_size = derived_int_field(_("original size"))
+    width = derived_int_field(_("width"))
+    height = derived_int_field(_("height"))
     url = models.URLField(
         _("URL"), max_length=500, blank=True, default="", help_text=_("External address (videos).")
     )

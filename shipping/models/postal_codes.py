@@ -1,18 +1,15 @@
 """Addresses by country and postal code, loaded by `import_postal_codes`."""
 
-from decimal import Decimal
-
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from infra.models import ALPHA_3, coordinate_constraints, degrees_field
 from storefront.models import TimestampedModel
 
 from ..countries import Country, country_get, state_code_get
 from ..postal import MAX_CODE_LENGTH, InvalidPostalCode, format_postal_code, normalize_postal_code
 
-ALPHA_3 = RegexValidator(r"^[A-Z]{3}\Z", _("Use the ISO 3166-1 alpha-3 code, e.g. BRA."))
 UNKNOWN_COUNTRY = _("Unknown country: use an ISO 3166-1 alpha-3 code.")
 
 
@@ -31,45 +28,6 @@ COMPLEMENT_MAX = 200
 DISTRICT_MAX = 100
 CITY_MAX = 100
 STATE_CODE_MAX = 10
-
-
-def latitude_field(**kwargs) -> models.DecimalField:
-    return models.DecimalField(
-        _("latitude"),
-        max_digits=9,
-        decimal_places=6,
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(Decimal("-90")), MaxValueValidator(Decimal("90"))],
-        **kwargs,
-    )
-
-
-def longitude_field(**kwargs) -> models.DecimalField:
-    return models.DecimalField(
-        _("longitude"),
-        max_digits=9,
-        decimal_places=6,
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(Decimal("-180")), MaxValueValidator(Decimal("180"))],
-        **kwargs,
-    )
-
-
-def coordinate_constraints(prefix: str) -> list[models.CheckConstraint]:
-    return [
-        models.CheckConstraint(
-            condition=models.Q(latitude__isnull=True)
-            | models.Q(latitude__gte=-90, latitude__lte=90),
-            name=f"{prefix}_latitude_range",
-        ),
-        models.CheckConstraint(
-            condition=models.Q(longitude__isnull=True)
-            | models.Q(longitude__gte=-180, longitude__lte=180),
-            name=f"{prefix}_longitude_range",
-        ),
-    ]
 
 
 class PostalCodeQuerySet(models.QuerySet):
@@ -104,8 +62,8 @@ class PostalCode(TimestampedModel):
         blank=True,
         help_text=_("ISO 3166-2 with country prefix: BR-SP."),
     )
-    latitude = latitude_field()
-    longitude = longitude_field()
+    latitude = degrees_field(_("latitude"), 90)
+    longitude = degrees_field(_("longitude"), 180)
 
     objects = PostalCodeQuerySet.as_manager()
 

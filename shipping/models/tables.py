@@ -3,25 +3,26 @@
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from infra.models import (
+    ALPHA_3,
+    ZERO,
+    ActiveQuerySet,
+    coordinate_constraints,
+    degrees_field,
+    money_field,
+    percentage_field,
+    weight_field,
+)
 from storefront.models import TimestampedModel
 
 from .. import quote
 from ..countries import state_code_get
 from ..postal import MAX_CODE_LENGTH, InvalidPostalCode, format_postal_code, normalize_postal_code
-from .postal_codes import (
-    ALPHA_3,
-    UNKNOWN_COUNTRY,
-    coordinate_constraints,
-    country_alpha_3_clean,
-    latitude_field,
-    longitude_field,
-)
+from .postal_codes import UNKNOWN_COUNTRY, country_alpha_3_clean
 
-NOT_NEGATIVE = MinValueValidator(Decimal("0"))
 MAX_WEIGHT = Decimal("9999999.999")  # kilograms: the upper bound of a row without a limit
 MAX_ORDER_VALUE = Decimal("9999999999.99")  # the upper bound of a row without a value limit
 
@@ -153,37 +154,11 @@ class ShippingRow(TimestampedModel):
     )
     initial_zipcode = models.CharField(_("initial zipcode"), max_length=MAX_CODE_LENGTH)
     final_zipcode = models.CharField(_("final zipcode"), max_length=MAX_CODE_LENGTH)
-    initial_weight = models.DecimalField(
-        _("initial weight"),
-        max_digits=10,
-        decimal_places=3,
-        default=Decimal("0"),
-        validators=[NOT_NEGATIVE],
-    )
-    final_weight = models.DecimalField(
-        _("final weight"),
-        max_digits=10,
-        decimal_places=3,
-        default=MAX_WEIGHT,
-        validators=[NOT_NEGATIVE],
-    )
-    initial_price = models.DecimalField(
-        _("initial order value"),
-        max_digits=12,
-        decimal_places=2,
-        default=Decimal("0"),
-        validators=[NOT_NEGATIVE],
-    )
-    final_price = models.DecimalField(
-        _("final order value"),
-        max_digits=12,
-        decimal_places=2,
-        default=MAX_ORDER_VALUE,
-        validators=[NOT_NEGATIVE],
-    )
-    shipping_value = models.DecimalField(
-        _("shipping value"), max_digits=12, decimal_places=2, validators=[NOT_NEGATIVE]
-    )
+    initial_weight = weight_field(_("initial weight"), default=ZERO)
+    final_weight = weight_field(_("final weight"), default=MAX_WEIGHT)
+    initial_price = money_field(_("initial order value"), default=ZERO)
+    final_price = money_field(_("final order value"), default=MAX_ORDER_VALUE)
+    shipping_value = money_field(_("shipping value"))
     begin_shipping_time = models.PositiveSmallIntegerField(
         _("begin shipping time"), help_text=_("Fewest days to deliver.")
     )
@@ -192,36 +167,24 @@ class ShippingRow(TimestampedModel):
     )
     # Variables: extra charges added to the shipping value (0 = not charged); the API
     # lists the non-zero ones in the row's `variables`.
-    extra_kg_value = models.DecimalField(
+    extra_kg_value = money_field(
         _("value per extra kg"),
-        max_digits=12,
-        decimal_places=2,
-        default=Decimal("0"),
-        validators=[NOT_NEGATIVE],
+        default=ZERO,
         help_text=_("Charged for each kilogram (or part of one) above the threshold."),
     )
-    extra_kg_threshold = models.DecimalField(
+    extra_kg_threshold = weight_field(
         _("extra kg threshold"),
-        max_digits=10,
-        decimal_places=3,
-        default=Decimal("0"),
-        validators=[NOT_NEGATIVE],
+        default=ZERO,
         help_text=_("Kilograms included in the shipping value."),
     )
-    order_value_percentage = models.DecimalField(
+    order_value_percentage = percentage_field(
         _("order value percentage"),
-        max_digits=5,
-        decimal_places=2,
-        default=Decimal("0"),
-        validators=[NOT_NEGATIVE, MaxValueValidator(Decimal("100"))],
+        default=ZERO,
         help_text=_("Percentage of the order value added to the shipping value."),
     )
-    fixed_fee = models.DecimalField(
+    fixed_fee = money_field(
         _("fixed fee"),
-        max_digits=12,
-        decimal_places=2,
-        default=Decimal("0"),
-        validators=[NOT_NEGATIVE],
+        default=ZERO,
         help_text=_("Amount added to the shipping value (e.g. insurance, handling)."),
     )
 
@@ -350,11 +313,6 @@ class PickupType(models.TextChoices):
     PARTNER = "partner", _("Partner point")
 
 
-class PickupQuerySet(models.QuerySet):
-    def active(self):
-        return self.filter(active=True)
-
-
 class Pickup(TimestampedModel):
     """A place where the customer collects the order (listed by a pickup table's options)."""
 
@@ -383,8 +341,8 @@ class Pickup(TimestampedModel):
     zip_code = models.CharField(
         _("zip code"), max_length=MAX_CODE_LENGTH, help_text=_("Postal code.")
     )
-    latitude = latitude_field()
-    longitude = longitude_field()
+    latitude = degrees_field(_("latitude"), 90)
+    longitude = degrees_field(_("longitude"), 180)
     opening_hours = models.CharField(
         _("opening hours"),
         max_length=300,
@@ -394,7 +352,7 @@ class Pickup(TimestampedModel):
     active = models.BooleanField(_("active"), default=True)
     position = models.PositiveIntegerField(_("position"), default=0)
 
-    objects = PickupQuerySet.as_manager()
+    objects = ActiveQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("pickup")

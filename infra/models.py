@@ -1,0 +1,127 @@
+"""Building blocks of the apps' models: field factories, constraints, a queryset.
+
+A factory returns the plain Django field written out in full (like Saleor's money fields),
+so migrations see the same field as before. The verbose name comes first and stays a
+gettext_lazy call at the declaration, where makemessages collects it.
+"""
+
+from datetime import datetime
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, Self
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
+ZERO = Decimal("0")
+NOT_NEGATIVE = MinValueValidator(ZERO)
+ALPHA_3 = RegexValidator(r"^[A-Z]{3}\Z", _("Use the ISO 3166-1 alpha-3 code, e.g. BRA."))
+
+
+def money_field(verbose_name: "StrOrPromise", **kwargs: Any) -> models.DecimalField:
+    """An amount of money (prices, order values, fees): never negative."""
+    return models.DecimalField(
+        verbose_name, max_digits=12, decimal_places=2, validators=[NOT_NEGATIVE], **kwargs
+    )
+
+
+def weight_field(verbose_name: "StrOrPromise", **kwargs: Any) -> models.DecimalField:
+    """Kilograms, to the gram: never negative."""
+    return models.DecimalField(
+        verbose_name, max_digits=10, decimal_places=3, validators=[NOT_NEGATIVE], **kwargs
+    )
+
+
+def percentage_field(
+    verbose_name: "StrOrPromise", max_digits: int = 5, decimal_places: int = 2, **kwargs: Any
+) -> models.DecimalField:
+    """A percentage from 0 to 100."""
+    return models.DecimalField(
+        verbose_name,
+        max_digits=max_digits,
+        decimal_places=decimal_places,
+        validators=[NOT_NEGATIVE, MaxValueValidator(Decimal("100"))],
+        **kwargs,
+    )
+
+
+def derived_int_field(verbose_name: "StrOrPromise") -> models.PositiveIntegerField:
+    """A number the code writes (e.g. read from an upload), never staff: left out of forms."""
+    return models.PositiveIntegerField(verbose_name, null=True, blank=True, editable=False)
+
+
+def degrees_field(verbose_name: "StrOrPromise", limit: int) -> models.DecimalField:
+    """A latitude (limit 90) or longitude (180), optional; coordinate_constraints() checks it."""
+    return models.DecimalField(
+        verbose_name,
+        max_digits=9,
+        decimal_places=6,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal(-limit)), MaxValueValidator(Decimal(limit))],
+    )
+
+
+def coordinate_constraints(prefix: str) -> list[models.BaseConstraint]:
+    """The database's check of the ranges of the `latitude` and `longitude` fields."""
+    return [
+        models.CheckConstraint(
+            condition=Q(latitude__isnull=True) | Q(latitude__gte=-90, latitude__lte=90),
+            name=f"{prefix}_latitude_range",
+        ),
+        models.CheckConstraint(
+            condition=Q(longitude__isnull=True) | Q(longitude__gte=-180, longitude__lte=180),
+            name=f"{prefix}_longitude_range",
+        ),
+    ]
+
+
+def one_default(name: str) -> models.UniqueConstraint:
+    """At most one row has `is_default` set."""
+    return models.UniqueConstraint(fields=["is_default"], condition=Q(is_default=True), name=name)
+
+
+# --- Schedules: an optional start and end (`start_at`, `end_at`) ---------------------
+
+
+def ends_after_start(name: str) -> models.CheckConstraint:
+    """The database's check of a schedule: when both are set, the end comes after the start."""
+    return models.CheckConstraint(
+        condition=Q(start_at__isnull=True) | Q(end_at__isnull=True) | Q(end_at__gt=F("start_at")),
+        name=name,
+    )
+
+
+class EndsAfterStart:
+    """Model mixin: clean() refuses a schedule that ends before it starts (ends_after_start)."""
+
+    start_at: datetime | None
+    end_at: datetime | None
+
+    def clean(self) -> None:
+        super().clean()  # type: ignore[misc]
+        if self.start_at and self.end_at and self.end_at <= self.start_at:
+            raise ValidationError({"end_at": _("The end must be after the start.")})
+
+
+class ActiveQuerySet(models.QuerySet):
+    """A queryset of a model with an `active` flag."""
+
+    def active(self) -> Self:
+        return self.filter(active=True)
+
+
+class LiveQuerySet(ActiveQuerySet):
+    """A queryset of a model with an `active` flag and a schedule (`start_at`, `end_at`)."""
+
+    def live_at(self, moment: datetime) -> Self:
+        """Active and inside its schedule at `moment` (start inclusive, end exclusive)."""
+        return self.active().filter(
+            Q(start_at__isnull=True) | Q(start_at__lte=moment),
+            Q(end_at__isnull=True) | Q(end_at__gt=moment),
+        )
