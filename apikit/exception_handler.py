@@ -1,6 +1,5 @@
 """DRF exception handler: every error becomes the error envelope (DESIGN §4)."""
 
-import logging
 import re
 from typing import Any
 
@@ -13,14 +12,7 @@ from rest_framework.views import set_rollback
 from infra.errors import AuthenticationFailed, DomainError, NotFoundError, RuleViolation
 
 from .errors import CODE_FOR_STATUS, ApiError, ErrorCode, error_body
-from .unavailable import (
-    RETRY_AFTER_HEADERS,
-    database_unavailable,
-    log_unavailable,
-    unavailable_body,
-)
-
-logger = logging.getLogger("django.request")
+from .unavailable import failure_response
 
 NON_FIELD_KEYS = {"non_field_errors"}
 
@@ -129,23 +121,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return validation_response({"body": [f"The request body is not valid JSON: {exc.detail}"]})
 
     if not isinstance(exc, exceptions.APIException):
-        request = context.get("request")
-        if database_unavailable(exc):
-            log_unavailable(request, exc)
-            response = Response(unavailable_body(), status=503, headers=RETRY_AFTER_HEADERS)
-        else:
-            logger.error(
-                "Internal error on %s %s",
-                getattr(request, "method", "?"),
-                getattr(request, "path", "?"),
-                exc_info=exc,
-                extra={"status_code": 500, "request": getattr(request, "_request", None)},
-            )
-            body = error_body(status_code=500, message="Internal server error.")
-            response = Response(body, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
-        # Logged above: Django's request logger must not log (and e-mail) it a second time.
-        response._has_been_logged = True  # type: ignore[attr-defined]
-        return response
+        return failure_response(getattr(context.get("request"), "_request", None), exc, Response)
 
     headers = {}
     auth_header = getattr(exc, "auth_header", None)  # NotAuthenticated, AuthenticationFailed
