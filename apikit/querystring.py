@@ -64,11 +64,10 @@ def _items(params: Any) -> list[tuple[str, Any, bool]]:
     if params is None:
         return []
     if hasattr(params, "lists"):
-        items = []
-        for key, values in params.lists():
-            values = list(values)
-            items.append((str(key), values[0] if len(values) == 1 else values, False))
-        return items
+        return [
+            (str(key), values[0] if len(values) == 1 else list(values), False)
+            for key, values in params.lists()
+        ]
     if isinstance(params, Mapping):
         return [(str(key), value, True) for key, value in params.items()]
     raise ValidationError({"non_field_errors": ["The query parameters could not be read."]})
