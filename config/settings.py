@@ -517,15 +517,9 @@ LOGGING = {
     "loggers": {
         # Each error is logged once (one record per failed request) and e-mailed at most once
         # per distinct error per ERROR_EMAIL_INTERVAL, never inside the request.
-        "django.request": {
-            "handlers": ["console", "operator_email"],
-            "level": "ERROR",
-            "propagate": False,
-        },
-        "storefront.database": {
-            "handlers": ["console", "operator_email"],
-            "level": "ERROR",
-            "propagate": False,
+        **{
+            name: {"handlers": ["console", "operator_email"], "level": "ERROR", "propagate": False}
+            for name in ("django.request", "storefront.database")
         },
         "django_redis": {"level": "WARNING"},
     },
