@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, JsonResponse
 from django.http.response import HttpResponseBase
 
 from .errors import ErrorCode, error_body, error_response
+from .fallback import bad_request, page_not_found, permission_denied
 from .text import check_path, check_query_string
 from .unavailable import failure_response
 
@@ -131,10 +132,10 @@ class ApiErrorMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> JsonResponse | None:
-        if isinstance(exception, Http404):
-            return error_response(404, "Not found.")
+        if isinstance(exception, Http404):  # the answers of Django's handler404, 403, 400
+            return page_not_found(request, exception)
         if isinstance(exception, PermissionDenied):
-            return error_response(403, "You do not have permission to perform this action.")
+            return permission_denied(request, exception)
         if isinstance(exception, SuspiciousOperation):
-            return error_response(400, "The request could not be processed.")
+            return bad_request(request, exception)
         return failure_response(request, exception, JsonResponse)
