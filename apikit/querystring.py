@@ -229,9 +229,8 @@ def strings(value: Any, structured: bool, *, name: str) -> list[str] | None:
     elements = value if isinstance(value, list) else [value]
     result: list[str] = []
     for element in elements:
-        if isinstance(element, bool) or not isinstance(element, str | int | float):
-            raise _error(name, f"The {name} field must be a list of strings.")
-        if isinstance(element, float) and not math.isfinite(element):
+        plain = isinstance(element, str | int | float) and not isinstance(element, bool)
+        if not plain or (isinstance(element, float) and not math.isfinite(element)):
             raise _error(name, f"The {name} field must be a list of strings.")
         if isinstance(element, str) and not structured:
             result.extend(part.strip() for part in element.split(",") if part.strip())
