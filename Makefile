@@ -26,7 +26,7 @@ help:
 	@echo "make run    - install, migrate, load the demo store and serve http://$(BASE_URL_HOST):$(PORT)"
 	@echo "              (HOST and PORT choose where: make run PORT=8080)"
 	@echo "make test   - install, lint, missing-migrations check, and the whole pytest suite"
-	@echo "make lint   - ruff check, format check and mypy"
+	@echo "make lint   - ruff check, format check, mypy and the layering contracts (lint-imports)"
 	@echo "make fmt    - ruff format and autofix"
 	@echo "make serve  - gunicorn with config/gunicorn.conf.py (production-style, same HOST/PORT; start workers too)"
 	@echo "make env    - print the local environment, for running manage.py by hand"
@@ -93,10 +93,12 @@ env:
 # data/secret_key or a real SECRET_KEY (nothing is signed while type checking).
 LINT_ENV = SECRET_KEY=lint-only-not-a-secret HTTPS=0
 
+# lint-imports checks the layering contracts of docs/architecture.md ([tool.importlinter]).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(LINT_ENV) $(BIN)/mypy
+	$(BIN)/lint-imports --no-cache --no-logo
 
 fmt: install
 	$(BIN)/ruff check --fix .

@@ -70,28 +70,6 @@ class RenderedAnswer:
     valid_until: float | None = None
     fresh_uuids: bool = False  # the body holds fresh_uuid_marker()s: no ETag, new ids each time
 
-    @classmethod
-    def of(
-        cls,
-        request: HttpRequest,
-        payload: Any,
-        *,
-        max_age: int | None = None,
-        valid_until: datetime | None = None,
-        fresh_uuids: bool = False,
-    ) -> "RenderedAnswer":
-        body = json_bytes(payload)
-        return cls(
-            fresh_uuids=fresh_uuids,
-            body=body,
-            etag=etag_for(body),
-            # A response that may depend on a request body (the banner listing reads
-            # `codes` from the body of a GET) is `private`: shared caches key on the URL.
-            scope="private" if _has_body(request) else "public",
-            max_age=settings.PUBLIC_CACHE_SECONDS if max_age is None else max_age,
-            valid_until=valid_until.timestamp() if valid_until is not None else None,
-        )
-
     def seconds_left(self, now: float) -> int:
         if self.valid_until is None:
             return self.max_age
@@ -104,15 +82,14 @@ class RenderedAnswer:
             if self.fresh_uuids:
                 body = _fresh_uuid_pattern().sub(lambda _: str(uuid.uuid4()).encode(), body)
             response = HttpResponse(body, content_type="application/json")
-            response.rendered_answer = self  # type: ignore[attr-defined]  # read by cached_answers
-            return response
-        seconds = self.seconds_left(time.time() if now is None else now)
-        headers = {"ETag": self.etag, "Cache-Control": f"{self.scope}, max-age={seconds}"}
-        if_none_match = request.META.get("HTTP_IF_NONE_MATCH")
-        if if_none_match and self.matches(if_none_match):
-            response = HttpResponseNotModified(headers=headers)
         else:
-            response = HttpResponse(self.body, content_type="application/json", headers=headers)
+            seconds = self.seconds_left(time.time() if now is None else now)
+            headers = {"ETag": self.etag, "Cache-Control": f"{self.scope}, max-age={seconds}"}
+            if_none_match = request.META.get("HTTP_IF_NONE_MATCH")
+            if if_none_match and self.matches(if_none_match):
+                response = HttpResponseNotModified(headers=headers)
+            else:
+                response = HttpResponse(self.body, content_type="application/json", headers=headers)
         response.rendered_answer = self  # type: ignore[attr-defined]  # read by cached_answers
         return response
 
@@ -134,8 +111,16 @@ def conditional_response(
     The answer is rendered once; `cached_answers` (below) keeps its bytes in the shared
     cache so the next request is served without building or encoding it again.
     """
-    answer = RenderedAnswer.of(
-        request, payload, max_age=max_age, valid_until=valid_until, fresh_uuids=fresh_uuids
+    body = json_bytes(payload)
+    answer = RenderedAnswer(
+        body=body,
+        etag=etag_for(body),
+        # A response that may depend on a request body (the banner listing reads `codes`
+        # from the body of a GET) is `private`: shared caches key on the URL.
+        scope="private" if _has_body(request) else "public",
+        max_age=settings.PUBLIC_CACHE_SECONDS if max_age is None else max_age,
+        valid_until=valid_until.timestamp() if valid_until is not None else None,
+        fresh_uuids=fresh_uuids,
     )
     return answer.response(request)
 

@@ -5,6 +5,7 @@ errors are mapped to these by `exception_handler`.
 
 from typing import Any
 
+from django.http import JsonResponse
 from rest_framework import status
 from rest_framework.exceptions import APIException
 
@@ -45,6 +46,12 @@ def error_body(
     return {"status": False, "data": data}
 
 
+def error_response(status_code: int, message: str, error_code: str | None = None) -> JsonResponse:
+    """The error envelope as a plain Django response (outside DRF's views)."""
+    body = error_body(status_code=status_code, message=message, error_code=error_code)
+    return JsonResponse(body, status=status_code)
+
+
 class ApiError(APIException):
     """An error with a stable error code; rendered as the error envelope."""
 
@@ -62,18 +69,6 @@ class NotFound(ApiError):
     status_code = status.HTTP_404_NOT_FOUND
     error_code = ErrorCode.NOT_FOUND
     default_detail = "Not found."
-
-
-class PayloadTooLarge(ApiError):
-    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    error_code = ErrorCode.PAYLOAD_TOO_LARGE
-    default_detail = "The request body is too large."
-
-
-class Unauthenticated(ApiError):
-    status_code = status.HTTP_401_UNAUTHORIZED
-    error_code = ErrorCode.UNAUTHENTICATED
-    default_detail = "Authentication credentials were not provided or are invalid."
 
 
 def not_found(error_code: ErrorCode, message: str) -> NotFound:

@@ -1,6 +1,5 @@
 """DRF exception handler: every error becomes the error envelope (DESIGN §4)."""
 
-import logging
 import re
 from typing import Any
 
@@ -13,45 +12,30 @@ from rest_framework.views import set_rollback
 from infra.errors import AuthenticationFailed, DomainError, NotFoundError, RuleViolation
 
 from .errors import CODE_FOR_STATUS, ApiError, ErrorCode, error_body
-from .unavailable import (
-    RETRY_AFTER_HEADERS,
-    database_unavailable,
-    log_unavailable,
-    unavailable_body,
-)
-
-logger = logging.getLogger("django.request")
+from .unavailable import failure_response
 
 NON_FIELD_KEYS = {"non_field_errors"}
 
 
 def flatten_errors(detail: Any) -> dict[str, list[str]]:
     """Turn DRF's nested error detail into {"items.0.reference": ["..."]}, messages named."""
-    flat = _collect(detail, "")
+    flat = _collect(detail, "", {})
     return {path: [name_field(path, msg) for msg in messages] for path, messages in flat.items()}
 
 
-def _collect(detail: Any, prefix: str) -> dict[str, list[str]]:
-    flat: dict[str, list[str]] = {}
+def _collect(detail: Any, prefix: str, flat: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Messages by dotted path; a list's plain messages belong to its own path."""
     if isinstance(detail, dict):
         for key, value in detail.items():
             key = str(key)
-            if key in NON_FIELD_KEYS:
-                path = prefix or key
-            else:
-                path = f"{prefix}.{key}" if prefix else key
-            for sub_path, messages in _collect(value, path).items():
-                flat.setdefault(sub_path, []).extend(messages)
+            nested = prefix and key not in NON_FIELD_KEYS
+            _collect(value, f"{prefix}.{key}" if nested else prefix or key, flat)
     elif isinstance(detail, list):
         for index, value in enumerate(detail):
-            if isinstance(value, dict | list):
-                if not value:
-                    continue
-                sub = f"{prefix}.{index}" if prefix else str(index)
-                for sub_path, messages in _collect(value, sub).items():
-                    flat.setdefault(sub_path, []).extend(messages)
+            if isinstance(value, dict | list):  # an item of a list of objects: by its index
+                _collect(value, f"{prefix}.{index}" if prefix else str(index), flat)
             else:
-                flat.setdefault(prefix or "non_field_errors", []).append(str(value))
+                _collect(value, prefix, flat)
     else:
         flat.setdefault(prefix or "non_field_errors", []).append(str(detail))
     return flat
@@ -129,23 +113,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return validation_response({"body": [f"The request body is not valid JSON: {exc.detail}"]})
 
     if not isinstance(exc, exceptions.APIException):
-        request = context.get("request")
-        if database_unavailable(exc):
-            log_unavailable(request, exc)
-            response = Response(unavailable_body(), status=503, headers=RETRY_AFTER_HEADERS)
-        else:
-            logger.error(
-                "Internal error on %s %s",
-                getattr(request, "method", "?"),
-                getattr(request, "path", "?"),
-                exc_info=exc,
-                extra={"status_code": 500, "request": getattr(request, "_request", None)},
-            )
-            body = error_body(status_code=500, message="Internal server error.")
-            response = Response(body, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
-        # Logged above: Django's request logger must not log (and e-mail) it a second time.
-        response._has_been_logged = True  # type: ignore[attr-defined]
-        return response
+        return failure_response(getattr(context.get("request"), "_request", None), exc, Response)
 
     headers = {}
     auth_header = getattr(exc, "auth_header", None)  # NotAuthenticated, AuthenticationFailed
@@ -154,14 +122,12 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     wait = getattr(exc, "wait", None)  # Throttled
     if wait is not None:
         headers["Retry-After"] = str(max(1, int(wait)))
+    message = str(exc.detail)
     if isinstance(exc, exceptions.Throttled):
-        message = "Too many requests. Try again later."
-        if wait is not None:
-            message = f"Too many requests. Try again in {max(1, int(wait))} seconds."
-    else:
-        message = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+        later = f"in {headers['Retry-After']} seconds" if wait is not None else "later"
+        message = f"Too many requests. Try again {later}."
     error_code = (
         exc.error_code if isinstance(exc, ApiError) else CODE_FOR_STATUS.get(exc.status_code)
     )
-    body = error_body(status_code=exc.status_code, message=str(message), error_code=error_code)
+    body = error_body(status_code=exc.status_code, message=message, error_code=error_code)
     return Response(body, status=exc.status_code, headers=headers)

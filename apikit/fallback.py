@@ -1,6 +1,5 @@
 """Envelope answers for URLs no endpoint matches and for Django's error handlers."""
 
-import logging
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -10,25 +9,14 @@ from django.http import HttpRequest, JsonResponse
 from django.http.response import HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
 
-from .errors import error_body
-from .unavailable import (
-    RETRY_AFTER_HEADERS,
-    database_unavailable,
-    log_unavailable,
-    unavailable_body,
-)
-
-logger = logging.getLogger("django.request")
+from .errors import error_response
+from .unavailable import failure_response
 
 READ_METHODS = ("GET", "HEAD")
 
 
-def _json(status_code: int, message: str) -> JsonResponse:
-    return JsonResponse(error_body(status_code=status_code, message=message), status=status_code)
-
-
 def method_not_allowed(method: str, allowed: tuple[str, ...] = READ_METHODS) -> JsonResponse:
-    response = _json(405, f"Method {method} not allowed.")
+    response = error_response(405, f"Method {method} not allowed.")
     response["Allow"] = ", ".join(allowed)
     return response
 
@@ -52,35 +40,21 @@ def read_only(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpRespon
 @csrf_exempt
 def unknown_url(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
     """Any method: 404, before any CSRF check (there is nothing here to protect)."""
-    return _json(404, "No endpoint matches this URL.")
+    return error_response(404, "No endpoint matches this URL.")
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return _json(400, "The request could not be processed.")
+    return error_response(400, "The request could not be processed.")
 
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return _json(403, "You do not have permission to perform this action.")
+    return error_response(403, "You do not have permission to perform this action.")
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return _json(404, "Not found.")
+    return error_response(404, "Not found.")
 
 
 def server_error(request: HttpRequest) -> JsonResponse:
     """Django's handler500: an exception that escaped a middleware (views have their own)."""
-    exc = sys.exc_info()[1]
-    if exc is not None and database_unavailable(exc):
-        log_unavailable(request, exc)
-        response = JsonResponse(unavailable_body(), status=503, headers=RETRY_AFTER_HEADERS)
-    else:
-        logger.error(
-            "Internal error on %s %s",
-            request.method,
-            request.path,
-            exc_info=exc is not None,
-            extra={"status_code": 500, "request": request},
-        )
-        response = _json(500, "Internal server error.")
-    response._has_been_logged = True  # type: ignore[attr-defined]  # Django logs handler500 answers again otherwise
-    return response
+    return failure_response(request, sys.exc_info()[1], JsonResponse)

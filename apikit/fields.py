@@ -12,24 +12,23 @@ from rest_framework import serializers
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
-class StrictCharField(serializers.CharField):
+class JsonStringOnly(serializers.Field):
+    """Put first among the bases of a text field: anything but a JSON string is invalid."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictCharField(JsonStringOnly, serializers.CharField):
     """A CharField that accepts only JSON strings."""
 
     default_error_messages = {"invalid": "This field must be a string."}
 
-    def to_internal_value(self, data: Any) -> Any:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
-
-class StrictEmailField(serializers.EmailField):
+class StrictEmailField(JsonStringOnly, serializers.EmailField):
     """An EmailField that accepts only JSON strings."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
 
 class StrictIntegerField(serializers.IntegerField):

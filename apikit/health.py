@@ -10,9 +10,8 @@ import time
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
-from django.views.decorators.csrf import csrf_exempt
 
-from .errors import error_body
+from .fallback import read_only
 
 
 def _database_ok() -> bool:
@@ -40,14 +39,11 @@ def _cache_breaker_state() -> str:
     return breaker.state if breaker is not None else "closed"
 
 
-@csrf_exempt  # any other method is a 405 envelope, never Django's CSRF page
+@read_only  # any other method is a 405 envelope, never Django's CSRF page
 def health(request: HttpRequest) -> JsonResponse:
     """200 when the database answers (cache down is "degraded", still 200: the service
     works without it, and every instance shares the one Redis, so a 503 would take them
     all out of the load balancer at once); else 503."""
-    if request.method not in ("GET", "HEAD"):
-        body = error_body(status_code=405, message=f"Method {request.method} not allowed.")
-        return JsonResponse(body, status=405, headers={"Allow": "GET, HEAD"})
     database = _database_ok()
     cache_ok = _cache_ok()
     if not database:

@@ -1,7 +1,6 @@
 """Django-level guards that keep every response of the service in the error envelope."""
 
 import io
-import logging
 import re
 from collections.abc import Callable
 
@@ -10,23 +9,10 @@ from django.core.exceptions import PermissionDenied, SuspiciousOperation
 from django.http import Http404, HttpRequest, JsonResponse
 from django.http.response import HttpResponseBase
 
-from .errors import ErrorCode, error_body
+from .errors import ErrorCode, error_body, error_response
+from .fallback import bad_request, page_not_found, permission_denied
 from .text import check_path, check_query_string
-from .unavailable import (
-    RETRY_AFTER_HEADERS,
-    database_unavailable,
-    log_unavailable,
-    unavailable_body,
-)
-
-logger = logging.getLogger("django.request")
-
-
-def error_response(status_code: int, message: str, error_code: str | None = None) -> JsonResponse:
-    return JsonResponse(
-        error_body(status_code=status_code, message=message, error_code=error_code),
-        status=status_code,
-    )
+from .unavailable import failure_response
 
 
 def validation_error_response(errors: dict[str, list[str]]) -> JsonResponse:
@@ -146,23 +132,10 @@ class ApiErrorMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> JsonResponse | None:
-        if isinstance(exception, Http404):
-            return error_response(404, "Not found.")
+        if isinstance(exception, Http404):  # the answers of Django's handler404, 403, 400
+            return page_not_found(request, exception)
         if isinstance(exception, PermissionDenied):
-            return error_response(403, "You do not have permission to perform this action.")
+            return permission_denied(request, exception)
         if isinstance(exception, SuspiciousOperation):
-            return error_response(400, "The request could not be processed.")
-        if database_unavailable(exception):
-            log_unavailable(request, exception)
-            response = JsonResponse(unavailable_body(), status=503, headers=RETRY_AFTER_HEADERS)
-        else:
-            logger.error(
-                "Internal error on %s %s",
-                request.method,
-                request.path,
-                exc_info=exception,
-                extra={"status_code": 500, "request": request},
-            )
-            response = error_response(500, "Internal server error.")
-        response._has_been_logged = True  # type: ignore[attr-defined]  # once: not again by Django's request logger
-        return response
+            return bad_request(request, exception)
+        return failure_response(request, exception, JsonResponse)

@@ -64,11 +64,10 @@ def _items(params: Any) -> list[tuple[str, Any, bool]]:
     if params is None:
         return []
     if hasattr(params, "lists"):
-        items = []
-        for key, values in params.lists():
-            values = list(values)
-            items.append((str(key), values[0] if len(values) == 1 else values, False))
-        return items
+        return [
+            (str(key), values[0] if len(values) == 1 else list(values), False)
+            for key, values in params.lists()
+        ]
     if isinstance(params, Mapping):
         return [(str(key), value, True) for key, value in params.items()]
     raise ValidationError({"non_field_errors": ["The query parameters could not be read."]})
@@ -230,9 +229,8 @@ def strings(value: Any, structured: bool, *, name: str) -> list[str] | None:
     elements = value if isinstance(value, list) else [value]
     result: list[str] = []
     for element in elements:
-        if isinstance(element, bool) or not isinstance(element, str | int | float):
-            raise _error(name, f"The {name} field must be a list of strings.")
-        if isinstance(element, float) and not math.isfinite(element):
+        plain = isinstance(element, str | int | float) and not isinstance(element, bool)
+        if not plain or (isinstance(element, float) and not math.isfinite(element)):
             raise _error(name, f"The {name} field must be a list of strings.")
         if isinstance(element, str) and not structured:
             result.extend(part.strip() for part in element.split(",") if part.strip())

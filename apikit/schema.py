@@ -25,9 +25,8 @@ class ValidationErrorDataSerializer(ErrorDataSerializer):
     )
 
 
-class ValidationErrorEnvelopeSerializer(serializers.Serializer):
-    status = serializers.BooleanField(default=False)
-    data = ValidationErrorDataSerializer()  # type: ignore[assignment]  # as above
+class ValidationErrorEnvelopeSerializer(ErrorEnvelopeSerializer):
+    data = ValidationErrorDataSerializer()
 
 
 ERROR_DESCRIPTIONS = {
@@ -103,19 +102,12 @@ def preprocess_public_paths(
     Every path (the banner listing included) is documented at its canonical form; the
     schema's description says each one is also served under /api/v3/.
     """
-    kept = []
-    for path, path_regex, method, callback in endpoints:
-        if path.endswith("/") and path != "/":
-            continue
-        if path.startswith("/api/schema") or path.startswith("/api/docs"):
-            continue
-        if path.startswith("/api/v3/"):
-            continue
-        kept.append((path, path_regex, method, callback))
-    return kept
-
-
-HEALTH_PATH = "/health"
+    return [
+        endpoint
+        for endpoint in endpoints
+        if not (endpoint[0].endswith("/") and endpoint[0] != "/")
+        and not endpoint[0].startswith(("/api/schema", "/api/docs", "/api/v3/"))
+    ]
 
 
 def _health_operation(method: str) -> dict[str, Any]:
@@ -160,6 +152,5 @@ def _health_operation(method: str) -> dict[str, Any]:
 
 def postprocess_add_health(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """Add GET/HEAD /health (a plain Django view that drf-spectacular does not see)."""
-    paths = result.setdefault("paths", {})
-    paths[HEALTH_PATH] = {"get": _health_operation("get")}
+    result.setdefault("paths", {})["/health"] = {"get": _health_operation("get")}
     return result

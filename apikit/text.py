@@ -15,10 +15,9 @@ the callers turn them into a 422 VALIDATION_ERROR.
 
 import re
 from typing import Any
-from urllib.parse import unquote_to_bytes
+from urllib.parse import parse_qsl
 
 URL_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-URL_CONTROL_BYTES = re.compile(rb"[\x00-\x1f\x7f]")
 JSON_FORBIDDEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
 MAX_NAME = 50
 MAX_ERRORS = 10
@@ -39,16 +38,9 @@ def check_path(path: str) -> dict[str, list[str]]:
 def check_query_string(query_string: str) -> dict[str, list[str]]:
     """Every key and value of the raw query string, percent-decoded."""
     errors: dict[str, list[str]] = {}
-    if not query_string:
-        return errors
-    for pair in query_string.split("&"):
-        if not pair:
-            continue
-        raw_key, _, raw_value = pair.partition("=")
-        key = unquote_to_bytes(raw_key.replace("+", " "))
-        value = unquote_to_bytes(raw_value.replace("+", " "))
-        if URL_CONTROL_BYTES.search(key) or URL_CONTROL_BYTES.search(value):
-            name = _printable(key.decode("utf-8", "replace"))
+    for key, value in parse_qsl(query_string, keep_blank_values=True):
+        if URL_CONTROL.search(key) or URL_CONTROL.search(value):
+            name = _printable(key)
             errors.setdefault(name, [f"The {name} field must not contain control characters."])
             if len(errors) >= MAX_ERRORS:
                 break

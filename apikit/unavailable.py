@@ -12,16 +12,20 @@ and disk I/O errors.
 
 Each outage is logged once per request, one line without a traceback, at ERROR on
 `storefront.database` (operators alert on it; e-mails are rate-limited per distinct error).
+`failure_response` is the one answer to an exception nothing else handled, wherever it
+escaped (a DRF view, a plain view, a middleware): that 503, or a 500 logged with its traceback.
 """
 
 import logging
+from typing import TypeVar
 
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 
 from .errors import ErrorCode, error_body
 
 logger = logging.getLogger("storefront.database")
+request_logger = logging.getLogger("django.request")
 
 RETRY_AFTER_SECONDS = 5
 MESSAGE = f"The service is temporarily unavailable. Try again in {RETRY_AFTER_SECONDS} seconds."
@@ -58,3 +62,29 @@ def unavailable_body() -> dict:
 
 
 RETRY_AFTER_HEADERS = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+
+
+Answer = TypeVar("Answer", bound=HttpResponse)
+
+
+def failure_response(
+    request: HttpRequest | None, exc: BaseException | None, response_class: type[Answer]
+) -> Answer:
+    """503 with Retry-After when the database cannot be reached, else 500 with the traceback
+    on `django.request`; logged here once (Django's request logger must not log and e-mail it a
+    second time). `response_class`: JsonResponse, or DRF's Response in the exception handler."""
+    if exc is not None and database_unavailable(exc):
+        log_unavailable(request, exc)
+        response = response_class(unavailable_body(), status=503, headers=RETRY_AFTER_HEADERS)
+    else:
+        request_logger.error(
+            "Internal error on %s %s",
+            getattr(request, "method", "?"),
+            getattr(request, "path", "?"),
+            exc_info=exc,
+            extra={"status_code": 500, "request": request},
+        )
+        body = error_body(status_code=500, message="Internal server error.")
+        response = response_class(body, status=500)
+    response._has_been_logged = True  # type: ignore[attr-defined]
+    return response

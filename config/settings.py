@@ -14,38 +14,9 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from config.env import env_bool, env_int, env_list, env_str
+
 BASE_DIR = Path(__file__).resolve().parent.parent
-
-
-def env_str(name: str, default: str = "") -> str:
-    """The variable's value; unset or empty means the default."""
-    return os.environ.get(name) or default
-
-
-def env_bool(name: str, default: bool) -> bool:
-    raw = os.environ.get(name)
-    if raw is None or raw.strip() == "":
-        return default
-    value = raw.strip().lower()
-    if value in {"1", "true", "yes", "on"}:
-        return True
-    if value in {"0", "false", "no", "off"}:
-        return False
-    raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), got {raw!r}.")
-
-
-def env_int(name: str, default: int) -> int:
-    raw = os.environ.get(name)
-    if raw is None or raw.strip() == "":
-        return default
-    try:
-        return int(raw)
-    except ValueError as exc:
-        raise ImproperlyConfigured(f"{name} must be an integer, got {raw!r}.") from exc
-
-
-def env_list(name: str, default: str = "") -> list[str]:
-    return [item.strip() for item in env_str(name, default).split(",") if item.strip()]
 
 
 # --- Core -------------------------------------------------------------------
@@ -546,15 +517,9 @@ LOGGING = {
     "loggers": {
         # Each error is logged once (one record per failed request) and e-mailed at most once
         # per distinct error per ERROR_EMAIL_INTERVAL, never inside the request.
-        "django.request": {
-            "handlers": ["console", "operator_email"],
-            "level": "ERROR",
-            "propagate": False,
-        },
-        "storefront.database": {
-            "handlers": ["console", "operator_email"],
-            "level": "ERROR",
-            "propagate": False,
+        **{
+            name: {"handlers": ["console", "operator_email"], "level": "ERROR", "propagate": False}
+            for name in ("django.request", "storefront.database")
         },
         "django_redis": {"level": "WARNING"},
     },

@@ -16,13 +16,8 @@ from apikit import fallback
 from apikit.health import health
 from storefront import pages
 
-api_patterns = [
-    path("", include("storefront.api.urls")),
-    path("", include("catalog.api.urls")),
-    path("", include("marketing.api.urls")),
-    path("", include("shipping.api.urls")),
-    path("", include("feedback.api.urls")),
-]
+API_APPS = ("storefront", "catalog", "marketing", "shipping", "feedback")
+api_patterns = [path("", include(f"{app}.api.urls")) for app in API_APPS]
 
 admin.site.site_header = _("Store back office")
 admin.site.site_title = _("Store back office")

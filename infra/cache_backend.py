@@ -76,12 +76,9 @@ class DroppedWrites:
         self.overflowed = False
 
     def add(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        keys: list[Any]  # cache keys, as the caller passed them
-        if name in ("set", "delete"):
-            keys = [args[0] if args else kwargs.get("key")]
-        else:
-            first = args[0] if args else kwargs.get("data", kwargs.get("keys", ()))
-            keys = list(first)
+        # The cache keys, as the caller passed them: set/delete's key, the *_many's data or keys.
+        first = args[0] if args else kwargs.get("key", kwargs.get("data", kwargs.get("keys", ())))
+        keys = [first] if name in ("set", "delete") else list(first)
         with self._lock:
             for key in keys:
                 if len(self._keys) >= MAX_REMEMBERED_KEYS:
@@ -96,13 +93,8 @@ class DroppedWrites:
         return keys, overflowed
 
 
-_dropped: dict[str, DroppedWrites] = {}
+_dropped: dict[str, DroppedWrites] = {}  # per Redis location, shared by every thread's backend
 _dropped_lock = threading.Lock()
-
-
-def _dropped_for(name: str) -> DroppedWrites:
-    with _dropped_lock:
-        return _dropped.setdefault(name, DroppedWrites())
 
 
 def _redacted(location: str) -> str:
@@ -166,7 +158,8 @@ class BreakerRedisCache(RedisCache):
         self._ignore_exceptions = False
         name = _redacted(str(server))
         self.breaker = breaker_for(name, reset_seconds=reset_seconds)
-        self.dropped_writes = _dropped_for(name)
+        with _dropped_lock:
+            self.dropped_writes = _dropped.setdefault(name, DroppedWrites())
 
     def _answered(self) -> None:
         if self.breaker.record_success():

@@ -43,10 +43,6 @@ _reads: contextvars.ContextVar[_ReplicaReads | None] = contextvars.ContextVar(
 )
 
 
-def replica_aliases() -> list[str]:
-    return list(settings.DATABASE_REPLICA_ALIASES)
-
-
 def note_change() -> None:
     """Data changed: reads go to the primary for the grace period (every process)."""
     if settings.DATABASE_REPLICA_ALIASES:

@@ -67,12 +67,9 @@ def has_alpha(image: Image.Image) -> bool:
 def encode_image(image: Image.Image, *, transparent: bool) -> FittedImage:
     """PNG when `transparent`, else progressive JPEG; no metadata is copied."""
     out = io.BytesIO()
-    if transparent:
-        image.save(out, format="PNG", optimize=True)
-        image_format = "PNG"
-    else:
-        image.save(out, format="JPEG", quality=JPEG_QUALITY, optimize=True, progressive=True)
-        image_format = "JPEG"
+    image_format = "PNG" if transparent else "JPEG"
+    jpeg_options = {} if transparent else {"quality": JPEG_QUALITY, "progressive": True}
+    image.save(out, format=image_format, optimize=True, **jpeg_options)
     return FittedImage(
         content=out.getvalue(), width=image.width, height=image.height, format=image_format
     )

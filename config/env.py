@@ -1,0 +1,38 @@
+"""Readers of the environment, shared by the settings and gunicorn's conf (which runs before
+Django and cannot import config.settings). Unset or blank means the default; a value that
+cannot be read stops the process with the variable's name."""
+
+import os
+
+from django.core.exceptions import ImproperlyConfigured
+
+TRUE, FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
+
+
+class InvalidVariable(ImproperlyConfigured, ValueError):
+    """Django's startup error, and the ValueError gunicorn reports."""
+
+
+def env_str(name: str, default: str = "") -> str:
+    """The variable's value; unset or empty means the default."""
+    return os.environ.get(name) or default
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name, "")
+    value = raw.strip().lower()
+    if value and value not in TRUE | FALSE:
+        raise InvalidVariable(f"{name} must be a boolean (1/0, true/false), got {raw!r}.")
+    return value in TRUE if value else default
+
+
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "")
+    try:
+        return int(raw) if raw.strip() else default
+    except ValueError as exc:
+        raise InvalidVariable(f"{name} must be an integer, got {raw!r}.") from exc
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in env_str(name, default).split(",") if item.strip()]

@@ -1,0 +1,34 @@
+"""config/env.py: the environment readers shared by the settings and gunicorn's conf."""
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from config.env import env_bool, env_int, env_list, env_str
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [(None, True), ("", True), ("  ", True), ("1", True), (" Yes ", True), ("off", False)],
+)
+def test_booleans_blank_means_the_default(monkeypatch, raw, expected):
+    monkeypatch.delenv("FLAG", raising=False)
+    if raw is not None:
+        monkeypatch.setenv("FLAG", raw)
+    assert env_bool("FLAG", True) is expected
+
+
+@pytest.mark.parametrize("reader", [env_bool, env_int])
+def test_an_unreadable_value_names_its_variable_for_django_and_gunicorn(monkeypatch, reader):
+    monkeypatch.setenv("SETTING", "maybe")
+    with pytest.raises(ImproperlyConfigured, match=r"SETTING must be .*got 'maybe'"):
+        reader("SETTING", 1)
+    with pytest.raises(ValueError, match="SETTING"):
+        reader("SETTING", 1)
+
+
+def test_integers_strings_and_lists(monkeypatch):
+    monkeypatch.setenv("NUMBER", " 12 ")
+    monkeypatch.setenv("EMPTY", "")
+    monkeypatch.setenv("ITEMS", " a, ,b ")
+    assert env_int("NUMBER", 5) == 12 and env_int("EMPTY", 5) == 5
+    assert env_str("EMPTY", "x") == "x" and env_list("ITEMS") == ["a", "b"]
