@@ -41,6 +41,16 @@ from .services import (
 from .staff_admin import register_user_admin_with_profile
 
 
+def review_fieldsets(subject: str) -> tuple:
+    """A review's change form; `subject` is the reviewed product or sales channel."""
+    return (
+        (None, {"fields": (subject, "customer", "name", "email")}),
+        (_("Review"), {"fields": ("score", "recommended", "comment")}),
+        (_("Moderation"), {"fields": ("active", "masked")}),
+        HISTORY_FIELDSET,
+    )
+
+
 def product_column(record):
     """The product's name, cut short, linking to the list filtered by that product (the
     filter sidebar has no product list: a real catalogue has thousands)."""
@@ -124,12 +134,7 @@ class ProductReviewAdmin(ReviewModerationAdmin):
     search_fields = (*ReviewModerationAdmin.search_fields, "product__name", "product__sku")
     raw_id_fields = ("product", "customer")
     inlines = (ReviewMediaInline,)
-    fieldsets = (
-        (None, {"fields": ("product", "customer", "name", "email")}),
-        (_("Review"), {"fields": ("score", "recommended", "comment")}),
-        (_("Moderation"), {"fields": ("active", "masked")}),
-        HISTORY_FIELDSET,
-    )
+    fieldsets = review_fieldsets("product")
 
     def get_queryset(self, request):
         # feeds the `photos` column without a query per row
@@ -157,12 +162,7 @@ class SalesChannelReviewAdmin(ReviewModerationAdmin):
     )
     list_filter = ("active", "score", "recommended", "masked", "sales_channel")
     list_select_related = ("sales_channel",)
-    fieldsets = (
-        (None, {"fields": ("sales_channel", "customer", "name", "email")}),
-        (_("Review"), {"fields": ("score", "recommended", "comment")}),
-        (_("Moderation"), {"fields": ("active", "masked")}),
-        HISTORY_FIELDSET,
-    )
+    fieldsets = review_fieldsets("sales_channel")
 
 
 # --- Comments ----------------------------------------------------------------------------
@@ -379,15 +379,11 @@ class CommentAdmin(admin.ModelAdmin):
             "thread_replies": thread.replies.order_by("created_at", "id"),
             "form": form,
             "recipient": comment_author_email(comment),
-            "emails_on": self._replies_are_emailed(),
+            "emails_on": settings.COMMENTS_EMAIL_REPLIES,
             "original": comment,
             "has_view_permission": True,
         }
         return TemplateResponse(request, "admin/feedback/comment/reply.html", context)
-
-    @staticmethod
-    def _replies_are_emailed() -> bool:
-        return settings.COMMENTS_EMAIL_REPLIES
 
 
 register_user_admin_with_profile()
