@@ -141,18 +141,35 @@ def _expand(prefix: str) -> list[str]:
     return [str(number).zfill(len(start)) for number in range(int(start), int(end) + 1)]
 
 
+def _runs(numbers: Iterable[int]) -> list[list[int]]:
+    """{1, 2, 3, 7} -> [[1, 2, 3], [7]]: the distinct numbers, ascending, in consecutive runs."""
+    runs: list[list[int]] = []
+    for number in sorted(set(numbers)):
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return runs
+
+
+def _either(branches: list[str]) -> str:
+    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+
+def _by_length(strings: Iterable[str]) -> dict[int, set[str]]:
+    """The strings grouped by length, shortest first."""
+    by_length: dict[int, set[str]] = defaultdict(set)
+    for string in strings:
+        by_length[len(string)].add(string)
+    return dict(sorted(by_length.items()))
+
+
 def _char_class(digits: Iterable[str]) -> str:
     """{"0","1","2","5"} -> "[0-25]"; {"7"} -> "7"."""
-    ordered = sorted(set(digits), key=int)
-    if len(ordered) == 1:
-        return ordered[0]
-    runs: list[list[str]] = []
-    for digit in ordered:
-        if runs and int(digit) == int(runs[-1][-1]) + 1:
-            runs[-1].append(digit)
-        else:
-            runs.append([digit])
-    parts = [f"{run[0]}-{run[-1]}" if len(run) >= 3 else "".join(run) for run in runs]
+    runs = _runs(int(digit) for digit in digits)
+    if runs == [runs[0][:1]]:
+        return str(runs[0][0])
+    parts = [f"{run[0]}-{run[-1]}" if len(run) >= 3 else "".join(map(str, run)) for run in runs]
     return "[" + "".join(parts) + "]"
 
 
@@ -177,32 +194,18 @@ def _alternation(strings: set[str]) -> str:
     heads_by_tail: dict[str, list[str]] = defaultdict(list)
     for head, tails in tails_by_head.items():
         heads_by_tail[_alternation(tails)].append(head)
-    branches = sorted(_char_class(heads) + tail for tail, heads in heads_by_tail.items())
-    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-
-
-def _prefix_set_regex(prefixes: Iterable[str]) -> str:
-    """Alternation over digit strings of mixed lengths."""
-    by_length: dict[int, set[str]] = defaultdict(set)
-    for prefix in prefixes:
-        by_length[len(prefix)].add(prefix)
-    branches = [_alternation(by_length[length]) for length in sorted(by_length)]
-    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return _either(sorted(_char_class(heads) + tail for tail, heads in heads_by_tail.items()))
 
 
 def _digit_counts(counts: Iterable[int]) -> str:
     """{12, 15, 17, 18} -> "(?:[0-9]{12}|[0-9]{15}|[0-9]{17,18})"."""
-    ordered = sorted(set(counts))
-    runs: list[list[int]] = []
-    for count in ordered:
-        if runs and count == runs[-1][-1] + 1:
-            runs[-1].append(count)
-        else:
-            runs.append([count])
-    parts = [
-        _any_digits(run[0]) if len(run) == 1 else f"[0-9]{{{run[0]},{run[-1]}}}" for run in runs
-    ]
-    return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+    runs = _runs(counts)
+    return _either([_any_digits(r[0]) if len(r) == 1 else f"[0-9]{{{r[0]},{r[-1]}}}" for r in runs])
+
+
+def _prefix_set_regex(prefixes: Iterable[str]) -> str:
+    """Alternation over digit strings of mixed lengths."""
+    return _either([_alternation(strings) for strings in _by_length(prefixes).values()])
 
 
 def _brand_prefixes(brand: CardBrand) -> set[str]:
@@ -219,16 +222,12 @@ def _brand_pattern(brand: CardBrand, brands: tuple[CardBrand, ...]) -> str:
     }
     branches = []
     for group in brand.groups:
-        by_length: dict[int, set[str]] = defaultdict(set)
-        for prefix in group.prefixes:
-            for bin_ in _expand(prefix):
-                by_length[len(bin_)].add(bin_)
-        for length in sorted(by_length):
+        bins = (bin_ for prefix in group.prefixes for bin_ in _expand(prefix))
+        for length, strings in _by_length(bins).items():
             rest = _digit_counts(total - length for total in group.lengths)
-            branches.append(_alternation(by_length[length]) + rest)
-    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+            branches.append(_alternation(strings) + rest)
     exclusion = f"(?!{_prefix_set_regex(carved_out)})" if carved_out else ""
-    return f"^{exclusion}{body}{_END}"
+    return f"^{exclusion}{_either(branches)}{_END}"
 
 
 def card_flag_patterns(brands: tuple[CardBrand, ...] = CARD_BRANDS) -> dict[str, str]:
