@@ -78,21 +78,27 @@ class ReviewMediaInline(admin.TabularInline):
         )
 
 
-class ReviewModerationAdmin(admin.ModelAdmin):
-    """Shared by product and store reviews."""
+class ModerationAdmin(admin.ModelAdmin):
+    """A moderation queue: pending records first, newest first; approved or hidden in bulk
+    by the subclass's `approve` and `hide` actions."""
 
-    list_display_links = ("author",)
     list_per_page = 50
     ordering = ("active", "-created_at", "-id")
-    search_fields = ("name", "email", "comment", "customer__email")
-    readonly_fields = ("created_at", "updated_at")
-    raw_id_fields = ("customer",)
     date_hierarchy = "created_at"
     actions = ("approve", "hide")
 
     @admin.display(description=_("Status"), ordering="active")
-    def moderation(self, review):
-        return moderation_badge(review.active)
+    def moderation(self, record):
+        return moderation_badge(record.active)
+
+
+class ReviewModerationAdmin(ModerationAdmin):
+    """Shared by product and store reviews."""
+
+    list_display_links = ("author",)
+    search_fields = ("name", "email", "comment", "customer__email")
+    readonly_fields = ("created_at", "updated_at")
+    raw_id_fields = ("customer",)
 
     @admin.display(description=_("Author"), ordering="name")
     def author(self, review) -> str:
@@ -227,7 +233,7 @@ class StaffReplyForm(forms.Form):
 
 
 @admin.register(Comment)
-class CommentAdmin(admin.ModelAdmin):
+class CommentAdmin(ModerationAdmin):
     change_form_template = "admin/feedback/comment/change_form.html"
     list_display = (
         "moderation",
@@ -244,9 +250,6 @@ class CommentAdmin(admin.ModelAdmin):
     # click a row's product to list that product's comments.
     list_filter = ("active", CommentKindFilter)
     list_select_related = ("product", "parent")
-    list_per_page = 50
-    # The moderation queue: pending comments first, newest first.
-    ordering = ("active", "-created_at", "-id")
     search_fields = (
         "message",
         "customer_name",
@@ -271,8 +274,6 @@ class CommentAdmin(admin.ModelAdmin):
         HISTORY_FIELDSET,
     )
     inlines = (ReplyInline,)
-    date_hierarchy = "created_at"
-    actions = ("approve", "hide")
 
     def get_queryset(self, request):
         # feeds the `replies` column without a query per row
@@ -283,10 +284,6 @@ class CommentAdmin(admin.ModelAdmin):
         if obj is None or obj.parent_id is not None:
             return ()
         return super().get_inlines(request, obj)
-
-    @admin.display(description=_("Status"), ordering="active")
-    def moderation(self, comment: Comment):
-        return moderation_badge(comment.active)
 
     @admin.display(description=_("Message"))
     def short_message(self, comment: Comment) -> str:

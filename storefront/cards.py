@@ -37,6 +37,10 @@ class CardBrand:
     groups: tuple[BinGroup, ...]
 
 
+def _brand(key: str, *groups: BinGroup) -> CardBrand:
+    return CardBrand(key, groups)
+
+
 # Published BIN tables disagree, Elo's especially; each range names its source.
 #  [braintree] braintree/credit-card-type, src/lib/card-types.ts
 #              https://github.com/braintree/credit-card-type/blob/main/src/lib/card-types.ts
@@ -46,86 +50,61 @@ class CardBrand:
 #  [mc-2]      Mastercard's 2-series BIN range 222100-272099, in issuance since 2017
 #              https://www.mastercard.us/en-us/business/overview/start-accepting/2-series-bin.html
 CARD_BRANDS: tuple[CardBrand, ...] = (
-    CardBrand(
-        "visa",
-        (
-            # [braintree] visa: pattern 4, lengths 16, 18, 19; plus the legacy 13-digit
-            # numbers still issued and used by published test cards (4222222222222).
-            BinGroup(("4",), (13, 16, 18, 19)),
-        ),
-    ),
-    CardBrand(
-        "master",
-        (
-            # [braintree] mastercard: [51, 55] and [2221, 2229], [223, 229], [23, 26],
-            # [270, 271], 2720 (= 2221-2720, [mc-2]); length 16.
-            BinGroup(("51-55", "2221-2720"), (16,)),
-        ),
-    ),
-    CardBrand(
-        "americanexpress",
-        (
-            # [braintree] american-express: 34, 37; length 15.
-            BinGroup(("34", "37"), (15,)),
-        ),
-    ),
-    CardBrand(
+    # [braintree] visa: pattern 4, lengths 16, 18, 19; plus the legacy 13-digit numbers still
+    # issued and used by published test cards (4222222222222).
+    _brand("visa", BinGroup(("4",), (13, 16, 18, 19))),
+    # [braintree] mastercard: [51, 55] and [2221, 2229], [223, 229], [23, 26], [270, 271],
+    # 2720 (= 2221-2720, [mc-2]); length 16.
+    _brand("master", BinGroup(("51-55", "2221-2720"), (16,))),
+    # [braintree] american-express: 34, 37; length 15.
+    _brand("americanexpress", BinGroup(("34", "37"), (15,))),
+    # [braintree] elo, length 16. [bin-cc] data/sources/elo/base.json lists the same ranges
+    # except 650901-650978, which it widens to 65090-65099; we keep the narrower range that
+    # both tables agree on.
+    _brand(
         "elo",
-        (
-            # [braintree] elo, length 16. [bin-cc] data/sources/elo/base.json lists the same
-            # ranges except 650901-650978, which it widens to 65090-65099; we keep the
-            # narrower range that both tables agree on.
-            BinGroup(
-                (
-                    "401178",
-                    "401179",
-                    "431274",
-                    "438935",
-                    "451416",
-                    "457393",
-                    "457631",
-                    "457632",
-                    "504175",
-                    "506699-506778",
-                    "509000-509999",
-                    "627780",
-                    "636297",
-                    "636368",
-                    "650031-650033",
-                    "650035-650051",
-                    "650405-650439",
-                    "650485-650538",
-                    "650541-650598",
-                    "650700-650718",
-                    "650720-650727",
-                    "650901-650978",
-                    "651652-651679",
-                    "655000-655019",
-                    "655021-655058",
-                ),
-                (16,),
+        BinGroup(
+            (
+                "401178",
+                "401179",
+                "431274",
+                "438935",
+                "451416",
+                "457393",
+                "457631",
+                "457632",
+                "504175",
+                "506699-506778",
+                "509000-509999",
+                "627780",
+                "636297",
+                "636368",
+                "650031-650033",
+                "650035-650051",
+                "650405-650439",
+                "650485-650538",
+                "650541-650598",
+                "650700-650718",
+                "650720-650727",
+                "650901-650978",
+                "651652-651679",
+                "655000-655019",
+                "655021-655058",
             ),
+            (16,),
         ),
     ),
-    CardBrand(
+    _brand(
         "hipercard",
-        (
-            # [braintree] hipercard: 606282, length 16; [bin-cc] gist regex
-            # 606282\d{10}(\d{3})? also admits 19 digits.
-            BinGroup(("606282",), (16, 19)),
-            # [bin-cc] data/brands.json "^3841[046]0", data/sources/hipercard.json length 19.
-            BinGroup(("384100", "384140", "384160"), (19,)),
-        ),
+        # [braintree] hipercard: 606282, length 16; [bin-cc] gist regex
+        # 606282\d{10}(\d{3})? also admits 19 digits.
+        BinGroup(("606282",), (16, 19)),
+        # [bin-cc] data/brands.json "^3841[046]0", data/sources/hipercard.json length 19.
+        BinGroup(("384100", "384140", "384160"), (19,)),
     ),
-    CardBrand(
-        "aura",
-        (
-            # [bin-cc] data/sources/aura.json: "^50", lengths 16-19. Elo's 50xxxx BINs
-            # (504175, 506699-506778, 509000-509999) are carved out ([bin-cc] gives Elo
-            # priority over Aura).
-            BinGroup(("50",), (16, 17, 18, 19)),
-        ),
-    ),
+    # [bin-cc] data/sources/aura.json: "^50", lengths 16-19. Elo's 50xxxx BINs (504175,
+    # 506699-506778, 509000-509999) are carved out ([bin-cc] gives Elo priority over Aura).
+    _brand("aura", BinGroup(("50",), (16, 17, 18, 19))),
 )
 
 _END = r"(?![\s\S])"  # end of input in both engines (Python's `$` accepts a final "\n")
