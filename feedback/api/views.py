@@ -49,8 +49,7 @@ class ProductReviewListView(APIView):
 
         def render(rows: list) -> Any:
             attach_product_summaries(rows, base_url=base_url, key="productId")
-            context = {"base_url": base_url}
-            return ProductReviewSerializer(rows, many=True, context=context).data
+            return ProductReviewSerializer(rows, many=True, context={"base_url": base_url}).data
 
         page = list_page(product_reviews_public(), query, render)
         return conditional_response(request, envelope(page), max_age=0)
