@@ -350,16 +350,12 @@ class CommentAdmin(ModerationAdmin):
             raise PermissionDenied
         form = StaffReplyForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
-            result = comment_reply_by_staff(
-                comment=comment,
-                user=request.user,
-                message=form.cleaned_data["message"],
-                approve_comment=form.cleaned_data["approve_comment"],
-            )
+            # the form's fields are the service's `message` and `approve_comment`
+            result = comment_reply_by_staff(comment=comment, user=request.user, **form.cleaned_data)
             self.log_addition(request, result.reply, [{"added": {}}])
             self.message_user(request, _("Your reply is published."), messages.SUCCESS)
-            recipient = comment_author_email(comment)
             if result.emailed:
+                recipient = comment_author_email(comment)
                 self.message_user(
                     request,
                     _("The e-mail to the customer (%(email)s) is queued.") % {"email": recipient},
