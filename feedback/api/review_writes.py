@@ -44,10 +44,7 @@ class ProductReviewView(_CustomerWrites, ProductReviewListView):
     def post(self, request):
         serializer = ProductReviewWriteSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data = dict(serializer.validated_data)
-        written = product_review_write(
-            customer=request.user, product_id=data.pop("productId"), **data
-        )
+        written = product_review_write(customer=request.user, **serializer.validated_data)
         review = product_review_get(review_id=written.review.pk)
         base_url = request_base_url(request)
         attach_product_summaries([review], base_url=base_url, key="productId")

@@ -171,11 +171,14 @@ class CommentCreateSerializer(serializers.Serializer):
     `signed_in` in the context); a signed-in customer's come from the account.
     """
 
+    # The sources name `comment_create`'s keyword arguments: the view passes the data on.
+
     message = StrictCharField(max_length=COMMENT_MESSAGE_MAX_LENGTH)
     parentCommentId = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, max_value=MAX_ID
+        source="parent_comment_id", required=False, allow_null=True, min_value=1, max_value=MAX_ID
     )
     customerName = StrictCharField(
+        source="customer_name",
         required=False,
         allow_blank=True,
         min_length=CUSTOMER_NAME_MIN_LENGTH,
@@ -183,6 +186,7 @@ class CommentCreateSerializer(serializers.Serializer):
         help_text="Required when not signed in; 3 to 100 characters.",
     )
     customerEmail = StrictEmailField(
+        source="customer_email",
         required=False,
         allow_blank=True,
         max_length=254,
@@ -194,7 +198,7 @@ class CommentCreateSerializer(serializers.Serializer):
             return attrs
         errors = {}
         for field in ("customerName", "customerEmail"):
-            if not attrs.get(field):
+            if not attrs.get(self.fields[field].source):
                 errors[field] = [f"The {field} field is required when not signed in."]
         if errors:
             raise serializers.ValidationError(errors)
