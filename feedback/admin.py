@@ -41,6 +41,16 @@ from .services import (
 from .staff_admin import register_user_admin_with_profile
 
 
+def review_fieldsets(subject: str) -> tuple:
+    """A review's change form; `subject` is the reviewed product or sales channel."""
+    return (
+        (None, {"fields": (subject, "customer", "name", "email")}),
+        (_("Review"), {"fields": ("score", "recommended", "comment")}),
+        (_("Moderation"), {"fields": ("active", "masked")}),
+        HISTORY_FIELDSET,
+    )
+
+
 def product_column(record):
     """The product's name, cut short, linking to the list filtered by that product (the
     filter sidebar has no product list: a real catalogue has thousands)."""
@@ -68,21 +78,27 @@ class ReviewMediaInline(admin.TabularInline):
         )
 
 
-class ReviewModerationAdmin(admin.ModelAdmin):
-    """Shared by product and store reviews."""
+class ModerationAdmin(admin.ModelAdmin):
+    """A moderation queue: pending records first, newest first; approved or hidden in bulk
+    by the subclass's `approve` and `hide` actions."""
 
-    list_display_links = ("author",)
     list_per_page = 50
     ordering = ("active", "-created_at", "-id")
-    search_fields = ("name", "email", "comment", "customer__email")
-    readonly_fields = ("created_at", "updated_at")
-    raw_id_fields = ("customer",)
     date_hierarchy = "created_at"
     actions = ("approve", "hide")
 
     @admin.display(description=_("Status"), ordering="active")
-    def moderation(self, review):
-        return moderation_badge(review.active)
+    def moderation(self, record):
+        return moderation_badge(record.active)
+
+
+class ReviewModerationAdmin(ModerationAdmin):
+    """Shared by product and store reviews."""
+
+    list_display_links = ("author",)
+    search_fields = ("name", "email", "comment", "customer__email")
+    readonly_fields = ("created_at", "updated_at")
+    raw_id_fields = ("customer",)
 
     @admin.display(description=_("Author"), ordering="name")
     def author(self, review) -> str:
@@ -124,12 +140,7 @@ class ProductReviewAdmin(ReviewModerationAdmin):
     search_fields = (*ReviewModerationAdmin.search_fields, "product__name", "product__sku")
     raw_id_fields = ("product", "customer")
     inlines = (ReviewMediaInline,)
-    fieldsets = (
-        (None, {"fields": ("product", "customer", "name", "email")}),
-        (_("Review"), {"fields": ("score", "recommended", "comment")}),
-        (_("Moderation"), {"fields": ("active", "masked")}),
-        HISTORY_FIELDSET,
-    )
+    fieldsets = review_fieldsets("product")
 
     def get_queryset(self, request):
         # feeds the `photos` column without a query per row
@@ -157,12 +168,7 @@ class SalesChannelReviewAdmin(ReviewModerationAdmin):
     )
     list_filter = ("active", "score", "recommended", "masked", "sales_channel")
     list_select_related = ("sales_channel",)
-    fieldsets = (
-        (None, {"fields": ("sales_channel", "customer", "name", "email")}),
-        (_("Review"), {"fields": ("score", "recommended", "comment")}),
-        (_("Moderation"), {"fields": ("active", "masked")}),
-        HISTORY_FIELDSET,
-    )
+    fieldsets = review_fieldsets("sales_channel")
 
 
 # --- Comments ----------------------------------------------------------------------------
@@ -227,7 +233,7 @@ class StaffReplyForm(forms.Form):
 
 
 @admin.register(Comment)
-class CommentAdmin(admin.ModelAdmin):
+class CommentAdmin(ModerationAdmin):
     change_form_template = "admin/feedback/comment/change_form.html"
     list_display = (
         "moderation",
@@ -244,9 +250,6 @@ class CommentAdmin(admin.ModelAdmin):
     # click a row's product to list that product's comments.
     list_filter = ("active", CommentKindFilter)
     list_select_related = ("product", "parent")
-    list_per_page = 50
-    # The moderation queue: pending comments first, newest first.
-    ordering = ("active", "-created_at", "-id")
     search_fields = (
         "message",
         "customer_name",
@@ -271,8 +274,6 @@ class CommentAdmin(admin.ModelAdmin):
         HISTORY_FIELDSET,
     )
     inlines = (ReplyInline,)
-    date_hierarchy = "created_at"
-    actions = ("approve", "hide")
 
     def get_queryset(self, request):
         # feeds the `replies` column without a query per row
@@ -283,10 +284,6 @@ class CommentAdmin(admin.ModelAdmin):
         if obj is None or obj.parent_id is not None:
             return ()
         return super().get_inlines(request, obj)
-
-    @admin.display(description=_("Status"), ordering="active")
-    def moderation(self, comment: Comment):
-        return moderation_badge(comment.active)
 
     @admin.display(description=_("Message"))
     def short_message(self, comment: Comment) -> str:
@@ -353,16 +350,12 @@ class CommentAdmin(admin.ModelAdmin):
             raise PermissionDenied
         form = StaffReplyForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
-            result = comment_reply_by_staff(
-                comment=comment,
-                user=request.user,
-                message=form.cleaned_data["message"],
-                approve_comment=form.cleaned_data["approve_comment"],
-            )
+            # the form's fields are the service's `message` and `approve_comment`
+            result = comment_reply_by_staff(comment=comment, user=request.user, **form.cleaned_data)
             self.log_addition(request, result.reply, [{"added": {}}])
             self.message_user(request, _("Your reply is published."), messages.SUCCESS)
-            recipient = comment_author_email(comment)
             if result.emailed:
+                recipient = comment_author_email(comment)
                 self.message_user(
                     request,
                     _("The e-mail to the customer (%(email)s) is queued.") % {"email": recipient},
@@ -379,15 +372,11 @@ class CommentAdmin(admin.ModelAdmin):
             "thread_replies": thread.replies.order_by("created_at", "id"),
             "form": form,
             "recipient": comment_author_email(comment),
-            "emails_on": self._replies_are_emailed(),
+            "emails_on": settings.COMMENTS_EMAIL_REPLIES,
             "original": comment,
             "has_view_permission": True,
         }
         return TemplateResponse(request, "admin/feedback/comment/reply.html", context)
-
-    @staticmethod
-    def _replies_are_emailed() -> bool:
-        return settings.COMMENTS_EMAIL_REPLIES
 
 
 register_user_admin_with_profile()

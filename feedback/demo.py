@@ -174,15 +174,20 @@ def _plan_product_reviews(customers, products) -> list[ProductReview]:
     return plan
 
 
-def seed_product_reviews(plan: list[ProductReview]) -> int:
+def _create_missing_reviews(reviews: list[ProductReview]) -> list[ProductReview]:
+    """Create the reviews whose customer has not reviewed that product yet."""
     existing = set(
-        ProductReview.objects.filter(customer__in={r.customer_id for r in plan}).values_list(
+        ProductReview.objects.filter(customer__in={r.customer_id for r in reviews}).values_list(
             "product_id", "customer_id"
         )
     )
-    created = ProductReview.objects.bulk_create(
-        r for r in plan if (r.product_id, r.customer_id) not in existing
+    return ProductReview.objects.bulk_create(
+        r for r in reviews if (r.product_id, r.customer_id) not in existing
     )
+
+
+def seed_product_reviews(plan: list[ProductReview]) -> int:
+    created = _create_missing_reviews(plan)
     _apply_ages(ProductReview, created)
     return len(created)
 
@@ -208,15 +213,7 @@ def seed_pending_reviews(customers, products) -> int:
                 active=False,
             )
         )
-    existing = set(
-        ProductReview.objects.filter(customer__in=[r.customer_id for r in new]).values_list(
-            "product_id", "customer_id"
-        )
-    )
-    created = ProductReview.objects.bulk_create(
-        r for r in new if (r.product_id, r.customer_id) not in existing
-    )
-    return len(created)
+    return len(_create_missing_reviews(new))
 
 
 def _photo(index: int) -> bytes:
@@ -351,12 +348,11 @@ def seed_comments(customers, products) -> int:
         return {tuple(row[1:]): row[0] for row in rows}
 
     existing = top_level_ids()
-    questions, seen = [], set(existing)
+    questions: dict[tuple, Comment] = {}  # the first planned question of each key
     for question, _ in plan:
-        if _comment_key(question) not in seen:
-            seen.add(_comment_key(question))
-            questions.append(question)
-    created = Comment.objects.bulk_create(questions)
+        if _comment_key(question) not in existing:
+            questions.setdefault(_comment_key(question), question)
+    created = Comment.objects.bulk_create(questions.values())
     _apply_ages(Comment, created)
 
     parents = top_level_ids()
@@ -368,15 +364,14 @@ def seed_comments(customers, products) -> int:
     replies = []
     for question, answers in plan:
         parent_id = parents.get(_comment_key(question))
+        if parent_id is None:
+            continue
         for answer in answers:
-            if parent_id is None:
-                continue
             key = (parent_id, answer.customer_email, answer.user_email, answer.message)
-            if key in existing_replies:
-                continue
-            existing_replies.add(key)
-            answer.parent_id = parent_id
-            replies.append(answer)
+            if key not in existing_replies:
+                existing_replies.add(key)
+                answer.parent_id = parent_id
+                replies.append(answer)
     created_replies = Comment.objects.bulk_create(replies)
     return len(created) + len(created_replies)
 

@@ -92,12 +92,6 @@ def review_images_prepare(sources: list[bytes]) -> list[FittedImage]:
     return fitted
 
 
-def _check_review(*, score: int, comment: str) -> str:
-    if type(score) is not int or not SCORE_MIN <= score <= SCORE_MAX:
-        raise ScoreOutOfRange
-    return (comment or "").strip()[:REVIEW_COMMENT_MAX_LENGTH]
-
-
 def _review_upsert(
     model: type[Review], keys: dict[str, Any], values: dict[str, Any]
 ) -> tuple[Any, bool, bool]:
@@ -131,11 +125,13 @@ def _bump_when_visible(*, was_active: bool, active: bool) -> None:
 def _review_values(
     customer: Customer, *, score: int, comment: str, recommended: bool, masked: bool
 ) -> dict[str, Any]:
+    if type(score) is not int or not SCORE_MIN <= score <= SCORE_MAX:
+        raise ScoreOutOfRange
     return {
         "name": customer.name[:100],
         "email": customer.email,
         "score": score,
-        "comment": _check_review(score=score, comment=comment),
+        "comment": (comment or "").strip()[:REVIEW_COMMENT_MAX_LENGTH],
         "recommended": bool(recommended),
         "masked": bool(masked),
         "active": not settings.REVIEWS_REQUIRE_MODERATION,

@@ -182,13 +182,12 @@ def reviews_set_active(*, reviews: QuerySet, active: bool) -> int:
     with transaction.atomic():
         to_change = list(reviews.exclude(active=active).values_list("pk", flat=True))
         changing = reviews.model.objects.filter(pk__in=to_change)
-        product_ids: set[int] = set()
-        if reviews.model is ProductReview:
-            product_ids = set(changing.values_list("product_id", flat=True))
         changed = changing.update(active=active, updated_at=timezone.now())
-        product_review_summaries_refresh(product_ids=product_ids)
-        if active and reviews.model is ProductReview:
-            for review in ProductReview.objects.filter(pk__in=to_change):
+        if reviews.model is ProductReview:
+            product_review_summaries_refresh(
+                product_ids=changing.values_list("product_id", flat=True)
+            )
+            for review in changing if active else ():
                 emit("review.approved", review)
     cache_namespace_bump(FEEDBACK_CACHE)  # update() sends no signal
     return changed

@@ -43,19 +43,15 @@ def review_product_before_save(instance: ProductReview, **kwargs) -> None:
 
 
 @receiver(post_save, sender=ProductReview)
-def review_saved(instance: ProductReview, raw: bool = False, **kwargs) -> None:
+def review_saved(instance: ProductReview, created: bool, raw: bool = False, **kwargs) -> None:
     if raw:
         return
     previous = getattr(instance, "_summary_previous_product_id", None)
     product_review_summaries_refresh(product_ids={instance.product_id, previous})
+    if created:
+        emit("review.created", instance)
 
 
 @receiver(post_delete, sender=ProductReview)
 def review_deleted(instance: ProductReview, **kwargs) -> None:
     product_review_summaries_refresh(product_ids={instance.product_id})
-
-
-@receiver(post_save, sender=ProductReview)
-def product_review_created(*, instance: ProductReview, created: bool, raw: bool = False, **kwargs):
-    if created and not raw:
-        emit("review.created", instance)

@@ -37,6 +37,10 @@ class CardBrand:
     groups: tuple[BinGroup, ...]
 
 
+def _brand(key: str, *groups: BinGroup) -> CardBrand:
+    return CardBrand(key, groups)
+
+
 # Published BIN tables disagree, Elo's especially; each range names its source.
 #  [braintree] braintree/credit-card-type, src/lib/card-types.ts
 #              https://github.com/braintree/credit-card-type/blob/main/src/lib/card-types.ts
@@ -46,86 +50,61 @@ class CardBrand:
 #  [mc-2]      Mastercard's 2-series BIN range 222100-272099, in issuance since 2017
 #              https://www.mastercard.us/en-us/business/overview/start-accepting/2-series-bin.html
 CARD_BRANDS: tuple[CardBrand, ...] = (
-    CardBrand(
-        "visa",
-        (
-            # [braintree] visa: pattern 4, lengths 16, 18, 19; plus the legacy 13-digit
-            # numbers still issued and used by published test cards (4222222222222).
-            BinGroup(("4",), (13, 16, 18, 19)),
-        ),
-    ),
-    CardBrand(
-        "master",
-        (
-            # [braintree] mastercard: [51, 55] and [2221, 2229], [223, 229], [23, 26],
-            # [270, 271], 2720 (= 2221-2720, [mc-2]); length 16.
-            BinGroup(("51-55", "2221-2720"), (16,)),
-        ),
-    ),
-    CardBrand(
-        "americanexpress",
-        (
-            # [braintree] american-express: 34, 37; length 15.
-            BinGroup(("34", "37"), (15,)),
-        ),
-    ),
-    CardBrand(
+    # [braintree] visa: pattern 4, lengths 16, 18, 19; plus the legacy 13-digit numbers still
+    # issued and used by published test cards (4222222222222).
+    _brand("visa", BinGroup(("4",), (13, 16, 18, 19))),
+    # [braintree] mastercard: [51, 55] and [2221, 2229], [223, 229], [23, 26], [270, 271],
+    # 2720 (= 2221-2720, [mc-2]); length 16.
+    _brand("master", BinGroup(("51-55", "2221-2720"), (16,))),
+    # [braintree] american-express: 34, 37; length 15.
+    _brand("americanexpress", BinGroup(("34", "37"), (15,))),
+    # [braintree] elo, length 16. [bin-cc] data/sources/elo/base.json lists the same ranges
+    # except 650901-650978, which it widens to 65090-65099; we keep the narrower range that
+    # both tables agree on.
+    _brand(
         "elo",
-        (
-            # [braintree] elo, length 16. [bin-cc] data/sources/elo/base.json lists the same
-            # ranges except 650901-650978, which it widens to 65090-65099; we keep the
-            # narrower range that both tables agree on.
-            BinGroup(
-                (
-                    "401178",
-                    "401179",
-                    "431274",
-                    "438935",
-                    "451416",
-                    "457393",
-                    "457631",
-                    "457632",
-                    "504175",
-                    "506699-506778",
-                    "509000-509999",
-                    "627780",
-                    "636297",
-                    "636368",
-                    "650031-650033",
-                    "650035-650051",
-                    "650405-650439",
-                    "650485-650538",
-                    "650541-650598",
-                    "650700-650718",
-                    "650720-650727",
-                    "650901-650978",
-                    "651652-651679",
-                    "655000-655019",
-                    "655021-655058",
-                ),
-                (16,),
+        BinGroup(
+            (
+                "401178",
+                "401179",
+                "431274",
+                "438935",
+                "451416",
+                "457393",
+                "457631",
+                "457632",
+                "504175",
+                "506699-506778",
+                "509000-509999",
+                "627780",
+                "636297",
+                "636368",
+                "650031-650033",
+                "650035-650051",
+                "650405-650439",
+                "650485-650538",
+                "650541-650598",
+                "650700-650718",
+                "650720-650727",
+                "650901-650978",
+                "651652-651679",
+                "655000-655019",
+                "655021-655058",
             ),
+            (16,),
         ),
     ),
-    CardBrand(
+    _brand(
         "hipercard",
-        (
-            # [braintree] hipercard: 606282, length 16; [bin-cc] gist regex
-            # 606282\d{10}(\d{3})? also admits 19 digits.
-            BinGroup(("606282",), (16, 19)),
-            # [bin-cc] data/brands.json "^3841[046]0", data/sources/hipercard.json length 19.
-            BinGroup(("384100", "384140", "384160"), (19,)),
-        ),
+        # [braintree] hipercard: 606282, length 16; [bin-cc] gist regex
+        # 606282\d{10}(\d{3})? also admits 19 digits.
+        BinGroup(("606282",), (16, 19)),
+        # [bin-cc] data/brands.json "^3841[046]0", data/sources/hipercard.json length 19.
+        BinGroup(("384100", "384140", "384160"), (19,)),
     ),
-    CardBrand(
-        "aura",
-        (
-            # [bin-cc] data/sources/aura.json: "^50", lengths 16-19. Elo's 50xxxx BINs
-            # (504175, 506699-506778, 509000-509999) are carved out ([bin-cc] gives Elo
-            # priority over Aura).
-            BinGroup(("50",), (16, 17, 18, 19)),
-        ),
-    ),
+    # [bin-cc] data/sources/aura.json: "^50", lengths 16-19. Elo's 50xxxx BINs (504175,
+    # 506699-506778, 509000-509999) are carved out ([bin-cc] gives Elo priority over Aura).
+    _brand("aura", BinGroup(("50",), (16, 17, 18, 19))),
 )
 
 _END = r"(?![\s\S])"  # end of input in both engines (Python's `$` accepts a final "\n")
@@ -141,18 +120,35 @@ def _expand(prefix: str) -> list[str]:
     return [str(number).zfill(len(start)) for number in range(int(start), int(end) + 1)]
 
 
+def _runs(numbers: Iterable[int]) -> list[list[int]]:
+    """{1, 2, 3, 7} -> [[1, 2, 3], [7]]: the distinct numbers, ascending, in consecutive runs."""
+    runs: list[list[int]] = []
+    for number in sorted(set(numbers)):
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return runs
+
+
+def _either(branches: list[str]) -> str:
+    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+
+def _by_length(strings: Iterable[str]) -> dict[int, set[str]]:
+    """The strings grouped by length, shortest first."""
+    by_length: dict[int, set[str]] = defaultdict(set)
+    for string in strings:
+        by_length[len(string)].add(string)
+    return dict(sorted(by_length.items()))
+
+
 def _char_class(digits: Iterable[str]) -> str:
     """{"0","1","2","5"} -> "[0-25]"; {"7"} -> "7"."""
-    ordered = sorted(set(digits), key=int)
-    if len(ordered) == 1:
-        return ordered[0]
-    runs: list[list[str]] = []
-    for digit in ordered:
-        if runs and int(digit) == int(runs[-1][-1]) + 1:
-            runs[-1].append(digit)
-        else:
-            runs.append([digit])
-    parts = [f"{run[0]}-{run[-1]}" if len(run) >= 3 else "".join(run) for run in runs]
+    runs = _runs(int(digit) for digit in digits)
+    if runs == [runs[0][:1]]:
+        return str(runs[0][0])
+    parts = [f"{run[0]}-{run[-1]}" if len(run) >= 3 else "".join(map(str, run)) for run in runs]
     return "[" + "".join(parts) + "]"
 
 
@@ -177,32 +173,18 @@ def _alternation(strings: set[str]) -> str:
     heads_by_tail: dict[str, list[str]] = defaultdict(list)
     for head, tails in tails_by_head.items():
         heads_by_tail[_alternation(tails)].append(head)
-    branches = sorted(_char_class(heads) + tail for tail, heads in heads_by_tail.items())
-    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-
-
-def _prefix_set_regex(prefixes: Iterable[str]) -> str:
-    """Alternation over digit strings of mixed lengths."""
-    by_length: dict[int, set[str]] = defaultdict(set)
-    for prefix in prefixes:
-        by_length[len(prefix)].add(prefix)
-    branches = [_alternation(by_length[length]) for length in sorted(by_length)]
-    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return _either(sorted(_char_class(heads) + tail for tail, heads in heads_by_tail.items()))
 
 
 def _digit_counts(counts: Iterable[int]) -> str:
     """{12, 15, 17, 18} -> "(?:[0-9]{12}|[0-9]{15}|[0-9]{17,18})"."""
-    ordered = sorted(set(counts))
-    runs: list[list[int]] = []
-    for count in ordered:
-        if runs and count == runs[-1][-1] + 1:
-            runs[-1].append(count)
-        else:
-            runs.append([count])
-    parts = [
-        _any_digits(run[0]) if len(run) == 1 else f"[0-9]{{{run[0]},{run[-1]}}}" for run in runs
-    ]
-    return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+    runs = _runs(counts)
+    return _either([_any_digits(r[0]) if len(r) == 1 else f"[0-9]{{{r[0]},{r[-1]}}}" for r in runs])
+
+
+def _prefix_set_regex(prefixes: Iterable[str]) -> str:
+    """Alternation over digit strings of mixed lengths."""
+    return _either([_alternation(strings) for strings in _by_length(prefixes).values()])
 
 
 def _brand_prefixes(brand: CardBrand) -> set[str]:
@@ -219,16 +201,12 @@ def _brand_pattern(brand: CardBrand, brands: tuple[CardBrand, ...]) -> str:
     }
     branches = []
     for group in brand.groups:
-        by_length: dict[int, set[str]] = defaultdict(set)
-        for prefix in group.prefixes:
-            for bin_ in _expand(prefix):
-                by_length[len(bin_)].add(bin_)
-        for length in sorted(by_length):
+        bins = (bin_ for prefix in group.prefixes for bin_ in _expand(prefix))
+        for length, strings in _by_length(bins).items():
             rest = _digit_counts(total - length for total in group.lengths)
-            branches.append(_alternation(by_length[length]) + rest)
-    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+            branches.append(_alternation(strings) + rest)
     exclusion = f"(?!{_prefix_set_regex(carved_out)})" if carved_out else ""
-    return f"^{exclusion}{body}{_END}"
+    return f"^{exclusion}{_either(branches)}{_END}"
 
 
 def card_flag_patterns(brands: tuple[CardBrand, ...] = CARD_BRANDS) -> dict[str, str]:

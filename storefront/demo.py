@@ -21,6 +21,15 @@ def _created(stdout, label: str, created: bool) -> None:
         stdout.write(f"  created {label}")
 
 
+def _payment_option(stdout, kind: str, name: str, **terms) -> None:
+    """The option of `kind` named `name`; the default of its kind when there is none yet."""
+    first_of_kind = not PaymentOption.objects.filter(kind=kind, is_default=True).exists()
+    option, created = PaymentOption.objects.get_or_create(
+        kind=kind, name=name, defaults={**terms, "is_default": first_of_kind}
+    )
+    _created(stdout, f"payment option {option}", created)
+
+
 def seed(*, stdout) -> None:
     stdout.write("Store: sales channel, payment options, demo admin")
     channel, created = SalesChannel.objects.get_or_create(
@@ -28,31 +37,21 @@ def seed(*, stdout) -> None:
     )
     _created(stdout, f"sales channel {channel}", created)
 
-    cash, created = PaymentOption.objects.get_or_create(
-        kind=PaymentOptionKind.CASH_DISCOUNT,
-        name="Pix / boleto (5% de desconto)",
-        defaults={
-            "discount_percentage": Decimal("5.00"),
-            "is_default": not PaymentOption.objects.filter(
-                kind=PaymentOptionKind.CASH_DISCOUNT, is_default=True
-            ).exists(),
-        },
+    _payment_option(
+        stdout,
+        PaymentOptionKind.CASH_DISCOUNT,
+        "Pix / boleto (5% de desconto)",
+        discount_percentage=Decimal("5.00"),
     )
-    _created(stdout, f"payment option {cash}", created)
-    card, created = PaymentOption.objects.get_or_create(
-        kind=PaymentOptionKind.INSTALLMENTS,
-        name="Cartão de crédito (12x)",
-        defaults={
-            "max_installments": 12,
-            "interest_free_installments": 3,
-            "monthly_interest_rate": Decimal("1.99"),
-            "min_installment_value": Decimal("5.00"),
-            "is_default": not PaymentOption.objects.filter(
-                kind=PaymentOptionKind.INSTALLMENTS, is_default=True
-            ).exists(),
-        },
+    _payment_option(
+        stdout,
+        PaymentOptionKind.INSTALLMENTS,
+        "Cartão de crédito (12x)",
+        max_installments=12,
+        interest_free_installments=3,
+        monthly_interest_rate=Decimal("1.99"),
+        min_installment_value=Decimal("5.00"),
     )
-    _created(stdout, f"payment option {card}", created)
 
     user_model = get_user_model()
     if not user_model.objects.filter(username=DEMO_ADMIN_USERNAME).exists():

@@ -20,7 +20,7 @@ import contextlib
 import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -146,11 +146,8 @@ def _run_claimed(
             result, outcome = run()
             if outcome.rollback:
                 transaction.set_rollback(True)
-        if outcome.keep:
-            locked.status_code = outcome.answer.status_code
-            locked.content_type = outcome.answer.content_type
-            locked.body = outcome.answer.body
-            locked.save(update_fields=["status_code", "content_type", "body"])
+        if outcome.keep:  # the answer's fields are the record's
+            IdempotencyRecord.objects.filter(pk=locked.pk).update(**asdict(outcome.answer))
         else:
             locked.delete()
     return result, False

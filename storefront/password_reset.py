@@ -10,8 +10,6 @@ validators and sets the password; the new password hash voids every reset token 
 sign-in token issued before.
 """
 
-from django.contrib.auth.password_validation import validate_password
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.encoding import force_str
@@ -20,9 +18,9 @@ from django.utils.http import urlsafe_base64_decode
 from infra.ids import is_db_id
 
 from .emails import password_reset_email_enqueue, password_reset_message
-from .errors import PasswordRejected, PasswordResetLinkInvalid
+from .errors import PasswordResetLinkInvalid
 from .models import Customer
-from .services import customer_normalize_email
+from .services import customer_normalize_email, customer_password_validate
 from .tokens import customer_password_reset_tokens
 
 # Real uids are a few characters and tokens about 40: anything longer is refused unread.
@@ -73,11 +71,7 @@ def password_reset_confirm(*, uid: str, token: str, password: str) -> Customer:
         or not customer_password_reset_tokens.check_customer_token(customer, token)
     ):
         raise PasswordResetLinkInvalid
-    try:
-        # The validators only read attributes (name, email) of the customer.
-        validate_password(password, user=customer)  # type: ignore[arg-type]
-    except DjangoValidationError as exc:
-        raise PasswordRejected(messages=list(exc.messages)) from exc
+    customer_password_validate(password, customer)
     with transaction.atomic():
         locked = Customer.objects.select_for_update().filter(pk=customer.pk).first()
         if locked is None or locked.password != customer.password:

@@ -10,7 +10,7 @@ patterns live in storefront/cards.py.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from decimal import ROUND_CEILING, Decimal, localcontext
 from functools import lru_cache
 from typing import Protocol
@@ -77,24 +77,16 @@ SINGLE_PAYMENT = InstallmentTerms(
 class CashDiscountOption(Protocol):
     """What the terms are read from: a cash-discount PaymentOption, or any look-alike."""
 
-    @property
-    def discount_percentage(self) -> Decimal: ...
+    discount_percentage: Decimal
 
 
 class InstallmentOption(Protocol):
     """What the terms are read from: an installment PaymentOption, or any look-alike."""
 
-    @property
-    def max_installments(self) -> int: ...
-
-    @property
-    def min_installment_value(self) -> Decimal: ...
-
-    @property
-    def interest_free_installments(self) -> int: ...
-
-    @property
-    def monthly_interest_rate(self) -> Decimal: ...
+    max_installments: int
+    min_installment_value: Decimal
+    interest_free_installments: int
+    monthly_interest_rate: Decimal
 
 
 def cash_discount_terms_of(option: CashDiscountOption) -> CashDiscountTerms:
@@ -104,12 +96,7 @@ def cash_discount_terms_of(option: CashDiscountOption) -> CashDiscountTerms:
 
 def installment_terms_of(option: InstallmentOption) -> InstallmentTerms:
     """Terms of an installment PaymentOption (any object with the same attributes)."""
-    return InstallmentTerms(
-        max_installments=option.max_installments,
-        min_installment_value=option.min_installment_value,
-        interest_free_installments=option.interest_free_installments,
-        monthly_interest_rate=option.monthly_interest_rate,
-    )
+    return InstallmentTerms(**{f.name: getattr(option, f.name) for f in fields(InstallmentTerms)})
 
 
 def cash_discount(value: Decimal, terms: CashDiscountTerms = NO_CASH_DISCOUNT) -> CashDiscount:

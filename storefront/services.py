@@ -36,6 +36,15 @@ def customer_normalize_email(email: str) -> str:
     return BaseUserManager.normalize_email((email or "").strip())
 
 
+def customer_password_validate(password: str, customer: Customer) -> None:
+    """PasswordRejected when Django's validators (AUTH_PASSWORD_VALIDATORS) refuse it."""
+    try:
+        # The validators only read attributes (name, email) of the customer, saved or not.
+        validate_password(password, user=customer)  # type: ignore[arg-type]
+    except DjangoValidationError as exc:
+        raise PasswordRejected(messages=list(exc.messages)) from exc
+
+
 def customer_register(*, name: str, email: str, password: str) -> Customer:
     """Create an active customer account.
 
@@ -45,11 +54,7 @@ def customer_register(*, name: str, email: str, password: str) -> Customer:
     customer = Customer(name=name.strip(), email=customer_normalize_email(email), active=True)
     if Customer.objects.by_email(customer.email).exists():
         raise EmailAlreadyRegistered
-    try:
-        # The validators only read attributes (name, email) of the not-yet-saved customer.
-        validate_password(password, user=customer)  # type: ignore[arg-type]
-    except DjangoValidationError as exc:
-        raise PasswordRejected(messages=list(exc.messages)) from exc
+    customer_password_validate(password, customer)
     customer.set_password(password)
     try:
         with transaction.atomic():

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -144,10 +144,8 @@ def delivery_attempt(delivery_id: int) -> str:
             return "delivered"
         next_at = done + retry_delay(attempts)
         window_end = delivery.created_at + timedelta(seconds=settings.WEBHOOKS_RETRY_FOR_SECONDS)
-        if next_at > window_end:
-            fields["status"] = DeliveryStatus.FAILED
-        else:
-            fields["next_attempt_at"] = next_at
+        retry = next_at <= window_end
+        fields.update({"next_attempt_at": next_at} if retry else {"status": DeliveryStatus.FAILED})
         Delivery.objects.filter(pk=delivery.pk).update(**fields)
         Endpoint.objects.filter(pk=endpoint.pk).update(failure_streak=F("failure_streak") + 1)
         endpoint.refresh_from_db(fields=["failure_streak", "paused_at"])
@@ -156,10 +154,9 @@ def delivery_attempt(delivery_id: int) -> str:
             and endpoint.failure_streak >= settings.WEBHOOKS_PAUSE_AFTER_FAILURES
         ):
             endpoint_pause(endpoint=endpoint, reason=error)
-        if "next_attempt_at" in fields:
-            task = deliver_webhook
-            if task.get_backend().supports_defer:
-                task.using(run_after=next_at).enqueue(delivery.pk)
+        if retry:
+            if deliver_webhook.get_backend().supports_defer:
+                deliver_webhook.using(run_after=next_at).enqueue(delivery.pk)
             return "retry scheduled"
     return "failed"
 
@@ -190,35 +187,29 @@ def endpoint_pause(*, endpoint: Endpoint, reason: str) -> None:
             )
 
 
-def endpoints_resume(*, endpoints) -> int:
+def endpoints_resume(*, endpoints: list[Endpoint]) -> int:
     """Resume paused endpoints and send again the deliveries held while they were paused."""
-    from .tasks import deliver_webhook
-
-    count = 0
     with transaction.atomic():
         for endpoint in endpoints:
             Endpoint.objects.filter(pk=endpoint.pk).update(paused_at=None, failure_streak=0)
-            held = Delivery.objects.filter(
-                Q(status=DeliveryStatus.HELD), endpoint=endpoint
-            ).values_list("pk", flat=True)
-            for delivery_id in list(held):
-                Delivery.objects.filter(pk=delivery_id).update(
-                    status=DeliveryStatus.PENDING, next_attempt_at=timezone.now()
-                )
-                deliver_webhook.enqueue(delivery_id)
-            count += 1
-    return count
+            held = Delivery.objects.filter(status=DeliveryStatus.HELD, endpoint=endpoint)
+            _send_again(list(held.values_list("pk", flat=True)))
+    return len(endpoints)
 
 
 def deliveries_resend(*, deliveries) -> int:
     """Send deliveries again now (same event id: receivers deduplicate on it)."""
-    from .tasks import deliver_webhook
-
     ids = list(deliveries.values_list("pk", flat=True))
     with transaction.atomic():
-        Delivery.objects.filter(pk__in=ids).update(
-            status=DeliveryStatus.PENDING, next_attempt_at=timezone.now()
-        )
-        for delivery_id in ids:
-            deliver_webhook.enqueue(delivery_id)
+        _send_again(ids)
     return len(ids)
+
+
+def _send_again(ids: list[int]) -> None:
+    from .tasks import deliver_webhook
+
+    Delivery.objects.filter(pk__in=ids).update(
+        status=DeliveryStatus.PENDING, next_attempt_at=timezone.now()
+    )
+    for delivery_id in ids:
+        deliver_webhook.enqueue(delivery_id)

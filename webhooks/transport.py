@@ -84,30 +84,27 @@ def check_url(url: str, *, allow_http: bool, allow_private: bool) -> Target:
 
 
 class _PinnedHTTPConnection(http.client.HTTPConnection):
-    def __init__(self, target: Target, timeout: float):
-        super().__init__(target.host, target.port, timeout=timeout)
-        self._address = target.address
+    """Connects to the checked address; the Host header (and, over HTTPS, the name the
+    certificate is checked against) stay the URL's host."""
 
-    def connect(self) -> None:
-        self.sock = socket.create_connection((self._address, self.port), self.timeout)
+    def __init__(self, target: Target, timeout: float, **kwargs):
+        super().__init__(target.host, target.port, timeout=timeout, **kwargs)
+        self._create_connection = lambda _host_port, *args: socket.create_connection(
+            (target.address, target.port), *args
+        )
 
 
-class _PinnedHTTPSConnection(http.client.HTTPSConnection):
-    def __init__(self, target: Target, timeout: float):
-        self._tls = ssl.create_default_context()
-        super().__init__(target.host, target.port, timeout=timeout, context=self._tls)
-        self._address = target.address
-
-    def connect(self) -> None:
-        sock = socket.create_connection((self._address, self.port), self.timeout)
-        # The certificate is checked against the URL's host name, not the address.
-        self.sock = self._tls.wrap_socket(sock, server_hostname=self.host)
+class _PinnedHTTPSConnection(_PinnedHTTPConnection, http.client.HTTPSConnection):
+    pass
 
 
 def post(target: Target, body: bytes, headers: dict[str, str], *, timeout: float) -> Answer:
     """POST `body` to the checked `target`; raises OSError (and http.client errors) on failure."""
-    connection_class = _PinnedHTTPSConnection if target.scheme == "https" else _PinnedHTTPConnection
-    connection = connection_class(target, timeout)
+    connection = (
+        _PinnedHTTPSConnection(target, timeout, context=ssl.create_default_context())
+        if target.scheme == "https"
+        else _PinnedHTTPConnection(target, timeout)
+    )
     try:
         connection.request("POST", target.path, body=body, headers=headers)
         response = connection.getresponse()

@@ -67,7 +67,7 @@ class ReviewWriteSerializer(serializers.Serializer):
 class ProductReviewWriteSerializer(ReviewWriteSerializer):
     """Body of POST /review/product."""
 
-    productId = JsonIntegerField(min_value=1, max_value=MAX_ID)
+    productId = JsonIntegerField(source="product_id", min_value=1, max_value=MAX_ID)
     images = ReviewImagesField(
         required=False,
         default=list,

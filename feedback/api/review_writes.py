@@ -8,6 +8,8 @@ the list renders it: 201 for a new review, 200 when the customer's earlier revie
 updated (and sent back to moderation).
 """
 
+from rest_framework.views import APIView
+
 from apikit.responses import request_base_url, success
 from catalog.api.fragments import attach_product_summaries
 from storefront.api.authentication import IsCustomer
@@ -23,30 +25,26 @@ from .serializers import ProductReviewSerializer, SalesChannelReviewSerializer
 from .views import ProductReviewListView, SalesChannelReviewListView
 
 
-class ProductReviewView(ProductReviewListView):
-    """GET: the public list; POST: the signed-in customer writes (or rewrites) a review."""
+class _CustomerWrites(APIView):
+    """POST is for the signed-in customer only, throttled per client IP (GET stays public)."""
 
     throttle_classes = [PublicWriteThrottle]  # POSTs only
-    throttle_scope = "product-review"
 
     def get_permissions(self):
         return [IsCustomer()] if self.request.method == "POST" else super().get_permissions()
+
+
+class ProductReviewView(_CustomerWrites, ProductReviewListView):
+    """GET: the public list; POST: the signed-in customer writes (or rewrites) a review."""
+
+    throttle_scope = "product-review"
 
     @product_review_write_schema
     @idempotent
     def post(self, request):
         serializer = ProductReviewWriteSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        written = product_review_write(
-            customer=request.user,
-            product_id=data["productId"],
-            score=data["score"],
-            comment=data["comment"],
-            recommended=data["recommended"],
-            masked=data["masked"],
-            images=data["images"],
-        )
+        written = product_review_write(customer=request.user, **serializer.validated_data)
         review = product_review_get(review_id=written.review.pk)
         base_url = request_base_url(request)
         attach_product_summaries([review], base_url=base_url, key="productId")
@@ -54,28 +52,20 @@ class ProductReviewView(ProductReviewListView):
         return success(body, status=201 if written.created else 200)
 
 
-class SalesChannelReviewView(SalesChannelReviewListView):
+class SalesChannelReviewView(_CustomerWrites, SalesChannelReviewListView):
     """GET: the public list; POST: the signed-in customer reviews the store."""
 
-    throttle_classes = [PublicWriteThrottle]  # POSTs only
     throttle_scope = "sales-channel-review"
-
-    def get_permissions(self):
-        return [IsCustomer()] if self.request.method == "POST" else super().get_permissions()
 
     @sales_channel_review_write_schema
     @idempotent
     def post(self, request):
         serializer = ReviewWriteSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
         written = sales_channel_review_write(
             customer=request.user,
             channel=current_sales_channel(request),
-            score=data["score"],
-            comment=data["comment"],
-            recommended=data["recommended"],
-            masked=data["masked"],
+            **serializer.validated_data,
         )
         review = sales_channel_review_get(review_id=written.review.pk)
         body = SalesChannelReviewSerializer(review).data

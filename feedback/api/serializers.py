@@ -27,8 +27,6 @@ from ..models import (
     SalesChannelReview,
 )
 
-# Largest id a database integer column holds (PostgreSQL bigint).
-
 
 class ReviewMediaSerializer(serializers.ModelSerializer):
     reviewId = serializers.IntegerField(source="review_id", read_only=True)
@@ -45,11 +43,18 @@ class ReviewMediaSerializer(serializers.ModelSerializer):
         return file_url(media.image, self.context.get("base_url")) or ""
 
 
-class MaskedReviewMixin(serializers.Serializer):
+class ReviewSerializer(serializers.ModelSerializer):
     """`name` (masked when the review is) and `email` (always masked)."""
 
+    # Shared by product and store reviews (this docstring is their OpenAPI description).
+
+    customerId = serializers.IntegerField(
+        source="public_customer_id", read_only=True, help_text="0 on a masked review."
+    )
     name = serializers.SerializerMethodField(help_text="Masked (J*** S***) when `masked`.")
     email = serializers.SerializerMethodField(help_text="Always masked: j***@example.com.")
+    createdAt = serializers.DateTimeField(source="created_at", read_only=True)
+    updatedAt = serializers.DateTimeField(source="updated_at", read_only=True)
 
     def get_name(self, review) -> str:
         return mask_name(review.name) if review.masked else review.name
@@ -58,16 +63,11 @@ class MaskedReviewMixin(serializers.Serializer):
         return mask_email(review.email)
 
 
-class ProductReviewSerializer(MaskedReviewMixin, serializers.ModelSerializer):
+class ProductReviewSerializer(ReviewSerializer):
     productId = serializers.IntegerField(source="product_id", read_only=True)
-    customerId = serializers.IntegerField(
-        source="public_customer_id", read_only=True, help_text="0 on a masked review."
-    )
     medias = ReviewMediaSerializer(many=True, read_only=True)
     # rendered by the product read model (catalog.api.fragments), set on the row by the view
     product = ReviewProductSummaryField(source="product_summary")
-    createdAt = serializers.DateTimeField(source="created_at", read_only=True)
-    updatedAt = serializers.DateTimeField(source="updated_at", read_only=True)
 
     class Meta:
         model = ProductReview
@@ -90,14 +90,9 @@ class ProductReviewSerializer(MaskedReviewMixin, serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class SalesChannelReviewSerializer(MaskedReviewMixin, serializers.ModelSerializer):
+class SalesChannelReviewSerializer(ReviewSerializer):
     salesChannelId = serializers.IntegerField(source="sales_channel_id", read_only=True)
-    customerId = serializers.IntegerField(
-        source="public_customer_id", read_only=True, help_text="0 on a masked review."
-    )
     salesChannelDomain = serializers.CharField(source="sales_channel.domain", read_only=True)
-    createdAt = serializers.DateTimeField(source="created_at", read_only=True)
-    updatedAt = serializers.DateTimeField(source="updated_at", read_only=True)
 
     class Meta:
         model = SalesChannelReview
@@ -176,11 +171,14 @@ class CommentCreateSerializer(serializers.Serializer):
     `signed_in` in the context); a signed-in customer's come from the account.
     """
 
+    # The sources name `comment_create`'s keyword arguments: the view passes the data on.
+
     message = StrictCharField(max_length=COMMENT_MESSAGE_MAX_LENGTH)
     parentCommentId = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, max_value=MAX_ID
+        source="parent_comment_id", required=False, allow_null=True, min_value=1, max_value=MAX_ID
     )
     customerName = StrictCharField(
+        source="customer_name",
         required=False,
         allow_blank=True,
         min_length=CUSTOMER_NAME_MIN_LENGTH,
@@ -188,6 +186,7 @@ class CommentCreateSerializer(serializers.Serializer):
         help_text="Required when not signed in; 3 to 100 characters.",
     )
     customerEmail = StrictEmailField(
+        source="customer_email",
         required=False,
         allow_blank=True,
         max_length=254,
@@ -199,7 +198,7 @@ class CommentCreateSerializer(serializers.Serializer):
             return attrs
         errors = {}
         for field in ("customerName", "customerEmail"):
-            if not attrs.get(field):
+            if not attrs.get(self.fields[field].source):
                 errors[field] = [f"The {field} field is required when not signed in."]
         if errors:
             raise serializers.ValidationError(errors)

@@ -49,8 +49,7 @@ class ProductReviewListView(APIView):
 
         def render(rows: list) -> Any:
             attach_product_summaries(rows, base_url=base_url, key="productId")
-            context = {"base_url": base_url}
-            return ProductReviewSerializer(rows, many=True, context=context).data
+            return ProductReviewSerializer(rows, many=True, context={"base_url": base_url}).data
 
         page = list_page(product_reviews_public(), query, render)
         return conditional_response(request, envelope(page), max_age=0)
@@ -95,14 +94,8 @@ class CommentCreateView(APIView):
             data=request.data, context={"signed_in": customer is not None}
         )
         serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
         comment = comment_create(
-            product_id=product_id,
-            message=data["message"],
-            parent_comment_id=data.get("parentCommentId"),
-            customer=customer,
-            customer_name=data.get("customerName") or "",
-            customer_email=data.get("customerEmail") or "",
+            product_id=product_id, customer=customer, **serializer.validated_data
         )
         attach_product_summaries([comment], base_url=request_base_url(request))
         return bare(CommentSerializer(comment).data, status=201)

@@ -9,6 +9,17 @@ from storefront.models import Customer
 PASSWORD_MAX_LENGTH = 128
 
 
+def password_field(**kwargs) -> StrictCharField:
+    """A password in a request body: taken as typed (spaces too), never rendered back."""
+    return StrictCharField(
+        max_length=PASSWORD_MAX_LENGTH,
+        trim_whitespace=False,
+        write_only=True,
+        style={"input_type": "password"},
+        **kwargs,
+    )
+
+
 class CustomerSerializer(serializers.ModelSerializer):
     """A customer account as the API shows it (never the password)."""
 
@@ -24,24 +35,13 @@ class CustomerSerializer(serializers.ModelSerializer):
 class CustomerRegisterSerializer(serializers.Serializer):
     name = StrictCharField(min_length=2, max_length=100)
     email = StrictEmailField(max_length=254)
-    password = StrictCharField(
-        min_length=1,
-        max_length=PASSWORD_MAX_LENGTH,
-        trim_whitespace=False,
-        write_only=True,
-        style={"input_type": "password"},
-    )
+    password = password_field(min_length=1)
 
 
 class CustomerLoginSerializer(serializers.Serializer):
     # Not an EmailField: a malformed address simply fails to sign in (401), like any other.
     email = StrictCharField(max_length=254)
-    password = StrictCharField(
-        max_length=PASSWORD_MAX_LENGTH,
-        trim_whitespace=False,
-        write_only=True,
-        style={"input_type": "password"},
-    )
+    password = password_field()
 
 
 class CustomerSessionSerializer(serializers.Serializer):

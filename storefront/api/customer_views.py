@@ -23,6 +23,8 @@ from .idempotency import idempotent
 from .schema import customer_login_schema, customer_me_schema, customer_register_schema
 from .throttling import FixedWindowThrottle, PublicWriteThrottle
 
+NO_STORE = {"Cache-Control": "no-store"}
+
 
 class LoginIpThrottle(PublicWriteThrottle):
     """Sign-in attempts per client IP (`login` rate); counted in the database while the
@@ -76,9 +78,7 @@ class CustomerLoginView(APIView):
         serializer.is_valid(raise_exception=True)
         session = customer_login(**serializer.validated_data)  # InvalidCredentials: 401
         # A bearer token must never sit in a shared cache.
-        return success(
-            CustomerSessionSerializer(session).data, headers={"Cache-Control": "no-store"}
-        )
+        return success(CustomerSessionSerializer(session).data, headers=NO_STORE)
 
 
 class CustomerMeView(APIView):
@@ -86,4 +86,4 @@ class CustomerMeView(APIView):
 
     @customer_me_schema
     def get(self, request):
-        return success(CustomerSerializer(request.user).data, headers={"Cache-Control": "no-store"})
+        return success(CustomerSerializer(request.user).data, headers=NO_STORE)

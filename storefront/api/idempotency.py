@@ -42,6 +42,9 @@ KEY_DESCRIPTION = (
     "the same key with another body is a 422; a retry while the first request is still "
     "running is a 409 with Retry-After. Answers of 500 and above are not kept."
 )
+IGNORED_KEY_DESCRIPTION = (
+    "Accepted and ignored: this POST writes nothing, so retrying it is always safe."
+)
 
 
 class IdempotencyRequestInProgress(ApiError):
@@ -53,13 +56,8 @@ class IdempotencyRequestInProgress(ApiError):
     wait = RETRY_IN_PROGRESS_SECONDS  # the exception handler turns it into Retry-After
 
 
-def idempotency_key_parameter(*, writes: bool = True) -> OpenApiParameter:
-    """The header in OpenAPI: honoured on writes, accepted and ignored on read-only POSTs."""
-    description = (
-        KEY_DESCRIPTION
-        if writes
-        else ("Accepted and ignored: this POST writes nothing, so retrying it is always safe.")
-    )
+def idempotency_key_parameter(description: str = KEY_DESCRIPTION) -> OpenApiParameter:
+    """The header in OpenAPI: honoured on writes (IGNORED_KEY_DESCRIPTION on read-only POSTs)."""
     return OpenApiParameter(
         HEADER,
         {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH, "pattern": "^[ -~]+$"},
@@ -77,13 +75,8 @@ def request_idempotency_key(request) -> str | None:
     if len(key) >= 2 and key[0] == key[-1] == '"':  # RFC 8941 string form: "abc"
         key = key[1:-1]
     if not KEY_PATTERN.fullmatch(key):
-        raise ValidationError(
-            {
-                HEADER: [
-                    f"The {HEADER} header must be 1 to {MAX_KEY_LENGTH} printable ASCII characters."
-                ]
-            }
-        )
+        message = f"The {HEADER} header must be 1 to {MAX_KEY_LENGTH} printable ASCII characters."
+        raise ValidationError({HEADER: [message]})
     return key
 
 
@@ -133,14 +126,8 @@ def idempotent(post):
                 key=key, caller=request_caller(request), fingerprint=fingerprint, run=run
             )
         except IdempotencyKeyReused:
-            raise ValidationError(
-                {
-                    HEADER: [
-                        f"The {HEADER} was already used with another request body; "
-                        "use a new key for a new request."
-                    ]
-                }
-            ) from None
+            reused = f"The {HEADER} was already used with another request body; use a new key"
+            raise ValidationError({HEADER: [f"{reused} for a new request."]}) from None
         except IdempotencyInProgress:
             raise IdempotencyRequestInProgress from None
         if not replayed:

@@ -4,7 +4,7 @@ from rest_framework import serializers
 
 from apikit.fields import StrictCharField, StrictEmailField
 
-from .customer_serializers import PASSWORD_MAX_LENGTH
+from .customer_serializers import password_field
 
 
 class PasswordResetRequestSerializer(serializers.Serializer):
@@ -14,13 +14,8 @@ class PasswordResetRequestSerializer(serializers.Serializer):
 class PasswordResetConfirmSerializer(serializers.Serializer):
     uid = StrictCharField(max_length=64, help_text="The `uid` of the e-mailed link.")
     token = StrictCharField(max_length=128, help_text="The `token` of the e-mailed link.")
-    password = StrictCharField(
-        min_length=1,
-        max_length=PASSWORD_MAX_LENGTH,
-        trim_whitespace=False,
-        write_only=True,
-        style={"input_type": "password"},
-        help_text="The new password (checked by the store's password validators).",
+    password = password_field(
+        min_length=1, help_text="The new password (checked by the store's password validators)."
     )
 
 

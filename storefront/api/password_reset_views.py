@@ -14,15 +14,13 @@ from rest_framework.views import APIView
 from apikit.responses import success
 from storefront.password_reset import password_reset_confirm, password_reset_request
 
-from .customer_views import CustomerEmailThrottle, LoginIpThrottle
+from .customer_views import NO_STORE, CustomerEmailThrottle, LoginIpThrottle
 from .idempotency import idempotent
 from .password_reset_serializers import (
     PasswordResetConfirmSerializer,
     PasswordResetRequestSerializer,
 )
 from .schema import password_reset_confirm_schema, password_reset_request_schema
-
-NO_STORE = {"Cache-Control": "no-store"}
 
 
 class PasswordResetRequestView(APIView):

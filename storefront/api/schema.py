@@ -3,7 +3,6 @@
 
 from drf_spectacular.utils import (
     OpenApiExample,
-    OpenApiParameter,
     OpenApiResponse,
     extend_schema,
 )
@@ -17,7 +16,7 @@ from .customer_serializers import (
     CustomerSerializer,
     CustomerSessionSerializer,
 )
-from .idempotency import idempotency_key_parameter
+from .idempotency import IGNORED_KEY_DESCRIPTION, idempotency_key_parameter
 from .password_reset_serializers import (
     PasswordResetAnswerSerializer,
     PasswordResetConfirmSerializer,
@@ -60,7 +59,7 @@ payments_conditions_schema = extend_schema(
         "retry is always safe and `Idempotency-Key` is accepted and ignored."
     ),
     tags=["payments"],
-    parameters=[idempotency_key_parameter(writes=False)],
+    parameters=[idempotency_key_parameter(IGNORED_KEY_DESCRIPTION)],
     request=PaymentConditionsBodySerializer,
     responses={
         200: success_envelope("PaymentConditionsResponse", PaymentConditionSerializer, many=True),
@@ -120,7 +119,7 @@ customer_login_schema = extend_schema(
         "tokens are never stored."
     ),
     tags=["customers"],
-    parameters=[idempotency_key_parameter(writes=False), *rate_limit_headers()],
+    parameters=[idempotency_key_parameter(IGNORED_KEY_DESCRIPTION), *rate_limit_headers()],
     request=CustomerLoginSerializer,
     responses={
         200: success_envelope("CustomerSessionEnvelope", CustomerSessionSerializer),
@@ -174,15 +173,9 @@ password_reset_confirm_schema = extend_schema(
     ),
     tags=["customers"],
     parameters=[
-        OpenApiParameter(
-            "Idempotency-Key",
-            {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[ -~]+$"},
-            location=OpenApiParameter.HEADER,
-            required=False,
-            description=(
-                "Accepted and ignored: the body holds the new password, so no answer is "
-                "kept for it. A link works once: a retry after success is 422."
-            ),
+        idempotency_key_parameter(
+            "Accepted and ignored: the body holds the new password, so no answer is kept for "
+            "it. A link works once: a retry after success is 422."
         ),
         *rate_limit_headers(),
     ],

@@ -50,26 +50,20 @@ class _Outage:
         self._lock = threading.Lock()
         self.down = False
 
-    def started(self) -> None:
-        if self.down:
+    def note(self, *, down: bool) -> None:
+        """Log the switch when the cache goes down or comes back, once per change."""
+        if self.down == down:
             return
         with self._lock:
-            if self.down:
+            if self.down == down:
                 return
-            self.down = True
+            self.down = down
         logger.warning(
             "Rate limits: the shared cache is unavailable. Public-write limits are not "
             "enforced (fail open); sign-in limits are counted in the database."
+            if down
+            else "Rate limits: the shared cache answers again; limits are counted in it."
         )
-
-    def ended(self) -> None:
-        if not self.down:
-            return
-        with self._lock:
-            if not self.down:
-                return
-            self.down = False
-        logger.warning("Rate limits: the shared cache answers again; limits are counted in it.")
 
 
 shared_cache_outage = _Outage()
@@ -119,13 +113,11 @@ class FixedWindowThrottle(SimpleRateThrottle):
         self.now = now = self.timer()
         key = f"{key}:{self.duration}"
         hit = cache_counter_hit(key, now=now, duration=self.duration)
+        shared_cache_outage.note(down=hit is None)
         if hit is None:
-            shared_cache_outage.started()
             if self.when_cache_down != "database":
                 return True
             hit = throttle_counter_hit(key=key, now=now, duration=self.duration)
-        else:
-            shared_cache_outage.ended()
         count, self.reset_at = hit
         self._record_headers(request, count)
         return count <= self.num_requests
@@ -136,11 +128,7 @@ class FixedWindowThrottle(SimpleRateThrottle):
     def _record_headers(self, request, count: int) -> None:
         """Keep this policy's figures on the request; the middleware below writes the ones
         closest to exhaustion into the response."""
-        figures = (
-            self.num_requests,
-            max(0, self.num_requests - count),
-            max(1, math.ceil(self.reset_at - self.now)),
-        )
+        figures = (self.num_requests, max(0, self.num_requests - count), self.wait())
         django_request = getattr(request, "_request", request)
         current = getattr(django_request, "rate_limit", None)
         if current is None or (figures[1], -figures[2]) < (current[1], -current[2]):

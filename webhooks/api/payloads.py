@@ -16,7 +16,7 @@ from catalog.api.interest_serializers import InterestSerializer
 from catalog.models import Product, ProductInterest
 from feedback.api.serializers import CommentSerializer, ProductReviewSerializer
 from feedback.models import Comment, ProductReview
-from feedback.selectors import comments_with_reply_count, with_public_customer_id
+from feedback.selectors import comments_with_reply_count, product_review_get
 
 
 def _base_url() -> str:
@@ -32,12 +32,9 @@ def _comment(comment: Comment) -> dict[str, Any]:
 
 
 def _review(review: ProductReview) -> dict[str, Any]:
-    row = (
-        with_public_customer_id(ProductReview.objects.filter(pk=review.pk))
-        .prefetch_related("medias")
-        .first()
-    )
-    if row is None:
+    try:
+        row = product_review_get(review_id=review.pk)
+    except ProductReview.DoesNotExist:
         return {"id": review.pk}
     attach_product_summaries([row], base_url=_base_url(), key="productId")
     return dict(ProductReviewSerializer(row, context={"base_url": _base_url()}).data)
