@@ -29,6 +29,7 @@ from .merchandising import (
     product_filters_get,
     product_relation_ids,
     product_seals_get,
+    values_by_attribute,
 )
 from .price_context import PriceContext
 from .prices import (
@@ -111,37 +112,27 @@ def _family_variations(product: Product) -> list[Product]:
 
 
 def product_variations_get(product: Product) -> VariationFacts:
-    values: dict[int, AttributeValue] = {}
-    combinations = []
-    for variation in _family_variations(product):
-        own = prefetched(variation, "attribute_values")
-        for value in own:
-            values.setdefault(value.pk, value)
-        combinations.append(
+    variations = _family_variations(product)
+    grouped = values_by_attribute(
+        value for variation in variations for value in prefetched(variation, "attribute_values")
+    )
+    return VariationFacts(
+        values=tuple(value for group in grouped.values() for value in group),
+        combinations=tuple(
             {
                 "productId": variation.pk,
                 "sku": variation.sku,
                 "name": variation.name,
-                "combination": [value.pk for value in own],
+                "combination": [value.pk for value in prefetched(variation, "attribute_values")],
                 "active": variation.active,
                 "stock": sum(stock.available for stock in variation.active_stocks),
             }
-        )
-    ordered = sorted(
-        values.values(),
-        key=lambda v: (v.attribute.position, v.attribute_id, v.order, v.label, v.pk),
-    )
-    attributes: dict[int, dict] = {}
-    for value in ordered:
-        entry = attributes.setdefault(
-            value.attribute_id,
-            {"id": value.attribute_id, "name": value.attribute.name, "values": []},
-        )
-        entry["values"].append(value.pk)
-    return VariationFacts(
-        values=tuple(ordered),
-        combinations=tuple(combinations),
-        attributes=tuple(attributes.values()),
+            for variation in variations
+        ),
+        attributes=tuple(
+            {"id": attribute_id, "name": group[0].attribute.name, "values": [v.pk for v in group]}
+            for attribute_id, group in grouped.items()
+        ),
     )
 
 
