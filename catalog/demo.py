@@ -242,17 +242,13 @@ def _seed_categories(stdout) -> dict[str, Category]:
     return by_name
 
 
-def _seed_named(model, names, stdout, label: str, **key) -> dict[str, Any]:
+def _seed_named(model, names, stdout, label: str) -> dict[str, Any]:
+    """Rows by name, looked up by name (brands: by slug)."""
     rows: dict[str, Any] = {}
     created = 0
     for name in names:
-        if model is Brand:
-            row, was_created = Brand.objects.get_or_create(
-                slug=slugify(name), defaults={"name": name}
-            )
-        else:
-            row, was_created = model.objects.get_or_create(name=name)
-        rows[name] = row
+        key = {"slug": slugify(name)} if model is Brand else {"name": name}
+        rows[name], was_created = model.objects.get_or_create(**key, defaults={"name": name})
         created += was_created
     if created:
         stdout.write(f"  created {created} {label}")
