@@ -423,9 +423,7 @@ class FullProductSerializer(serializers.Serializer):
         """The active trade policies the product has a price in, default first; null when
         only the default one."""
         policies = self._facts(product).linked_trade_policies
-        if not policies:
-            return None
-        return list(LinkedTradePolicySerializer(policies, many=True).data)
+        return list(LinkedTradePolicySerializer(policies, many=True).data) if policies else None
 
     @extend_schema_field(ProductDescriptionSerializer(allow_null=True))
     def get_description(self, product) -> dict | None:

@@ -78,12 +78,6 @@ class SpecificCategoryTreeSerializer(serializers.Serializer):
     parent = CategoryNodeSerializer(many=True, help_text="Ancestor chain, root first.")
 
 
-def _default_price_row(product):
-    # the `default_prices` prefetch of catalog.selectors.product_summary_related
-    rows = product.default_prices
-    return rows[0] if rows else None
-
-
 class ProductSummarySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     brandId = serializers.IntegerField(source="brand_id", allow_null=True)
@@ -110,10 +104,10 @@ class ProductSummarySerializer(serializers.Serializer):
     @extend_schema_field(MoneyField())
     def get_comparisonPrice(self, product):
         """Default trade policy: its comparison price, else its sale price, else base price."""
-        row = _default_price_row(product)
-        if row is None:
+        rows = product.default_prices  # a prefetch of selectors.product_summary_related
+        if not rows:
             return product.base_price
-        return row.comparison_price if row.comparison_price > 0 else row.sale_price
+        return rows[0].comparison_price if rows[0].comparison_price > 0 else rows[0].sale_price
 
     def get_stock(self, product) -> int:
         return product_available_stock(product)
