@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass
 from decimal import Decimal
 from io import BytesIO
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
@@ -138,26 +138,15 @@ LEAF_PRODUCTS: dict[str, tuple[str, tuple[int, int], str, bool]] = {
 
 STYLES = ["Essencial", "Premium", "Clássico", "Urbano", "Eco", "Pro", "Max", "Lite", "Plus"]
 BRANDS = [
-    "Aurora",
-    "Boreal",
-    "Cáctus",
-    "Dunas",
-    "Estrela Azul",
-    "Figueira",
-    "Guará",
-    "Horizonte",
-    "Ipê",
-    "Jacarandá",
-    "Kaiser Tech",
-    "Lumen",
-]
+    "Aurora", "Boreal", "Cáctus", "Dunas", "Estrela Azul", "Figueira", "Guará", "Horizonte",
+    "Ipê", "Jacarandá", "Kaiser Tech", "Lumen",
+]  # fmt: skip
 COLORS = [("Preto", "#1F1F1F"), ("Azul", "#1F4E9A"), ("Vermelho", "#B3261E")]
 SIZES = ["P", "M", "G"]
 CARGO_TYPES = ["Regular", "Frágil", "Volumoso"]
 
 
-@dataclass(frozen=True)
-class DemoStorage:
+class DemoStorage(NamedTuple):
     code: str
     trade_name: str
     document: str
@@ -174,56 +163,16 @@ class DemoStorage:
 
 
 STORAGES = [
-    DemoStorage(
-        "cd-sao-paulo",
-        "CD São Paulo",
-        "12.345.678/0001-90",
-        "01310-100",
-        "Avenida Paulista",
-        "1578",
-        "Bela Vista",
-        "São Paulo",
-        "BR-SP",
-        "-23.561414",
-        "-46.655881",
-        30,
-        0,
-    ),
-    DemoStorage(
-        "loja-rio-centro",
-        "Loja Rio Centro",
-        "12.345.678/0002-71",
-        "20040-002",
-        "Avenida Rio Branco",
-        "156",
-        "Centro",
-        "Rio de Janeiro",
-        "BR-RJ",
-        "-22.906847",
-        "-43.176360",
-        20,
-        1,
-    ),
-    DemoStorage(
-        "cd-curitiba",
-        "CD Curitiba",
-        "12.345.678/0003-52",
-        "80010-000",
-        "Rua XV de Novembro",
-        "700",
-        "Centro",
-        "Curitiba",
-        "BR-PR",
-        "-25.429596",
-        "-49.271272",
-        10,
-        2,
-    ),
-]
-
-
-def _slug(text: str) -> str:
-    return slugify(text)
+    DemoStorage("cd-sao-paulo", "CD São Paulo", "12.345.678/0001-90", "01310-100",
+                "Avenida Paulista", "1578", "Bela Vista", "São Paulo", "BR-SP",
+                "-23.561414", "-46.655881", 30, 0),
+    DemoStorage("loja-rio-centro", "Loja Rio Centro", "12.345.678/0002-71", "20040-002",
+                "Avenida Rio Branco", "156", "Centro", "Rio de Janeiro", "BR-RJ",
+                "-22.906847", "-43.176360", 20, 1),
+    DemoStorage("cd-curitiba", "CD Curitiba", "12.345.678/0003-52", "80010-000",
+                "Rua XV de Novembro", "700", "Centro", "Curitiba", "BR-PR",
+                "-25.429596", "-49.271272", 10, 2),
+]  # fmt: skip
 
 
 def _placeholder_png(label: str, color: str) -> bytes:
@@ -231,6 +180,10 @@ def _placeholder_png(label: str, color: str) -> bytes:
     draw = ImageDraw.Draw(image)
     draw.rectangle((12, 12, IMAGE_SIZE - 12, IMAGE_SIZE - 12), outline="white", width=4)
     draw.text((24, IMAGE_SIZE // 2 - 8), label[:40], fill="white")
+    return _png_bytes(image)
+
+
+def _png_bytes(image: Image.Image) -> bytes:
     buffer = BytesIO()
     image.save(buffer, format="PNG", optimize=True)
     return buffer.getvalue()
@@ -244,6 +197,24 @@ def _image_file(name: str, label: str, color: str) -> tuple[str, int]:
     return path, default_storage.size(path)
 
 
+def product_media(product: Product, image: tuple[str, int], position: int = 0) -> ProductMedia:
+    """An unsaved media of `product` showing a stored placeholder `image` (name, size in
+    bytes); the benchmark's data set builds its medias with it too."""
+    name, size = image
+    return ProductMedia(
+        product_id=product.pk,
+        title=product.name,
+        alternative_text=f"Foto de {product.name}",
+        file=name,
+        original_file=name,
+        size=size,
+        original_size=size,
+        width=IMAGE_SIZE,
+        height=IMAGE_SIZE,
+        position=position,
+    )
+
+
 def _seed_categories(stdout) -> dict[str, Category]:
     """Leaf and inner categories by name (names are unique in the demo tree)."""
     by_name: dict[str, Category] = {}
@@ -253,7 +224,7 @@ def _seed_categories(stdout) -> dict[str, Category]:
         nonlocal created
         category, was_created = Category.objects.get_or_create(
             parent=parent,
-            slug=_slug(name),
+            slug=slugify(name),
             defaults={"name": name, "position": position, "active": active},
         )
         created += was_created
@@ -271,17 +242,13 @@ def _seed_categories(stdout) -> dict[str, Category]:
     return by_name
 
 
-def _seed_named(model, names, stdout, label: str, **key) -> dict[str, Any]:
+def _seed_named(model, names, stdout, label: str) -> dict[str, Any]:
+    """Rows by name, looked up by name (brands: by slug)."""
     rows: dict[str, Any] = {}
     created = 0
     for name in names:
-        if model is Brand:
-            row, was_created = Brand.objects.get_or_create(
-                slug=_slug(name), defaults={"name": name}
-            )
-        else:
-            row, was_created = model.objects.get_or_create(name=name)
-        rows[name] = row
+        key = {"slug": slugify(name)} if model is Brand else {"name": name}
+        rows[name], was_created = model.objects.get_or_create(**key, defaults={"name": name})
         created += was_created
     if created:
         stdout.write(f"  created {created} {label}")
@@ -312,22 +279,13 @@ def _seed_storages(stdout) -> list[Storage]:
         storage, created = Storage.objects.get_or_create(
             code=spec.code,
             defaults={
-                "trade_name": spec.trade_name,
+                **spec._asdict(),
                 "corporate_name": f"Loja Demo Comércio Ltda - {spec.city}",
                 "email": f"{spec.code}@store.example",
                 "phone": "+55 11 4000-0000",
-                "document": spec.document,
                 "country_code": "BRA",
-                "state_code": spec.state_code,
-                "zip_code": spec.zip_code,
-                "city": spec.city,
-                "address": spec.address,
-                "number": spec.number,
-                "district": spec.district,
                 "latitude": Decimal(spec.latitude),
                 "longitude": Decimal(spec.longitude),
-                "priority": spec.priority,
-                "additional_time": spec.additional_time,
             },
         )
         if created:
@@ -343,6 +301,11 @@ class _NewProduct:
     color: str
     variation_values: tuple[AttributeValue, ...] = ()
     parent_sku: str | None = None
+
+
+# What a variation takes from its main product.
+VARIATION_SHARES = ("base_price", "brand", "main_category", "cargo_type", "additional_time",
+                    "width", "height", "length", "weight")  # fmt: skip
 
 
 def _plan_products(rng, categories, brands, cargo_types, colors, sizes):
@@ -363,7 +326,7 @@ def _plan_products(rng, categories, brands, cargo_types, colors, sizes):
             type=ProductType.PRODUCT,
             sku=sku,
             name=f"{noun} {brand.name} {style}",
-            slug=_slug(f"{noun} {brand.name} {style} {sku}"),
+            slug=slugify(f"{noun} {brand.name} {style} {sku}"),
             priority=rng.randint(0, 10),
             base_price=price,
             brand=brand,
@@ -387,26 +350,11 @@ def _plan_products(rng, categories, brands, cargo_types, colors, sizes):
                         type=ProductType.VARIATION,
                         sku=vsku,
                         name=f"{product.name} {color_label} {size_label}",
-                        slug=_slug(f"{product.name} {color_label} {size_label} {vsku}"),
-                        base_price=price,
-                        brand=brand,
-                        main_category=category,
-                        cargo_type=product.cargo_type,
-                        additional_time=product.additional_time,
-                        width=product.width,
-                        height=product.height,
-                        length=product.length,
-                        weight=product.weight,
+                        slug=slugify(f"{product.name} {color_label} {size_label} {vsku}"),
+                        **{name: getattr(product, name) for name in VARIATION_SHARES},
                     )
-                    planned.append(
-                        _NewProduct(
-                            variation,
-                            leaf,
-                            hex_color,
-                            (colors[color_label], sizes[size_label]),
-                            parent_sku=sku,
-                        )
-                    )
+                    values = (colors[color_label], sizes[size_label])
+                    planned.append(_NewProduct(variation, leaf, hex_color, values, sku))
     return planned
 
 
@@ -472,19 +420,8 @@ def _seed_products(rng, categories, brands, cargo_types, colors, sizes, storages
                         reserved=rng.choice([0, 0, 1, 2]) if available else 0,
                     )
                 )
-        path, size = _image_file(product.sku.lower(), product.name, item.color)
         medias.append(
-            ProductMedia(
-                product_id=product.pk,
-                title=product.name,
-                alternative_text=f"Foto de {product.name}",
-                file=path,
-                original_file=path,
-                size=size,
-                original_size=size,
-                width=IMAGE_SIZE,
-                height=IMAGE_SIZE,
-            )
+            product_media(product, _image_file(product.sku.lower(), product.name, item.color))
         )
         if product.type == ProductType.PRODUCT:
             descriptions.append(
@@ -662,9 +599,7 @@ def _seal_png(label: str, color: str) -> bytes:
     draw = ImageDraw.Draw(image)
     draw.ellipse((4, 4, side - 4, side - 4), fill=color, outline="white", width=6)
     draw.text((side // 2, side // 2), label, fill="white", anchor="mm")
-    buffer = BytesIO()
-    image.save(buffer, format="PNG", optimize=True)
-    return buffer.getvalue()
+    return _png_bytes(image)
 
 
 def _seed_seals(stdout) -> None:
@@ -675,7 +610,7 @@ def _seed_seals(stdout) -> None:
             continue
         seal = Seal(name=name, position=position)
         seal.original_image.save(
-            f"{_slug(name)}.png", ContentFile(_seal_png(name, color)), save=False
+            f"{slugify(name)}.png", ContentFile(_seal_png(name, color)), save=False
         )
         seal_prepare_image(seal=seal)
         seal.save()

@@ -78,16 +78,12 @@ def interest_register(
     if product is None:
         raise ProductNotFound(product_id)
     email = email.strip()
+    # The contact details the caller just sent: an existing record gets them too, never
+    # keeping the name, phone or message an earlier caller left for this e-mail.
+    contact = {"name": name.strip(), "phone": phone.strip(), "message": message.strip()}
     existing = _pending_duplicate(product=product, origin=origin, email=email)
     if existing is None:
-        interest = ProductInterest(
-            product=product,
-            origin=origin,
-            name=name.strip(),
-            email=email,
-            phone=phone.strip(),
-            message=message.strip(),
-        )
+        interest = ProductInterest(product=product, origin=origin, email=email, **contact)
         try:
             with transaction.atomic():
                 interest.save()
@@ -99,25 +95,27 @@ def interest_register(
                 raise
         else:
             return InterestRegistration(interest=interest, created=True)
-    # The caller gets the existing record back refreshed with the contact details it just
-    # sent: never the name, phone or message an earlier caller left for this e-mail.
-    existing.name = name.strip()
-    existing.phone = phone.strip()
-    existing.message = message.strip()
-    existing.save(update_fields=["name", "phone", "message", "updated_at"])
+    for field_name, value in contact.items():
+        setattr(existing, field_name, value)
+    existing.save(update_fields=[*contact, "updated_at"])
     existing.product = product  # already loaded with the summary's relations
     return InterestRegistration(interest=existing, created=False)
 
 
-def _render(*, template: str, subject: "str | Promise", context: dict) -> tuple[str, str, str]:
-    """(subject, text, html) of a customer e-mail, in the customers' language
-    (CUSTOMER_LANGUAGE_CODE) whatever the language of the staff member or job writing it;
-    `subject` may be a lazy translation."""
-    context = {**context, "site_url": settings.PUBLIC_BASE_URL.rstrip("/")}
+def _email_enqueue(
+    *, key: str, interest: ProductInterest, template: str, subject: Promise, **context: object
+) -> bool:
+    """Queue a customer e-mail about the interest (False: one with this key exists), rendered in
+    the customers' language (CUSTOMER_LANGUAGE_CODE) whatever the language of the staff
+    member or job writing it; `subject` is a lazy translation."""
+    context = {**context, "interest": interest, "product": interest.product}
+    context["site_url"] = settings.PUBLIC_BASE_URL.rstrip("/")
     with translation.override(settings.CUSTOMER_LANGUAGE_CODE):
         text = render_to_string(f"catalog/emails/{template}.txt", context)
         html = render_to_string(f"catalog/emails/{template}.html", context)
-        return str(subject), text, html
+        subject_text = str(subject)
+    queued = email_enqueue(key=key, to=interest.email, subject=subject_text, text=text, html=html)
+    return queued is not None
 
 
 def interests_back_in_stock() -> QuerySet:
@@ -175,17 +173,11 @@ def stock_notifications_enqueue(*, dry_run: bool = False) -> StockNotificationSu
             now = timezone.now()
             for interest in batch:
                 product = interest.product
-                subject, text, html = _render(
+                if _email_enqueue(
+                    key=back_in_stock_email_key(interest.pk),
+                    interest=interest,
                     template="back_in_stock",
                     subject=format_lazy(_("{product} is back in stock"), product=product.name),
-                    context={"interest": interest, "product": product},
-                )
-                if email_enqueue(
-                    key=back_in_stock_email_key(interest.pk),
-                    to=interest.email,
-                    subject=subject,
-                    text=text,
-                    html=html,
                 ):
                     summary.queued += 1
                 if product.pk not in summary.products:
@@ -214,23 +206,18 @@ def interest_reply(
     if not reply:
         raise InterestReplyError(_("Write the reply."))
     now = timezone.now()
-    subject, text, html = _render(
-        template="interest_reply",
-        subject=format_lazy(_("About {product}"), product=interest.product.name),
-        context={"interest": interest, "product": interest.product, "reply": reply},
-    )
     with transaction.atomic():
         interest.reply = reply
         interest.replied_at = now
         interest.replied_by = replied_by
         interest.status = InterestStatus.REPLIED
         interest.save(update_fields=["reply", "replied_at", "replied_by", "status", "updated_at"])
-        email_enqueue(
+        _email_enqueue(
             key=f"interest-reply.{interest.pk}.{now.timestamp():.6f}",
-            to=interest.email,
-            subject=subject,
-            text=text,
-            html=html,
+            interest=interest,
+            template="interest_reply",
+            subject=format_lazy(_("About {product}"), product=interest.product.name),
+            reply=reply,
         )
     return interest
 

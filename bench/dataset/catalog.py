@@ -9,6 +9,7 @@ from django.core.files.storage import default_storage
 from django.utils.text import slugify
 from PIL import Image
 
+from catalog.demo import IMAGE_SIZE, product_media
 from catalog.models import (
     AttributeValue,
     Brand,
@@ -27,7 +28,6 @@ from catalog.models import (
 TOP_SKU = "BENCH-00001"
 SKU_PREFIX = "BENCH-"
 PLACEHOLDER_IMAGES = 8
-IMAGE_SIZE = 320
 
 NOUNS = [
     "Acessórios", "Bazar", "Bebidas", "Brinquedos", "Calçados", "Cama", "Camping",
@@ -146,22 +146,6 @@ def _placeholder_images() -> list[tuple[str, int]]:
     return images
 
 
-def _media(product, image: tuple[str, int], position: int):
-    name, size = image
-    return ProductMedia(
-        product_id=product.pk,
-        title=product.name,
-        alternative_text=f"Foto de {product.name}",
-        file=name,
-        original_file=name,
-        size=size,
-        original_size=size,
-        width=IMAGE_SIZE,
-        height=IMAGE_SIZE,
-        position=position,
-    )
-
-
 def add_products(*, count: int, rng: random.Random) -> None:
     """`count` main products (the first is the top product) in the visible leaf categories,
     some with colour/size variations, with prices, stock, medias and descriptions."""
@@ -267,7 +251,7 @@ def add_products(*, count: int, rng: random.Random) -> None:
                     Product.categories.through(product_id=product.pk, category_id=category_id)
                 )
         for position in range(rng.randint(1, 4)):
-            medias.append(_media(product, images[rng.randrange(len(images))], position))
+            medias.append(product_media(product, images[rng.randrange(len(images))], position))
         descriptions.append(
             ProductDescription(
                 product_id=product.pk,
@@ -286,7 +270,7 @@ def add_products(*, count: int, rng: random.Random) -> None:
     for variation, values in variations:
         prices.append(price(variation))
         stocks += stock(variation)
-        medias.append(_media(variation, images[rng.randrange(len(images))], 0))
+        medias.append(product_media(variation, images[rng.randrange(len(images))], 0))
         value_links += [
             Product.attribute_values.through(product_id=variation.pk, attributevalue_id=value.pk)
             for value in values

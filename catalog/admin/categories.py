@@ -7,10 +7,9 @@ from django.db.models.functions import Collate, Replace
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from storefront.admin_utils import SafeAutocompleteMixin, truncated
+from storefront.admin_utils import HISTORY_FIELDSET, SafeAutocompleteMixin, truncated
 
 from ..models import Attribute, AttributeValue, Brand, CargoType, Category
-from .common import HISTORY_FIELDSET
 
 
 def tree_order():

@@ -2,6 +2,7 @@
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.utils import flatten_fieldsets
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -47,22 +48,6 @@ class ProductInterestAdmin(admin.ModelAdmin):
     list_select_related = ("product",)
     search_fields = ("name", "email", "product__sku", "product__name")
     date_hierarchy = "created_at"
-    readonly_fields = (
-        "product",
-        "origin",
-        "name",
-        "email",
-        "phone",
-        "message",
-        "status",
-        "notified_at",
-        "reply",
-        "replied_at",
-        "replied_by",
-        "created_at",
-        "updated_at",
-        "reply_link",
-    )
     fieldsets = (
         (_("Customer"), {"fields": ("name", "email", "phone")}),
         (_("Interest"), {"fields": ("product", "origin", "message", "created_at")}),
@@ -81,6 +66,8 @@ class ProductInterestAdmin(admin.ModelAdmin):
             },
         ),
     )
+
+    readonly_fields = flatten_fieldsets(fieldsets)  # staff only answer, through the reply view
 
     def has_add_permission(self, request):
         return False  # customers register interests through the API

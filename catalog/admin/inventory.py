@@ -4,10 +4,9 @@ from django.contrib import admin
 from django.db.models import Sum
 from django.utils.translation import gettext_lazy as _
 
-from storefront.admin_utils import SafeAutocompleteMixin, truncated_column
+from storefront.admin_utils import HISTORY_FIELDSET, SafeAutocompleteMixin, truncated_column
 
 from ..models import Stock, Storage
-from .common import HISTORY_FIELDSET
 
 
 @admin.register(Storage)

@@ -7,11 +7,10 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from storefront.admin_utils import SafeAutocompleteMixin
+from storefront.admin_utils import HISTORY_FIELDSET, SafeAutocompleteMixin
 
 from ..models import ProductRelation, Seal
 from ..services import SealImageError, seal_prepare_image
-from .common import HISTORY_FIELDSET
 
 
 class ProductRelationInline(SafeAutocompleteMixin, admin.TabularInline):
@@ -39,19 +38,6 @@ def _preview(file, *, height: int):
 
 class SealForm(forms.ModelForm):
     """Fits an uploaded image with Pillow; an unreadable or oversized one is refused."""
-
-    class Meta:
-        model = Seal
-        fields = (
-            "name",
-            "original_image",
-            "active",
-            "position",
-            "start_at",
-            "end_at",
-            "products",
-            "categories",
-        )
 
     def _post_clean(self):
         super()._post_clean()  # the instance now carries the upload

@@ -2,16 +2,19 @@
 
 from django import forms
 from django.contrib import admin
+from django.db import models
 from django.db.models import Q, Sum
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from storefront.admin_utils import SafeAutocompleteMixin, truncated
+from storefront.admin_utils import HISTORY_FIELDSET, SafeAutocompleteMixin, truncated
 
 from ..models import Product, ProductDescription, ProductMedia, ProductPrice, Stock
 from ..services import MediaImageError, media_prepare_image
-from .common import HISTORY_FIELDSET, URL_FIELD_OVERRIDES, https_formfield
 from .merchandising import ProductRelationInline
+
+# Typed addresses without a scheme are taken as https (Django 6's default, said now).
+URL_FIELD_OVERRIDES = {models.URLField: {"assume_scheme": "https"}}
 
 
 class ProductPriceInline(admin.TabularInline):
@@ -29,12 +32,9 @@ class StockInline(SafeAutocompleteMixin, admin.TabularInline):
 
 
 class ProductMediaForm(forms.ModelForm):
-    """Reads width, height and sizes of an uploaded image with Pillow (and makes a web copy)."""
-
-    class Meta:
-        model = ProductMedia
-        fields = ("type", "original_file", "url", "title", "alternative_text", "position")
-        formfield_callback = https_formfield
+    """Reads width, height and sizes of an uploaded image with Pillow (and makes a web copy).
+    Like the other admin forms here it declares no Meta: the admin gives it the model and
+    the fields (and its formfield_overrides)."""
 
     def _post_clean(self):
         super()._post_clean()  # the instance now carries the upload
@@ -134,39 +134,6 @@ class VariationInline(SafeAutocompleteMixin, admin.TabularInline):
 
 
 class ProductAdminForm(forms.ModelForm):
-    class Meta:
-        model = Product
-        fields = (
-            "name",
-            "sku",
-            "slug",
-            "type",
-            "active",
-            "priority",
-            "base_price",
-            "brand",
-            "main_category",
-            "categories",
-            "parent",
-            "attribute_values",
-            "is_gift_card",
-            "subscription",
-            "service",
-            "show_in_site",
-            "sale_without_stock",
-            "minimum_stock",
-            "mpn",
-            "ean",
-            "ncm",
-            "tax_exclusive",
-            "cargo_type",
-            "additional_time",
-            "width",
-            "height",
-            "length",
-            "weight",
-        )
-
     def clean(self):
         cleaned = super().clean()
         values = cleaned.get("attribute_values")

@@ -29,25 +29,13 @@ from .categories import (
     category_subtree_get,
     category_tree_get,
 )
-from .facts import (
-    FullProductFacts,
-    ProductStatus,
-    ReviewSummaryFacts,
-    StockFacts,
-    full_product_facts_get,
-)
-from .merchandising import (
-    FilterFacts,
-    SealData,
-    active_seals,
-    product_category_ids,
-)
+from .facts import FullProductFacts, ProductStatus, StockFacts, full_product_facts_get
+from .merchandising import FilterFacts, SealData
 from .price_context import PriceContext, price_context_get
 from .prices import (
     PRICE_RULE_CACHE,
     PRICE_RULE_RELATIONS,
     TRADE_POLICY_CACHE,
-    active_price_rule_records,
     active_price_rules,
     default_trade_policy_id,
     price_rules_with_targets,
@@ -59,7 +47,6 @@ from .products import (
     product_available_stock,
     product_full_queryset,
     product_get_active,
-    product_stock_rows,
     product_summary_related,
     products_for_summary,
 )

@@ -29,6 +29,7 @@ from .merchandising import (
     product_filters_get,
     product_relation_ids,
     product_seals_get,
+    values_by_attribute,
 )
 from .price_context import PriceContext
 from .prices import (
@@ -111,37 +112,27 @@ def _family_variations(product: Product) -> list[Product]:
 
 
 def product_variations_get(product: Product) -> VariationFacts:
-    values: dict[int, AttributeValue] = {}
-    combinations = []
-    for variation in _family_variations(product):
-        own = prefetched(variation, "attribute_values")
-        for value in own:
-            values.setdefault(value.pk, value)
-        combinations.append(
+    variations = _family_variations(product)
+    grouped = values_by_attribute(
+        value for variation in variations for value in prefetched(variation, "attribute_values")
+    )
+    return VariationFacts(
+        values=tuple(value for group in grouped.values() for value in group),
+        combinations=tuple(
             {
                 "productId": variation.pk,
                 "sku": variation.sku,
                 "name": variation.name,
-                "combination": [value.pk for value in own],
+                "combination": [value.pk for value in prefetched(variation, "attribute_values")],
                 "active": variation.active,
                 "stock": sum(stock.available for stock in variation.active_stocks),
             }
-        )
-    ordered = sorted(
-        values.values(),
-        key=lambda v: (v.attribute.position, v.attribute_id, v.order, v.label, v.pk),
-    )
-    attributes: dict[int, dict] = {}
-    for value in ordered:
-        entry = attributes.setdefault(
-            value.attribute_id,
-            {"id": value.attribute_id, "name": value.attribute.name, "values": []},
-        )
-        entry["values"].append(value.pk)
-    return VariationFacts(
-        values=tuple(ordered),
-        combinations=tuple(combinations),
-        attributes=tuple(attributes.values()),
+            for variation in variations
+        ),
+        attributes=tuple(
+            {"id": attribute_id, "name": group[0].attribute.name, "values": [v.pk for v in group]}
+            for attribute_id, group in grouped.items()
+        ),
     )
 
 
@@ -163,26 +154,23 @@ def product_stocks_get(product: Product) -> tuple[StockFacts, tuple[StockFacts, 
     """(total, per storage) of the product's units in active storages; a main product
     adds its active variations' units (`product_stock_rows`). The total's storage is the
     one holding the most available units (0 when none)."""
-    per_storage: dict[int, StockFacts] = {}
+    by_storage: dict[int, list] = {}
     for row in product_stock_rows(product):
-        known = per_storage.get(row.storage_id)
-        per_storage[row.storage_id] = StockFacts(
-            product_id=product.pk,
-            storage_id=row.storage_id,
-            available=row.available + (known.available if known else 0),
-            reserved=row.reserved + (known.reserved if known else 0),
-            updated_at=max(row.updated_at, known.updated_at) if known else row.updated_at,
-        )
-    stocks = tuple(per_storage[storage_id] for storage_id in sorted(per_storage))
+        by_storage.setdefault(row.storage_id, []).append(row)
+    stocks = tuple(_summed(product, i, by_storage[i]) for i in sorted(by_storage))
     best = max(stocks, key=lambda s: (s.available, -s.storage_id), default=None)
-    total = StockFacts(
+    return _summed(product, best.storage_id if best else 0, stocks), stocks
+
+
+def _summed(product: Product, storage_id: int, rows) -> StockFacts:
+    """The units of `rows` (Stock rows or StockFacts) as the product's in `storage_id`."""
+    return StockFacts(
         product_id=product.pk,
-        storage_id=best.storage_id if best else 0,
-        available=sum(s.available for s in stocks),
-        reserved=sum(s.reserved for s in stocks),
-        updated_at=max((s.updated_at for s in stocks), default=product.updated_at),
+        storage_id=storage_id,
+        available=sum(row.available for row in rows),
+        reserved=sum(row.reserved for row in rows),
+        updated_at=max((row.updated_at for row in rows), default=product.updated_at),
     )
-    return total, stocks
 
 
 def product_status_get(product: Product, stock: StockFacts) -> ProductStatus:

@@ -147,18 +147,21 @@ def product_filters_get(
 ) -> tuple[FilterFacts, ...]:
     """The values of filterable attributes the product carries itself or through its
     family's active variations (`family_values`), grouped by attribute in display order."""
-    values: dict[int, AttributeValue] = {}
-    for value in (*prefetched(product, "attribute_values"), *family_values):
-        if value.attribute.filterable:
-            values.setdefault(value.pk, value)
+    values = (*prefetched(product, "attribute_values"), *family_values)
+    grouped = values_by_attribute(value for value in values if value.attribute.filterable)
+    return tuple(
+        FilterFacts(attribute_id=attribute_id, name=group[0].attribute.name, values=tuple(group))
+        for attribute_id, group in grouped.items()
+    )
+
+
+def values_by_attribute(values: Iterable[AttributeValue]) -> dict[int, list[AttributeValue]]:
+    """The distinct values grouped by attribute, attributes and values in display order."""
     ordered = sorted(
-        values.values(),
+        {value.pk: value for value in values}.values(),
         key=lambda v: (v.attribute.position, v.attribute_id, v.order, v.label, v.pk),
     )
     grouped: dict[int, list[AttributeValue]] = {}
     for value in ordered:
         grouped.setdefault(value.attribute_id, []).append(value)
-    return tuple(
-        FilterFacts(attribute_id=attribute_id, name=group[0].attribute.name, values=tuple(group))
-        for attribute_id, group in grouped.items()
-    )
+    return grouped

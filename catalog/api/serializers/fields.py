@@ -4,6 +4,7 @@ from urllib.parse import urljoin
 
 from django.conf import settings
 from django.core.files.storage import default_storage
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 
@@ -28,10 +29,6 @@ def absolute_url(url: str, base_url: str | None = None) -> str:
     return urljoin(base_url or settings.PUBLIC_BASE_URL.rstrip("/") + "/", url)
 
 
-def nullable_text(text: str) -> str | None:
-    return text or None
-
-
 class MoneyField(serializers.DecimalField):
     """A Decimal sent as a JSON number with at most 2 decimals."""
 
@@ -53,3 +50,8 @@ class OptionalTextField(serializers.CharField):
 
     def to_representation(self, value):
         return value or None
+
+
+@extend_schema_field(serializers.CharField(allow_null=True))
+class NullableTextField(OptionalTextField):
+    """OptionalTextField documented as a nullable string (type, nullable, then readOnly)."""

@@ -39,12 +39,6 @@ def stock_payload(stock) -> dict:
     }
 
 
-def stock_total_payload(facts) -> dict:
-    """The product's `stock`: totals over active storages (a `StockFacts` total, whose
-    `productStorageId` is the storage holding the most available units, 0 when none)."""
-    return stock_payload(facts)
-
-
 class ReviewScoreSerializer(serializers.Serializer):
     score = serializers.IntegerField(min_value=1, max_value=5)
     count = serializers.IntegerField(help_text="Approved reviews with this score.")
@@ -310,7 +304,9 @@ class FullProductSerializer(serializers.Serializer):
 
     @extend_schema_field(StockSerializer)
     def get_stock(self, product) -> dict:
-        return stock_total_payload(self._facts(product).stock)
+        # totals over active storages; `productStorageId` is the storage holding the most
+        # available units (0 when none)
+        return stock_payload(self._facts(product).stock)
 
     @extend_schema_field(StockSerializer(many=True))
     def get_stocks(self, product) -> list[dict]:
@@ -427,9 +423,7 @@ class FullProductSerializer(serializers.Serializer):
         """The active trade policies the product has a price in, default first; null when
         only the default one."""
         policies = self._facts(product).linked_trade_policies
-        if not policies:
-            return None
-        return list(LinkedTradePolicySerializer(policies, many=True).data)
+        return list(LinkedTradePolicySerializer(policies, many=True).data) if policies else None
 
     @extend_schema_field(ProductDescriptionSerializer(allow_null=True))
     def get_description(self, product) -> dict | None:

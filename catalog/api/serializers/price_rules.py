@@ -3,12 +3,23 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from .fields import MoneyField, nullable_text
+from .fields import MoneyField, NullableTextField
+
+
+@extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+class SortedIdsField(serializers.Field):
+    """The ids of a (prefetched) to-many relation, sorted."""
+
+    def __init__(self, **kwargs):
+        super().__init__(read_only=True, **kwargs)
+
+    def to_representation(self, related):
+        return sorted(row.pk for row in related.all())
 
 
 class PriceRuleSchedulingSerializer(serializers.Serializer):
-    startDate = serializers.DateTimeField(allow_null=True)
-    endDate = serializers.DateTimeField(allow_null=True)
+    startDate = serializers.DateTimeField(source="start_at", allow_null=True)
+    endDate = serializers.DateTimeField(source="end_at", allow_null=True)
 
 
 class PriceRuleSerializer(serializers.Serializer):
@@ -22,7 +33,7 @@ class PriceRuleSerializer(serializers.Serializer):
     applyInGroup = serializers.BooleanField(source="apply_in_group")
     updateComparisonPrice = serializers.CharField(source="update_comparison_price")
     basePriceField = serializers.CharField(source="base_price_field")
-    code = serializers.SerializerMethodField()
+    code = NullableTextField()
     beginQuantity = serializers.IntegerField(source="begin_quantity")
     endQuantity = serializers.IntegerField(
         source="end_quantity", help_text="0 means no upper limit."
@@ -32,42 +43,16 @@ class PriceRuleSerializer(serializers.Serializer):
     priority = serializers.IntegerField()
     active = serializers.BooleanField()
     scheduling = serializers.SerializerMethodField()
-    tradePolicies = serializers.SerializerMethodField()
-    productIds = serializers.SerializerMethodField()
-    productCategoryIds = serializers.SerializerMethodField()
-    productBrandIds = serializers.SerializerMethodField()
-    lastUpdateUserName = serializers.SerializerMethodField()
+    tradePolicies = SortedIdsField(source="trade_policies")
+    productIds = SortedIdsField(source="products")
+    productCategoryIds = SortedIdsField(source="categories")
+    productBrandIds = SortedIdsField(source="brands")
+    lastUpdateUserName = NullableTextField(source="last_update_user_name")
     createdAt = serializers.DateTimeField(source="created_at")
     updatedAt = serializers.DateTimeField(source="updated_at")
-
-    @extend_schema_field(serializers.CharField(allow_null=True))
-    def get_code(self, rule) -> str | None:
-        return nullable_text(rule.code)
 
     @extend_schema_field(PriceRuleSchedulingSerializer(allow_null=True))
     def get_scheduling(self, rule) -> dict | None:
         if rule.start_at is None and rule.end_at is None:
             return None
-        return PriceRuleSchedulingSerializer(
-            {"startDate": rule.start_at, "endDate": rule.end_at}
-        ).data
-
-    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
-    def get_tradePolicies(self, rule) -> list[int]:
-        return sorted(p.pk for p in rule.trade_policies.all())
-
-    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
-    def get_productIds(self, rule) -> list[int]:
-        return sorted(p.pk for p in rule.products.all())
-
-    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
-    def get_productCategoryIds(self, rule) -> list[int]:
-        return sorted(c.pk for c in rule.categories.all())
-
-    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
-    def get_productBrandIds(self, rule) -> list[int]:
-        return sorted(b.pk for b in rule.brands.all())
-
-    @extend_schema_field(serializers.CharField(allow_null=True))
-    def get_lastUpdateUserName(self, rule) -> str | None:
-        return nullable_text(rule.last_update_user_name)
+        return PriceRuleSchedulingSerializer(rule).data

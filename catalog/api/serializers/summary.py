@@ -7,14 +7,14 @@ from infra.prefetch import prefetched
 
 from ...models import MediaType
 from ...selectors import product_available_stock
-from .fields import MoneyField, file_url, nullable_text
+from .fields import MoneyField, NullableTextField, file_url
 
 
 class MediaSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     type = serializers.CharField()
     title = serializers.CharField()
-    alternativeText = serializers.SerializerMethodField()
+    alternativeText = NullableTextField(source="alternative_text")
     file = serializers.SerializerMethodField()
     originalFile = serializers.SerializerMethodField()
     size = serializers.IntegerField(allow_null=True)
@@ -22,10 +22,6 @@ class MediaSerializer(serializers.Serializer):
     width = serializers.IntegerField(allow_null=True)
     height = serializers.IntegerField(allow_null=True)
     url = serializers.SerializerMethodField()
-
-    @extend_schema_field(serializers.CharField(allow_null=True))
-    def get_alternativeText(self, media) -> str | None:
-        return nullable_text(media.alternative_text)
 
     def get_file(self, media) -> str:
         return file_url(media.file or media.original_file, self.context.get("base_url")) or ""
@@ -44,16 +40,12 @@ class AttributeValueSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     label = serializers.CharField()  # type: ignore[assignment]  # shadows Field.label (typing only)
     image = serializers.SerializerMethodField()
-    originalImage = serializers.SerializerMethodField()
+    originalImage = serializers.SerializerMethodField(method_name="get_image")
     color = serializers.CharField(help_text="Hex colour, e.g. #1A2B3C ('' when none).")
     order = serializers.IntegerField()
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_image(self, value) -> str | None:
-        return file_url(value.image, self.context.get("base_url"))
-
-    @extend_schema_field(serializers.CharField(allow_null=True))
-    def get_originalImage(self, value) -> str | None:
         return file_url(value.image, self.context.get("base_url"))
 
 
@@ -86,12 +78,6 @@ class SpecificCategoryTreeSerializer(serializers.Serializer):
     parent = CategoryNodeSerializer(many=True, help_text="Ancestor chain, root first.")
 
 
-def _default_price_row(product):
-    # the `default_prices` prefetch of catalog.selectors.product_summary_related
-    rows = product.default_prices
-    return rows[0] if rows else None
-
-
 class ProductSummarySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     brandId = serializers.IntegerField(source="brand_id", allow_null=True)
@@ -118,10 +104,10 @@ class ProductSummarySerializer(serializers.Serializer):
     @extend_schema_field(MoneyField())
     def get_comparisonPrice(self, product):
         """Default trade policy: its comparison price, else its sale price, else base price."""
-        row = _default_price_row(product)
-        if row is None:
+        rows = product.default_prices  # a prefetch of selectors.product_summary_related
+        if not rows:
             return product.base_price
-        return row.comparison_price if row.comparison_price > 0 else row.sale_price
+        return rows[0].comparison_price if rows[0].comparison_price > 0 else rows[0].sale_price
 
     def get_stock(self, product) -> int:
         return product_available_stock(product)
