@@ -53,6 +53,11 @@ def status_badge(record, moment=None):
     return badge(*STATUS_BADGES[record.status_at(moment or timezone.now())])
 
 
+@admin.display(description=_("status"))
+def status_column(record):
+    return status_badge(record) if record.pk else "-"
+
+
 def thumbnail(file, *, height: int = 48):
     if not file:
         return "-"
@@ -270,9 +275,7 @@ class BannerInline(admin.StackedInline):
         (_("Front-end data"), {"classes": ["collapse"], "fields": ["additional_parameter"]}),
     ]
 
-    @admin.display(description=_("status"))
-    def status(self, banner):
-        return status_badge(banner) if banner.pk else "-"
+    status = staticmethod(status_column)
 
     @admin.display(description=_("fitted copies (desktop, tablet, mobile)"))
     def fitted_images(self, banner):
@@ -385,9 +388,7 @@ class BannerGroupAdmin(PublishingActions, AutocompleteWhenSearchable, admin.Mode
         if not self.has_view_or_change_permission(request, group):
             raise PermissionDenied
         form = PreviewForm(request.GET or None)
-        moment = timezone.now()
-        if form.is_valid() and form.cleaned_data.get("at"):
-            moment = form.cleaned_data["at"]
+        moment = (form.is_valid() and form.cleaned_data.get("at")) or timezone.now()
         channel = group.sales_channel or SalesChannel.objects.filter(is_default=True).first()
         listing = banner_listing_get(
             codes=[group.code],
@@ -395,7 +396,6 @@ class BannerGroupAdmin(PublishingActions, AutocompleteWhenSearchable, admin.Mode
             moment=moment,
             base_url=request.build_absolute_uri("/"),
         )
-        payload = envelope(listing.groups)
         banners = list(group.banners.order_by("order", "id"))
         context = {
             **self.admin_site.each_context(request),
@@ -408,7 +408,7 @@ class BannerGroupAdmin(PublishingActions, AutocompleteWhenSearchable, admin.Mode
             "live_banners": listing.groups[0]["banners"] if listing.groups else [],
             "banner_rows": [(banner, status_badge(banner, moment)) for banner in banners],
             "valid_until": listing.valid_until,
-            "payload_json": json.dumps(payload, cls=DjangoJSONEncoder, indent=2),
+            "payload_json": json.dumps(envelope(listing.groups), cls=DjangoJSONEncoder, indent=2),
         }
         return TemplateResponse(request, "admin/marketing/bannergroup/preview.html", context)
 
@@ -462,9 +462,7 @@ class BannerAdmin(SafeAutocompleteMixin, PublishingActions, admin.ModelAdmin):
 
     short_name = staticmethod(truncated_column("name", description=_("name")))
 
-    @admin.display(description=_("status"))
-    def status(self, banner):
-        return status_badge(banner)
+    status = staticmethod(status_column)
 
     @admin.display(description=_("fitted copies (desktop, tablet, mobile)"))
     def fitted_images(self, banner):
@@ -574,9 +572,7 @@ class UpsellAdmin(AutocompleteWhenSearchable, admin.ModelAdmin):
     def product_name(self, upsell):
         return truncated(upsell.product.name, NAME_COLUMN_CHARS)
 
-    @admin.display(description=_("status"))
-    def status(self, upsell):
-        return status_badge(upsell) if upsell.pk else "-"
+    status = staticmethod(status_column)
 
     def render_change_form(self, request, context, *args, **kwargs):
         context["upsell_locations"] = list(

@@ -103,7 +103,7 @@ class SchedulingField(serializers.Field):
 
     def to_representation(self, instance):
         window = getattr(instance, "effective_window", None) or instance.window
-        if window.start is None and window.end is None:
+        if window.is_open:
             return None
         return BannerSchedulingSerializer({"start_at": window.start, "end_at": window.end}).data
 
