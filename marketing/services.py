@@ -85,11 +85,8 @@ def banner_group_images_refresh(*, group: BannerGroup, force: bool = False) -> i
 
     Returns how many banners got at least one new copy.
     """
-    count = 0
-    for banner in group.banners.select_related("group"):
-        if banner_images_refresh(banner=banner, force=force):
-            count += 1
-    return count
+    banners = group.banners.select_related("group")
+    return sum(1 for banner in banners if banner_images_refresh(banner=banner, force=force))
 
 
 # --- Publishing ----------------------------------------------------------------------
