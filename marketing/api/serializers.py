@@ -98,9 +98,6 @@ class SchedulingField(serializers.Field):
     A banner answers its effective schedule: its own start and end within its group's.
     """
 
-    def __init__(self, **kwargs):
-        super().__init__(source="*", read_only=True, **kwargs)
-
     def to_representation(self, instance):
         window = getattr(instance, "effective_window", None) or instance.window
         if window.is_open:
@@ -131,7 +128,7 @@ class BannerSerializer(SizedSerializer):
     desktopUrl = serializers.CharField(source="desktop_url")
     tabletUrl = serializers.SerializerMethodField()
     mobileUrl = serializers.SerializerMethodField()
-    scheduling = SchedulingField()
+    scheduling = SchedulingField(source="*", read_only=True)
 
     class Meta:
         model = Banner
@@ -305,9 +302,6 @@ class UpsellProductField(serializers.Field):
     """The offered product, rendered by the product read model (catalog.api.fragments):
     `context["upsell_product"]`."""
 
-    def __init__(self, **kwargs):
-        super().__init__(source="*", read_only=True, **kwargs)
-
     def to_representation(self, offer):
         return self.context["upsell_product"]
 
@@ -321,5 +315,5 @@ class UpsellSerializer(serializers.Serializer):
     displayDescription = serializers.CharField(source="display_description")
     displayButtonText = serializers.CharField(source="display_button_text")
     quantity = serializers.IntegerField()
-    upsellProduct = UpsellProductField()
+    upsellProduct = UpsellProductField(source="*", read_only=True)
     priceRule = PriceRuleSerializer(source="price_rule")
