@@ -2,6 +2,7 @@
 upsell offers."""
 
 import json
+from typing import Any
 
 from django import forms
 from django.conf import settings
@@ -14,12 +15,18 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apikit.responses import envelope
 from infra.cdn import cdn_purge, cdn_purge_configured
-from storefront.admin_utils import NAME_COLUMN_CHARS, SafeAutocompleteMixin, badge, truncated
+from storefront.admin_utils import (
+    NAME_COLUMN_CHARS,
+    SafeAutocompleteMixin,
+    badge,
+    truncated,
+    truncated_column,
+)
 from storefront.models import SalesChannel
 
 from .api.listing import banner_listing_get
@@ -34,23 +41,21 @@ from .services import (
 )
 from .tasks import refresh_banner_images, refresh_group_images
 
-STATUS_COLORS = {
-    Status.LIVE: "green",
-    Status.SCHEDULED: "blue",
-    Status.EXPIRED: "grey",
-    Status.INACTIVE: "red",
-}
-STATUS_LABELS = {
-    Status.LIVE: _("live"),
-    Status.SCHEDULED: _("scheduled"),
-    Status.EXPIRED: _("expired"),
-    Status.INACTIVE: _("inactive"),
+STATUS_BADGES = {  # label, colour
+    Status.LIVE: (_("live"), "green"),
+    Status.SCHEDULED: (_("scheduled"), "blue"),
+    Status.EXPIRED: (_("expired"), "grey"),
+    Status.INACTIVE: (_("inactive"), "red"),
 }
 
 
 def status_badge(record, moment=None):
-    status = record.status_at(moment or timezone.now())
-    return badge(STATUS_LABELS[status], STATUS_COLORS[status])
+    return badge(*STATUS_BADGES[record.status_at(moment or timezone.now())])
+
+
+@admin.display(description=_("status"))
+def status_column(record):
+    return status_badge(record) if record.pk else "-"
 
 
 def thumbnail(file, *, height: int = 48):
@@ -60,6 +65,12 @@ def thumbnail(file, *, height: int = 48):
         '<img src="{}" alt="" style="max-height:{}px;max-width:160px;border:1px solid #ddd">',
         file.url,
         height,
+    )
+
+
+def fitted_thumbnails(banner):
+    return format_html(
+        "{} {} {}", *(thumbnail(getattr(banner, f"{device}_image")) for device in DEVICES)
     )
 
 
@@ -127,6 +138,25 @@ def banners_public_url() -> str:
     return settings.PUBLIC_BASE_URL.rstrip("/") + banners_public_path()
 
 
+def publishing_action(description, message, change):
+    """An action of a PublishingActions admin: `change(queryset, moment)` returns the records
+    it changed; the report counts them with `message` (ngettext_lazy(..., "n")) and says what
+    their banners show now."""
+
+    @admin.action(description=description)
+    def action(self, request, queryset):
+        moment = timezone.now()
+        records = change(queryset, moment)
+        banners = self.banners_of(records)
+        self.message_user(
+            request,
+            f"{message % {'n': len(records)}} {banner_states_message(banners, moment)} "
+            f"{public_cache_note()}",
+        )
+
+    return action
+
+
 class PublishingActions:
     """ "Publish now", "Unpublish" and "Purge CDN" for the banner and banner group admins."""
 
@@ -136,10 +166,9 @@ class PublishingActions:
             actions.pop("purge_cdn", None)
         return actions
 
-    def report(self, request, verb: str, banners: list[Banner], moment) -> None:
-        self.message_user(  # type: ignore[attr-defined]  # a ModelAdmin mixin
-            request, f"{verb} {banner_states_message(banners, moment)} {public_cache_note()}"
-        )
+    def banners_of(self, records: list) -> list[Banner]:
+        """The banners whose state an action on `records` reports (these are banners)."""
+        return records
 
     @admin.action(description=_("Purge CDN copies of the banner listing"))
     def purge_cdn(self, request, queryset):
@@ -163,7 +192,7 @@ class StatusListFilter(admin.SimpleListFilter):
     parameter_name = "status"
 
     def lookups(self, request, model_admin):
-        return [(status.value, STATUS_LABELS[status]) for status in Status]
+        return [(status.value, STATUS_BADGES[status][0]) for status in Status]
 
     def queryset(self, request, queryset):
         if self.value() in {status.value for status in Status}:
@@ -206,6 +235,9 @@ class IdentifierListField(forms.CharField):
         return list(dict.fromkeys(part for part in parts if part))
 
 
+# The admin forms below have no Meta: the admin builds them from its fieldsets.
+
+
 class BannerGroupForm(forms.ModelForm):
     showcases = IdentifierListField(
         label=_("showcases"), required=False, help_text=_("One identifier per line.")
@@ -214,30 +246,18 @@ class BannerGroupForm(forms.ModelForm):
         label=_("pages"), required=False, help_text=_("One identifier per line.")
     )
 
-    class Meta:
-        model = BannerGroup
-        fields = [
-            "code",
-            "name",
-            "sales_channel",
-            "location_id",
-            "title",
-            "description",
-            "start_at",
-            "end_at",
-            "desktop_width",
-            "desktop_height",
-            "tablet_width",
-            "tablet_height",
-            "mobile_width",
-            "mobile_height",
-            "products",
-            "brands",
-            "categories",
-            "showcases",
-            "pages",
-            "additional_parameter",
+
+BANNER_IMAGES_FIELDSET: tuple[Any, Any] = (  # shared by the inline and the banner admin
+    _("Images and links"),
+    {
+        "fields": [
+            ("desktop_original_image", "desktop_url"),
+            ("tablet_original_image", "tablet_url"),
+            ("mobile_original_image", "mobile_url"),
+            "fitted_images",
         ]
+    },
+)
 
 
 class BannerInline(admin.StackedInline):
@@ -251,31 +271,17 @@ class BannerInline(admin.StackedInline):
             None,
             {"fields": [("name", "status"), "alt", ("active", "order"), ("start_at", "end_at")]},
         ),
-        (
-            _("Images and links"),
-            {
-                "fields": [
-                    ("desktop_original_image", "desktop_url"),
-                    ("tablet_original_image", "tablet_url"),
-                    ("mobile_original_image", "mobile_url"),
-                    "fitted_images",
-                ]
-            },
-        ),
+        BANNER_IMAGES_FIELDSET,
         (_("Front-end data"), {"classes": ["collapse"], "fields": ["additional_parameter"]}),
     ]
 
-    @admin.display(description=_("status"))
-    def status(self, banner):
-        return status_badge(banner) if banner.pk else "-"
+    status = staticmethod(status_column)
 
     @admin.display(description=_("fitted copies (desktop, tablet, mobile)"))
     def fitted_images(self, banner):
         if not banner.pk:
             return _("Generated when saved.")
-        return format_html(
-            "{} {} {}", *(thumbnail(getattr(banner, f"{device}_image")) for device in DEVICES)
-        )
+        return fitted_thumbnails(banner)
 
 
 @admin.register(BannerGroup)
@@ -336,29 +342,21 @@ class BannerGroupAdmin(PublishingActions, AutocompleteWhenSearchable, admin.Mode
     def public_cache(self, group):
         return public_cache_note()
 
-    @admin.action(description=_("Publish now (start the selected groups now)"))
-    def publish_now(self, request, queryset):
-        moment = timezone.now()
-        groups = banner_groups_publish_now(groups=queryset, moment=moment)
-        banners = list(Banner.objects.filter(group__in=groups).select_related("group"))
-        verb = ngettext("%(n)d group published:", "%(n)d groups published:", len(groups)) % {
-            "n": len(groups)
-        }
-        self.report(request, verb, banners, moment)
+    publish_now = publishing_action(
+        _("Publish now (start the selected groups now)"),
+        ngettext_lazy("%(n)d group published:", "%(n)d groups published:", "n"),
+        lambda groups, moment: banner_groups_publish_now(groups=groups, moment=moment),
+    )
+    unpublish = publishing_action(
+        _("Unpublish (end the selected groups now)"),
+        ngettext_lazy("%(n)d group unpublished:", "%(n)d groups unpublished:", "n"),
+        lambda groups, moment: banner_groups_unpublish(groups=groups, moment=moment),
+    )
 
-    @admin.action(description=_("Unpublish (end the selected groups now)"))
-    def unpublish(self, request, queryset):
-        moment = timezone.now()
-        groups = banner_groups_unpublish(groups=queryset, moment=moment)
-        banners = list(Banner.objects.filter(group__in=groups).select_related("group"))
-        verb = ngettext("%(n)d group unpublished:", "%(n)d groups unpublished:", len(groups)) % {
-            "n": len(groups)
-        }
-        self.report(request, verb, banners, moment)
+    def banners_of(self, records: list) -> list[Banner]:
+        return list(Banner.objects.filter(group__in=records).select_related("group"))
 
-    @admin.display(description=_("name"), ordering="name")
-    def short_name(self, group):
-        return truncated(group.name, NAME_COLUMN_CHARS)
+    short_name = staticmethod(truncated_column("name", description=_("name")))
 
     @admin.display(description=_("banners"), ordering="banners_total")
     def banner_count(self, group):
@@ -390,9 +388,7 @@ class BannerGroupAdmin(PublishingActions, AutocompleteWhenSearchable, admin.Mode
         if not self.has_view_or_change_permission(request, group):
             raise PermissionDenied
         form = PreviewForm(request.GET or None)
-        moment = timezone.now()
-        if form.is_valid() and form.cleaned_data.get("at"):
-            moment = form.cleaned_data["at"]
+        moment = (form.is_valid() and form.cleaned_data.get("at")) or timezone.now()
         channel = group.sales_channel or SalesChannel.objects.filter(is_default=True).first()
         listing = banner_listing_get(
             codes=[group.code],
@@ -400,7 +396,6 @@ class BannerGroupAdmin(PublishingActions, AutocompleteWhenSearchable, admin.Mode
             moment=moment,
             base_url=request.build_absolute_uri("/"),
         )
-        payload = envelope(listing.groups)
         banners = list(group.banners.order_by("order", "id"))
         context = {
             **self.admin_site.each_context(request),
@@ -413,7 +408,7 @@ class BannerGroupAdmin(PublishingActions, AutocompleteWhenSearchable, admin.Mode
             "live_banners": listing.groups[0]["banners"] if listing.groups else [],
             "banner_rows": [(banner, status_badge(banner, moment)) for banner in banners],
             "valid_until": listing.valid_until,
-            "payload_json": json.dumps(payload, cls=DjangoJSONEncoder, indent=2),
+            "payload_json": json.dumps(envelope(listing.groups), cls=DjangoJSONEncoder, indent=2),
         }
         return TemplateResponse(request, "admin/marketing/bannergroup/preview.html", context)
 
@@ -456,17 +451,7 @@ class BannerAdmin(SafeAutocompleteMixin, PublishingActions, admin.ModelAdmin):
     fieldsets = [
         (None, {"fields": ["group", "name", "alt", ("active", "status"), "order"]}),
         (_("Scheduling"), {"fields": [("start_at", "end_at")]}),
-        (
-            _("Images and links"),
-            {
-                "fields": [
-                    ("desktop_original_image", "desktop_url"),
-                    ("tablet_original_image", "tablet_url"),
-                    ("mobile_original_image", "mobile_url"),
-                    "fitted_images",
-                ]
-            },
-        ),
+        BANNER_IMAGES_FIELDSET,
         (_("Front-end data"), {"fields": ["additional_parameter"]}),
         (_("History"), {"fields": ["created_at", "updated_at"]}),
     ]
@@ -475,57 +460,38 @@ class BannerAdmin(SafeAutocompleteMixin, PublishingActions, admin.ModelAdmin):
     def preview(self, banner):
         return thumbnail(banner.desktop_image or banner.desktop_original_image, height=40)
 
-    @admin.display(description=_("name"), ordering="name")
-    def short_name(self, banner):
-        return truncated(banner.name, NAME_COLUMN_CHARS)
+    short_name = staticmethod(truncated_column("name", description=_("name")))
 
-    @admin.display(description=_("status"))
-    def status(self, banner):
-        return status_badge(banner)
+    status = staticmethod(status_column)
 
     @admin.display(description=_("fitted copies (desktop, tablet, mobile)"))
     def fitted_images(self, banner):
-        return format_html(
-            "{} {} {}", *(thumbnail(getattr(banner, f"{device}_image")) for device in DEVICES)
-        )
+        return fitted_thumbnails(banner)
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         refresh_banner_images.enqueue(obj.pk)
 
-    @admin.action(description=_("Publish now (start the selected banners now)"))
-    def publish_now(self, request, queryset):
-        moment = timezone.now()
-        banners = banners_publish_now(banners=queryset, moment=moment)
-        verb = ngettext("%(n)d banner published:", "%(n)d banners published:", len(banners)) % {
-            "n": len(banners)
-        }
-        self.report(request, verb, banners, moment)
-
-    @admin.action(description=_("Unpublish (end the selected banners now)"))
-    def unpublish(self, request, queryset):
-        moment = timezone.now()
-        banners = banners_unpublish(banners=queryset, moment=moment)
-        verb = ngettext("%(n)d banner unpublished:", "%(n)d banners unpublished:", len(banners)) % {
-            "n": len(banners)
-        }
-        self.report(request, verb, banners, moment)
-
-    @admin.action(description=_("Activate selected banners (keeping their schedule)"))
-    def activate(self, request, queryset):
-        banners = banners_set_active(banners=queryset, active=True)
-        verb = ngettext("%(n)d banner activated:", "%(n)d banners activated:", len(banners)) % {
-            "n": len(banners)
-        }
-        self.report(request, verb, banners, timezone.now())
-
-    @admin.action(description=_("Deactivate selected banners"))
-    def deactivate(self, request, queryset):
-        banners = banners_set_active(banners=queryset, active=False)
-        verb = ngettext("%(n)d banner deactivated:", "%(n)d banners deactivated:", len(banners)) % {
-            "n": len(banners)
-        }
-        self.report(request, verb, banners, timezone.now())
+    publish_now = publishing_action(
+        _("Publish now (start the selected banners now)"),
+        ngettext_lazy("%(n)d banner published:", "%(n)d banners published:", "n"),
+        lambda banners, moment: banners_publish_now(banners=banners, moment=moment),
+    )
+    unpublish = publishing_action(
+        _("Unpublish (end the selected banners now)"),
+        ngettext_lazy("%(n)d banner unpublished:", "%(n)d banners unpublished:", "n"),
+        lambda banners, moment: banners_unpublish(banners=banners, moment=moment),
+    )
+    activate = publishing_action(
+        _("Activate selected banners (keeping their schedule)"),
+        ngettext_lazy("%(n)d banner activated:", "%(n)d banners activated:", "n"),
+        lambda banners, moment: banners_set_active(banners=banners, active=True),
+    )
+    deactivate = publishing_action(
+        _("Deactivate selected banners"),
+        ngettext_lazy("%(n)d banner deactivated:", "%(n)d banners deactivated:", "n"),
+        lambda banners, moment: banners_set_active(banners=banners, active=False),
+    )
 
     @admin.action(description=_("Regenerate fitted images"))
     def regenerate_images(self, request, queryset):
@@ -556,24 +522,6 @@ class UpsellForm(forms.ModelForm):
             "cart, checkout, or any location your front end asks for (GET /cart/upsell/{location})."
         ),
     )
-
-    class Meta:
-        model = Upsell
-        fields = [
-            "display_title",
-            "display_description",
-            "display_button_text",
-            "product",
-            "quantity",
-            "price_rule",
-            "location",
-            "priority",
-            "active",
-            "start_at",
-            "end_at",
-            "trigger_products",
-            "trigger_categories",
-        ]
 
 
 @admin.register(Upsell)
@@ -618,17 +566,13 @@ class UpsellAdmin(AutocompleteWhenSearchable, admin.ModelAdmin):
         (_("History"), {"fields": ["created_at", "updated_at"]}),
     ]
 
-    @admin.display(description=_("title"), ordering="display_title")
-    def short_title(self, upsell):
-        return truncated(upsell.display_title, NAME_COLUMN_CHARS)
+    short_title = staticmethod(truncated_column("display_title", description=_("title")))
 
     @admin.display(description=_("product"), ordering="product__name")
     def product_name(self, upsell):
         return truncated(upsell.product.name, NAME_COLUMN_CHARS)
 
-    @admin.display(description=_("status"))
-    def status(self, upsell):
-        return status_badge(upsell) if upsell.pk else "-"
+    status = staticmethod(status_column)
 
     def render_change_form(self, request, context, *args, **kwargs):
         context["upsell_locations"] = list(

@@ -7,10 +7,7 @@ class MarketingConfig(AppConfig):
     verbose_name = _("Marketing")
 
     def ready(self) -> None:
-        from . import signals  # connects cache invalidation
-
-        signals.connect_catalog_signals()
-
+        from . import signals  # noqa: F401  (connects cache invalidation)
         from .api import sections  # the full product's `bannerGroups` (decisions.md)
 
         sections.register()

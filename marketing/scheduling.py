@@ -41,10 +41,8 @@ class Window:
         the latest start and the earliest end win. Windows that do not overlap give an
         empty window (never live).
         """
-        starts = [edge for edge in (self.start, outer.start) if edge is not None]
-        ends = [edge for edge in (self.end, outer.end) if edge is not None]
-        start = max(starts, default=None)
-        end = min(ends, default=None)
+        start = max((edge for edge in (self.start, outer.start) if edge is not None), default=None)
+        end = min((edge for edge in (self.end, outer.end) if edge is not None), default=None)
         empty = self.empty or outer.empty
         if start is not None and end is not None and end <= start:
             empty = True

@@ -3,7 +3,7 @@
 from collections import defaultdict
 from datetime import datetime
 
-from django.db.models import Exists, ManyToManyField, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
 from catalog.models import Product
 from catalog.pricing import next_rule_boundary
@@ -23,6 +23,12 @@ from .scheduling import Window, next_boundary
 BANNERS_CACHE = "banners"
 # Upsell offers and their triggers (the answers also follow catalog.PRODUCTS_CACHE).
 UPSELLS_CACHE = "upsells"
+# The links of a banner group: relation -> (attribute set on each group, id column of its table)
+LINKED_IDS = {
+    "products": ("product_ids", "product_id"),
+    "brands": ("brand_ids", "brand_id"),
+    "categories": ("category_ids", "category_id"),
+}
 
 
 def banner_groups_by_codes(*, codes: list[str], channel: SalesChannel | None) -> list[BannerGroup]:
@@ -47,11 +53,15 @@ def _with_banners_and_links(groups: QuerySet[BannerGroup]) -> list[BannerGroup]:
             Prefetch("banners", queryset=Banner.objects.active().order_by("order", "id")),
         )
     )
-    ids = [group.pk for group in loaded]
-    for relation in ("products", "brands", "categories"):
-        linked = _linked_ids(relation, ids)
+    ids = [group.pk for group in loaded]  # none: Django answers the `__in` reads without a query
+    for relation, (attribute, column) in LINKED_IDS.items():
+        # {group id: [linked ids]} read from the M2M table alone (no join to the catalog)
+        linked: dict[int, list[int]] = defaultdict(list)
+        rows = getattr(BannerGroup, relation).through.objects.filter(bannergroup_id__in=ids)
+        for group_id, linked_id in rows.order_by(column).values_list("bannergroup_id", column):
+            linked[group_id].append(linked_id)
         for group in loaded:
-            setattr(group, _ids_attribute(relation), linked.get(group.pk, []))
+            setattr(group, attribute, linked[group.pk])
     return loaded
 
 
@@ -82,33 +92,6 @@ def default_sales_channel() -> SalesChannel | None:
         "default-channel",
         lambda: SalesChannel.objects.filter(is_default=True).first(),
     )
-
-
-def _ids_attribute(relation: str) -> str:
-    return {"products": "product_ids", "brands": "brand_ids", "categories": "category_ids"}[
-        relation
-    ]
-
-
-def _linked_ids(relation: str, group_ids: list[int]) -> dict[int, list[int]]:
-    """{group id: [linked ids]} read from the M2M table alone (no join to the catalog)."""
-    if not group_ids:
-        return {}
-    field = BannerGroup._meta.get_field(relation)
-    assert isinstance(field, ManyToManyField)  # relation names a many-to-many of BannerGroup
-    through = field.remote_field.through
-    assert isinstance(through, type)  # resolved once the app registry is ready
-    source = field.m2m_field_name()
-    target = field.m2m_reverse_field_name()
-    linked: dict[int, list[int]] = defaultdict(list)
-    rows = (
-        through._default_manager.filter(**{f"{source}__in": group_ids})
-        .order_by(f"{target}_id")
-        .values_list(f"{source}_id", f"{target}_id")
-    )
-    for group_id, target_id in rows:
-        linked[group_id].append(target_id)
-    return linked
 
 
 # --- Upsell ------------------------------------------------------------------------

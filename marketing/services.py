@@ -2,7 +2,9 @@
 
 import hashlib
 import logging
+from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 
 from django.core.files.base import ContentFile
 from django.db import transaction
@@ -83,11 +85,8 @@ def banner_group_images_refresh(*, group: BannerGroup, force: bool = False) -> i
 
     Returns how many banners got at least one new copy.
     """
-    count = 0
-    for banner in group.banners.select_related("group"):
-        if banner_images_refresh(banner=banner, force=force):
-            count += 1
-    return count
+    banners = group.banners.select_related("group")
+    return sum(1 for banner in banners if banner_images_refresh(banner=banner, force=force))
 
 
 # --- Publishing ----------------------------------------------------------------------
@@ -130,62 +129,53 @@ def _unpublish_window(record: Banner | BannerGroup, moment: datetime) -> None:
         record.start_at = None
 
 
+def _save_locked(
+    lock: Callable[[QuerySet], QuerySet], records: QuerySet, fields: list[str], change: Callable
+) -> list:
+    """Lock `records` (`lock` re-reads them), apply `change` to each and save its `fields`."""
+    with transaction.atomic():
+        locked = list(lock(records))
+        for record in locked:
+            change(record)
+            record.save(update_fields=[*fields, "updated_at"])
+    return locked
+
+
 def banners_publish_now(*, banners: QuerySet[Banner], moment: datetime) -> list[Banner]:
     """Activate `banners` and start them at `moment`; returns them with their group
     (their group's schedule still bounds them: see Banner.effective_window)."""
-    done = []
-    with transaction.atomic():
-        for banner in _locked_banners(banners):
-            banner.active = True
-            _publish_window(banner, moment)
-            banner.save(update_fields=["active", "start_at", "end_at", "updated_at"])
-            done.append(banner)
-    return done
+
+    def publish(banner: Banner) -> None:
+        banner.active = True
+        _publish_window(banner, moment)
+
+    return _save_locked(_locked_banners, banners, ["active", "start_at", "end_at"], publish)
 
 
 def banners_unpublish(*, banners: QuerySet[Banner], moment: datetime) -> list[Banner]:
     """End `banners` at `moment` (they stay active, so "Publish now" brings them back)."""
-    done = []
-    with transaction.atomic():
-        for banner in _locked_banners(banners):
-            _unpublish_window(banner, moment)
-            banner.save(update_fields=["start_at", "end_at", "updated_at"])
-            done.append(banner)
-    return done
+    unpublish = partial(_unpublish_window, moment=moment)
+    return _save_locked(_locked_banners, banners, ["start_at", "end_at"], unpublish)
 
 
 def banners_set_active(*, banners: QuerySet[Banner], active: bool) -> list[Banner]:
     """Switch `banners` on or off without touching their schedule."""
-    done = []
-    with transaction.atomic():
-        for banner in _locked_banners(banners):
-            banner.active = active
-            banner.save(update_fields=["active", "updated_at"])
-            done.append(banner)
-    return done
+    return _save_locked(
+        _locked_banners, banners, ["active"], lambda banner: setattr(banner, "active", active)
+    )
 
 
 def banner_groups_publish_now(
     *, groups: QuerySet[BannerGroup], moment: datetime
 ) -> list[BannerGroup]:
     """Start `groups` at `moment` (their banners keep their own, later starts)."""
-    done = []
-    with transaction.atomic():
-        for group in _locked_groups(groups):
-            _publish_window(group, moment)
-            group.save(update_fields=["start_at", "end_at", "updated_at"])
-            done.append(group)
-    return done
+    publish = partial(_publish_window, moment=moment)
+    return _save_locked(_locked_groups, groups, ["start_at", "end_at"], publish)
 
 
 def banner_groups_unpublish(
     *, groups: QuerySet[BannerGroup], moment: datetime
 ) -> list[BannerGroup]:
     """End `groups` at `moment`: none of their banners shows any more."""
-    done = []
-    with transaction.atomic():
-        for group in _locked_groups(groups):
-            _unpublish_window(group, moment)
-            group.save(update_fields=["start_at", "end_at", "updated_at"])
-            done.append(group)
-    return done
+    unpublish = partial(_unpublish_window, moment=moment)
+    return _save_locked(_locked_groups, groups, ["start_at", "end_at"], unpublish)

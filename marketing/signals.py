@@ -4,6 +4,7 @@ group, a banner or a group's links drops every cached banner listing at once."""
 from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.dispatch import receiver
 
+from catalog.models import Brand, Category, Product
 from infra.cache import cache_namespace_bump, invalidate_on_change
 
 from .models import Banner, BannerGroup, Upsell
@@ -26,16 +27,10 @@ def banner_group_links_changed(action: str, **kwargs) -> None:
         cache_namespace_bump(BANNERS_CACHE)
 
 
+@receiver(post_delete, sender=Product)
+@receiver(post_delete, sender=Brand)
+@receiver(post_delete, sender=Category)
 def catalog_record_deleted(**kwargs) -> None:
     """A deleted product, brand or category leaves the `products`/`brands`/`categories`
     ids of groups (its M2M rows go without an m2m_changed signal)."""
     cache_namespace_bump(BANNERS_CACHE)
-
-
-def connect_catalog_signals() -> None:
-    from catalog.models import Brand, Category, Product
-
-    for model in (Product, Brand, Category):
-        post_delete.connect(
-            catalog_record_deleted, sender=model, dispatch_uid=f"banners-{model.__name__}"
-        )

@@ -6,6 +6,7 @@ import json
 import math
 from dataclasses import dataclass
 from datetime import datetime
+from operator import attrgetter
 
 from django.conf import settings
 
@@ -38,6 +39,31 @@ class BannerListing:
         return max(0, min(limit, math.floor((self.valid_until - moment).total_seconds())))
 
 
+def group_entries(groups, context: dict, window=attrgetter("effective_window")) -> list:
+    """Each group serialized, its banners paired with their `window` (default: within the
+    group's schedule)."""
+    entries = []
+    for group in groups:
+        data = dict(BannerGroupSerializer(group, context=context).data)
+        windows = [window(banner) for banner in group.banners.all()]
+        banners = tuple(zip(windows, map(dict, data["banners"]), strict=True))
+        entries.append(BannerGroupEntry(group=data, banners=banners))
+    return entries
+
+
+def live_at(entries: list[BannerGroupEntry], moment: datetime) -> BannerListing:
+    """The groups of `entries` with their banners live at `moment`."""
+    groups = [
+        {
+            **entry.group,
+            "banners": [banner for window, banner in entry.banners if window.contains(moment)],
+        }
+        for entry in entries
+    ]
+    windows = (window for entry in entries for window, _ in entry.banners)
+    return BannerListing(groups=groups, valid_until=next_boundary(windows, moment))
+
+
 def _listing_key(codes: list[str], channel_id: int | None, base_url: str) -> str:
     raw = json.dumps([codes, channel_id, base_url], separators=(",", ":"))
     return hashlib.blake2b(raw.encode(), digest_size=16).hexdigest()
@@ -53,24 +79,10 @@ def banner_listing_get(
     even while the entry is cached. Staff changes bump the namespace (signals.py).
     """
     channel_id = channel.pk if channel is not None else None
-
-    def build() -> list[BannerGroupEntry]:
-        context = {"channel_id": channel_id, "base_url": base_url}
-        entries = []
-        for group in banner_groups_by_codes(codes=codes, channel=channel):
-            data = dict(BannerGroupSerializer(group, context=context).data)
-            windows = [banner.effective_window for banner in group.banners.all()]
-            banners = tuple(zip(windows, map(dict, data["banners"]), strict=True))
-            entries.append(BannerGroupEntry(group=data, banners=banners))
-        return entries
-
-    entries = cached(BANNERS_CACHE, _listing_key(codes, channel_id, base_url), build)
-    groups = [
-        {
-            **entry.group,
-            "banners": [banner for window, banner in entry.banners if window.contains(moment)],
-        }
-        for entry in entries
-    ]
-    windows = (window for entry in entries for window, _ in entry.banners)
-    return BannerListing(groups=groups, valid_until=next_boundary(windows, moment))
+    context = {"channel_id": channel_id, "base_url": base_url}
+    entries = cached(
+        BANNERS_CACHE,
+        _listing_key(codes, channel_id, base_url),
+        lambda: group_entries(banner_groups_by_codes(codes=codes, channel=channel), context),
+    )
+    return live_at(entries, moment)

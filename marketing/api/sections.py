@@ -8,14 +8,14 @@ is ready; the read model keys its fragments under the versions of `namespaces` a
 them no longer than the next banner start or end."""
 
 from datetime import datetime
+from operator import attrgetter
 
 from catalog.api.fragments import FullProductSection, register_full_product_section
 from catalog.models import Product
 from storefront.selectors import SALES_CHANNEL_CACHE
 
-from ..scheduling import Window, next_boundary
 from ..selectors import BANNERS_CACHE, banner_groups_linked_to, default_sales_channel
-from .serializers import BannerGroupSerializer
+from .listing import group_entries, live_at
 
 
 def product_banner_groups(
@@ -30,19 +30,8 @@ def product_banner_groups(
         product_ids=product_ids, category_ids=category_ids, channel=channel
     )
     context = {"channel_id": channel.pk if channel else None, "base_url": base_url}
-    rendered: list[dict] = []
-    windows: list[Window] = []
-    for group in groups:
-        data = dict(BannerGroupSerializer(group, context=context).data)
-        banners = list(group.banners.all())
-        windows.extend(banner.window for banner in banners)
-        data["banners"] = [
-            shown
-            for banner, shown in zip(banners, data["banners"], strict=True)
-            if banner.window.contains(moment)
-        ]
-        rendered.append(data)
-    return rendered, next_boundary(windows, moment)
+    listing = live_at(group_entries(groups, context, window=attrgetter("window")), moment)
+    return listing.groups, listing.valid_until
 
 
 BANNER_GROUPS_SECTION = FullProductSection(

@@ -98,17 +98,26 @@ class SchedulingField(serializers.Field):
     A banner answers its effective schedule: its own start and end within its group's.
     """
 
-    def __init__(self, **kwargs):
-        super().__init__(source="*", read_only=True, **kwargs)
-
     def to_representation(self, instance):
         window = getattr(instance, "effective_window", None) or instance.window
-        if window.start is None and window.end is None:
+        if window.is_open:
             return None
         return BannerSchedulingSerializer({"start_at": window.start, "end_at": window.end}).data
 
 
-class BannerSerializer(serializers.ModelSerializer):
+# The fields banners share with their group (a comment: a docstring would describe Banner).
+class SizedSerializer(serializers.ModelSerializer):
+    desktopWidth = PixelsField("desktop", "width")
+    desktopHeight = PixelsField("desktop", "height")
+    tabletWidth = PixelsField("tablet", "width")
+    tabletHeight = PixelsField("tablet", "height")
+    mobileWidth = PixelsField("mobile", "width")
+    mobileHeight = PixelsField("mobile", "height")
+    createdAt = serializers.DateTimeField(source="created_at")
+    additionalParameter = serializers.JSONField(source="additional_parameter")
+
+
+class BannerSerializer(SizedSerializer):
     templateBannerGroupId = serializers.IntegerField(source="group_id")
     desktopImage = BannerImageField("desktop")
     desktopOriginalImage = BannerImageField("desktop", original=True)
@@ -119,15 +128,7 @@ class BannerSerializer(serializers.ModelSerializer):
     desktopUrl = serializers.CharField(source="desktop_url")
     tabletUrl = serializers.SerializerMethodField()
     mobileUrl = serializers.SerializerMethodField()
-    desktopWidth = PixelsField("desktop", "width")
-    desktopHeight = PixelsField("desktop", "height")
-    tabletWidth = PixelsField("tablet", "width")
-    tabletHeight = PixelsField("tablet", "height")
-    mobileWidth = PixelsField("mobile", "width")
-    mobileHeight = PixelsField("mobile", "height")
-    scheduling = SchedulingField()
-    createdAt = serializers.DateTimeField(source="created_at")
-    additionalParameter = serializers.JSONField(source="additional_parameter")
+    scheduling = SchedulingField(source="*", read_only=True)
 
     class Meta:
         model = Banner
@@ -169,7 +170,7 @@ class BannerSerializer(serializers.ModelSerializer):
 # --- Banner group (2.6) ------------------------------------------------------------
 
 
-class BannerGroupSerializer(serializers.ModelSerializer):
+class BannerGroupSerializer(SizedSerializer):
     """Needs `context["base_url"]` (image URLs) and `context["channel_id"]` (the channel a
     group open to every channel reports), and `product_ids`, `brand_ids`, `category_ids`
     on each group (set by selectors.banner_groups_by_codes)."""
@@ -178,15 +179,7 @@ class BannerGroupSerializer(serializers.ModelSerializer):
     locationId = serializers.SerializerMethodField()
     title = serializers.SerializerMethodField()
     description = serializers.SerializerMethodField()
-    desktopWidth = PixelsField("desktop", "width")
-    desktopHeight = PixelsField("desktop", "height")
-    tabletWidth = PixelsField("tablet", "width")
-    tabletHeight = PixelsField("tablet", "height")
-    mobileWidth = PixelsField("mobile", "width")
-    mobileHeight = PixelsField("mobile", "height")
-    createdAt = serializers.DateTimeField(source="created_at")
     updatedAt = serializers.DateTimeField(source="updated_at")
-    additionalParameter = serializers.JSONField(source="additional_parameter")
     banners = BannerSerializer(many=True, help_text="Active banners live at the moment.")
     products = serializers.ListField(child=serializers.IntegerField(), source="product_ids")
     brands = serializers.ListField(child=serializers.IntegerField(), source="brand_ids")
@@ -244,6 +237,10 @@ VARIATION_MAP_MESSAGE = (
 )
 
 
+def _variation_map_error(message: str = VARIATION_MAP_MESSAGE) -> serializers.ValidationError:
+    return serializers.ValidationError({"variationMap": [message]})
+
+
 @overload
 def _cart_id(value: object, *, allow_empty: Literal[False]) -> int: ...
 @overload
@@ -270,23 +267,19 @@ def parse_variation_map(raw) -> dict[int, int | None]:
         try:
             raw = {item["productId"]: item.get("variationId") for item in raw}
         except (KeyError, TypeError):
-            raise serializers.ValidationError({"variationMap": [VARIATION_MAP_MESSAGE]}) from None
+            raise _variation_map_error() from None
     if not isinstance(raw, dict):
-        raise serializers.ValidationError({"variationMap": [VARIATION_MAP_MESSAGE]})
+        raise _variation_map_error()
     if len(raw) > MAX_CART_ENTRIES:
-        raise serializers.ValidationError(
-            {
-                "variationMap": [
-                    f"The variationMap field may have at most {MAX_CART_ENTRIES} entries."
-                ]
-            }
+        raise _variation_map_error(
+            f"The variationMap field may have at most {MAX_CART_ENTRIES} entries."
         )
     cart: dict[int, int | None] = {}
     for key, value in raw.items():
         try:
             cart[_cart_id(key, allow_empty=False)] = _cart_id(value, allow_empty=True)
         except (ValueError, TypeError):
-            raise serializers.ValidationError({"variationMap": [VARIATION_MAP_MESSAGE]}) from None
+            raise _variation_map_error() from None
     return cart
 
 
@@ -309,9 +302,6 @@ class UpsellProductField(serializers.Field):
     """The offered product, rendered by the product read model (catalog.api.fragments):
     `context["upsell_product"]`."""
 
-    def __init__(self, **kwargs):
-        super().__init__(source="*", read_only=True, **kwargs)
-
     def to_representation(self, offer):
         return self.context["upsell_product"]
 
@@ -325,5 +315,5 @@ class UpsellSerializer(serializers.Serializer):
     displayDescription = serializers.CharField(source="display_description")
     displayButtonText = serializers.CharField(source="display_button_text")
     quantity = serializers.IntegerField()
-    upsellProduct = UpsellProductField()
+    upsellProduct = UpsellProductField(source="*", read_only=True)
     priceRule = PriceRuleSerializer(source="price_rule")
