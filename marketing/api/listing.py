@@ -6,7 +6,6 @@ import json
 import math
 from dataclasses import dataclass
 from datetime import datetime
-from operator import attrgetter
 
 from django.conf import settings
 
@@ -39,13 +38,13 @@ class BannerListing:
         return max(0, min(limit, math.floor((self.valid_until - moment).total_seconds())))
 
 
-def group_entries(groups, context: dict, window=attrgetter("effective_window")) -> list:
-    """Each group serialized, its banners paired with their `window` (default: within the
-    group's schedule)."""
+def group_entries(groups, context: dict) -> list:
+    """Each group serialized, its banners paired with their window within the group's
+    schedule."""
     entries = []
     for group in groups:
         data = dict(BannerGroupSerializer(group, context=context).data)
-        windows = [window(banner) for banner in group.banners.all()]
+        windows = [banner.effective_window for banner in group.banners.all()]
         banners = tuple(zip(windows, map(dict, data["banners"]), strict=True))
         entries.append(BannerGroupEntry(group=data, banners=banners))
     return entries

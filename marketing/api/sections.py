@@ -8,7 +8,6 @@ is ready; the read model keys its fragments under the versions of `namespaces` a
 them no longer than the next banner start or end."""
 
 from datetime import datetime
-from operator import attrgetter
 
 from catalog.api.fragments import FullProductSection, register_full_product_section
 from catalog.models import Product
@@ -23,14 +22,15 @@ def product_banner_groups(
 ) -> tuple[list[dict], datetime | None]:
     """The groups linked to the product (a variation: or to its main product) or to one of
     `category_ids` (its categories with their ancestors), on the default sales channel,
-    each with its banners live at `moment`; and the next banner start or end."""
+    each with its banners live at `moment` within the group's schedule; and the next
+    banner start or end."""
     channel = default_sales_channel()
     product_ids = frozenset(pid for pid in (product.pk, product.parent_id) if pid is not None)
     groups = banner_groups_linked_to(
         product_ids=product_ids, category_ids=category_ids, channel=channel
     )
     context = {"channel_id": channel.pk if channel else None, "base_url": base_url}
-    listing = live_at(group_entries(groups, context, window=attrgetter("window")), moment)
+    listing = live_at(group_entries(groups, context), moment)
     return listing.groups, listing.valid_until
 
 

@@ -203,18 +203,27 @@ def test_banner_groups_linked_to_the_product_or_its_categories_show_their_live_b
         BannerFactory(group=by_category, end_at=at(11))
         BannerFactory(group=by_category, start_at=at(13))
         BannerFactory(group=by_category, active=False)
+        # and groups whose own schedule is over or not yet begun: their banners inherit it
+        ended = BannerGroupFactory(code="d-ended", end_at=at(11))
+        upcoming = BannerGroupFactory(code="e-upcoming", start_at=at(13))
+        for group in (ended, upcoming):
+            group.products.add(product)
+            BannerFactory(group=group)
 
         # when
         product_body = upsell_product(api_client.get(URL))
         listing = api_client.get(
-            "/api/v3/publics/template/banners", {"codes": "a-category,b-product"}
+            "/api/v3/publics/template/banners",
+            {"codes": "a-category,b-product,d-ended,e-upcoming"},
         )
 
     # then the linked groups show, rendered as the banners endpoint renders them
     groups = product_body["bannerGroups"]
-    assert [group["code"] for group in groups] == ["a-category", "b-product"]
+    assert [group["code"] for group in groups][:2] == ["a-category", "b-product"]
     assert banner_ids(product_body, "a-category") == [first.pk, second.pk]
     assert banner_ids(product_body, "b-product") == []
+    for code in ("d-ended", "e-upcoming"):
+        assert all(group["banners"] == [] for group in groups if group["code"] == code)
     assert groups == listing.json()["data"]
 
 
