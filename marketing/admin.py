@@ -200,9 +200,10 @@ class StatusListFilter(admin.SimpleListFilter):
         return queryset
 
 
-class AutocompleteWhenSearchable:
+class AutocompleteWhenSearchable(SafeAutocompleteMixin):
     """Autocomplete widgets for the relations whose admin can be searched (the catalog's);
-    plain selects otherwise, so a catalog admin without search_fields never breaks checks."""
+    plain selects otherwise, so a catalog admin without search_fields never breaks checks.
+    The widgets are the safe ones: a garbage id is a form error."""
 
     autocomplete_candidates: tuple[str, ...] = ()
 
