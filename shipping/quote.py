@@ -28,6 +28,7 @@ Units: weights in kilograms, dimensions in centimetres, volumes in cm3, money in
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import ROUND_UP, Decimal
@@ -345,22 +346,20 @@ def _group(
         for table in tables:
             if not table.serves(storage.id, cargo_type_ids):
                 continue
-            best: ShippingOption | None = None
-            for row in rows_by_table.get(table.id, ()):
-                if not row_matches(
-                    row, zipcode=request.target_zipcode, weight=billable, value=total_price
-                ):
-                    continue
-                option = ShippingOption(
+            matching = (
+                ShippingOption(
                     table_id=table.id,
                     row=row,
                     value=row_value(row, weight=billable, order_value=total_price),
                     begin_days=row.begin_days + additional_time,
                     end_days=row.end_days + additional_time,
                 )
-                if best is None or _option_key(option) < _option_key(best):
-                    best = option
-            if best is not None:
+                for row in rows_by_table.get(table.id, ())
+                if row_matches(
+                    row, zipcode=request.target_zipcode, weight=billable, value=total_price
+                )
+            )
+            if (best := min(matching, key=_option_key, default=None)) is not None:
                 options.append(best)
         options.sort(key=_option_key)
 
@@ -484,10 +483,7 @@ def quote(request: QuoteRequest, data: QuoteData) -> QuoteResult:
     remaining = servable
     while remaining:
         # The storage serving the most remaining items; the nearest among equals.
-        counts: dict[int, int] = {}
-        for _, _, ranks in remaining:
-            for rank in ranks:
-                counts[rank] = counts.get(rank, 0) + 1
+        counts = Counter(rank for _, _, ranks in remaining for rank in ranks)
         chosen = min(counts, key=lambda rank: (-counts[rank], rank))
         storage, distance = ranked[chosen]
         taken = [(requested, product) for requested, product, ranks in remaining if chosen in ranks]
