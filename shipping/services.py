@@ -23,7 +23,7 @@ def postal_code_find(*, country: str, code: str) -> PostalCodeData | None:
         return None
     try:
         with transaction.atomic():
-            PostalCode.objects.create(country=country, code=code, **asdict(address))
+            PostalCode.objects.create(**asdict(address))
     except IntegrityError:
         pass  # another request stored it first; its record is the one served
     return postal_code_get(country=country, code=code)
