@@ -97,23 +97,18 @@ NO_VARIABLE = Decimal(0)
 
 
 def _decimal_pair(value: dict, low: str, high: str, *, places: int, maximum: Decimal):
-    return (
+    """A range: empty `low` is 0, empty `high` is `maximum` (no limit)."""
+    zero = Decimal(0).quantize(Decimal(1).scaleb(-places))
+    return tuple(
         parse_decimal(
-            value[low],
-            name=low,
+            value[name],
+            name=name,
             places=places,
             minimum=Decimal(0),
             maximum=maximum,
-            default=Decimal(0).quantize(Decimal(1).scaleb(-places)),
-        ),
-        parse_decimal(
-            value[high],
-            name=high,
-            places=places,
-            minimum=Decimal(0),
-            maximum=maximum,
-            default=maximum,
-        ),
+            default=empty,
+        )
+        for name, empty in ((low, zero), (high, maximum))
     )
 
 
