@@ -282,15 +282,9 @@ def postal_import_job_view(modeladmin, request, job_id: int):
     job = PostalImportJob.objects.select_related("staged").filter(pk=job_id).first()
     if job is None:
         raise Http404(gettext("No such import."))
-    confirm_token = None
-    if (
-        job.finished
-        and job.dry_run
-        and job.status == "done"
-        and job.staged is not None
-        and job.staged.user_id == request.user.pk
-    ):
-        confirm_token = job.staged.token
+    # A finished dry run of this user's upload offers "Import these rows".
+    staged = job.staged if job.finished and job.dry_run and job.status == "done" else None
+    confirm_token = staged.token if staged and staged.user_id == request.user.pk else None
     context = _context(
         modeladmin,
         request,

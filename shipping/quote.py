@@ -272,19 +272,15 @@ def _ranked_storages(
     request: QuoteRequest, storages: Iterable[QuoteStorage]
 ) -> list[tuple[QuoteStorage, float]]:
     """Eligible storages, nearest first, with their distance (0 when it cannot be known)."""
-    has_target = request.target_latitude is not None and request.target_longitude is not None
+    latitude, longitude = request.target_latitude, request.target_longitude
+    has_target = latitude is not None and longitude is not None
     ranked = []
     for storage in storages:
         if not storage.active or request.trade_policy_id in storage.excluded_trade_policy_ids:
             continue
         known = has_target and storage.latitude is not None and storage.longitude is not None
         distance = (
-            great_circle_km(
-                request.target_latitude,
-                request.target_longitude,
-                storage.latitude,
-                storage.longitude,
-            )
+            great_circle_km(latitude, longitude, storage.latitude, storage.longitude)
             if known
             else 0.0
         )

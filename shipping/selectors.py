@@ -119,17 +119,15 @@ def quote_trade_policy_id(trade_policy_id: int | None) -> int | None:
 
 def nearest_pickup_id(table: TableInfo, request: quote.QuoteRequest) -> int | None:
     """The table's active pickup point nearest the quote's target (quote.nearest_pickup)."""
-    points = []
-    for pickup in table.pickups:
-        code = try_normalize_postal_code(pickup.country_code, pickup.zip_code)
-        points.append(
-            quote.PickupPoint(
-                id=pickup.pk,
-                zip_code=code or "",
-                latitude=None if pickup.latitude is None else float(pickup.latitude),
-                longitude=None if pickup.longitude is None else float(pickup.longitude),
-            )
+    points = [
+        quote.PickupPoint(
+            id=pickup.pk,
+            zip_code=try_normalize_postal_code(pickup.country_code, pickup.zip_code) or "",
+            latitude=None if pickup.latitude is None else float(pickup.latitude),
+            longitude=None if pickup.longitude is None else float(pickup.longitude),
         )
+        for pickup in table.pickups
+    ]
     return quote.nearest_pickup(
         points,
         target_zipcode=request.target_zipcode,
