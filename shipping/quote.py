@@ -444,7 +444,7 @@ def quote(request: QuoteRequest, data: QuoteData) -> QuoteResult:
     servable: list[tuple[RequestedItem, QuoteProduct, set[int]]] = []
     for requested in _merged(request.items):
         product = products.get(requested.product_id)
-        problem = None
+        ranks: set[int] = set()
         if product is None:
             problem = ItemProblem.NOT_FOUND
         elif not product.active:
@@ -453,23 +453,19 @@ def quote(request: QuoteRequest, data: QuoteData) -> QuoteResult:
             problem = ItemProblem.NOT_FOR_SALE
         elif not ranked:
             problem = ItemProblem.NO_STORAGE
-        if problem is not None:
-            errors.append(ErrorItem(requested.product_id, requested.quantity, problem))
-            continue
-        if product.service or product.sale_without_stock:
-            ranks = set(range(len(ranked)))
         else:
             ranks = {
                 rank
                 for rank, (storage, _) in enumerate(ranked)
-                if stock.get((product.id, storage.id), 0) >= requested.quantity
+                if product.service
+                or product.sale_without_stock
+                or stock.get((product.id, storage.id), 0) >= requested.quantity
             }
-        if not ranks:
-            errors.append(
-                ErrorItem(requested.product_id, requested.quantity, ItemProblem.OUT_OF_STOCK)
-            )
-            continue
-        servable.append((requested, product, ranks))
+            problem = ItemProblem.OUT_OF_STOCK  # if no storage has the quantity
+        if ranks:
+            servable.append((requested, product, ranks))
+        else:
+            errors.append(ErrorItem(requested.product_id, requested.quantity, problem))
 
     rows_by_table: dict[int, list[QuoteRow]] = {}
     for row in data.rows:
