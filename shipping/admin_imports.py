@@ -135,8 +135,7 @@ def _import_flow(
             request, template, {**context, "form": form, **extra}, status=status
         )
 
-    form = form_class(request.POST or None, request.FILES or None)
-    if request.method == "POST" and "confirm" in request.POST:
+    if request.method == "POST" and "confirm" in request.POST:  # the kept upload, for real
         form, dry_run = None, False
         try:
             staged = staged_import_get(
@@ -144,7 +143,10 @@ def _import_flow(
             )
         except FileFormatError as exc:
             return page(form_class(), status=400, refusal=str(exc))
-    elif request.method == "POST":
+    else:
+        form = form_class(request.POST or None, request.FILES or None)
+        if request.method != "POST":
+            return page(form)
         if not form.is_valid():
             return page(form, status=400)
         data = form.cleaned_data
@@ -152,8 +154,6 @@ def _import_flow(
         staged = staged_import_create(
             user=request.user, kind=kind, uploaded=data["file"], options=options(data), table=table
         )
-    else:
-        return page(form)
     try:
         report = run(staged, dry_run)
     except FileFormatError as exc:
