@@ -2,6 +2,7 @@
 pickup points."""
 
 from decimal import Decimal, InvalidOperation
+from functools import partial
 
 from django import forms
 from django.contrib import admin
@@ -43,6 +44,24 @@ def value_range(low, high, unlimited) -> str:
     return _("%(start)s to %(end)s") % {"start": low, "end": high}
 
 
+class OwnPagesMixin:
+    """The admin's own pages, `own_pages` = ((route, view, name), ...): `view(modeladmin,
+    request, ...)` behind the admin's login, its URL named `<app>_<model>_<name>`."""
+
+    own_pages: tuple = ()
+
+    def get_urls(self):
+        opts = self.model._meta
+        return [
+            path(
+                route,
+                self.admin_site.admin_view(partial(view, self)),
+                name=f"{opts.app_label}_{opts.model_name}_{name}",
+            )
+            for route, view, name in self.own_pages
+        ] + super().get_urls()
+
+
 class TableFilter(admin.SimpleListFilter):
     """Filter by shipping table, listing tables with their carrier in one query."""
 
@@ -61,7 +80,7 @@ class TableFilter(admin.SimpleListFilter):
 
 
 @admin.register(PostalCode)
-class PostalCodeAdmin(admin.ModelAdmin):
+class PostalCodeAdmin(OwnPagesMixin, admin.ModelAdmin):
     list_display = (
         "postal_code",
         "country",
@@ -94,31 +113,14 @@ class PostalCodeAdmin(admin.ModelAdmin):
     # Millions of rows: no COUNT(*) of the whole table on every page.
     show_full_result_count = False
     list_per_page = 50
+    own_pages = (
+        ("import/", admin_imports.postal_import_view, "import"),
+        ("import/jobs/<int:job_id>/", admin_imports.postal_import_job_view, "import_job"),
+    )
 
     @admin.display(description=_("postal code"), ordering="code")
     def postal_code(self, obj: PostalCode) -> str:
         return obj.display_code
-
-    def get_urls(self):
-        custom = [
-            path(
-                "import/",
-                self.admin_site.admin_view(self.import_view),
-                name="shipping_postalcode_import",
-            ),
-            path(
-                "import/jobs/<int:job_id>/",
-                self.admin_site.admin_view(self.import_job_view),
-                name="shipping_postalcode_import_job",
-            ),
-        ]
-        return custom + super().get_urls()
-
-    def import_view(self, request):
-        return admin_imports.postal_import_view(self, request)
-
-    def import_job_view(self, request, job_id: int):
-        return admin_imports.postal_import_job_view(self, request, job_id)
 
     def get_search_results(self, request, queryset, search_term):
         # "01310-100" finds the stored "01310100": search the code without separators too.
@@ -162,7 +164,7 @@ class PickupInline(admin.StackedInline):
 
 
 @admin.register(ShippingTable)
-class ShippingTableAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
+class ShippingTableAdmin(OwnPagesMixin, SafeAutocompleteMixin, admin.ModelAdmin):
     list_display = ("active", "label", "carrier", "kind", "country", "row_count")
     list_display_links = ("label",)
     list_filter = ("active", "kind", "country", "carrier")
@@ -179,6 +181,10 @@ class ShippingTableAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
         HISTORY_FIELDSET,
     )
     inlines = [PickupInline]
+    own_pages = (
+        ("<int:table_id>/import-rows/", admin_imports.import_rows_view, "import_rows"),
+        ("import-rows/sample.csv", admin_imports.import_rows_sample_view, "import_rows_sample"),
+    )
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(row_count=Count("rows"))
@@ -208,27 +214,6 @@ class ShippingTableAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
             import_url,
             _("Import rows from CSV"),
         )
-
-    def get_urls(self):
-        custom = [
-            path(
-                "<int:table_id>/import-rows/",
-                self.admin_site.admin_view(self.import_rows_view),
-                name="shipping_shippingtable_import_rows",
-            ),
-            path(
-                "import-rows/sample.csv",
-                self.admin_site.admin_view(self.import_rows_sample_view),
-                name="shipping_shippingtable_import_rows_sample",
-            ),
-        ]
-        return custom + super().get_urls()
-
-    def import_rows_view(self, request, table_id: int):
-        return admin_imports.import_rows_view(self, request, table_id)
-
-    def import_rows_sample_view(self, request):
-        return admin_imports.import_rows_sample_view(self, request)
 
 
 class NoLimitDecimalField(forms.DecimalField):
@@ -276,7 +261,7 @@ class ShippingRowForm(forms.ModelForm):
 
 
 @admin.register(ShippingRow)
-class ShippingRowAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
+class ShippingRowAdmin(OwnPagesMixin, SafeAutocompleteMixin, admin.ModelAdmin):
     form = ShippingRowForm
     list_display = (
         "zipcode_range",
@@ -293,6 +278,7 @@ class ShippingRowAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
     readonly_fields = ("created_at", "updated_at")
     list_per_page = 100
     show_full_result_count = False
+    own_pages = (("import/", admin_imports.choose_table_view, "import"),)
     fieldsets = (
         (None, {"fields": ("table",)}),
         (
@@ -321,19 +307,6 @@ class ShippingRowAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
         ),
         HISTORY_FIELDSET,
     )
-
-    def get_urls(self):
-        custom = [
-            path(
-                "import/",
-                self.admin_site.admin_view(self.import_view),
-                name="shipping_shippingrow_import",
-            )
-        ]
-        return custom + super().get_urls()
-
-    def import_view(self, request):
-        return admin_imports.choose_table_view(self, request)
 
     @admin.display(description=_("postal codes"), ordering="initial_zipcode")
     def zipcode_range(self, obj: ShippingRow) -> str:

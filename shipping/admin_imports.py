@@ -34,7 +34,7 @@ from .models import ImportKind, PostalImportJob, ShippingTable
 
 SUMMARY_REJECTIONS = 20
 
-# The CSV columns of a shipping-rows file, with their unit (shown on the form).
+# The CSV columns of a shipping-rows file, with their unit (shown on the form) and example.
 ROW_COLUMNS = [
     ("initial_zipcode", _("first postal code of the range"), "", "01000-000"),
     ("final_zipcode", _("last postal code of the range"), "", "19999-999"),
@@ -52,15 +52,23 @@ OPTIONAL_ROW_COLUMNS = [
     ("order_value_percentage", _("percentage of the order value (optional)"), "%", "0"),
     ("fixed_fee", _("fixed fee added (optional)"), _("BRL"), "0"),
 ]
-SAMPLE_ROWS = [
-    ["01000-000", "19999-999", "0", "1.5", "0", "", "15.90", "1", "3", "2.50", "1", "0", "0"],
-    ["20000-000", "28999-999", "0", "", "0", "", "24.90", "2", "5", "0", "0", "0", "0"],
-]
+# The sample file: the columns' examples, then a region without weight limit.
+SAMPLE_ROW = ["20000-000", "28999-999", "0", "", "0", "", "24.90", "2", "5", "0", "0", "0", "0"]
 
 
 def sample_csv() -> str:
-    header = [name for name, *_rest in ROW_COLUMNS + OPTIONAL_ROW_COLUMNS]
-    return "\n".join(",".join(row) for row in [header, *SAMPLE_ROWS]) + "\n"
+    columns = ROW_COLUMNS + OPTIONAL_ROW_COLUMNS
+    rows = [[name for name, *_rest in columns], [column[3] for column in columns], SAMPLE_ROW]
+    return "\n".join(",".join(row) for row in rows) + "\n"
+
+
+# Both forms: a dry run first, by default.
+DRY_RUN = forms.BooleanField(
+    required=False,
+    initial=True,
+    label=_("Dry run"),
+    help_text=_("Check the file without saving anything; the summary then offers to import it."),
+)
 
 
 class RowsImportForm(forms.Form):
@@ -73,14 +81,7 @@ class RowsImportForm(forms.Form):
         label=_("Replace the table's rows"),
         help_text=_("Delete the rows the file does not contain (only when no line is rejected)."),
     )
-    dry_run = forms.BooleanField(
-        required=False,
-        initial=True,
-        label=_("Dry run"),
-        help_text=_(
-            "Check the file without saving anything; the summary then offers to import it."
-        ),
-    )
+    dry_run = DRY_RUN
 
 
 class PostalImportForm(forms.Form):
@@ -98,14 +99,7 @@ class PostalImportForm(forms.Form):
         max_length=3,
         help_text=_("ISO code of the country of a CSV file, e.g. BRA (GeoNames files name it)."),
     )
-    dry_run = forms.BooleanField(
-        required=False,
-        initial=True,
-        label=_("Dry run"),
-        help_text=_(
-            "Check the file without saving anything; the summary then offers to import it."
-        ),
-    )
+    dry_run = DRY_RUN
 
     def clean(self):
         data = super().clean()
@@ -120,17 +114,65 @@ class PostalImportForm(forms.Form):
         return data
 
 
-def _refused(modeladmin, request, template: str, context: dict, form, message: str):
-    """The form again, with why the confirmation was refused (400)."""
-    return TemplateResponse(
-        request, template, {**context, "form": form, "refusal": message}, status=400
-    )
+def _context(modeladmin, request, title: str, **extra) -> dict:
+    return {
+        **modeladmin.admin_site.each_context(request),
+        "opts": modeladmin.model._meta,
+        "title": title,
+        **extra,
+    }
+
+
+def _import_flow(
+    modeladmin, request, *, form_class, template, context, kind, options, run, done, table=None
+):
+    """The flow both imports share (see the module doc). `options(cleaned_data)` is what
+    the kept upload remembers; `run(staged, dry_run)` imports it and returns its report, or
+    a response of its own (a background import); `done` is where a real import ends."""
+
+    def page(form, status=200, **extra):
+        return TemplateResponse(
+            request, template, {**context, "form": form, **extra}, status=status
+        )
+
+    if request.method == "POST" and "confirm" in request.POST:  # the kept upload, for real
+        form, dry_run = None, False
+        try:
+            staged = staged_import_get(
+                token=request.POST.get("token", ""), user=request.user, kind=kind, table=table
+            )
+        except FileFormatError as exc:
+            return page(form_class(), status=400, refusal=str(exc))
+    else:
+        form = form_class(request.POST or None, request.FILES or None)
+        if request.method != "POST":
+            return page(form)
+        if not form.is_valid():
+            return page(form, status=400)
+        data = form.cleaned_data
+        dry_run = data["dry_run"]
+        staged = staged_import_create(
+            user=request.user, kind=kind, uploaded=data["file"], options=options(data), table=table
+        )
+    try:
+        report = run(staged, dry_run)
+    except FileFormatError as exc:
+        staged_import_discard(staged)
+        form.add_error("file", str(exc))
+        return page(form, status=400)
+    if isinstance(report, HttpResponse):
+        return report
+    lines = report.summary_lines(max_rejections=SUMMARY_REJECTIONS)
+    if dry_run:  # kept for "Import these rows": the very bytes checked now
+        return page(None, summary=lines, report=report, staged=staged)
+    staged_import_discard(staged)
+    level = messages.WARNING if report.rejected else messages.SUCCESS
+    for line in lines:
+        modeladmin.message_user(request, line, level)
+    return redirect(done)
 
 
 # --- Shipping rows ---------------------------------------------------------------------
-
-
-ROWS_TEMPLATE = "admin/shipping/shippingtable/import_rows.html"
 
 
 def import_rows_view(modeladmin, request, table_id: int):
@@ -139,78 +181,37 @@ def import_rows_view(modeladmin, request, table_id: int):
         raise Http404(gettext("No such shipping table."))
     if not modeladmin.has_change_permission(request, table):
         raise PermissionDenied
-    context = {
-        **modeladmin.admin_site.each_context(request),
-        "opts": modeladmin.model._meta,
-        "table": table,
-        "title": gettext("Import rows of %(table)s") % {"table": table},
-        "columns": ROW_COLUMNS,
-        "optional_columns": OPTIONAL_ROW_COLUMNS,
-        "sample_url": reverse("admin:shipping_shippingtable_import_rows_sample"),
-        "staging_minutes": settings.IMPORT_STAGING_MINUTES,
-    }
-    if request.method == "POST" and "confirm" in request.POST:
-        return _confirm_rows(modeladmin, request, table, context)
-    form = RowsImportForm(request.POST or None, request.FILES or None)
-    if request.method == "POST":
-        if not form.is_valid():
-            return TemplateResponse(request, ROWS_TEMPLATE, {**context, "form": form}, status=400)
-        uploaded = form.cleaned_data["file"]
-        replace = form.cleaned_data["replace"]
-        dry_run = form.cleaned_data["dry_run"]
-        staged = None
-        if dry_run:  # kept for "Import these rows": the very bytes checked now
-            staged = staged_import_create(
-                user=request.user,
-                kind=ImportKind.SHIPPING_ROWS,
-                uploaded=uploaded,
-                options={"replace": replace},
+
+    def run(staged, dry_run: bool):
+        with open(staged_path(staged), "rb") as stream:
+            return shipping_rows_import(
                 table=table,
+                stream=stream,
+                replace=bool(staged.options.get("replace")),
+                dry_run=dry_run,
             )
-        try:
-            with open(staged_path(staged), "rb") if staged else uploaded.open("rb") as stream:
-                report = shipping_rows_import(
-                    table=table, stream=stream, replace=replace, dry_run=dry_run
-                )
-        except FileFormatError as exc:
-            if staged is not None:
-                staged_import_discard(staged)
-            form.add_error("file", str(exc))
-            return TemplateResponse(request, ROWS_TEMPLATE, {**context, "form": form}, status=400)
-        lines = report.summary_lines(max_rejections=SUMMARY_REJECTIONS)
-        if staged is not None:
-            return TemplateResponse(
-                request,
-                ROWS_TEMPLATE,
-                {**context, "form": None, "summary": lines, "report": report, "staged": staged},
-            )
-        level = messages.WARNING if report.rejected else messages.SUCCESS
-        for line in lines:
-            modeladmin.message_user(request, line, level)
-        return redirect("admin:shipping_shippingtable_change", table.pk)
-    return TemplateResponse(request, ROWS_TEMPLATE, {**context, "form": form})
 
-
-def _confirm_rows(modeladmin, request, table, context):
-    form = RowsImportForm()
-    try:
-        staged = staged_import_get(
-            token=request.POST.get("token", ""),
-            user=request.user,
-            kind=ImportKind.SHIPPING_ROWS,
+    return _import_flow(
+        modeladmin,
+        request,
+        form_class=RowsImportForm,
+        template="admin/shipping/shippingtable/import_rows.html",
+        context=_context(
+            modeladmin,
+            request,
+            gettext("Import rows of %(table)s") % {"table": table},
             table=table,
-        )
-    except FileFormatError as exc:
-        return _refused(modeladmin, request, ROWS_TEMPLATE, context, form, str(exc))
-    with open(staged_path(staged), "rb") as stream:
-        report = shipping_rows_import(
-            table=table, stream=stream, replace=bool(staged.options.get("replace")), dry_run=False
-        )
-    staged_import_discard(staged)
-    level = messages.WARNING if report.rejected else messages.SUCCESS
-    for line in report.summary_lines(max_rejections=SUMMARY_REJECTIONS):
-        modeladmin.message_user(request, line, level)
-    return redirect("admin:shipping_shippingtable_change", table.pk)
+            columns=ROW_COLUMNS,
+            optional_columns=OPTIONAL_ROW_COLUMNS,
+            sample_url=reverse("admin:shipping_shippingtable_import_rows_sample"),
+            staging_minutes=settings.IMPORT_STAGING_MINUTES,
+        ),
+        kind=ImportKind.SHIPPING_ROWS,
+        options=lambda data: {"replace": data["replace"]},
+        run=run,
+        done=reverse("admin:shipping_shippingtable_change", args=[table.pk]),
+        table=table,
+    )
 
 
 def import_rows_sample_view(modeladmin, request):
@@ -229,101 +230,49 @@ def choose_table_view(modeladmin, request):
     if table_id.isdigit() and ShippingTable.objects.filter(pk=int(table_id)).exists():
         return redirect("admin:shipping_shippingtable_import_rows", int(table_id))
     tables = ShippingTable.objects.select_related("carrier").order_by("carrier__name", "label")
-    context = {
-        **modeladmin.admin_site.each_context(request),
-        "opts": modeladmin.model._meta,
-        "title": gettext("Import shipping rows: choose a table"),
-        "tables": tables,
-    }
+    title = gettext("Import shipping rows: choose a table")
+    context = _context(modeladmin, request, title, tables=tables)
     return TemplateResponse(request, "admin/shipping/shippingrow/import_choose.html", context)
 
 
 # --- Postal codes ----------------------------------------------------------------------
 
 
-POSTAL_TEMPLATE = "admin/shipping/postalcode/import.html"
-
-
 def postal_import_view(modeladmin, request):
     if not modeladmin.has_add_permission(request):
         raise PermissionDenied
-    context = {
-        **modeladmin.admin_site.each_context(request),
-        "opts": modeladmin.model._meta,
-        "title": gettext("Import postal codes"),
-        "csv_columns": POSTAL_CSV_COLUMNS,
-        "inline_max_lines": settings.POSTAL_IMPORT_INLINE_MAX_LINES,
-        "max_body_mib": settings.ADMIN_MAX_BODY_BYTES // (1024 * 1024),
-        "staging_minutes": settings.IMPORT_STAGING_MINUTES,
-    }
-    if request.method == "POST" and "confirm" in request.POST:
-        return _confirm_postal(modeladmin, request, context)
-    form = PostalImportForm(request.POST or None, request.FILES or None)
-    if request.method == "POST":
-        if not form.is_valid():
-            return TemplateResponse(request, POSTAL_TEMPLATE, {**context, "form": form}, status=400)
-        data = form.cleaned_data
-        staged = staged_import_create(
-            user=request.user,
-            kind=ImportKind.POSTAL_CODES,
-            uploaded=data["file"],
-            options={"file_format": data["file_format"], "country": data["country"]},
-        )
+
+    def run(staged, dry_run: bool):
         if staged.line_count > settings.POSTAL_IMPORT_INLINE_MAX_LINES:
-            job = postal_import_job_start(staged=staged, user=request.user, dry_run=data["dry_run"])
+            job = postal_import_job_start(staged=staged, user=request.user, dry_run=dry_run)
             return redirect("admin:shipping_postalcode_import_job", job.pk)
-        try:
-            report = _postal_import_inline(staged, dry_run=data["dry_run"])
-        except FileFormatError as exc:
-            staged_import_discard(staged)
-            form.add_error("file", str(exc))
-            return TemplateResponse(request, POSTAL_TEMPLATE, {**context, "form": form}, status=400)
-        lines = report.summary_lines(max_rejections=SUMMARY_REJECTIONS)
-        if data["dry_run"]:
-            return TemplateResponse(
-                request,
-                POSTAL_TEMPLATE,
-                {**context, "form": None, "summary": lines, "staged": staged},
+        with open(staged_path(staged), "rb") as stream:
+            return postal_codes_import(
+                stream=stream,
+                file_format=staged.options["file_format"],
+                country=staged.options.get("country") or None,
+                dry_run=dry_run,
             )
-        staged_import_discard(staged)
-        _report_messages(modeladmin, request, report, lines)
-        return redirect("admin:shipping_postalcode_changelist")
-    return TemplateResponse(request, POSTAL_TEMPLATE, {**context, "form": form})
 
-
-def _postal_import_inline(staged, *, dry_run: bool):
-    with open(staged_path(staged), "rb") as stream:
-        return postal_codes_import(
-            stream=stream,
-            file_format=staged.options["file_format"],
-            country=staged.options.get("country") or None,
-            dry_run=dry_run,
-        )
-
-
-def _report_messages(modeladmin, request, report, lines) -> None:
-    level = messages.WARNING if report.rejected else messages.SUCCESS
-    for line in lines:
-        modeladmin.message_user(request, line, level)
-
-
-def _confirm_postal(modeladmin, request, context):
-    form = PostalImportForm()
-    try:
-        staged = staged_import_get(
-            token=request.POST.get("token", ""), user=request.user, kind=ImportKind.POSTAL_CODES
-        )
-    except FileFormatError as exc:
-        return _refused(modeladmin, request, POSTAL_TEMPLATE, context, form, str(exc))
-    if staged.line_count > settings.POSTAL_IMPORT_INLINE_MAX_LINES:
-        job = postal_import_job_start(staged=staged, user=request.user, dry_run=False)
-        return redirect("admin:shipping_postalcode_import_job", job.pk)
-    report = _postal_import_inline(staged, dry_run=False)
-    staged_import_discard(staged)
-    _report_messages(
-        modeladmin, request, report, report.summary_lines(max_rejections=SUMMARY_REJECTIONS)
+    return _import_flow(
+        modeladmin,
+        request,
+        form_class=PostalImportForm,
+        template="admin/shipping/postalcode/import.html",
+        context=_context(
+            modeladmin,
+            request,
+            gettext("Import postal codes"),
+            csv_columns=POSTAL_CSV_COLUMNS,
+            inline_max_lines=settings.POSTAL_IMPORT_INLINE_MAX_LINES,
+            max_body_mib=settings.ADMIN_MAX_BODY_BYTES // (1024 * 1024),
+            staging_minutes=settings.IMPORT_STAGING_MINUTES,
+        ),
+        kind=ImportKind.POSTAL_CODES,
+        options=lambda data: {"file_format": data["file_format"], "country": data["country"]},
+        run=run,
+        done=reverse("admin:shipping_postalcode_changelist"),
     )
-    return redirect("admin:shipping_postalcode_changelist")
 
 
 def postal_import_job_view(modeladmin, request, job_id: int):
@@ -333,22 +282,16 @@ def postal_import_job_view(modeladmin, request, job_id: int):
     job = PostalImportJob.objects.select_related("staged").filter(pk=job_id).first()
     if job is None:
         raise Http404(gettext("No such import."))
-    confirm_token = None
-    if (
-        job.finished
-        and job.dry_run
-        and job.status == "done"
-        and job.staged is not None
-        and job.staged.user_id == request.user.pk
-    ):
-        confirm_token = job.staged.token
-    context = {
-        **modeladmin.admin_site.each_context(request),
-        "opts": modeladmin.model._meta,
-        "title": gettext("Postal code import #%(id)s") % {"id": job.pk},
-        "job": job,
-        "confirm_token": confirm_token,
-        "import_url": reverse("admin:shipping_postalcode_import"),
-        "command": f"manage.py run_postal_import {job.pk}",
-    }
+    # A finished dry run of this user's upload offers "Import these rows".
+    staged = job.staged if job.finished and job.dry_run and job.status == "done" else None
+    confirm_token = staged.token if staged and staged.user_id == request.user.pk else None
+    context = _context(
+        modeladmin,
+        request,
+        gettext("Postal code import #%(id)s") % {"id": job.pk},
+        job=job,
+        confirm_token=confirm_token,
+        import_url=reverse("admin:shipping_postalcode_import"),
+        command=f"manage.py run_postal_import {job.pk}",
+    )
     return TemplateResponse(request, "admin/shipping/postalcode/import_job.html", context)

@@ -16,6 +16,7 @@ staff changed is overwritten.
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import partial
 
 from catalog.models import CargoType, Storage
 from infra.cache import cache_namespace_bump
@@ -153,6 +154,18 @@ WEIGHT_BANDS = [
 ]
 BAND_BASE = [Decimal(v) for v in ("18.90", "24.90", "32.90", "45.90", "79.90", "119.90")]
 BAND_PER_ZONE = [Decimal(v) for v in ("4.00", "5.00", "7.00", "9.00", "14.00", "20.00")]
+CARRIERS = [
+    ("Correios", "https://rastreamento.correios.com.br/app/index.php?objetos={code}"),
+    ("Jadlog", "https://www.jadlog.com.br/tracking?cte={code}"),
+]
+# Carrier, label, integration code, every cargo type (oversized included) or the small
+# ones, then the rows': price factor, days, days per zone, price per kg above 30 kg and
+# percentage of the order value (ad valorem insurance).
+DELIVERY_TABLES = [
+    ("Correios", "PAC", "03298", False, ("1", (3, 6), (1, 2), "4.50", "0")),
+    ("Correios", "SEDEX", "03220", False, ("1.8", (1, 2), (0, 1), "8.90", "0")),
+    ("Jadlog", ".Package", "3", True, ("1.25", (2, 4), (1, 1), "3.90", "0.5")),
+]
 
 
 def _demo_postal_codes() -> list[PostalCode]:
@@ -204,18 +217,17 @@ def _seed_postal_codes(stdout) -> None:
 
 
 def _delivery_rows(
-    table: ShippingTable,
-    *,
-    price_factor: Decimal,
+    price_factor: str,
     days: tuple[int, int],
     days_per_zone: tuple[int, int],
-    extra_kg_value: Decimal,
-    order_value_percentage: Decimal = Decimal("0"),
+    extra_kg_value: str,
+    order_value_percentage: str,
+    table: ShippingTable,
 ) -> list[ShippingRow]:
     rows = []
     for initial_zipcode, final_zipcode, zone in REGIONS:
         for band, (low, high) in enumerate(WEIGHT_BANDS):
-            value = (BAND_BASE[band] + BAND_PER_ZONE[band] * zone) * price_factor
+            value = (BAND_BASE[band] + BAND_PER_ZONE[band] * zone) * Decimal(price_factor)
             is_last_band = high == MAX_WEIGHT
             rows.append(
                 ShippingRow(
@@ -229,9 +241,9 @@ def _delivery_rows(
                     shipping_value=value.quantize(Decimal("0.01")),
                     begin_shipping_time=days[0] + days_per_zone[0] * zone,
                     end_shipping_time=days[1] + days_per_zone[1] * zone,
-                    extra_kg_value=extra_kg_value if is_last_band else Decimal("0"),
+                    extra_kg_value=Decimal(extra_kg_value) if is_last_band else Decimal("0"),
                     extra_kg_threshold=Decimal("30") if is_last_band else Decimal("0"),
-                    order_value_percentage=order_value_percentage,
+                    order_value_percentage=Decimal(order_value_percentage),
                 )
             )
     return rows
@@ -275,75 +287,27 @@ def seed(*, stdout) -> None:
     storages = list(Storage.objects.filter(code__in=DEMO_STORAGE_CODES))
     small_cargo = list(CargoType.objects.filter(name__in=["Regular", "Frágil"]))
 
-    correios, created = Carrier.objects.get_or_create(
-        name="Correios",
-        defaults={
-            "tracking_url_template": (
-                "https://rastreamento.correios.com.br/app/index.php?objetos={code}"
-            )
-        },
-    )
-    if created:
-        stdout.write("  created carrier Correios")
-    jadlog, created = Carrier.objects.get_or_create(
-        name="Jadlog",
-        defaults={"tracking_url_template": "https://www.jadlog.com.br/tracking?cte={code}"},
-    )
-    if created:
-        stdout.write("  created carrier Jadlog")
-
-    _table(
-        stdout,
-        carrier=correios,
-        label="PAC",
-        kind=ShippingTableKind.DELIVERY,
-        integration_code="03298",
-        storages=storages,
-        cargo_types=small_cargo,
-        rows=lambda table: _delivery_rows(
-            table,
-            price_factor=Decimal("1"),
-            days=(3, 6),
-            days_per_zone=(1, 2),
-            extra_kg_value=Decimal("4.50"),
-        ),
-    )
-    _table(
-        stdout,
-        carrier=correios,
-        label="SEDEX",
-        kind=ShippingTableKind.DELIVERY,
-        integration_code="03220",
-        storages=storages,
-        cargo_types=small_cargo,
-        rows=lambda table: _delivery_rows(
-            table,
-            price_factor=Decimal("1.8"),
-            days=(1, 2),
-            days_per_zone=(0, 1),
-            extra_kg_value=Decimal("8.90"),
-        ),
-    )
-    _table(
-        stdout,
-        carrier=jadlog,
-        label=".Package",
-        kind=ShippingTableKind.DELIVERY,
-        integration_code="3",
-        storages=storages,
-        cargo_types=[],  # every cargo type, oversized included
-        rows=lambda table: _delivery_rows(
-            table,
-            price_factor=Decimal("1.25"),
-            days=(2, 4),
-            days_per_zone=(1, 1),
-            extra_kg_value=Decimal("3.90"),
-            order_value_percentage=Decimal("0.5"),  # ad valorem insurance
-        ),
-    )
+    carriers = {}
+    for name, tracking_url_template in CARRIERS:
+        carriers[name], created = Carrier.objects.get_or_create(
+            name=name, defaults={"tracking_url_template": tracking_url_template}
+        )
+        if created:
+            stdout.write(f"  created carrier {name}")
+    for carrier, label, code, every_cargo_type, prices in DELIVERY_TABLES:
+        _table(
+            stdout,
+            carrier=carriers[carrier],
+            label=label,
+            kind=ShippingTableKind.DELIVERY,
+            integration_code=code,
+            storages=storages,
+            cargo_types=[] if every_cargo_type else small_cargo,
+            rows=partial(_delivery_rows, *prices),
+        )
     pickup_table = _table(
         stdout,
-        carrier=jadlog,
+        carrier=carriers["Jadlog"],
         label="Jadlog Pickup",
         kind=ShippingTableKind.PICKUP,
         integration_code="40",

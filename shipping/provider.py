@@ -11,9 +11,9 @@ know is remembered for POSTAL_CODE_PROVIDER_MISS_SECONDS.
 
 The answer (ViaCEP: ``{"cep": "01001-000", "logradouro": ..., "complemento": ...,
 "bairro": ..., "localidade": ..., "uf": "SP"}``, or ``{"erro": true}``; optional
-``latitude``/``longitude`` or ``lat``/``lng`` as some compatible APIs add) becomes the
-fields of a `PostalCode`. The standard library's urllib is enough for one GET of a small
-JSON document (docs/decisions.md).
+``latitude``/``longitude`` or ``lat``/``lng`` as some compatible APIs add) becomes a
+`PostalCodeData`, the fields of a `PostalCode`. The standard library's urllib is enough for
+one GET of a small JSON document (docs/decisions.md).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ import re
 import threading
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -35,6 +34,7 @@ from infra.circuit import CircuitBreaker
 
 from .countries import state_code_get
 from .postal import try_normalize_postal_code
+from .selectors import PostalCodeData
 
 logger = logging.getLogger("storefront.postal_provider")
 
@@ -55,17 +55,6 @@ breaker = CircuitBreaker(
 
 class ProviderError(Exception):
     """The provider failed (not: the provider does not know the code)."""
-
-
-@dataclass(frozen=True)
-class ProviderAddress:
-    public_place: str
-    complement: str
-    district: str
-    city: str
-    state_code: str
-    latitude: Decimal | None
-    longitude: Decimal | None
 
 
 def provider_enabled_for(country: str) -> bool:
@@ -99,7 +88,7 @@ def _coordinate(data: dict, names: tuple[str, str], low: int, high: int) -> Deci
     return number.quantize(Decimal("0.000001"))
 
 
-def parse_answer(country: str, code: str, data: Any) -> ProviderAddress | None:
+def parse_answer(country: str, code: str, data: Any) -> PostalCodeData | None:
     """The address in a provider's JSON answer for `code`; None when the provider says it
     does not know it; ProviderError when the answer makes no sense."""
     if not isinstance(data, dict):
@@ -115,7 +104,9 @@ def parse_answer(country: str, code: str, data: Any) -> ProviderAddress | None:
     longitude = _coordinate(data, ("longitude", "lng"), -180, 180)
     if latitude is None or longitude is None:
         latitude = longitude = None  # a point has both or neither
-    return ProviderAddress(
+    return PostalCodeData(
+        country=country,
+        code=code,
         public_place=_text(data.get("logradouro"), "public_place"),
         complement=_text(data.get("complemento"), "complement"),
         district=_text(data.get("bairro"), "district"),
@@ -150,7 +141,7 @@ def _fetch(code: str) -> Any:
         raise ProviderError("the answer is not JSON") from None
 
 
-def provider_address_get(*, country: str, code: str) -> ProviderAddress | None:
+def provider_address_get(*, country: str, code: str) -> PostalCodeData | None:
     """The provider's address of a normalized code, or None (unknown, off, failing, busy)."""
     if not provider_enabled_for(country) or cache.get(_miss_key(country, code)):
         return None

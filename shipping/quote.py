@@ -28,6 +28,7 @@ Units: weights in kilograms, dimensions in centimetres, volumes in cm3, money in
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import ROUND_UP, Decimal
@@ -271,19 +272,15 @@ def _ranked_storages(
     request: QuoteRequest, storages: Iterable[QuoteStorage]
 ) -> list[tuple[QuoteStorage, float]]:
     """Eligible storages, nearest first, with their distance (0 when it cannot be known)."""
-    has_target = request.target_latitude is not None and request.target_longitude is not None
+    latitude, longitude = request.target_latitude, request.target_longitude
+    has_target = latitude is not None and longitude is not None
     ranked = []
     for storage in storages:
         if not storage.active or request.trade_policy_id in storage.excluded_trade_policy_ids:
             continue
         known = has_target and storage.latitude is not None and storage.longitude is not None
         distance = (
-            great_circle_km(
-                request.target_latitude,
-                request.target_longitude,
-                storage.latitude,
-                storage.longitude,
-            )
+            great_circle_km(latitude, longitude, storage.latitude, storage.longitude)
             if known
             else 0.0
         )
@@ -345,22 +342,20 @@ def _group(
         for table in tables:
             if not table.serves(storage.id, cargo_type_ids):
                 continue
-            best: ShippingOption | None = None
-            for row in rows_by_table.get(table.id, ()):
-                if not row_matches(
-                    row, zipcode=request.target_zipcode, weight=billable, value=total_price
-                ):
-                    continue
-                option = ShippingOption(
+            matching = (
+                ShippingOption(
                     table_id=table.id,
                     row=row,
                     value=row_value(row, weight=billable, order_value=total_price),
                     begin_days=row.begin_days + additional_time,
                     end_days=row.end_days + additional_time,
                 )
-                if best is None or _option_key(option) < _option_key(best):
-                    best = option
-            if best is not None:
+                for row in rows_by_table.get(table.id, ())
+                if row_matches(
+                    row, zipcode=request.target_zipcode, weight=billable, value=total_price
+                )
+            )
+            if (best := min(matching, key=_option_key, default=None)) is not None:
                 options.append(best)
         options.sort(key=_option_key)
 
@@ -449,7 +444,7 @@ def quote(request: QuoteRequest, data: QuoteData) -> QuoteResult:
     servable: list[tuple[RequestedItem, QuoteProduct, set[int]]] = []
     for requested in _merged(request.items):
         product = products.get(requested.product_id)
-        problem = None
+        ranks: set[int] = set()
         if product is None:
             problem = ItemProblem.NOT_FOUND
         elif not product.active:
@@ -458,23 +453,19 @@ def quote(request: QuoteRequest, data: QuoteData) -> QuoteResult:
             problem = ItemProblem.NOT_FOR_SALE
         elif not ranked:
             problem = ItemProblem.NO_STORAGE
-        if problem is not None:
-            errors.append(ErrorItem(requested.product_id, requested.quantity, problem))
-            continue
-        if product.service or product.sale_without_stock:
-            ranks = set(range(len(ranked)))
         else:
             ranks = {
                 rank
                 for rank, (storage, _) in enumerate(ranked)
-                if stock.get((product.id, storage.id), 0) >= requested.quantity
+                if product.service
+                or product.sale_without_stock
+                or stock.get((product.id, storage.id), 0) >= requested.quantity
             }
-        if not ranks:
-            errors.append(
-                ErrorItem(requested.product_id, requested.quantity, ItemProblem.OUT_OF_STOCK)
-            )
-            continue
-        servable.append((requested, product, ranks))
+            problem = ItemProblem.OUT_OF_STOCK  # if no storage has the quantity
+        if ranks:
+            servable.append((requested, product, ranks))
+        else:
+            errors.append(ErrorItem(requested.product_id, requested.quantity, problem))
 
     rows_by_table: dict[int, list[QuoteRow]] = {}
     for row in data.rows:
@@ -484,10 +475,7 @@ def quote(request: QuoteRequest, data: QuoteData) -> QuoteResult:
     remaining = servable
     while remaining:
         # The storage serving the most remaining items; the nearest among equals.
-        counts: dict[int, int] = {}
-        for _, _, ranks in remaining:
-            for rank in ranks:
-                counts[rank] = counts.get(rank, 0) + 1
+        counts = Counter(rank for _, _, ranks in remaining for rank in ranks)
         chosen = min(counts, key=lambda rank: (-counts[rank], rank))
         storage, distance = ranked[chosen]
         taken = [(requested, product) for requested, product, ranks in remaining if chosen in ranks]

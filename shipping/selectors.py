@@ -3,7 +3,7 @@ calculate: shipping.fetch reads, shipping.quote computes, `shipping_quote_get` j
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from decimal import Decimal
 
@@ -43,22 +43,10 @@ def postal_code_get(*, country: str, code: str) -> PostalCodeData | None:
     """The address of a normalized postal code (cached; invalidated on change), or None."""
 
     def build() -> tuple[PostalCodeData | None]:
-        record = PostalCode.objects.for_code(country=country, code=code).first()
-        if record is None:
-            return (None,)  # cache the miss too: a tuple is never a cache miss
-        return (
-            PostalCodeData(
-                country=record.country,
-                code=record.code,
-                public_place=record.public_place,
-                complement=record.complement,
-                district=record.district,
-                city=record.city,
-                state_code=record.state_code,
-                latitude=record.latitude,
-                longitude=record.longitude,
-            ),
-        )
+        names = [field.name for field in fields(PostalCodeData)]
+        record = PostalCode.objects.for_code(country=country, code=code).values(*names).first()
+        # Cache the miss too: a tuple is never a cache miss.
+        return (None if record is None else PostalCodeData(**record),)
 
     return cached(POSTAL_CODES_CACHE, f"{country}:{code}", build)[0]
 
@@ -131,17 +119,15 @@ def quote_trade_policy_id(trade_policy_id: int | None) -> int | None:
 
 def nearest_pickup_id(table: TableInfo, request: quote.QuoteRequest) -> int | None:
     """The table's active pickup point nearest the quote's target (quote.nearest_pickup)."""
-    points = []
-    for pickup in table.pickups:
-        code = try_normalize_postal_code(pickup.country_code, pickup.zip_code)
-        points.append(
-            quote.PickupPoint(
-                id=pickup.pk,
-                zip_code=code or "",
-                latitude=None if pickup.latitude is None else float(pickup.latitude),
-                longitude=None if pickup.longitude is None else float(pickup.longitude),
-            )
+    points = [
+        quote.PickupPoint(
+            id=pickup.pk,
+            zip_code=try_normalize_postal_code(pickup.country_code, pickup.zip_code) or "",
+            latitude=None if pickup.latitude is None else float(pickup.latitude),
+            longitude=None if pickup.longitude is None else float(pickup.longitude),
         )
+        for pickup in table.pickups
+    ]
     return quote.nearest_pickup(
         points,
         target_zipcode=request.target_zipcode,

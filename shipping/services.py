@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from django.db import IntegrityError, transaction
 
 from .models import PostalCode
@@ -21,17 +23,7 @@ def postal_code_find(*, country: str, code: str) -> PostalCodeData | None:
         return None
     try:
         with transaction.atomic():
-            PostalCode.objects.create(
-                country=country,
-                code=code,
-                public_place=address.public_place,
-                complement=address.complement,
-                district=address.district,
-                city=address.city,
-                state_code=address.state_code,
-                latitude=address.latitude,
-                longitude=address.longitude,
-            )
+            PostalCode.objects.create(**asdict(address))
     except IntegrityError:
         pass  # another request stored it first; its record is the one served
     return postal_code_get(country=country, code=code)

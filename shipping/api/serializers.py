@@ -51,18 +51,26 @@ class CountryCodeField(serializers.Field):
         return value.alpha_3 if isinstance(value, Country) else str(value)
 
 
-class ZipcodeConsultSerializer(serializers.Serializer):
-    """Path parameters of GET /shipping/zipcode/consult/{countryCode}/{zipCode}."""
+class PostalCodeParams:
+    """Normalizes the postal code `names[1]` for the country `names[0]` (shipping.postal)."""
 
-    countryCode = CountryCodeField()
-    zipCode = serializers.CharField(max_length=MAX_INPUT_LENGTH)
+    names: tuple[str, str]
 
     def validate(self, attrs):
+        country, field = self.names
         try:
-            attrs["zipCode"] = normalize_postal_code(attrs["countryCode"].alpha_3, attrs["zipCode"])
+            attrs[field] = normalize_postal_code(attrs[country].alpha_3, attrs[field])
         except InvalidPostalCode as exc:
-            raise serializers.ValidationError({"zipCode": [f"The zipCode field: {exc}"]}) from None
+            raise serializers.ValidationError({field: [f"The {field} field: {exc}"]}) from None
         return attrs
+
+
+class ZipcodeConsultSerializer(PostalCodeParams, serializers.Serializer):
+    """Path parameters of GET /shipping/zipcode/consult/{countryCode}/{zipCode}."""
+
+    names = ("countryCode", "zipCode")
+    countryCode = CountryCodeField()
+    zipCode = serializers.CharField(max_length=MAX_INPUT_LENGTH)
 
 
 class QuoteItemInputSerializer(serializers.Serializer):
@@ -70,9 +78,10 @@ class QuoteItemInputSerializer(serializers.Serializer):
     quantity = serializers.IntegerField(min_value=1, max_value=MAX_QUOTE_QUANTITY)
 
 
-class QuoteQuerySerializer(serializers.Serializer):
+class QuoteQuerySerializer(PostalCodeParams, serializers.Serializer):
     """Query of GET /publics/products/quote (items already decoded from brackets or JSON)."""
 
+    names = ("targetCountryCode", "targetZipCode")
     tradePolicyId = serializers.IntegerField(
         min_value=1, max_value=MAX_ID, required=False, allow_null=True
     )
@@ -82,16 +91,6 @@ class QuoteQuerySerializer(serializers.Serializer):
         many=True, min_length=1, max_length=MAX_QUOTE_ITEMS, allow_empty=False
     )
     explain = serializers.BooleanField(required=False, default=False)
-
-    def validate(self, attrs):
-        country = attrs["targetCountryCode"]
-        try:
-            attrs["targetZipCode"] = normalize_postal_code(country.alpha_3, attrs["targetZipCode"])
-        except InvalidPostalCode as exc:
-            raise serializers.ValidationError(
-                {"targetZipCode": [f"The targetZipCode field: {exc}"]}
-            ) from None
-        return attrs
 
 
 # --- Address (contract 2.9) -----------------------------------------------------------
@@ -456,7 +455,17 @@ class QuoteExplanationSerializer(serializers.Serializer):
     excludedItems = ExcludedItemSerializer(many=True, source="error_items")
 
 
-class QuoteGroupSerializer(serializers.Serializer):
+# Without explain=true the answer has no `explanation` key, as it always was (a comment:
+# a docstring would enter the schema of the serializers below).
+class ExplainedOnRequest:
+    def to_representation(self, instance) -> dict:
+        data = super().to_representation(instance)  # type: ignore[misc]
+        if instance.explanation is None:
+            del data["explanation"]
+        return data
+
+
+class QuoteGroupSerializer(ExplainedOnRequest, serializers.Serializer):
     quoteId = FreshUuidField()
     error = ErrorValueSerializer(source="group.problem", allow_null=True)
     tradePolicyId = serializers.IntegerField(source="trade_policy_id")
@@ -492,25 +501,13 @@ class QuoteGroupSerializer(serializers.Serializer):
         "for this group and why each gave no option.",
     )
 
-    def to_representation(self, instance) -> dict:
-        data = super().to_representation(instance)
-        if instance.explanation is None:
-            del data["explanation"]  # without explain the answer is as it always was
-        return data
-
 
 # Renders a shipping.selectors.QuoteOutcome; the context's `summaries` are the rendered
 # product summaries of `outcome.product_ids` (catalog.api.fragments.product_summaries).
-class QuoteResponseSerializer(serializers.Serializer):
+class QuoteResponseSerializer(ExplainedOnRequest, serializers.Serializer):
     quoteGroups = QuoteGroupSerializer(many=True, source="groups")
     errorItems = QuoteErrorItemSerializer(many=True, source="error_items")
     explanation = QuoteExplanationSerializer(
         required=False,
         help_text="Only with explain=true: the items left out of every group and why.",
     )
-
-    def to_representation(self, instance) -> dict:
-        data = super().to_representation(instance)
-        if instance.explanation is None:
-            del data["explanation"]
-        return data

@@ -12,10 +12,10 @@ from __future__ import annotations
 import codecs
 import csv
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar
 
 MAX_LINE_BYTES = 64 * 1024
 MAX_REJECTIONS_KEPT = 1000  # details kept for the summary; the count is always exact
@@ -25,6 +25,8 @@ _SUSPECT = re.compile(r"[\x00-\x1f\x7f\ufffd]")  # control characters, invalid U
 _QUANTUM = {places: Decimal(1).scaleb(-places) for places in range(10)}  # 2 -> 0.01
 
 Progress = Callable[[int], None]
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 class RowError(ValueError):
@@ -124,6 +126,55 @@ def csv_records(lines: Iterable[str]) -> Iterator[tuple[int, list[str] | None, s
             yield line, None, f"line longer than {MAX_LINE_BYTES} bytes"
             continue
         yield line, fields, ""
+
+
+def csv_with_header(
+    lines: Iterable[str],
+) -> tuple[list[str], Iterator[tuple[int, list[str] | None, str]]]:
+    """The header of a CSV file and its other records (as `csv_records`); FileFormatError
+    when the file is empty or its header cannot be read."""
+    records = csv_records(lines)
+    for number, fields, error in records:
+        if fields is None:
+            raise FileFormatError(f"The CSV header (line {number}) cannot be read: {error}.")
+        return fields, records
+    raise FileFormatError("The CSV file is empty: it needs a header row.")
+
+
+def column_positions(
+    header: list[str],
+    required: Sequence[str],
+    optional: Iterable[str] = (),
+    aliases: Mapping[str, str] | None = None,
+) -> dict[str, int]:
+    """Where each known column of a CSV header is (names in any case, or one of their
+    `aliases`); FileFormatError when a required one is missing."""
+    names = [name.strip().lower() for name in header]
+    names = [(aliases or {}).get(name, name) for name in names]
+    missing = [column for column in required if column not in names]
+    if missing:
+        raise FileFormatError(
+            f"The CSV header lacks the column(s) {', '.join(missing)}; "
+            f"expected: {', '.join(required)}."
+        )
+    return {column: names.index(column) for column in (*required, *optional) if column in names}
+
+
+def parsed_rows(
+    records: Iterable[tuple[int, T | None, str]], report: ImportReport, parse: Callable[[T], R]
+) -> Iterator[R]:
+    """`parse(value)` of each record (line number, value, error): every record counts as
+    read; one with an error, or whose value `parse` refuses (RowError), is rejected."""
+    for number, value, error in records:
+        report.read += 1
+        try:
+            if value is None:
+                raise RowError(error)
+            row = parse(value)
+        except RowError as exc:
+            report.reject(number, str(exc))
+        else:
+            yield row
 
 
 def clean_text(value: str, *, name: str, max_length: int) -> str:

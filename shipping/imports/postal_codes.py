@@ -14,7 +14,6 @@ subdivision code with or without the country prefix (SP, BR-SP) or its name.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from decimal import Decimal
 from typing import BinaryIO, NamedTuple
 
@@ -37,8 +36,10 @@ from .base import (
     Progress,
     RowError,
     clean_text,
-    csv_records,
+    column_positions,
+    csv_with_header,
     parse_decimal,
+    parsed_rows,
     text_lines,
 )
 from .upsert import DEFAULT_BATCH_SIZE, BatchUpserter, stored_keys
@@ -75,21 +76,9 @@ UPDATE_FIELDS = [name for name in PostalCodeRow._fields if name not in KEY_FIELD
 
 
 def _coordinates(latitude: str, longitude: str) -> tuple[Decimal | None, Decimal | None]:
-    lat = parse_decimal(
-        latitude,
-        name="latitude",
-        places=6,
-        minimum=Decimal(-90),
-        maximum=Decimal(90),
-        required=False,
-    )
-    lon = parse_decimal(
-        longitude,
-        name="longitude",
-        places=6,
-        minimum=Decimal(-180),
-        maximum=Decimal(180),
-        required=False,
+    lat, lon = (
+        parse_decimal(value, name=name, places=6, minimum=-limit, maximum=limit, required=False)
+        for value, name, limit in ((latitude, "latitude", 90), (longitude, "longitude", 180))
     )
     if (lat is None) != (lon is None):
         raise RowError("latitude and longitude must be given together")
@@ -132,21 +121,6 @@ def parse_geonames_line(line: str) -> PostalCodeRow:
     )
 
 
-def csv_column_positions(header: list[str]) -> dict[str, int]:
-    """Where each CSV column is; FileFormatError when one is missing."""
-    names = [name.strip().lower() for name in header]
-    missing = [column for column in CSV_COLUMNS if column not in names]
-    if missing:
-        raise FileFormatError(
-            "The CSV header lacks the column(s) "
-            + ", ".join(missing)
-            + "; expected: "
-            + ", ".join(CSV_COLUMNS)
-            + "."
-        )
-    return {column: names.index(column) for column in CSV_COLUMNS}
-
-
 def parse_csv_fields(
     fields: list[str], positions: dict[str, int], country: Country
 ) -> PostalCodeRow:
@@ -177,38 +151,6 @@ def parse_csv_fields(
         latitude=latitude,
         longitude=longitude,
     )
-
-
-def _geonames_records(lines: Iterator[str], report: ImportReport):
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        report.read += 1
-        try:
-            yield parse_geonames_line(line)
-        except RowError as exc:
-            report.reject(number, str(exc))
-
-
-def _csv_records(lines: Iterator[str], country: Country, report: ImportReport):
-    records = csv_records(lines)
-    positions = None
-    for number, fields, error in records:
-        if positions is None:
-            if fields is None:
-                raise FileFormatError(f"The CSV header (line {number}) cannot be read: {error}.")
-            positions = csv_column_positions(fields)
-            continue
-        report.read += 1
-        if fields is None:
-            report.reject(number, error)
-            continue
-        try:
-            yield parse_csv_fields(fields, positions, country)
-        except RowError as exc:
-            report.reject(number, str(exc))
-    if positions is None:
-        raise FileFormatError("The CSV file is empty: it needs a header row.")
 
 
 def _existing_keys(keys: list[tuple]) -> set[tuple]:
@@ -249,14 +191,16 @@ def postal_codes_import(
         after_batch=lambda: cache_namespace_bump(POSTAL_CODES_CACHE),
     )
     lines = text_lines(stream, progress)
-    records = (
-        _geonames_records(lines, report)
-        if file_format == "geonames"
-        else _csv_records(lines, target, report)
-    )
     try:
-        for record in records:
-            upserter.add(record)
+        if file_format == "geonames":
+            numbered = ((number, line, "") for number, line in enumerate(lines, 1) if line.strip())
+            rows = parsed_rows(numbered, report, parse_geonames_line)
+        else:
+            header, records = csv_with_header(lines)
+            positions = column_positions(header, CSV_COLUMNS)
+            rows = parsed_rows(records, report, lambda f: parse_csv_fields(f, positions, target))
+        for row in rows:
+            upserter.add(row)
         upserter.flush()
     except KeyboardInterrupt:
         report.interrupted = True

@@ -30,13 +30,14 @@ from ..fetch import SHIPPING_CACHE
 from ..models import MAX_ORDER_VALUE, MAX_WEIGHT, ShippingRow, ShippingTable
 from ..postal import InvalidPostalCode, normalize_postal_code
 from .base import (
-    FileFormatError,
     ImportReport,
     Progress,
     RowError,
-    csv_records,
+    column_positions,
+    csv_with_header,
     parse_decimal,
     parse_int,
+    parsed_rows,
     text_lines,
 )
 from .upsert import DEFAULT_BATCH_SIZE, BatchUpserter, chunked, query_params_limit
@@ -61,18 +62,10 @@ VARIABLE_COLUMNS = {
     "fixed_fee": (2, MAX_MONEY),
 }
 ALIASES = {
-    "initialzipcode": "initial_zipcode",
+    **{column.replace("_", ""): column for column in COLUMNS},  # camelCase, lowered
     "initial_zip_code": "initial_zipcode",
-    "finalzipcode": "final_zipcode",
     "final_zip_code": "final_zipcode",
-    "initialweight": "initial_weight",
-    "finalweight": "final_weight",
-    "initialprice": "initial_price",
-    "finalprice": "final_price",
-    "shippingvalue": "shipping_value",
-    "beginshippingtime": "begin_shipping_time",
     "begin_days": "begin_shipping_time",
-    "endshippingtime": "end_shipping_time",
     "end_days": "end_shipping_time",
 }
 
@@ -97,54 +90,25 @@ class ShippingRowValues(NamedTuple):
     fixed_fee: Decimal
 
 
-KEY_FIELDS = [
-    "table",
-    "initial_zipcode",
-    "final_zipcode",
-    "initial_weight",
-    "final_weight",
-    "initial_price",
-    "final_price",
-]
+KEY_FIELDS = ["table", *COLUMNS[:6]]  # the table and the three ranges
 UPDATE_FIELDS = ["shipping_value", "begin_shipping_time", "end_shipping_time"]
 MAX_DAYS = 32767
 NO_VARIABLE = Decimal(0)
 
 
-def column_positions(header: list[str]) -> dict[str, int]:
-    """Where each known column is; FileFormatError when a required one is missing."""
-    names = [ALIASES.get(name.strip().lower(), name.strip().lower()) for name in header]
-    missing = [column for column in COLUMNS if column not in names]
-    if missing:
-        raise FileFormatError(
-            "The CSV header lacks the column(s) "
-            + ", ".join(missing)
-            + "; expected: "
-            + ", ".join(COLUMNS)
-            + "."
-        )
-    known = (*COLUMNS, *VARIABLE_COLUMNS)
-    return {column: names.index(column) for column in known if column in names}
-
-
 def _decimal_pair(value: dict, low: str, high: str, *, places: int, maximum: Decimal):
-    return (
+    """A range: empty `low` is 0, empty `high` is `maximum` (no limit)."""
+    zero = Decimal(0).quantize(Decimal(1).scaleb(-places))
+    return tuple(
         parse_decimal(
-            value[low],
-            name=low,
+            value[name],
+            name=name,
             places=places,
             minimum=Decimal(0),
             maximum=maximum,
-            default=Decimal(0).quantize(Decimal(1).scaleb(-places)),
-        ),
-        parse_decimal(
-            value[high],
-            name=high,
-            places=places,
-            minimum=Decimal(0),
-            maximum=maximum,
-            default=maximum,
-        ),
+            default=empty,
+        )
+        for name, empty in ((low, zero), (high, maximum))
     )
 
 
@@ -233,41 +197,22 @@ def shipping_rows_import(
             found.update(table.rows.filter(initial_zipcode__in=chunk).values_list(*KEY_FIELDS))
         return found & set(keys)
 
-    upserter = None
-    positions = None
     try:
-        for number, fields, error in csv_records(text_lines(stream, progress)):
-            if positions is None:
-                if fields is None:
-                    raise FileFormatError(
-                        f"The CSV header (line {number}) cannot be read: {error}."
-                    )
-                positions = column_positions(fields)
-                upserter = BatchUpserter(
-                    model=ShippingRow,
-                    columns=ShippingRowValues._fields,
-                    unique_fields=KEY_FIELDS,
-                    update_fields=[
-                        *UPDATE_FIELDS,
-                        *(c for c in VARIABLE_COLUMNS if c in positions),
-                    ],
-                    existing_keys=existing_keys,
-                    report=report,
-                    batch_size=batch_size,
-                    # raw SQL sends no signal: retire cached quotes after each batch
-                    after_batch=lambda: cache_namespace_bump(SHIPPING_CACHE),
-                )
-                continue
-            report.read += 1
-            if fields is None:
-                report.reject(number, error)
-                continue
-            try:
-                upserter.add(parse_row_fields(fields, positions, table))
-            except RowError as exc:
-                report.reject(number, str(exc))
-        if upserter is None:
-            raise FileFormatError("The CSV file is empty: it needs a header row.")
+        header, records = csv_with_header(text_lines(stream, progress))
+        positions = column_positions(header, COLUMNS, VARIABLE_COLUMNS, ALIASES)
+        upserter = BatchUpserter(
+            model=ShippingRow,
+            columns=ShippingRowValues._fields,
+            unique_fields=KEY_FIELDS,
+            update_fields=[*UPDATE_FIELDS, *(c for c in VARIABLE_COLUMNS if c in positions)],
+            existing_keys=existing_keys,
+            report=report,
+            batch_size=batch_size,
+            # raw SQL sends no signal: retire cached quotes after each batch
+            after_batch=lambda: cache_namespace_bump(SHIPPING_CACHE),
+        )
+        for row in parsed_rows(records, report, lambda f: parse_row_fields(f, positions, table)):
+            upserter.add(row)
         upserter.flush()
     except KeyboardInterrupt:
         report.interrupted = True

@@ -115,15 +115,12 @@ def staged_import_discard(staged: StagedImport) -> None:
     staged.delete()
 
 
-def staged_imports_purge_expired() -> int:
+def staged_imports_purge_expired() -> None:
     """Delete expired uploads (not those a background import is still reading)."""
     busy = (JobStatus.PENDING, JobStatus.RUNNING)
     expired = StagedImport.objects.filter(expires_at__lte=timezone.now()).exclude(
         jobs__status__in=busy
     )
-    count = 0
     for staged in expired:
         with transaction.atomic():
             staged_import_discard(staged)
-        count += 1
-    return count

@@ -1,5 +1,5 @@
 """Import-command glue: a tqdm progress bar over a file's bytes (only on a terminal), and
-the open / import / summary sequence both import commands share."""
+the options and open / import / summary sequence both import commands share."""
 
 import os
 import sys
@@ -9,6 +9,20 @@ from django.core.management.base import CommandError
 from tqdm import tqdm
 
 from shipping.imports import FileFormatError
+from shipping.imports.upsert import DEFAULT_BATCH_SIZE
+
+
+def add_batch_arguments(parser) -> None:
+    """--batch-size and --dry-run."""
+    parser.add_argument(
+        "--batch-size",
+        type=int,
+        default=DEFAULT_BATCH_SIZE,
+        help=f"Rows per upsert and transaction (default {DEFAULT_BATCH_SIZE}).",
+    )
+    parser.add_argument(
+        "--dry-run", action="store_true", help="Read and validate only; write nothing."
+    )
 
 
 @contextmanager

@@ -4,9 +4,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from shipping.imports import postal_codes_import
 from shipping.imports.postal_codes import CSV_COLUMNS, FORMATS
-from shipping.imports.upsert import DEFAULT_BATCH_SIZE
 
-from ._progress import run_file_import
+from ._progress import add_batch_arguments, run_file_import
 
 
 class Command(BaseCommand):
@@ -24,15 +23,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--country", help="ISO 3166-1 alpha-3 (or alpha-2) country of a CSV file."
         )
-        parser.add_argument(
-            "--batch-size",
-            type=int,
-            default=DEFAULT_BATCH_SIZE,
-            help=f"Rows per upsert and transaction (default {DEFAULT_BATCH_SIZE}).",
-        )
-        parser.add_argument(
-            "--dry-run", action="store_true", help="Read and validate only; write nothing."
-        )
+        add_batch_arguments(parser)
 
     def handle(self, *args, file, file_format, country, batch_size, dry_run, **options):
         if batch_size < 1:

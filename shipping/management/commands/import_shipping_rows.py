@@ -4,10 +4,9 @@ from django.core.management.base import BaseCommand, CommandError
 
 from shipping.imports import shipping_rows_import
 from shipping.imports.shipping_rows import COLUMNS
-from shipping.imports.upsert import DEFAULT_BATCH_SIZE
 from shipping.models import ShippingTable
 
-from ._progress import run_file_import
+from ._progress import add_batch_arguments, run_file_import
 
 
 class Command(BaseCommand):
@@ -26,15 +25,7 @@ class Command(BaseCommand):
             help="Delete the table's rows the file does not contain (only when no line is "
             "rejected).",
         )
-        parser.add_argument(
-            "--batch-size",
-            type=int,
-            default=DEFAULT_BATCH_SIZE,
-            help=f"Rows per upsert and transaction (default {DEFAULT_BATCH_SIZE}).",
-        )
-        parser.add_argument(
-            "--dry-run", action="store_true", help="Read and validate only; write nothing."
-        )
+        add_batch_arguments(parser)
 
     def handle(self, *args, table, file, replace, batch_size, dry_run, **options):
         if batch_size < 1:
