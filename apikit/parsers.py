@@ -1,10 +1,12 @@
-"""Request body parsers of the API."""
+"""Request bodies of the API: the JSON parser, and a body checked by a serializer."""
 
 from collections.abc import Mapping
 from typing import IO, Any
 
 from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.parsers import JSONParser
+from rest_framework.request import Request
+from rest_framework.serializers import BaseSerializer
 
 from .text import check_json_strings
 
@@ -28,3 +30,10 @@ class JSONBodyParser(JSONParser):
         if errors:
             raise ValidationError(errors)
         return data
+
+
+def valid_data(serializer_class: type[BaseSerializer], request: Request, **context: Any) -> Any:
+    """The request body as validated by `serializer_class` (a 422 envelope when invalid)."""
+    serializer = serializer_class(data=request.data, context=context)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data

@@ -24,6 +24,7 @@ from django.utils.text import slugify
 from PIL import Image, ImageDraw
 
 from infra.cache import cache_namespace_bump
+from storefront.demo import say_created
 
 from .models import (
     Attribute,
@@ -237,8 +238,7 @@ def _seed_categories(stdout) -> dict[str, Category]:
             child = get(child_name, root, child_position, True)
             for leaf_position, leaf_name in enumerate(grandchildren):
                 get(leaf_name, child, leaf_position, True)
-    if created:
-        stdout.write(f"  created {created} categories")
+    say_created(stdout, "categories", created)
     return by_name
 
 
@@ -250,8 +250,7 @@ def _seed_named(model, names, stdout, label: str) -> dict[str, Any]:
         key = {"slug": slugify(name)} if model is Brand else {"name": name}
         rows[name], was_created = model.objects.get_or_create(**key, defaults={"name": name})
         created += was_created
-    if created:
-        stdout.write(f"  created {created} {label}")
+    say_created(stdout, label, created)
     return rows
 
 
@@ -288,8 +287,7 @@ def _seed_storages(stdout) -> list[Storage]:
                 "longitude": Decimal(spec.longitude),
             },
         )
-        if created:
-            stdout.write(f"  created storage {storage}")
+        say_created(stdout, f"storage {storage}", created)
         storages.append(storage)
     return storages
 
@@ -475,8 +473,7 @@ def _seed_price_rules(categories, stdout) -> None:
             "priority": 1,
         },
     )
-    if created:
-        stdout.write(f"  created price rule '{bulk.name}'")
+    say_created(stdout, f"price rule '{bulk.name}'", created)
 
 
 WHOLESALE_CODE = "atacado"
@@ -489,8 +486,7 @@ def _seed_wholesale(stdout) -> None:
     policy, created = TradePolicy.objects.get_or_create(
         code=WHOLESALE_CODE, defaults={"name": "Atacado", "active": True}
     )
-    if created:
-        stdout.write(f"  created trade policy '{policy.name}'")
+    say_created(stdout, f"trade policy '{policy.name}'", created)
     retail = ProductPrice.objects.filter(
         trade_policy__is_default=True,
         product__sku__startswith="DEMO-",
@@ -508,9 +504,8 @@ def _seed_wholesale(stdout) -> None:
         for row in retail
         if row.product_id not in priced
     ]
-    if rows:
-        ProductPrice.objects.bulk_create(rows)
-        stdout.write(f"  created {len(rows)} wholesale prices")
+    ProductPrice.objects.bulk_create(rows)
+    say_created(stdout, "wholesale prices", len(rows))
 
 
 def _seed_interests(stdout) -> None:
@@ -588,8 +583,7 @@ def _seed_relations(stdout) -> None:
                 for position, target in enumerate(targets)
             ]
     ProductRelation.objects.bulk_create(rows)
-    if rows:
-        stdout.write(f"  created {len(rows)} product relations")
+    say_created(stdout, "product relations", len(rows))
 
 
 def _seal_png(label: str, color: str) -> bytes:

@@ -19,6 +19,7 @@ from django.utils import timezone
 from PIL import Image
 
 from catalog.models import Product
+from storefront.demo import say_created
 from storefront.models import Customer, SalesChannel
 from storefront.selectors import sales_channel_for_domain
 
@@ -100,11 +101,6 @@ STAFF_ANSWERS = [
 ]
 
 
-def _say(stdout, label: str, count: int) -> None:
-    if count:
-        stdout.write(f"  created {count} {label}")
-
-
 def seed_customers(stdout) -> list[Customer]:
     """40 demo customers (unusable passwords: they cannot sign in; register your own)."""
     rng = _rng("customers")
@@ -124,7 +120,7 @@ def seed_customers(stdout) -> list[Customer]:
         for email, name in wanted.items()
         if email not in existing
     )
-    _say(stdout, "customers", len(created))
+    say_created(stdout, "customers", len(created))
     return list(Customer.objects.filter(email__in=list(wanted)).order_by("email"))
 
 
@@ -383,10 +379,10 @@ def seed(*, stdout) -> None:
     if not products:
         stdout.write("  no active products yet: product reviews and comments skipped")
     reviews = _plan_product_reviews(customers, products)
-    _say(stdout, "product reviews", seed_product_reviews(reviews))
+    say_created(stdout, "product reviews", seed_product_reviews(reviews))
     # bulk inserts send no signal: recount the summaries of the reviewed products
     product_review_summaries_refresh(product_ids={r.product_id for r in reviews})
-    _say(stdout, "review photos", seed_review_photos(reviews))
-    _say(stdout, "reviews waiting for moderation", seed_pending_reviews(customers, products))
-    _say(stdout, "store reviews", seed_store_reviews(customers))
-    _say(stdout, "comments and replies", seed_comments(customers, products))
+    say_created(stdout, "review photos", seed_review_photos(reviews))
+    say_created(stdout, "reviews waiting for moderation", seed_pending_reviews(customers, products))
+    say_created(stdout, "store reviews", seed_store_reviews(customers))
+    say_created(stdout, "comments and replies", seed_comments(customers, products))

@@ -16,9 +16,10 @@ def demo_admin_password_file() -> Path:
     return Path(settings.DATA_DIR) / "demo-admin-password.txt"
 
 
-def _created(stdout, label: str, created: bool) -> None:
-    if created:
-        stdout.write(f"  created {label}")
+def say_created(stdout, label: str, count: int | bool = True) -> None:
+    """`  created <count> <label>`, or `  created <label>` for True; nothing for 0 or False."""
+    if count:
+        stdout.write(f"  created {label}" if count is True else f"  created {count} {label}")
 
 
 def _payment_option(stdout, kind: str, name: str, **terms) -> None:
@@ -27,7 +28,7 @@ def _payment_option(stdout, kind: str, name: str, **terms) -> None:
     option, created = PaymentOption.objects.get_or_create(
         kind=kind, name=name, defaults={**terms, "is_default": first_of_kind}
     )
-    _created(stdout, f"payment option {option}", created)
+    say_created(stdout, f"payment option {option}", created)
 
 
 def seed(*, stdout) -> None:
@@ -35,7 +36,7 @@ def seed(*, stdout) -> None:
     channel, created = SalesChannel.objects.get_or_create(
         domain="127.0.0.1", defaults={"name": "Demo store (127.0.0.1)"}
     )
-    _created(stdout, f"sales channel {channel}", created)
+    say_created(stdout, f"sales channel {channel}", created)
 
     _payment_option(
         stdout,
@@ -63,4 +64,4 @@ def seed(*, stdout) -> None:
         password_file.parent.mkdir(parents=True, exist_ok=True)
         password_file.write_text(password + "\n")
         password_file.chmod(0o600)
-        _created(stdout, f"staff user '{DEMO_ADMIN_USERNAME}' (password in {password_file})", True)
+        say_created(stdout, f"staff user '{DEMO_ADMIN_USERNAME}' (password in {password_file})")

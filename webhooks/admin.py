@@ -10,6 +10,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from infra.admin import ReadOnlyAdminMixin
 from infra.events import EVENT_TYPES
 
 from .models import Delivery, Endpoint
@@ -70,7 +71,7 @@ class EndpointAdmin(admin.ModelAdmin):
 
 
 @admin.register(Delivery)
-class DeliveryAdmin(admin.ModelAdmin):
+class DeliveryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = [
         "id",
         "event_type",
@@ -106,12 +107,6 @@ class DeliveryAdmin(admin.ModelAdmin):
     @admin.display(description=_("payload"))
     def payload_json(self, delivery):
         return format_html("<pre>{}</pre>", json.dumps(delivery.payload, indent=2))
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
     def has_resend_permission(self, request):
         return request.user.has_perm("webhooks.change_delivery")

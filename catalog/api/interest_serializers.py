@@ -14,7 +14,7 @@ PHONE_PATTERN = re.compile(r"^[0-9+()\-. ]*\Z")
 
 
 class InterestCreateSerializer(serializers.Serializer):
-    productId = StrictIntegerField(min_value=1, max_value=MAX_ID)
+    productId = StrictIntegerField(min_value=1, max_value=MAX_ID, source="product_id")
     origin = serializers.ChoiceField(choices=InterestOrigin.values)
     name = PlainTextField(max_length=50)
     email = StrictEmailField(max_length=50)

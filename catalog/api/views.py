@@ -4,6 +4,7 @@ from rest_framework.views import APIView
 
 from apikit.caching import conditional_response
 from apikit.errors import ErrorCode, not_found
+from apikit.parsers import valid_data
 from apikit.paths import path_id
 from apikit.responses import bare
 from storefront.api.idempotency import idempotent
@@ -39,16 +40,6 @@ class ProductInterestView(APIView):
     @product_interest_register_schema
     @idempotent
     def post(self, request):
-        body = InterestCreateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = body.validated_data
-        registration = interest_register(
-            product_id=data["productId"],
-            origin=data["origin"],
-            name=data["name"],
-            email=data["email"],
-            phone=data["phone"],
-            message=data["message"],
-        )
+        registration = interest_register(**valid_data(InterestCreateSerializer, request))
         payload = InterestSerializer(registration.interest, context={"request": request}).data
         return bare(payload, status=201 if registration.created else 200)

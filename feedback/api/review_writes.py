@@ -10,6 +10,7 @@ updated (and sent back to moderation).
 
 from rest_framework.views import APIView
 
+from apikit.parsers import valid_data
 from apikit.responses import request_base_url, success
 from catalog.api.fragments import attach_product_summaries
 from storefront.api.authentication import IsCustomer
@@ -42,9 +43,8 @@ class ProductReviewView(_CustomerWrites, ProductReviewListView):
     @product_review_write_schema
     @idempotent
     def post(self, request):
-        serializer = ProductReviewWriteSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        written = product_review_write(customer=request.user, **serializer.validated_data)
+        data = valid_data(ProductReviewWriteSerializer, request)
+        written = product_review_write(customer=request.user, **data)
         review = product_review_get(review_id=written.review.pk)
         base_url = request_base_url(request)
         attach_product_summaries([review], base_url=base_url, key="productId")
@@ -60,12 +60,10 @@ class SalesChannelReviewView(_CustomerWrites, SalesChannelReviewListView):
     @sales_channel_review_write_schema
     @idempotent
     def post(self, request):
-        serializer = ReviewWriteSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
         written = sales_channel_review_write(
             customer=request.user,
             channel=current_sales_channel(request),
-            **serializer.validated_data,
+            **valid_data(ReviewWriteSerializer, request),
         )
         review = sales_channel_review_get(review_id=written.review.pk)
         body = SalesChannelReviewSerializer(review).data

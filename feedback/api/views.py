@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from apikit.caching import conditional_response
 from apikit.errors import ErrorCode, not_found
+from apikit.parsers import valid_data
 from apikit.paths import path_id
 from apikit.query import list_page, parse_list_query
 from apikit.responses import bare, envelope, request_base_url
@@ -90,12 +91,7 @@ class CommentCreateView(APIView):
         missing = not_found(ErrorCode.PRODUCT_NOT_FOUND, "Product was not found.")
         product_id = path_id(productId, not_found=missing)  # any text naming no product: 404
         customer = request.user if isinstance(request.user, Customer) else None
-        serializer = CommentCreateSerializer(
-            data=request.data, context={"signed_in": customer is not None}
-        )
-        serializer.is_valid(raise_exception=True)
-        comment = comment_create(
-            product_id=product_id, customer=customer, **serializer.validated_data
-        )
+        data = valid_data(CommentCreateSerializer, request, signed_in=customer is not None)
+        comment = comment_create(product_id=product_id, customer=customer, **data)
         attach_product_summaries([comment], base_url=request_base_url(request))
         return bare(CommentSerializer(comment).data, status=201)

@@ -9,6 +9,7 @@ import hashlib
 
 from rest_framework.views import APIView
 
+from apikit.parsers import valid_data
 from apikit.responses import success
 from storefront.services import customer_login, customer_register
 
@@ -62,9 +63,7 @@ class CustomerRegisterView(APIView):
     @customer_register_schema
     @idempotent
     def post(self, request):
-        serializer = CustomerRegisterSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        customer = customer_register(**serializer.validated_data)
+        customer = customer_register(**valid_data(CustomerRegisterSerializer, request))
         return success(CustomerSerializer(customer).data, status=201)
 
 
@@ -74,9 +73,8 @@ class CustomerLoginView(APIView):
 
     @customer_login_schema
     def post(self, request):
-        serializer = CustomerLoginSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        session = customer_login(**serializer.validated_data)  # InvalidCredentials: 401
+        data = valid_data(CustomerLoginSerializer, request)
+        session = customer_login(**data)  # InvalidCredentials: 401
         # A bearer token must never sit in a shared cache.
         return success(CustomerSessionSerializer(session).data, headers=NO_STORE)
 

@@ -11,6 +11,7 @@ be kept even as a fingerprint, and a link works once anyway).
 from django.utils.translation import gettext as _
 from rest_framework.views import APIView
 
+from apikit.parsers import valid_data
 from apikit.responses import success
 from storefront.password_reset import password_reset_confirm, password_reset_request
 
@@ -30,9 +31,7 @@ class PasswordResetRequestView(APIView):
     @password_reset_request_schema
     @idempotent
     def post(self, request):
-        serializer = PasswordResetRequestSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        password_reset_request(email=serializer.validated_data["email"])
+        password_reset_request(**valid_data(PasswordResetRequestSerializer, request))
         message = _(
             "If an account uses this e-mail address, a link to choose a new password "
             "was sent to it."
@@ -46,8 +45,6 @@ class PasswordResetConfirmView(APIView):
 
     @password_reset_confirm_schema
     def post(self, request):
-        serializer = PasswordResetConfirmSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        password_reset_confirm(**serializer.validated_data)
+        password_reset_confirm(**valid_data(PasswordResetConfirmSerializer, request))
         message = _("Your password was changed. Sign in with the new password.")
         return success({"message": message}, headers=NO_STORE)

@@ -4,6 +4,7 @@ from rest_framework.views import APIView
 
 from apikit.caching import conditional_response
 from apikit.errors import ErrorCode, not_found
+from apikit.parsers import valid_data
 from apikit.responses import envelope
 from storefront.cards import CARD_FLAG_PATTERNS
 from storefront.models import PaymentOptionKind
@@ -33,9 +34,7 @@ class PaymentConditionsView(APIView):
 
     @payments_conditions_schema
     def post(self, request):
-        serializer = PaymentConditionsBodySerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        body = serializer.validated_data
+        body = valid_data(PaymentConditionsBodySerializer, request)
         cash = _payment_terms(body["cashDiscountPaymentOptionId"], PaymentOptionKind.CASH_DISCOUNT)
         plan = _payment_terms(body["installmentPaymentOptionId"], PaymentOptionKind.INSTALLMENTS)
         return conditional_response(

@@ -6,6 +6,7 @@ from rest_framework.views import APIView
 
 from apikit import fallback
 from apikit.errors import ErrorCode, not_found
+from apikit.parsers import valid_data
 from apikit.responses import bare, success
 from apikit.routing import api_path
 from storefront.api.throttling import PublicWriteThrottle
@@ -27,9 +28,7 @@ class EchoView(APIView):
         return success({"hello": "world"})
 
     def post(self, request):
-        serializer = EchoSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        return bare(serializer.validated_data, status=201)
+        return bare(valid_data(EchoSerializer, request), status=201)
 
 
 class CrashView(APIView):
