@@ -13,7 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.http import Http404, HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -21,6 +21,7 @@ from django.utils.translation import ngettext
 from storefront.admin_utils import (
     HISTORY_FIELDSET,
     NAME_COLUMN_CHARS,
+    OwnPagesMixin,
     moderation_badge,
     truncated,
 )
@@ -233,7 +234,7 @@ class StaffReplyForm(forms.Form):
 
 
 @admin.register(Comment)
-class CommentAdmin(ModerationAdmin):
+class CommentAdmin(OwnPagesMixin, ModerationAdmin):
     change_form_template = "admin/feedback/comment/change_form.html"
     list_display = (
         "moderation",
@@ -333,13 +334,7 @@ class CommentAdmin(ModerationAdmin):
         message = ngettext("%(count)d comment hidden.", "%(count)d comments hidden.", count)
         self.message_user(request, message % {"count": count}, messages.SUCCESS)
 
-    def get_urls(self):
-        reply_url = path(
-            "<path:object_id>/reply/",
-            self.admin_site.admin_view(self.reply_view),
-            name="feedback_comment_reply",
-        )
-        return [reply_url, *super().get_urls()]
+    own_pages = (("<path:object_id>/reply/", "reply_view", "reply"),)
 
     def reply_view(self, request, object_id):
         """A form that publishes a staff reply to the comment (and e-mails its author)."""

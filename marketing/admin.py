@@ -12,7 +12,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Count
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext, ngettext_lazy
@@ -22,6 +22,7 @@ from apikit.responses import envelope
 from infra.cdn import cdn_purge, cdn_purge_configured
 from storefront.admin_utils import (
     NAME_COLUMN_CHARS,
+    OwnPagesMixin,
     SafeAutocompleteMixin,
     badge,
     truncated,
@@ -286,7 +287,9 @@ class BannerInline(admin.StackedInline):
 
 
 @admin.register(BannerGroup)
-class BannerGroupAdmin(PublishingActions, AutocompleteWhenSearchable, admin.ModelAdmin):
+class BannerGroupAdmin(
+    OwnPagesMixin, PublishingActions, AutocompleteWhenSearchable, admin.ModelAdmin
+):
     form = BannerGroupForm
     inlines = [BannerInline]
     list_display = [
@@ -368,13 +371,7 @@ class BannerGroupAdmin(PublishingActions, AutocompleteWhenSearchable, admin.Mode
         url = reverse("admin:marketing_bannergroup_preview", args=[group.pk])
         return format_html('<a class="button" href="{}">{}</a>', url, _("Preview at..."))
 
-    def get_urls(self):
-        preview = path(
-            "<path:object_id>/preview/",
-            self.admin_site.admin_view(self.preview_view),
-            name="marketing_bannergroup_preview",
-        )
-        return [preview, *super().get_urls()]
+    own_pages = (("<path:object_id>/preview/", "preview_view", "preview"),)
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)

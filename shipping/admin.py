@@ -2,20 +2,21 @@
 pickup points."""
 
 from decimal import Decimal, InvalidOperation
-from functools import partial
 
 from django import forms
 from django.contrib import admin
 from django.db.models import Count
 from django.shortcuts import redirect
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from infra.admin import ReadOnlyAdminMixin
 from storefront.admin_utils import (
     HISTORY_FIELDSET,
     NAME_COLUMN_CHARS,
+    OwnPagesMixin,
     SafeAutocompleteMixin,
     truncated,
     truncated_column,
@@ -42,24 +43,6 @@ def value_range(low, high, unlimited) -> str:
     if high >= unlimited:
         return _("from %(low)s, no limit") % {"low": low}
     return _("%(start)s to %(end)s") % {"start": low, "end": high}
-
-
-class OwnPagesMixin:
-    """The admin's own pages, `own_pages` = ((route, view, name), ...): `view(modeladmin,
-    request, ...)` behind the admin's login, its URL named `<app>_<model>_<name>`."""
-
-    own_pages: tuple = ()
-
-    def get_urls(self):
-        opts = self.model._meta
-        return [
-            path(
-                route,
-                self.admin_site.admin_view(partial(view, self)),
-                name=f"{opts.app_label}_{opts.model_name}_{name}",
-            )
-            for route, view, name in self.own_pages
-        ] + super().get_urls()
 
 
 class TableFilter(admin.SimpleListFilter):
@@ -347,19 +330,13 @@ class PickupAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
 
 
 @admin.register(PostalImportJob)
-class PostalImportJobAdmin(admin.ModelAdmin):
+class PostalImportJobAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Background postal-code imports (started from Postal codes > Import): read only."""
 
     list_display = ("status", "__str__", "dry_run", "rows_read", "rows_rejected", "created_at")
     list_display_links = ("__str__",)
     list_filter = ("status", "dry_run")
     readonly_fields = [field.name for field in PostalImportJob._meta.fields]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         if object_id.isdigit():

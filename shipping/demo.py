@@ -20,6 +20,7 @@ from functools import partial
 
 from catalog.models import CargoType, Storage
 from infra.cache import cache_namespace_bump
+from storefront.demo import say_created
 
 from .models import (
     MAX_ORDER_VALUE,
@@ -292,8 +293,7 @@ def seed(*, stdout) -> None:
         carriers[name], created = Carrier.objects.get_or_create(
             name=name, defaults={"tracking_url_template": tracking_url_template}
         )
-        if created:
-            stdout.write(f"  created carrier {name}")
+        say_created(stdout, f"carrier {name}", created)
     for carrier, label, code, every_cargo_type, prices in DELIVERY_TABLES:
         _table(
             stdout,
@@ -365,5 +365,4 @@ def seed(*, stdout) -> None:
                 "opening_hours": hours,
             },
         )
-        if created:
-            stdout.write(f"  created pickup point {name}")
+        say_created(stdout, f"pickup point {name}", created)

@@ -5,9 +5,12 @@ columns a person acts on come first, and long texts go through `truncated()`, wh
 the full text on hover.
 """
 
+from functools import partial
+
 from django import forms
 from django.contrib import admin
 from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
+from django.urls import path
 from django.utils.html import format_html
 from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
@@ -129,3 +132,24 @@ class SafeAutocompleteMixin:
             kwargs["widget"] = IdAutocompleteSelectMultiple(db_field, self.admin_site)
             kwargs["form_class"] = IdModelMultipleChoiceField
         return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+
+class OwnPagesMixin:
+    """The admin's own pages, `own_pages` = ((route, view, name), ...): `view` a method's name
+    or a function `view(modeladmin, request, ...)`, behind the admin's login, its URL named
+    `<app>_<model>_<name>`."""
+
+    own_pages: tuple = ()
+
+    def get_urls(self):
+        opts = self.model._meta
+        return [
+            path(
+                route,
+                self.admin_site.admin_view(
+                    getattr(self, view) if isinstance(view, str) else partial(view, self)
+                ),
+                name=f"{opts.app_label}_{opts.model_name}_{name}",
+            )
+            for route, view, name in self.own_pages
+        ] + super().get_urls()

@@ -6,11 +6,11 @@ from django.contrib.admin.utils import flatten_fieldsets
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from storefront.admin_utils import NAME_COLUMN_CHARS, badge, truncated
+from storefront.admin_utils import NAME_COLUMN_CHARS, OwnPagesMixin, badge, truncated
 
 from ..models import InterestOrigin, InterestStatus, ProductInterest
 from ..services import InterestReplyError, interest_reply
@@ -33,7 +33,7 @@ class InterestReplyForm(forms.Form):
 
 
 @admin.register(ProductInterest)
-class ProductInterestAdmin(admin.ModelAdmin):
+class ProductInterestAdmin(OwnPagesMixin, admin.ModelAdmin):
     list_display = (
         "status_badge",
         "reply_link",
@@ -72,12 +72,7 @@ class ProductInterestAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False  # customers register interests through the API
 
-    def get_urls(self):
-        reply = self.admin_site.admin_view(self.reply_view)
-        return [
-            path("<int:object_id>/reply/", reply, name="catalog_productinterest_reply"),
-            *super().get_urls(),
-        ]
+    own_pages = (("<int:object_id>/reply/", "reply_view", "reply"),)
 
     @admin.display(description=_("status"), ordering="status")
     def status_badge(self, interest: ProductInterest):
