@@ -1,7 +1,9 @@
 """Cache invalidation: any change to a review, its photos or a comment retires every cached
 review and comment list at once. And the `review.created` event: product reviews are created
 outside any service (the admin, imports), so the row's creation is the one place that sees
-every new review (emitted in the saving transaction)."""
+every new review (emitted in the saving transaction); likewise `review.approved` when a
+save turns an existing review active (the change form; the approve action goes through
+`reviews_set_active`, whose update() sends no signal)."""
 
 from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import receiver
@@ -31,25 +33,26 @@ def customer_deleted(**kwargs) -> None:
 
 @receiver(pre_save, sender=ProductReview)
 def review_product_before_save(instance: ProductReview, **kwargs) -> None:
-    """Remember the product the review had, so moving it recounts both products."""
+    """Remember the product the review had, so moving it recounts both products, and
+    whether it was approved, so ticking "active" on the change form emits the approval."""
     previous = None
     if instance.pk is not None and not kwargs.get("raw"):
         previous = (
-            ProductReview.objects.filter(pk=instance.pk)
-            .values_list("product_id", flat=True)
-            .first()
+            ProductReview.objects.filter(pk=instance.pk).values_list("product_id", "active").first()
         )
-    instance._summary_previous_product_id = previous  # type: ignore[attr-defined]
+    instance._summary_previous = previous  # type: ignore[attr-defined]
 
 
 @receiver(post_save, sender=ProductReview)
 def review_saved(instance: ProductReview, created: bool, raw: bool = False, **kwargs) -> None:
     if raw:
         return
-    previous = getattr(instance, "_summary_previous_product_id", None)
-    product_review_summaries_refresh(product_ids={instance.product_id, previous})
+    previous_product_id, was_active = getattr(instance, "_summary_previous", None) or (None, None)
+    product_review_summaries_refresh(product_ids={instance.product_id, previous_product_id})
     if created:
         emit("review.created", instance)
+    elif instance.active and was_active is False:
+        emit("review.approved", instance)
 
 
 @receiver(post_delete, sender=ProductReview)

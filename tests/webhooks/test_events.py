@@ -69,6 +69,25 @@ def test_review_created_and_approved(endpoint):
     assert approved["data"]["product"]["productId"] == review.product_id
 
 
+def test_ticking_active_on_the_review_change_form_emits_the_approval(endpoint, admin_client):
+    review = ProductReviewFactory(active=False)
+    url = f"/admin/feedback/productreview/{review.pk}/change/"
+    page = admin_client.get(url).context
+    data = {k: v for k, v in page["adminform"].form.initial.items() if v is not None}
+    for inline in page["inline_admin_formsets"]:  # each inline's management form, as sent
+        management = inline.formset.management_form
+        data.update({management.add_prefix(k): v for k, v in management.initial.items()})
+    data.update({"product": review.product_id, "active": "on"})
+
+    response = admin_client.post(url, data)
+    admin_client.post(url, data)  # saved again, already active: no second approval
+
+    assert response.status_code == 302, response.context and response.context["adminform"].errors
+    (approved,) = payloads("review.approved")
+    assert approved["data"]["id"] == review.pk
+    assert approved["data"]["active"] is True
+
+
 def test_product_back_in_stock_once_per_product_when_notifications_are_queued(endpoint):
     product = ProductFactory(name="Blue shirt")
     StockFactory(product=product, available=2)
