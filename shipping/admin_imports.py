@@ -158,6 +158,8 @@ def _import_flow(
         report = run(staged, dry_run)
     except FileFormatError as exc:
         staged_import_discard(staged)
+        if form is None:  # at "Import these rows": refused as a page, there is no upload form
+            return page(form_class(), status=400, refusal=str(exc))
         form.add_error("file", str(exc))
         return page(form, status=400)
     if isinstance(report, HttpResponse):

@@ -121,6 +121,25 @@ def test_dry_run_then_confirm_imports_the_previewed_file_without_a_new_upload(st
     assert table.rows.count() == 2
 
 
+def test_a_file_refused_at_confirm_is_a_400_page_and_the_upload_is_dropped(staff, monkeypatch):
+    from shipping import admin_imports
+    from shipping.imports.base import FileFormatError
+
+    table = ShippingTableFactory()
+    response = dry_run(staff, table)
+
+    def refuse(**kwargs):
+        raise FileFormatError("The file changed its mind.")
+
+    monkeypatch.setattr(admin_imports, "shipping_rows_import", refuse)
+    refused = staff.post(rows_url(table), {"confirm": "1", "token": token_of(response)})
+
+    assert refused.status_code == 400
+    assert "The file changed its mind." in refused.content.decode()
+    assert table.rows.count() == 0
+    assert not StagedImport.objects.exists()
+
+
 def staged_dir(staged):
     from shipping.imports.staging import staged_path
 
