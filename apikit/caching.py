@@ -234,8 +234,11 @@ def cached_answers(
             if answer is not None:
                 RECENT_ANSWERS.put(key, answer, now)
         if answer is not None and (answer.valid_until is None or answer.valid_until > now):
-            return answer.response(request, now)
+            response = answer.response(request, now)
+            response["X-Cache"] = "hit"
+            return response
         response = view(request, *args, **kwargs)
+        response["X-Cache"] = "miss"
         answer = getattr(response, "rendered_answer", None)
         if answer is not None:
             timeout = settings.PUBLIC_CACHE_SECONDS
