@@ -104,11 +104,6 @@ class QuoteOutcome:
     valid_until: datetime | None
     explained: bool = False  # explain=true: groups carry `explanation`
 
-    @property
-    def explanation(self) -> QuoteOutcome | None:
-        """Itself with explain=true (its error items are the explanation's), else None."""
-        return self if self.explained else None
-
 
 def quote_trade_policy_id(trade_policy_id: int | None) -> int | None:
     """The policy a quote uses: the given active one, else the default; None if unknown."""
