@@ -13,13 +13,44 @@ from decimal import Context, Decimal
 from typing import Any
 
 from apikit.caching import fresh_uuid_marker
+from apikit.errors import ErrorCode
 from apikit.renderers import Fragment
 
 from .. import quote
 from ..fetch import StorageInfo
 from ..models import Pickup
 from ..selectors import ExplainedTable, QuotedGroup, QuotedItem, QuotedOption, QuoteOutcome
-from .serializers import EXCLUSION_REASONS, PROBLEMS
+
+PROBLEMS: dict[str, tuple[ErrorCode, str]] = {
+    quote.ItemProblem.NOT_FOUND: (ErrorCode.PRODUCT_NOT_FOUND, "Product {id} was not found."),
+    quote.ItemProblem.INACTIVE: (ErrorCode.PRODUCT_NOT_FOUND, "Product {id} is not sold."),
+    quote.ItemProblem.NOT_FOR_SALE: (
+        ErrorCode.PRODUCT_UNAVAILABLE,
+        "Product {id} is not for sale in this trade policy.",
+    ),
+    quote.ItemProblem.NO_STORAGE: (
+        ErrorCode.STORAGE_NOT_FOUND,
+        "No storage ships product {id} in this trade policy.",
+    ),
+    quote.ItemProblem.OUT_OF_STOCK: (
+        ErrorCode.PRODUCT_OUT_OF_STOCK,
+        "Product {id} is out of stock for the quantity requested ({quantity}).",
+    ),
+    quote.GroupProblem.NO_SHIPPING_OPTION: (
+        ErrorCode.SHIPPING_OPTION_NOT_FOUND,
+        "No shipping option serves these items to this postal code.",
+    ),
+}
+
+
+EXCLUSION_REASONS = {
+    quote.ItemProblem.NOT_FOUND: "product_not_found",
+    quote.ItemProblem.INACTIVE: "product_inactive",
+    quote.ItemProblem.NOT_FOR_SALE: "no_price_in_trade_policy",
+    quote.ItemProblem.NO_STORAGE: "no_storage_serves_trade_policy",
+    quote.ItemProblem.OUT_OF_STOCK: "product_out_of_stock",
+}
+
 
 _CENTS, _GRAMS = Decimal("0.01"), Decimal("0.001")
 _MONEY, _NUMBER = Context(prec=14), Context(prec=24)  # the fields' max_digits
