@@ -7,8 +7,10 @@ from decimal import Decimal
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from rest_framework import serializers
 
 from catalog.models import TradePolicy
+from shipping.api.serializers import QuoteResponseSerializer
 from tests.catalog.factories import (
     CategoryFactory,
     PriceRuleFactory,
@@ -78,3 +80,60 @@ def test_the_cold_path_prices_variations_by_their_parents_categories(api_client,
     # the category rule (10% off) applies to the variation only
     assert values == {store[0].pk: 50.0, store[1].pk: 50.0, store[2].pk: 45.0}
     assert sorted(len(option["pickups"]) for option in group["shippingOptions"]) == [0, 1]
+
+
+def declared(field):
+    """The keys a serializer declares, nested ({name: ...}, [item]); None for a leaf."""
+    if isinstance(field, serializers.ListSerializer):
+        return [declared(field.child)]
+    if isinstance(field, serializers.Serializer):
+        return {name: declared(child) for name, child in field.fields.items()}
+    return None
+
+
+def assert_keys(value, shape, seen: set[str], path="answer") -> None:
+    """`value` has the keys of `shape`, in order, at every level; `seen` collects the paths
+    of the arrays found non-empty."""
+    if isinstance(shape, dict) and value is not None:
+        assert list(value) == list(shape), path
+        for key, child in shape.items():
+            assert_keys(value[key], child, seen, f"{path}.{key}")
+    elif isinstance(shape, list):
+        if value:
+            seen.add(path)
+        for element in value:
+            assert_keys(element, shape[0], seen, f"{path}[]")
+
+
+def array_paths(shape, path="answer") -> set[str]:
+    if isinstance(shape, dict):
+        return {p for key, child in shape.items() for p in array_paths(child, f"{path}.{key}")}
+    if isinstance(shape, list):
+        return {path} | array_paths(shape[0], f"{path}[]")
+    return set()
+
+
+def test_the_answer_has_every_key_the_schema_declares_in_its_order(api_client):
+    # given two storages: the first with a delivery table (a row with a fixed fee) and a
+    # pickup table, the second with no table; a product in each, and an unknown product
+    PostalCodeFactory(country="BRA", code="20040002")
+    served, unserved = StorageFactory(), StorageFactory()
+    products = [ProductFactory(), ProductFactory()]
+    for product, storage in zip(products, (served, unserved), strict=True):
+        ProductPriceFactory(product=product, sale_price=Decimal("50.00"))
+        StockFactory(product=product, storage=storage, available=10)
+    ShippingRowFactory(table=ShippingTableFactory(storages=[served]), fixed_fee=Decimal("2"))
+    pickup_table = ShippingTableFactory(kind="pickup", storages=[served])
+    ShippingRowFactory(table=pickup_table)
+    PickupFactory(table=pickup_table)
+
+    # when quoting them with explain=true
+    items = [(products[0].pk, 1), (products[1].pk, 1), (999_999, 1)]
+    body, _ = quote(api_client, items, explain="true")
+
+    # then each object has the keys QuoteResponseSerializer declares, in the same order
+    # (shipping/api/answers.py renders what serializers.py documents)
+    assert [group["error"] is None for group in body["quoteGroups"]] == [True, False]
+    shape, seen = declared(QuoteResponseSerializer()), set()
+    assert_keys(body, shape, seen)
+    assert seen == array_paths(shape)  # every array had an element to check
