@@ -18,14 +18,12 @@ from django.utils import timezone
 from catalog import pricing
 from catalog.models import Product, Storage
 from catalog.selectors import (
+    PRICING_FIELDS,
     PRODUCTS_CACHE,
+    STORED_PRICE_FIELDS,
     PriceContext,
     active_price_rules,
     category_index,
-)
-from catalog.selectors.prices import (
-    PRICING_FIELDS,
-    STORED_PRICE_FIELDS,
     price_get,
     pricing_data_from_row,
 )
