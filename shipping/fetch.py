@@ -22,7 +22,7 @@ from catalog.selectors import (
     category_index,
     product_price_get,
 )
-from infra.cache import cached
+from infra.cache import kept
 
 from . import quote
 from .models import Pickup, ShippingRow, ShippingTable, ShippingTableKind
@@ -79,7 +79,7 @@ def _coordinate(value: Decimal | None) -> float | None:
 
 def _storages() -> dict[int, StorageInfo]:
     """Active storages with their trade-policy exceptions (cached with the catalog)."""
-    return cached(PRODUCTS_CACHE, "quote-storage-infos", _load_storages)
+    return kept(PRODUCTS_CACHE, "quote-storage-infos", _load_storages)
 
 
 def _load_storages() -> dict[int, StorageInfo]:
@@ -115,7 +115,7 @@ def _display_zip_code(country: str, zip_code: str) -> str:
 
 def _tables(country: str) -> dict[int, TableInfo]:
     """Active tables of the country with their storages, cargo types and pickups (cached)."""
-    return cached(SHIPPING_CACHE, f"table-infos:{country}", lambda: _load_tables(country))
+    return kept(SHIPPING_CACHE, f"table-infos:{country}", lambda: _load_tables(country))
 
 
 def _load_tables(country: str) -> dict[int, TableInfo]:
