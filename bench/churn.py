@@ -17,52 +17,36 @@ import json
 import os
 import random
 import signal
-import sys
 import time
 
 PREFIX = "BENCH_CHURN "
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rate", type=float, default=20, help="stock saves per second")
-    parser.add_argument("--seconds", type=float, default=60, help="stop after (at most)")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
-    import django
-
-    django.setup()
+def churn(*, rate: float, seconds: float, seed: int, stopping=lambda: False) -> dict:
+    """Save the stock of random products `rate` times a second (a fixed cadence: a late
+    save does not shift the next ones) until `seconds` have passed or `stopping()`; what
+    was done, as a dict."""
     from django.db import DatabaseError
 
     from catalog.models import Stock
 
-    stopping = False
-
-    def stop(*_) -> None:
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    rng = random.Random(f"{args.seed}:churn")
+    rng = random.Random(f"{seed}:churn")
     ids = list(Stock.objects.in_active_storages().order_by("id").values_list("id", flat=True))
     if not ids:
-        sys.exit("no stock rows to churn")
-    print("ready", flush=True)
+        raise RuntimeError("no stock rows to churn")
     started = time.monotonic()
-    deadline = started + args.seconds
+    deadline = started + seconds
     saves = errors = late = 0
     slowest = 0.0
-    while not stopping:
-        due = started + (saves + errors) / args.rate
+    while not stopping():
+        due = started + (saves + errors) / rate
         now = time.monotonic()
         if due >= deadline:
             break
         if due > now:
             time.sleep(min(due - now, 0.5))
             continue
-        if now - due > 1 / args.rate:
+        if now - due > 1 / rate:
             late += 1
         began = time.monotonic()
         try:
@@ -73,16 +57,40 @@ def main() -> None:
         except (DatabaseError, Stock.DoesNotExist):
             errors += 1
         slowest = max(slowest, time.monotonic() - began)
-    seconds = time.monotonic() - started
-    summary = {
-        "rate_asked": args.rate,
+    elapsed = time.monotonic() - started
+    return {
+        "rate_asked": rate,
         "saves": saves,
         "errors": errors,
         "late": late,  # saves that started more than one interval after their time
-        "seconds": round(seconds, 1),
-        "saves_per_second": round(saves / seconds, 1) if seconds else 0.0,
+        "seconds": round(elapsed, 1),
+        "saves_per_second": round(saves / elapsed, 1) if elapsed else 0.0,
         "slowest_save_ms": round(slowest * 1000, 1),
     }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rate", type=float, default=20, help="stock saves per second")
+    parser.add_argument("--seconds", type=float, default=60, help="stop after (at most)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if args.rate <= 0 or args.seconds <= 0:
+        parser.error("--rate and --seconds must be positive")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
+    import django
+
+    django.setup()
+    stopping = False
+
+    def stop(*_) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    print("ready", flush=True)
+    summary = churn(rate=args.rate, seconds=args.seconds, seed=args.seed, stopping=lambda: stopping)
     print(PREFIX + json.dumps(summary), flush=True)
 
 
