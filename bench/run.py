@@ -224,9 +224,10 @@ def settle(port: int, workers: int, *, limit: float = 180) -> None:
 def measure(target: Target, args, tool: str, server: Server, env: dict | None = None) -> None:
     """Warm-up, then the runs; each run also notes the workers' CPU time per request.
     Random-key rows draw each request from their paths file (a different seed each run)
-    and count the answers' X-Cache headers. Churn rows (`env` given) make each run a pair:
-    one run while bench/churn.py saves stock and one without, back to back, in turns
-    (without first, then with first, ...), so both meet the same state of the caches."""
+    and count the answers' X-Cache headers. Churn rows (`env` given): each run is one while
+    bench/churn.py saves stock, between two runs without churn (without, with, without,
+    with, ..., without), so the runs without churn meet the caches before and after the
+    state each run with churn met (the caches keep filling during the row)."""
     url = f"http://127.0.0.1:{args.port}{target.path}"
     options = {
         "connections": args.connections,
@@ -249,22 +250,20 @@ def measure(target: Target, args, tool: str, server: Server, env: dict | None = 
     if args.warmup:
         wrk.run(tool, url, seconds=args.warmup, seed=1000, **options)
         settle(args.port, args.workers)
+    if env is not None:  # churn: a run without churn first, then one after each with
+        one(0, target.runs_without_churn, target.cpu_ms_without_churn)
     for number in range(args.runs):
         if env is None:
             one(number + 1, target.runs, target.cpu_ms)
             continue
-        for churning in (False, True) if number % 2 == 0 else (True, False):
-            if not churning:
-                one(number + 1, target.runs_without_churn, target.cpu_ms_without_churn)
-                continue
-            # bounded: a run, plus settle()'s wait, plus the child's start
-            bound = args.seconds + 240
-            log = Path(env["DATA_DIR"]) / "churn.log"
-            with Churn(env, rate=args.churn_rate, seconds=bound, log=log) as churn:
-                one(number + 1, target.runs, target.cpu_ms)
-            if not churn.summary:
-                target.problem = f"bench/churn.py reported nothing; its log: {log}"
-            target.churn_runs.append(churn.summary)
+        # bounded: a run, plus settle()'s wait, plus the child's start
+        log = Path(env["DATA_DIR"]) / "churn.log"
+        with Churn(env, rate=args.churn_rate, seconds=args.seconds + 240, log=log) as churn:
+            one(number + 1, target.runs, target.cpu_ms)
+        if not churn.summary:
+            target.problem = f"bench/churn.py reported nothing; its log: {log}"
+        target.churn_runs.append(churn.summary)
+        one(number + 1, target.runs_without_churn, target.cpu_ms_without_churn)
 
 
 class Churn:
