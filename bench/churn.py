@@ -8,8 +8,8 @@ Run by bench/run.py with the server's environment (settings, DATA_DIR, DATABASE_
 REDIS_URL, CACHE_KEY_PREFIX) while the churn rows run; it stops by itself at the deadline
 or on SIGTERM/SIGINT, and prints what it did as JSON on its last line ("BENCH_CHURN {...}").
 
-With the local-memory cache (no REDIS_URL) its invalidations stay in its own process: the
-gunicorn workers do not see them, only its database writes weigh on them.
+Its invalidations reach the gunicorn workers with or without Redis (infra/cache.py: the
+namespace versions live in Redis, or in a file every process of the machine maps).
 """
 
 import argparse

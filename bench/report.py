@@ -71,7 +71,7 @@ def memory_report(
     return report
 
 
-def churn_report(rows: list[dict], *, cache: str) -> None:
+def churn_report(rows: list[dict]) -> None:
     """Churn rows: their rate as a fraction of the same row's without churn (its runs taken
     between theirs), against CHURN_GOAL; the verdict replaces theirs (they have no goal of
     their own)."""
@@ -82,11 +82,6 @@ def churn_report(rows: list[dict], *, cache: str) -> None:
         ratio = row["rps"] / base if base else None
         row["x_without_churn"] = round(ratio, 3) if ratio is not None else None
         row["goal_x_without_churn"] = CHURN_GOAL
-        if cache == "locmem":
-            row["churn_note"] = (
-                "local-memory cache: the churn process's invalidations stay in its own "
-                "process, the workers keep their cached answers (only its writes weigh)"
-            )
         if row["verdict"].startswith("FAILED"):
             continue
         if ratio is None:

@@ -446,7 +446,7 @@ def main() -> None:
     memory = memory_report(workers, restarts, after_random=after_random)
     ceiling = ceiling_report(rows[0], again)
     report = [row_report(t, ceiling["rps"], ceiling["cpu_ms_per_request"]) for t in rows]
-    churn_report(report, cache=config["cache"])
+    churn_report(report)
     print_table(report, memory, ceiling)
     output = Path(args.output or ROOT / "bench" / "results" / f"load-{config['name']}.json")
     result = {
