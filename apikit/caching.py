@@ -10,7 +10,7 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -19,7 +19,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.http.response import HttpResponseBase
 
-from infra.cache import namespace_versions
+from infra.cache import namespace_versions, recording, still_current
 
 from .renderers import json_bytes
 
@@ -69,6 +69,8 @@ class RenderedAnswer:
     max_age: int
     valid_until: float | None = None
     fresh_uuids: bool = False  # the body holds fresh_uuid_marker()s: no ETag, new ids each time
+    # Versions of single records the answer shows (a product's): checked before it is reused.
+    dependencies: tuple[tuple[str, int], ...] = ()
 
     def seconds_left(self, now: float) -> int:
         if self.valid_until is None:
@@ -198,7 +200,9 @@ def cached_answers(
 
     The key is the request's absolute URL (scheme, host, path and query: media URLs and
     the sales channel follow the host) under the current versions of `namespaces`, so a
-    staff change to any of them retires every stored answer at once; the values of
+    staff change to any of them retires every stored answer at once; the versions of
+    single records the view read (`infra.cache.depend_on`: the products it shows) are
+    kept with the answer and checked before it is served again; the values of
     `settings_names` (settings that shape the answer) are part of the key too, so a
     deploy that changes one never meets the answers of the old value. Only answers built
     by `conditional_response` are stored, each until its `valid_until` at the latest.
@@ -233,14 +237,20 @@ def cached_answers(
             answer = cache.get(key)
             if answer is not None:
                 RECENT_ANSWERS.put(key, answer, now)
-        if answer is not None and (answer.valid_until is None or answer.valid_until > now):
+        if (
+            answer is not None
+            and (answer.valid_until is None or answer.valid_until > now)
+            and still_current(dict(answer.dependencies))
+        ):
             response = answer.response(request, now)
             response["X-Cache"] = "hit"
             return response
-        response = view(request, *args, **kwargs)
+        with recording() as shown:
+            response = view(request, *args, **kwargs)
         response["X-Cache"] = "miss"
         answer = getattr(response, "rendered_answer", None)
         if answer is not None:
+            answer = replace(answer, dependencies=tuple(shown.items()))
             timeout = settings.PUBLIC_CACHE_SECONDS
             if answer.valid_until is not None:
                 timeout = min(timeout, math.floor(answer.valid_until - now))

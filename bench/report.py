@@ -7,15 +7,24 @@ import subprocess
 from pathlib import Path
 
 from bench import wrk
-from bench.targets import Target
+from bench.targets import CHURN_GOAL, Target
 
 ROOT = Path(__file__).resolve().parent.parent
-MEMORY_GOAL_MB = 150
+MEMORY_GOAL_MB = 150  # issue 9: after the whole run
+MEMORY_GOAL_RANDOM_MB = 200  # issue 19: after the random-key rows
 DRIFT_WARNING = 0.15  # the ceiling before and after the rows differ by more: warn
 
 
 def median_of(runs, attribute: str) -> float:
     return statistics.median(getattr(run, attribute) for run in runs) if runs else 0.0
+
+
+def hit_ratio(runs) -> float | None:
+    """Cache hits over the answers counted (X-Cache hit or miss) in all the runs; None
+    when the rows' answers were not counted."""
+    counted = [run for run in runs if run.cache_counted]
+    answered = sum(run.cache_hits + run.cache_misses for run in counted)
+    return sum(run.cache_hits for run in counted) / answered if answered else None
 
 
 def ceiling_report(before: Target, after: Target) -> dict:
@@ -33,18 +42,89 @@ def ceiling_report(before: Target, after: Target) -> dict:
     return ceiling
 
 
-def memory_report(workers: list[dict | None], restarts: int) -> dict:
-    workers = [worker for worker in workers if worker]
+def _memory_verdict(workers: list[dict], goal_mb: float) -> str:
     biggest = max((worker["rss_mb"] for worker in workers), default=None)
     if biggest is None:
-        verdict = "unknown"
-    else:
-        verdict = "met" if biggest < MEMORY_GOAL_MB else "not met"
-    return {
+        return "unknown"
+    return "met" if biggest < goal_mb else "not met"
+
+
+def memory_report(
+    workers: list[dict | None], restarts: int, *, after_random: list[dict | None] | None = None
+) -> dict:
+    """The workers' memory after the whole run (issue 9's goal) and, when random-key rows
+    ran, right after the last of them (issue 19's goal)."""
+    workers = [worker for worker in workers if worker]
+    report = {
         "workers": workers,
         "goal_mb": MEMORY_GOAL_MB,
-        "verdict": verdict,
+        "verdict": _memory_verdict(workers, MEMORY_GOAL_MB),
         "worker_restarts": restarts,
+    }
+    if after_random is not None:
+        after = [worker for worker in after_random if worker]
+        report["after_random_rows"] = {
+            "workers": after,
+            "goal_mb": MEMORY_GOAL_RANDOM_MB,
+            "verdict": _memory_verdict(after, MEMORY_GOAL_RANDOM_MB),
+        }
+    return report
+
+
+def churn_report(rows: list[dict]) -> None:
+    """Churn rows: their rate as a fraction of the same row's without churn (its runs taken
+    between theirs), against CHURN_GOAL; the verdict replaces theirs (they have no goal of
+    their own)."""
+    for row in rows:
+        if row.get("group") != "churn":
+            continue
+        base = row["rps_without_churn"]
+        ratio = row["rps"] / base if base else None
+        row["x_without_churn"] = round(ratio, 3) if ratio is not None else None
+        row["goal_x_without_churn"] = CHURN_GOAL
+        if row["verdict"].startswith("FAILED"):
+            continue
+        if ratio is None:
+            row["verdict"] = "-"
+            row["problem"] = row["problem"] or "no run without churn completed a request"
+        else:
+            row["verdict"] = "met" if ratio >= CHURN_GOAL else "not met"
+
+
+def _churn_fields(target: Target) -> dict:
+    """A churn row's runs without churn (taken between its own) and the churn's counts."""
+    summaries = [summary for summary in target.churn_runs if summary]
+    seconds = sum(summary["seconds"] for summary in summaries)
+    saves = sum(summary["saves"] for summary in summaries)
+    ratio_hits = hit_ratio(target.runs_without_churn)
+    return {
+        "without_churn": target.without_churn,
+        "rps_without_churn": round(median_of(target.runs_without_churn, "rps"), 1),
+        "cache_hit_ratio_without_churn": None if ratio_hits is None else round(ratio_hits, 3),
+        "cpu_ms_per_request_without_churn": (
+            round(statistics.median(target.cpu_ms_without_churn), 3)
+            if target.cpu_ms_without_churn
+            else None
+        ),
+        "runs_without_churn": [
+            {
+                "rps": round(run.rps, 1),
+                "p50_ms": run.p50_ms,
+                "p99_ms": run.p99_ms,
+                "requests": run.requests,
+                "errors": run.errors,
+                "cache_hit_ratio": None if run.hit_ratio is None else round(run.hit_ratio, 3),
+            }
+            for run in target.runs_without_churn
+        ],
+        "churn": {
+            "rate_asked": summaries[0]["rate_asked"] if summaries else None,
+            "saves": saves,
+            "errors": sum(summary["errors"] for summary in summaries),
+            "saves_per_second": round(saves / seconds, 1) if seconds else 0.0,
+            "slowest_save_ms": max((s["slowest_save_ms"] for s in summaries), default=None),
+            "runs": summaries,
+        },
     }
 
 
@@ -53,6 +133,7 @@ def row_report(target: Target, ceiling: float, ceiling_cpu_ms: float) -> dict:
     cpu_ms = statistics.median(target.cpu_ms) if target.cpu_ms else 0.0
     errors = sum(run.errors for run in target.runs)
     ratio = rps / ceiling if ceiling and target.runs else 0.0
+    ratio_hits = hit_ratio(target.runs)
     if target.runs and not all(run.requests for run in target.runs):
         target.problem = target.problem or "a run completed no request"
     if target.problem:
@@ -76,6 +157,13 @@ def row_report(target: Target, ceiling: float, ceiling_cpu_ms: float) -> dict:
         "x_ceiling_cpu": round(ceiling_cpu_ms / cpu_ms, 3) if cpu_ms else 0.0,
         "goal_x_ceiling": target.goal,
         "verdict": verdict,
+        "group": target.group,
+        "paths": target.paths or None,
+        "cache_hit_ratio": None if ratio_hits is None else round(ratio_hits, 3),
+        "cache_hits": sum(run.cache_hits for run in target.runs),
+        "cache_misses": sum(run.cache_misses for run in target.runs),
+        "cache_uncounted": sum(run.cache_uncounted for run in target.runs),
+        **(_churn_fields(target) if target.group == "churn" else {}),
         "requests": sum(run.requests for run in target.runs),
         "status_errors": sum(run.status_errors for run in target.runs),
         "socket_errors": sum(run.socket_errors for run in target.runs),
@@ -89,6 +177,7 @@ def row_report(target: Target, ceiling: float, ceiling_cpu_ms: float) -> dict:
                 "requests": run.requests,
                 "errors": run.errors,
                 "cpu_ms_per_request": round(cpu_ms, 3),
+                "cache_hit_ratio": None if run.hit_ratio is None else round(run.hit_ratio, 3),
             }
             for run, cpu_ms in zip(target.runs, target.cpu_ms, strict=True)
         ],
@@ -96,24 +185,37 @@ def row_report(target: Target, ceiling: float, ceiling_cpu_ms: float) -> dict:
 
 
 def print_table(rows: list[dict], memory: dict, ceiling: dict) -> None:
+    width = max(30, *(len(row["endpoint"]) for row in rows))
     header = (
-        f"{'endpoint':30} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'x ceil':>7} "
-        f"{'goal':>6} {'CPU ms':>7} {'x CPU':>6} {'KB':>6} {'errors':>6}  verdict"
+        f"{'endpoint':{width}} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'x ceil':>7} "
+        f"{'goal':>6} {'CPU ms':>7} {'x CPU':>6} {'KB':>6} {'hits':>5} {'errors':>6}  verdict"
     )
     print("\n" + header + "\n" + "-" * len(header))
     for row in rows:
         goal = f">={row['goal_x_ceiling']}" if row["goal_x_ceiling"] is not None else "-"
+        hits = row.get("cache_hit_ratio")
+        hits = f"{hits:.0%}" if hits is not None else "-"
         errors = row["status_errors"] + row["socket_errors"]
+        verdict = row["verdict"]
+        if row.get("x_without_churn") is not None:
+            verdict += (
+                f" ({row['x_without_churn']:.2f} x without churn, goal >="
+                f"{row['goal_x_without_churn']})"
+            )
         print(
-            f"{row['endpoint']:30} {row['rps']:8,.0f} {row['p50_ms']:8.1f} {row['p99_ms']:8.1f} "
-            f"{row['x_ceiling']:7.3f} {goal:>6} {row['cpu_ms_per_request']:7.2f} "
-            f"{row['x_ceiling_cpu']:6.3f} "
-            f"{row['response_bytes'] / 1024:6.1f} "
-            f"{errors:6d}  {row['verdict']}"
+            f"{row['endpoint']:{width}} {row['rps']:8,.0f} {row['p50_ms']:8.1f} "
+            f"{row['p99_ms']:8.1f} {row['x_ceiling']:7.3f} {goal:>6} "
+            f"{row['cpu_ms_per_request']:7.2f} {row['x_ceiling_cpu']:6.3f} "
+            f"{row['response_bytes'] / 1024:6.1f} {hits:>5} "
+            f"{errors:6d}  {verdict}"
         )
         if row["problem"]:
-            print(f"{'':30} ! {row['problem']}")
-    judged = [row for row in rows if row["goal_x_ceiling"] is not None]
+            print(f"{'':{width}} ! {row['problem']}")
+    judged = [
+        row
+        for row in rows
+        if row["goal_x_ceiling"] is not None or row.get("goal_x_without_churn") is not None
+    ]
     met = sum(row["verdict"] == "met" for row in judged)
     failed = [row["endpoint"] for row in rows if row["verdict"].startswith("FAILED")]
     print(
@@ -141,6 +243,33 @@ def print_table(rows: list[dict], memory: dict, ceiling: dict) -> None:
         f"Worker memory after the run (VmRSS): {workers or 'unknown'}; goal < {MEMORY_GOAL_MB} MB: "
         f"{memory['verdict']}. Worker restarts during the run: {memory['worker_restarts']}."
     )
+    after = memory.get("after_random_rows")
+    if after:
+        workers = ", ".join(
+            f"{w['rss_mb']:.0f} MB (peak {w['peak_rss_mb']:.0f})" for w in after["workers"]
+        )
+        print(
+            f"Worker memory after the random-key rows: {workers or 'unknown'}; goal < "
+            f"{after['goal_mb']} MB: {after['verdict']}."
+        )
+    if any(row.get("cache_hit_ratio") is not None for row in rows):
+        print(
+            "hits: share of the random-key rows' answers served from the rendered-answer "
+            "cache (X-Cache: hit, over hit + miss, all runs)."
+        )
+    churned = [row for row in rows if row.get("churn")]
+    for row in churned:
+        churn = row["churn"]
+        hits = row["cache_hit_ratio_without_churn"]
+        print(
+            f"Churn ({row['endpoint']}): {churn['saves']:,} stock saves "
+            f"({churn['saves_per_second']:g}/s, asked {churn['rate_asked']:g}/s, "
+            f"{churn['errors']} failed, slowest {churn['slowest_save_ms']} ms); without churn "
+            f"(runs in between): {row['rps_without_churn']:,.0f} req/s"
+            + (f", {hits:.0%} cache hits." if hits is not None else ".")
+        )
+    if churned and churned[0].get("churn_note"):
+        print(f"NOTE: {churned[0]['churn_note']}.")
 
 
 def machine(config: dict, env: dict, tool: str) -> dict:

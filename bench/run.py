@@ -29,6 +29,8 @@ sys.path.insert(0, str(ROOT))
 from bench import wrk  # noqa: E402
 from bench.report import (  # noqa: E402
     ceiling_report,
+    churn_report,
+    hit_ratio,
     machine,
     median_of,
     memory_report,
@@ -36,7 +38,15 @@ from bench.report import (  # noqa: E402
     row_report,
 )
 from bench.server import Server, rss_of  # noqa: E402
-from bench.targets import CONSTANT, GOALS, GOALS_POSTGRESQL_REDIS, Target, targets  # noqa: E402
+from bench.targets import (  # noqa: E402
+    CONSTANT,
+    GOALS,
+    GOALS_POSTGRESQL_REDIS,
+    GROUPS,
+    Target,
+    random_targets,
+    targets,
+)
 
 PYTHON = sys.executable
 
@@ -138,28 +148,55 @@ def prepare_dataset(env: dict, config: dict, data_dir: Path, *, rebuild: bool) -
     return {**described, "reused": False, "build_seconds": round(time.perf_counter() - started, 1)}
 
 
+def prepare_paths(env: dict, data_dir: Path) -> dict:
+    """The random-key rows' path lists (bench/paths.py), drawn from the database into
+    data/bench/<database>/paths/; returns their manifest."""
+    began = time.perf_counter()
+    drawn = subprocess.run(
+        [PYTHON, "-m", "bench.paths", str(data_dir / "paths")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if drawn.returncode != 0:
+        sys.exit(f"Drawing the random-key paths failed:\n{drawn.stderr}")
+    manifest = json.loads(drawn.stdout.strip().splitlines()[-1])
+    sizes = ", ".join(f"{key} {row['paths']:,}" for key, row in manifest["rows"].items())
+    print(f"Random-key paths ({time.perf_counter() - began:.1f} s): {sizes}")
+    return manifest
+
+
 # --- measuring -----------------------------------------------------------------
 
 
 def preflight(target: Target, port: int) -> None:
-    """One request: the answer must be 2xx (no redirect followed) and right for the data
-    set; otherwise the row is a failure and is not measured."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    headers = {"Content-Type": "application/json"} if target.body else {}
-    try:
-        connection.request(target.method, target.path, body=target.body or None, headers=headers)
-        response = connection.getresponse()
-        raw = response.read()
-    finally:
-        connection.close()
-    target.status, target.size = response.status, len(raw)
-    if not 200 <= response.status < 300:
-        target.problem = f"HTTP {response.status}: {raw[:200].decode(errors='replace')}"
-        return
-    try:
-        target.problem = target.check(json.loads(raw))
-    except (ValueError, AttributeError, TypeError, KeyError) as error:
-        target.problem = f"unexpected answer ({error!r})"
+    """One request (random-key rows: one per sample path): the answer must be 2xx (no
+    redirect followed) and right for the data set; otherwise the row is a failure and is
+    not measured."""
+    for path, check in target.samples or [(target.path, target.check)]:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        headers = {"Content-Type": "application/json"} if target.body else {}
+        try:
+            connection.request(target.method, path, body=target.body or None, headers=headers)
+            response = connection.getresponse()
+            raw = response.read()
+        finally:
+            connection.close()
+        if path == target.path:
+            target.status, target.size = response.status, len(raw)
+        if not 200 <= response.status < 300:
+            target.problem = f"HTTP {response.status}: {raw[:200].decode(errors='replace')}"
+        else:
+            try:
+                target.problem = check(json.loads(raw))
+            except (ValueError, AttributeError, TypeError, KeyError) as error:
+                target.problem = f"unexpected answer ({error!r})"
+        if target.problem:
+            if target.samples:
+                target.problem = f"{path}: {target.problem}"
+            return
 
 
 def settle(port: int, workers: int, *, limit: float = 180) -> None:
@@ -184,8 +221,13 @@ def settle(port: int, workers: int, *, limit: float = 180) -> None:
                 return
 
 
-def measure(target: Target, args, tool: str, server: Server) -> None:
-    """Warm-up, then the runs; each run also notes the workers' CPU time per request."""
+def measure(target: Target, args, tool: str, server: Server, env: dict | None = None) -> None:
+    """Warm-up, then the runs; each run also notes the workers' CPU time per request.
+    Random-key rows draw each request from their paths file (a different seed each run)
+    and count the answers' X-Cache headers. Churn rows (`env` given): each run is one while
+    bench/churn.py saves stock, between two runs without churn (without, with, without,
+    with, ..., without), so the runs without churn meet the caches before and after the
+    state each run with churn met (the caches keep filling during the row)."""
     url = f"http://127.0.0.1:{args.port}{target.path}"
     options = {
         "connections": args.connections,
@@ -193,17 +235,81 @@ def measure(target: Target, args, tool: str, server: Server) -> None:
         "timeout": args.timeout,
         "method": target.method,
         "body": target.body,
+        "paths_file": target.paths_file,
+        "count_cache": bool(target.paths_file),
     }
-    if args.warmup:
-        wrk.run(tool, url, seconds=args.warmup, **options)
-        settle(args.port, args.workers)
-    for _ in range(args.runs):
+
+    def one(seed: int, runs: list, cpu_ms: list) -> None:
         cpu_before = server.cpu_seconds()
-        run = wrk.run(tool, url, seconds=args.seconds, **options)
+        run = wrk.run(tool, url, seconds=args.seconds, seed=seed, **options)
         cpu = server.cpu_seconds() - cpu_before
-        target.runs.append(run)
-        target.cpu_ms.append(1000 * cpu / run.requests if run.requests else 0.0)
+        runs.append(run)
+        cpu_ms.append(1000 * cpu / run.requests if run.requests else 0.0)
         settle(args.port, args.workers)
+
+    if args.warmup:
+        wrk.run(tool, url, seconds=args.warmup, seed=1000, **options)
+        settle(args.port, args.workers)
+    if env is not None:  # churn: a run without churn first, then one after each with
+        one(0, target.runs_without_churn, target.cpu_ms_without_churn)
+    for number in range(args.runs):
+        if env is None:
+            one(number + 1, target.runs, target.cpu_ms)
+            continue
+        # bounded: a run, plus settle()'s wait, plus the child's start
+        log = Path(env["DATA_DIR"]) / "churn.log"
+        with Churn(env, rate=args.churn_rate, seconds=args.seconds + 240, log=log) as churn:
+            one(number + 1, target.runs, target.cpu_ms)
+        if not churn.summary:
+            target.problem = f"bench/churn.py reported nothing; its log: {log}"
+        target.churn_runs.append(churn.summary)
+        one(number + 1, target.runs_without_churn, target.cpu_ms_without_churn)
+
+
+class Churn:
+    """bench/churn.py in a child process, for the time of a `with` block: stopped (SIGTERM,
+    then SIGKILL) at its end, and bounded by `seconds` whatever happens here."""
+
+    def __init__(self, env: dict, *, rate: float, seconds: float, log: Path):
+        self.command = [
+            PYTHON,
+            "-m",
+            "bench.churn",
+            f"--rate={rate:g}",
+            f"--seconds={seconds:.0f}",
+        ]
+        self.env, self.log = env, log
+        self.process: subprocess.Popen | None = None
+        self.summary: dict = {}
+
+    def __enter__(self) -> "Churn":
+        self.output = self.log.open("w+")
+        self.process = subprocess.Popen(
+            self.command, cwd=ROOT, env=self.env, stdout=self.output, stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + 60
+        while "ready" not in self.log.read_text():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"bench/churn.py did not start; its log: {self.log}")
+            time.sleep(0.1)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        self.output.close()
+        for line in self.log.read_text().splitlines():
+            if line.startswith("BENCH_CHURN "):
+                self.summary = json.loads(line[len("BENCH_CHURN ") :])
 
 
 def redis_ready(url: str) -> None:
@@ -249,11 +355,24 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--port", type=int, default=8870)
     parser.add_argument("--only", help="measure only the rows whose name contains this text")
+    parser.add_argument(
+        "--rows",
+        default=",".join(GROUPS),
+        help="row groups to measure, comma-separated: replay (one path per row), random "
+        "(random keys), churn (random reviews and comments while stock is saved); "
+        "default: all",
+    )
+    parser.add_argument(
+        "--churn-rate", type=float, default=20, help="stock saves per second of the churn rows"
+    )
     parser.add_argument("--rebuild", action="store_true", help="rebuild the data set")
     parser.add_argument("--output", help="default: bench/results/load-<database>-<cache>.json")
     args = parser.parse_args()
     if args.runs < 1 or args.seconds < 1 or args.connections < 1:
         parser.error("--runs, --seconds and --connections must be at least 1")
+    args.groups = {group.strip() for group in args.rows.split(",") if group.strip()}
+    if not args.groups or args.groups - set(GROUPS):
+        parser.error(f"--rows takes groups among {', '.join(GROUPS)}")
     return args
 
 
@@ -272,6 +391,9 @@ def main() -> None:
     dataset = prepare_dataset(env, config, data_dir, rebuild=args.rebuild)
     goals = GOALS_POSTGRESQL_REDIS if config["name"] == "postgresql-redis" else GOALS
     rows = targets(dataset)
+    if args.groups & {"random", "churn"}:
+        rows += random_targets(prepare_paths(env, data_dir))
+    rows = [rows[0]] + [t for t in rows[1:] if t.group in args.groups]
     for target in rows:
         target.goal = goals.get(target.name)
     if args.only:
@@ -292,23 +414,39 @@ def main() -> None:
         with server:
             for target in rows:
                 preflight(target, args.port)
+            after_random = None
             for target in rows:
                 if target.problem:
                     print(f"{target.name}: FAILED before measuring: {target.problem}")
-                    continue
-                measure(target, args, tool, server)
-                print(f"{target.name:30} {median_of(target.runs, 'rps'):8,.0f} req/s", flush=True)
+                elif target.group == "churn":
+                    measure(target, args, tool, server, env)
+                else:
+                    measure(target, args, tool, server)
+                if target.group != "replay":
+                    after_random = [rss_of(pid) for pid in server.workers()]
+                if not target.problem:
+                    line = f"{target.name:48} {median_of(target.runs, 'rps'):8,.0f} req/s"
+                    ratio = hit_ratio(target.runs)
+                    if ratio is not None:
+                        line += f", {ratio:.0%} cache hits"
+                    if target.group == "churn":
+                        line += (
+                            f" ({median_of(target.runs_without_churn, 'rps'):,.0f} without "
+                            "churn, the runs in between)"
+                        )
+                    print(line, flush=True)
             again = Target(CONSTANT, rows[0].path, rows[0].check)
             measure(again, args, tool, server)
-            print(f"{CONSTANT + ' (again)':30} {median_of(again.runs, 'rps'):8,.0f} req/s")
+            print(f"{CONSTANT + ' (again)':48} {median_of(again.runs, 'rps'):8,.0f} req/s")
             workers = [rss_of(pid) for pid in server.workers()]
             restarts = server.worker_restarts()
     finally:
         if config["cache"] == "redis":
             redis_forget(env["REDIS_URL"], prefix)
-    memory = memory_report(workers, restarts)
+    memory = memory_report(workers, restarts, after_random=after_random)
     ceiling = ceiling_report(rows[0], again)
     report = [row_report(t, ceiling["rps"], ceiling["cpu_ms_per_request"]) for t in rows]
+    churn_report(report)
     print_table(report, memory, ceiling)
     output = Path(args.output or ROOT / "bench" / "results" / f"load-{config['name']}.json")
     result = {
@@ -327,6 +465,8 @@ def main() -> None:
                 f"{args.seconds:g} s per run, {args.runs} run(s) (median), "
                 f"{args.warmup:g} s warm-up, timeout {args.timeout:g} s"
             ),
+            "rows": ", ".join(sorted(args.groups)) + (f", only {args.only!r}" if args.only else ""),
+            "churn": f"bench/churn.py, {args.churn_rate:g} stock saves/s (ORM save, signals)",
             "database": config["database"],
             "cache": config["cache"],
             "load_average_before": [round(x, 2) for x in load_before],

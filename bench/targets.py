@@ -1,5 +1,5 @@
 """The rows of the load benchmark: what each asks for, how its answer is checked, and its
-goal as a fraction of the ceiling (issue 9)."""
+goal as a fraction of the ceiling (issue 9; the random-key rows: issue 19)."""
 
 import json
 from dataclasses import dataclass, field
@@ -17,14 +17,34 @@ GOALS = {
     "store reviews, 20": 0.5,
     "cart upsell": 0.5,
     "shipping quote, 1 item": 0.3,
+    # Random keys (issue 19): each request a random path of the row's list (bench/paths.py).
+    "quote, random cart and postal code": 0.3,
+    "cart upsell, random carts": 0.5,
+    "category subtree, every category": 0.85,
+    "product reviews, every product's pages": 0.85,
+    "product comments, every product's pages": 0.85,
+    "zipcode, every imported code": 0.85,
 }
 # With PostgreSQL and Redis the issue sets goals for the product page's lists only.
 GOALS_POSTGRESQL_REDIS = {
     "product reviews, 20 of 299": 0.35,
     "product comments, 20": 0.35,
     "cart upsell": 0.35,
+    "quote, random cart and postal code": 0.2,
+    "cart upsell, random carts": 0.3,
+    "category subtree, every category": 0.6,
+    "product reviews, every product's pages": 0.6,
+    "product comments, every product's pages": 0.6,
+    "zipcode, every imported code": 0.6,
 }
 CONSTANT = "constant JSON (baseline)"
+# Rows measured again while another process saves stock 20 times a second (bench/churn.py):
+# their rate must stay at least CHURN_GOAL of the same row's without churn (issue 19).
+CHURN_ROWS = ("product reviews, every product's pages", "product comments, every product's pages")
+CHURN_SUFFIX = ", stock churn"
+CHURN_GOAL = 0.7
+# The row groups of --rows.
+GROUPS = ("replay", "random", "churn")
 
 
 @dataclass
@@ -40,6 +60,15 @@ class Target:
     problem: str | None = None
     status: int | None = None
     size: int = 0
+    group: str = "replay"  # replay (one path), random (paths_file), churn (random + churn)
+    paths_file: str = ""  # random keys: a file of paths, one drawn per request
+    paths: int = 0  # how many lines that file has
+    samples: list = field(default_factory=list)  # (path, check) of the check before the load
+    without_churn: str | None = None  # churn rows: the name of the same row without churn
+    # churn rows: the runs without churn taken between theirs, and what bench/churn.py did
+    runs_without_churn: list = field(default_factory=list)
+    cpu_ms_without_churn: list = field(default_factory=list)
+    churn_runs: list = field(default_factory=list)
 
 
 def q(text: str) -> str:
@@ -58,6 +87,91 @@ def _page(payload, *, total: int, size: int, envelope: bool) -> str | None:
     if found != total or len(registers) != min(size, total):
         return f"expected {min(size, total)} of {total} registers, got {len(registers)} of {found}"
     return None
+
+
+def _quote_check(expect: dict):
+    def check(body) -> str | None:
+        groups, errors = body.get("quoteGroups"), body.get("errorItems")
+        if not isinstance(groups, list) or not isinstance(errors, list):
+            return "no quoteGroups and errorItems lists"
+        answered = {item["productId"] for group in groups for item in group["items"]}
+        answered |= {item["productId"] for item in errors}
+        if answered != set(expect["product_ids"]):
+            return f"items {sorted(answered)} answered, {expect['product_ids']} asked"
+        if any(not isinstance(group.get("shippingOptions"), list) for group in groups):
+            return "a quote group without a shippingOptions list"
+        return None
+
+    return check
+
+
+def _random_check(key: str, expect: dict):
+    """The check of one sample path of a random-key row, from what bench/paths.py expects
+    of its answer."""
+    if key == "quote":
+        return _quote_check(expect)
+    if key == "upsell":
+        return lambda body: None if body.get("upsellProduct") else "no upsellProduct"
+    if key == "subtree":
+        return lambda body: (
+            None
+            if body.get("current", {}).get("id") == expect["id"]
+            else f"not category {expect['id']}"
+        )
+    if key in ("reviews", "comments"):
+        # a page holds `count` registers: 20, or what remains on the last page
+        return lambda body: _page(
+            body, total=expect["total"], size=expect["count"], envelope=key == "reviews"
+        )
+    if key == "zipcode":
+        return lambda body: None if body.get("data", {}).get("zipCode") else "no zipCode"
+    raise ValueError(key)
+
+
+# Random-key rows: (name, key of bench/paths.py's lists).
+RANDOM_ROWS = (
+    ("quote, random cart and postal code", "quote"),
+    ("cart upsell, random carts", "upsell"),
+    ("category subtree, every category", "subtree"),
+    ("product reviews, every product's pages", "reviews"),
+    ("product comments, every product's pages", "comments"),
+    ("zipcode, every imported code", "zipcode"),
+)
+
+
+def random_targets(manifest: dict) -> list[Target]:
+    """The random-key rows, then the churn rows, from bench/paths.py's manifest."""
+    rows = []
+    for name, key in RANDOM_ROWS:
+        listed = manifest["rows"][key]
+        samples = [
+            (sample["path"], _random_check(key, sample["expect"])) for sample in listed["samples"]
+        ]
+        rows.append(
+            Target(
+                name,
+                samples[0][0],
+                samples[0][1],
+                group="random",
+                paths_file=listed["file"],
+                paths=listed["paths"],
+                samples=samples,
+            )
+        )
+    for row in [row for row in rows if row.name in CHURN_ROWS]:
+        rows.append(
+            Target(
+                row.name + CHURN_SUFFIX,
+                row.path,
+                row.check,
+                group="churn",
+                paths_file=row.paths_file,
+                paths=row.paths,
+                samples=row.samples,
+                without_churn=row.name,
+            )
+        )
+    return rows
 
 
 def targets(dataset: dict) -> list[Target]:

@@ -25,6 +25,11 @@ class WrkRun:
     p90_ms: float
     p99_ms: float
     max_ms: float
+    cache_hits: int = 0  # answers with X-Cache: hit (counted with count_cache only)
+    cache_misses: int = 0  # X-Cache: miss
+    cache_uncounted: int = 0  # answers without the header (errors, uncached views)
+    cache_counted: bool = False
+    paths: int = 0  # the paths file's lines (random-key rows)
 
     @property
     def rps(self) -> float:
@@ -33,6 +38,12 @@ class WrkRun:
     @property
     def errors(self) -> int:
         return self.status_errors + self.socket_errors
+
+    @property
+    def hit_ratio(self) -> float | None:
+        """Hits over the answers that said hit or miss; None when not counted."""
+        answered = self.cache_hits + self.cache_misses
+        return self.cache_hits / answered if self.cache_counted and answered else None
 
 
 def ensure_wrk() -> str:
@@ -72,8 +83,15 @@ def run(
     timeout: float,
     method: str = "GET",
     body: str = "",
+    paths_file: str = "",
+    count_cache: bool = False,
+    seed: int = 1,
 ) -> WrkRun:
-    """Drive `url` for `seconds` and return what wrk measured (latency in milliseconds)."""
+    """Drive `url` for `seconds` and return what wrk measured (latency in milliseconds).
+
+    With `paths_file`, each request is a random line of it (on `url`'s host and port);
+    with `count_cache`, the answers' X-Cache headers are counted (wrk's response()
+    callback, which makes wrk parse every answer's headers)."""
     assert url.startswith("http://127.0.0.1:"), "the benchmark only loads 127.0.0.1"
     command = [
         wrk,
@@ -84,7 +102,14 @@ def run(
         f"--script={SCRIPT}",
         url,
     ]
-    env = {**os.environ, "BENCH_METHOD": method, "BENCH_BODY": body}
+    env = {
+        **os.environ,
+        "BENCH_METHOD": method,
+        "BENCH_BODY": body,
+        "BENCH_PATHS_FILE": paths_file,
+        "BENCH_COUNT_CACHE": "1" if count_cache else "0",
+        "BENCH_SEED": str(seed),
+    }
     result = subprocess.run(
         command, env=env, capture_output=True, text=True, timeout=seconds + 60, check=False
     )
@@ -105,4 +130,9 @@ def run(
         p90_ms=raw["p90_us"] / 1000,
         p99_ms=raw["p99_us"] / 1000,
         max_ms=raw["max_us"] / 1000,
+        cache_hits=raw.get("cache_hits", 0),
+        cache_misses=raw.get("cache_misses", 0),
+        cache_uncounted=raw.get("cache_uncounted", 0),
+        cache_counted=bool(raw.get("cache_counted", False)),
+        paths=raw.get("paths", 0),
     )

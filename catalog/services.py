@@ -34,7 +34,7 @@ from .models import (
 )
 from .models.merchandising import SEAL_MAX_SIDE, SEAL_MAX_SOURCE_PIXELS
 from .models.reviews import SCORES
-from .selectors import PRODUCTS_CACHE, product_get_active
+from .selectors import product_get_active, product_namespaces
 
 logger = logging.getLogger(__name__)
 
@@ -284,7 +284,7 @@ def product_review_summaries_store(*, counts: dict[int, dict[int, int]]) -> None
     Called by the feedback app inside the transaction that changed the reviews. A product
     left without approved reviews loses its row (its `review` renders null); a product
     that no longer exists (being deleted with its reviews) is skipped. Two queries and a
-    bump of the products cache, whatever the number of products.
+    bump of each product's version, whatever the number of products.
     """
     if not counts:
         return
@@ -309,7 +309,7 @@ def product_review_summaries_store(*, counts: dict[int, dict[int, int]]) -> None
                 unique_fields=["product"],
                 update_fields=[f"score_{score}" for score in SCORES] + ["updated_at"],
             )
-    cache_namespace_bump(PRODUCTS_CACHE)  # bulk writes send no signal
+    cache_namespace_bump(*product_namespaces(existing))  # bulk writes send no signal
 
 
 # --- Seals --------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 """Cache invalidation (the one side effect allowed in signals)."""
 
+from collections.abc import Iterable
+
 from infra.cache import invalidate_on_change
 from storefront.models import PaymentOption
 
@@ -21,33 +23,56 @@ from .models import (
     Storage,
     TradePolicy,
 )
-from .selectors import CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE, TRADE_POLICY_CACHE
+from .selectors import (
+    CATEGORY_CACHE,
+    PRICE_RULE_CACHE,
+    PRODUCTS_CACHE,
+    TRADE_POLICY_CACHE,
+    product_namespaces,
+)
 
 invalidate_on_change(CATEGORY_CACHE, Category)
 invalidate_on_change(PRICE_RULE_CACHE, PriceRule)  # its rows and its four target relations
 invalidate_on_change(TRADE_POLICY_CACHE, TradePolicy)
 
-# Everything a product's public shapes show (summary, full product, quote item): names,
-# prices and rules, stock, medias, attributes, categories, brand, descriptions, and the
-# payment options behind the installments of a price.
+# What many products show, and a product's own row (its state, names, categories and
+# variations decide lists and offers of other products too): every product's shapes.
 invalidate_on_change(
     PRODUCTS_CACHE,
     Product,
-    ProductPrice,
     PriceRule,
     TradePolicy,
-    Stock,
     Storage,
     CargoType,
-    ProductMedia,
-    ProductDescription,
     Attribute,
     AttributeValue,
     Category,
     Brand,
-    PaymentOption,
-    ProductReviewSummary,
-    # relations, seals (and their products and categories) of the full product
+    PaymentOption,  # the installments of every price
+    Seal,  # with its products and categories
+)
+
+
+def _own_product(row: Stock) -> Iterable[str]:
+    """The product's own version and its main product's (a variation's stock and prices
+    show in its main product's variations)."""
+    product_id = row.product_id
+    parent_id = (
+        row.product.parent_id
+        if row._meta.get_field("product").is_cached(row)
+        else Product.objects.filter(pk=product_id).values_list("parent_id", flat=True).first()
+    )
+    return product_namespaces(pk for pk in (product_id, parent_id) if pk is not None)
+
+
+# A record of one product: stock levels (orders, ERP feeds), prices, medias, descriptions,
+# relations and the review summary change that product's shapes only.
+invalidate_on_change(
+    _own_product,
+    Stock,
+    ProductPrice,
+    ProductMedia,
+    ProductDescription,
     ProductRelation,
-    Seal,
+    ProductReviewSummary,
 )

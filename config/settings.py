@@ -76,6 +76,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "apikit.middleware.ApiErrorMiddleware",
+    # Each cache namespace's version is read once per request (infra/cache.py).
+    "infra.cache.versions_per_request",
     "infra.db_routing.ReplicaReadsMiddleware",
     "apikit.middleware.RequestGuardMiddleware",
     "apikit.middleware.BodySizeLimitMiddleware",
@@ -200,6 +202,10 @@ else:
             "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 20000)},
         }
     }
+# Without Redis, the cache namespaces' versions live in this memory-mapped file, shared by
+# every process of the machine (gunicorn workers, manage.py commands, the job worker), so
+# a change made by any of them shows in the next answer of all (infra/cache.py).
+CACHE_VERSIONS_FILE = Path(env_str("CACHE_VERSIONS_FILE", str(DATA_DIR / "cache-versions")))
 
 # --- Internationalisation and time -----------------------------------------
 

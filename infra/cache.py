@@ -1,29 +1,55 @@
-"""The shared cache by namespace: values kept until staff change their data.
+"""The shared cache by namespace: values kept until their data changes, in every process.
 
 Invalidation is by namespace version: `cache_namespace_bump("categories")` makes every
-key of that namespace unreachable at once; `invalidate_on_change(namespace, *models)`
-bumps it on every save, delete and many-to-many change of the models (the one side effect
-allowed in signals). The version starts from the clock, so an evicted version key never
-brings old entries back. A cache outage is a miss: values are built from the database.
+key of that namespace unreachable at once, in every process of the store;
+`invalidate_on_change(namespace, *models)` bumps it on every save, delete and many-to-many
+change of the models (the one side effect allowed in signals).
+
+Where the versions live (`_store()`):
+
+- with a shared cache (Redis), in it: every machine of the store reads the same versions;
+- with the embedded local-memory cache, in a small memory-mapped file beside the database
+  (CACHE_VERSIONS_FILE): the workers of `make serve`, `manage.py` commands and the job
+  worker all map the same file, so a change made by any of them is seen by the next answer
+  of every other, at the cost of a memory read per namespace (docs/decisions.md, issue 19).
+
+Three ways to keep a value:
+
+- `kept(namespace, key, build)`: store-wide read data (the category index, shipping
+  tables, price rules...) kept as plain objects in this process's memory and rebuilt when
+  the namespace's version moves: no unpickling per request. Callers never mutate them.
+- `cached(namespace, key, build)`: per-key values (a postal code's address) in the cache.
+- Versions of single records (`product:<id>`) are namespaces too: a fragment keyed by
+  its product's version survives other products' changes. What a rendering read is
+  noted with `depend_on` inside `recording()`; `still_current` checks it later.
+
+A request reads each version once (`versions_per_request` middleware): with Redis, the
+first read fetches every known namespace in one round trip.
 """
 
+import contextvars
+import fcntl
+import hashlib
+import mmap
+import os
+import struct
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.db.models import Model
 from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.http import HttpRequest, HttpResponse
+from django.utils.connection import ConnectionProxy
 
 from .db_routing import note_change
 
-_VERSION_KEY = "ns-version:{namespace}"
-
-# The versions this process last read or wrote, per namespace: while the shared cache is
-# unreachable (its circuit breaker open), keys keep them, so what the process rendered in the
-# last moments (apikit.caching.RecentAnswers) still serves instead of every read rebuilding.
-_LAST_SEEN: dict[str, int] = {}
+Versions = tuple[int, ...]
 
 
 def cache_reachable() -> bool:
@@ -32,31 +58,208 @@ def cache_reachable() -> bool:
     return breaker is None or breaker.state == "closed"
 
 
-def _namespace_version(namespace: str) -> int:
-    key = _VERSION_KEY.format(namespace=namespace)
-    version = cache.get(key)
-    if version is None:
-        if namespace in _LAST_SEEN and not cache_reachable():
-            return _LAST_SEEN[namespace]
-        version = time.time_ns()
-        cache.add(key, version, timeout=None)
-        version = cache.get(key) or version
-    _LAST_SEEN[namespace] = version
-    return version
+def _next_version(old: int) -> int:
+    """Larger than the old version and the clock: it differs from the old one even when the
+    clock stands still (frozen time in tests) or steps back."""
+    return max(old + 1, time.time_ns())
 
 
-def cache_namespace_bump(namespace: str) -> None:
-    """Forget every cached value of the namespace (call on any change to its data).
+class CacheVersions:
+    """Versions as keys of the shared cache. A version starts from the clock, so an evicted
+    version key never brings old entries back."""
 
-    The new version is larger than both the old one and the clock, so it differs from the
-    old one even when the clock stands still (frozen time in tests) or steps back.
+    KEY = "ns-version:{}"
+
+    def __init__(self) -> None:
+        # The versions this process last read or wrote: while the shared cache is unreachable
+        # (its breaker open), keys keep them, so what the process rendered in the last
+        # moments (apikit.caching.RecentAnswers) still serves instead of every read rebuilding.
+        self.last_seen: dict[str, int] = {}
+
+    def read(self, namespaces: tuple[str, ...]) -> Versions:
+        keys = [self.KEY.format(namespace) for namespace in namespaces]
+        found = cache.get_many(keys)
+        versions = []
+        for key, namespace in zip(keys, namespaces, strict=True):
+            version = found.get(key)
+            if version is None:
+                if namespace in self.last_seen and not cache_reachable():
+                    version = self.last_seen[namespace]
+                else:
+                    cache.add(key, time.time_ns(), timeout=None)
+                    version = cache.get(key) or time.time_ns()
+            self.last_seen[namespace] = version
+            versions.append(version)
+        return tuple(versions)
+
+    def bump(self, namespace: str) -> int:
+        key = self.KEY.format(namespace)
+        version = _next_version(max(cache.get(key) or 0, self.last_seen.get(namespace, 0)))
+        cache.set(key, version, timeout=None)
+        self.last_seen[namespace] = version  # this process sees its own change in an outage
+        return version
+
+
+class FileVersions:
+    """Versions in a memory-mapped file shared by every process of one machine.
+
+    The file holds a header (the moment it was made: the version of a slot never bumped)
+    and SLOTS 64-bit slots; a namespace's version is the slot its name hashes to. Two names
+    sharing a slot only means a change of one also retires the other's values. Reads are
+    a memory read; a bump is a locked read-modify-write (flock between processes, a lock
+    between threads). A torn read can only give a version nobody stored values under.
     """
-    key = _VERSION_KEY.format(namespace=namespace)
-    old = max(cache.get(key) or 0, _LAST_SEEN.get(namespace, 0))
-    version = max(old + 1, time.time_ns())
-    cache.set(key, version, timeout=None)
-    _LAST_SEEN[namespace] = version  # this process sees its own change even in an outage
+
+    SLOTS = 1 << 16
+    _HEADER = struct.Struct("<Q")
+    _SLOT = struct.Struct("<Q")
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._pid = 0
+        self._fd = -1
+        self._open()
+
+    def _open(self) -> None:
+        size = self._HEADER.size + self.SLOTS * self._SLOT.size
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            if os.fstat(fd).st_size < size:
+                os.ftruncate(fd, size)
+                os.pwrite(fd, self._HEADER.pack(time.time_ns()), 0)
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        self._map = mmap.mmap(fd, size)
+        self._fd, self._pid = fd, os.getpid()
+        self._epoch = self._HEADER.unpack_from(self._map, 0)[0]
+
+    def _offset(self, namespace: str) -> int:
+        digest = hashlib.blake2b(namespace.encode(), digest_size=8).digest()
+        return self._HEADER.size + int.from_bytes(digest, "little") % self.SLOTS * 8
+
+    def _version(self, namespace: str) -> int:
+        return self._SLOT.unpack_from(self._map, self._offset(namespace))[0] or self._epoch
+
+    def read(self, namespaces: tuple[str, ...]) -> Versions:
+        return tuple(map(self._version, namespaces))
+
+    def bump(self, namespace: str) -> int:
+        with self._lock:
+            if self._pid != os.getpid():  # forked: a lock of our own, on our own descriptor
+                self._open()
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+            try:
+                version = _next_version(self._version(namespace))
+                self._SLOT.pack_into(self._map, self._offset(namespace), version)
+            finally:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+        return version
+
+
+_CACHE_VERSIONS = CacheVersions()
+_FILE_VERSIONS: dict[str, FileVersions] = {}
+_FILE_LOCK = threading.Lock()
+
+
+def _store() -> CacheVersions | FileVersions:
+    """The file beside the database when the cache is this process's memory, else the cache."""
+    backend = caches["default"] if isinstance(cache, ConnectionProxy) else cache
+    if not isinstance(backend, LocMemCache):
+        return _CACHE_VERSIONS
+    path = str(settings.CACHE_VERSIONS_FILE)
+    store = _FILE_VERSIONS.get(path)
+    if store is None:
+        with _FILE_LOCK:
+            store = _FILE_VERSIONS.get(path) or FileVersions(path)
+            _FILE_VERSIONS[path] = store
+    return store
+
+
+# --- Versions, once per request -------------------------------------------------------
+
+# Namespaces the code has named: a request's first read fetches all of them at once.
+_KNOWN: set[str] = set()
+_request_versions: contextvars.ContextVar[dict[str, int] | None] = contextvars.ContextVar(
+    "namespace_versions", default=None
+)
+
+
+def versions_per_request(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable:
+    """Middleware: a request reads each namespace's version once (its own bumps included)."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        token = _request_versions.set({})
+        try:
+            return get_response(request)
+        finally:
+            _request_versions.reset(token)
+
+    return middleware
+
+
+def namespace_versions(namespaces: tuple[str, ...]) -> Versions:
+    """The current version of each namespace (one cache call at most)."""
+    seen = _request_versions.get()
+    if seen is None:
+        return _store().read(namespaces)
+    missing = [namespace for namespace in namespaces if namespace not in seen]
+    if missing:
+        wanted = tuple({*missing, *(() if seen else _KNOWN)})
+        seen.update(zip(wanted, _store().read(wanted), strict=True))
+    return tuple(seen[namespace] for namespace in namespaces)
+
+
+def cache_namespace_bump(*namespaces: str) -> None:
+    """Forget every cached value of the namespaces, in every process (call on any change
+    to their data)."""
+    store, seen = _store(), _request_versions.get()
+    for namespace in namespaces:
+        version = store.bump(namespace)
+        if seen is not None:
+            seen[namespace] = version
     note_change()  # reads go to the primary for a moment (read replicas)
+
+
+# --- What a rendering depends on ------------------------------------------------------
+
+_recorded: contextvars.ContextVar[dict[str, int] | None] = contextvars.ContextVar(
+    "cache_dependencies", default=None
+)
+
+
+@contextmanager
+def recording() -> Iterator[dict[str, int]]:
+    """Collect the versions `depend_on` notes inside the block (they also reach an
+    enclosing recording: an answer depends on what its fragments depend on)."""
+    outer = _recorded.get()
+    found: dict[str, int] = {}
+    token = _recorded.set(found)
+    try:
+        yield found
+    finally:
+        _recorded.reset(token)
+        if outer is not None:
+            outer.update(found)
+
+
+def depend_on(namespaces: Iterable[str]) -> dict[str, int]:
+    """The current versions of `namespaces`, noted in the recording under way."""
+    names = tuple(namespaces)
+    versions = dict(zip(names, namespace_versions(names), strict=True))
+    noted = _recorded.get()
+    if noted is not None:
+        noted.update(versions)
+    return versions
+
+
+def still_current(dependencies: dict[str, int]) -> bool:
+    """True when none of the recorded versions moved (noting them again if so)."""
+    return not dependencies or depend_on(dependencies) == dependencies
+
+
+# --- Keeping values -------------------------------------------------------------------
 
 
 def cached(namespace: str, key: str, build: Callable[[], Any], timeout: int | None = None) -> Any:
@@ -64,7 +267,8 @@ def cached(namespace: str, key: str, build: Callable[[], Any], timeout: int | No
 
     A cache outage (Redis down) is a miss: the value is built from the database.
     """
-    full_key = f"{namespace}:{_namespace_version(namespace)}:{key}"
+    _KNOWN.add(namespace)
+    full_key = f"{namespace}:{namespace_versions((namespace,))[0]}:{key}"
     value = cache.get(full_key)
     if value is None:
         value = build()
@@ -76,37 +280,62 @@ def cached(namespace: str, key: str, build: Callable[[], Any], timeout: int | No
     return value
 
 
-def namespace_versions(namespaces: tuple[str, ...]) -> tuple[int, ...]:
-    """The current version of each namespace, read in one cache call."""
-    keys = [_VERSION_KEY.format(namespace=namespace) for namespace in namespaces]
-    found = cache.get_many(keys)
-    versions = []
-    for key, namespace in zip(keys, namespaces, strict=True):
-        version = found.get(key)
-        if version is None:
-            version = _namespace_version(namespace)
-        else:
-            _LAST_SEEN[namespace] = version
-        versions.append(version)
-    return tuple(versions)
+_KEPT: dict[tuple[str, str], tuple[int, float, Any]] = {}
+MAX_KEPT = 10_000  # keys may come from requests (an option id): a bound, then start over
+# While the shared cache is unreachable its versions are the last ones seen, blind to other
+# processes' changes: kept values are then rebuilt when older than this (as RecentAnswers).
+OUTAGE_KEEP_SECONDS = 5
 
 
-def invalidate_on_change(namespace: str, *models: type[Model]) -> None:
+def kept(namespace: str, key: str, build: Callable[[], Any]) -> Any:
+    """Store-wide read data, kept in this process's memory until `namespace` changes.
+
+    The value is shared by every request of the process: treat it as read-only.
+    """
+    _KNOWN.add(namespace)
+    version = namespace_versions((namespace,))[0]
+    entry = _KEPT.get((namespace, key))
+    now = time.time()
+    fresh = entry is not None and (cache_reachable() or now - entry[1] < OUTAGE_KEEP_SECONDS)
+    if entry is not None and entry[0] == version and fresh:
+        return entry[2]
+    value = build()
+    if len(_KEPT) >= MAX_KEPT:
+        _KEPT.clear()
+    _KEPT[(namespace, key)] = (version, now, value)
+    return value
+
+
+def kept_clear() -> None:
+    """Forget what this process keeps (tests, between their databases)."""
+    _KEPT.clear()
+
+
+def invalidate_on_change(
+    namespace: str | Callable[[Any], Iterable[str]], *models: type[Model]
+) -> None:
     """Bump `namespace` whenever a row of `models` is saved or deleted, or one of their
-    many-to-many links changes (the one side effect allowed in signals).
+    many-to-many links changes (the one side effect allowed in signals). `namespace` may
+    be a function of the changed row giving the namespaces to bump (a record's own).
 
     Writes that skip signals (`QuerySet.update`, raw SQL imports) bump it themselves.
     """
+    if isinstance(namespace, str):
+        _KNOWN.add(namespace)
+        name, fixed = namespace, (namespace,)
+        namespaces_of: Callable[[Any], Iterable[str]] = lambda instance: fixed  # noqa: E731
+    else:
+        name, namespaces_of = namespace.__qualname__, namespace
 
-    def bump(**kwargs: Any) -> None:
-        cache_namespace_bump(namespace)
+    def bump(instance: Model, **kwargs: Any) -> None:
+        cache_namespace_bump(*namespaces_of(instance))
 
-    def bump_on_link(action: str, **kwargs: Any) -> None:
+    def bump_on_link(action: str, instance: Model, **kwargs: Any) -> None:
         if action in ("post_add", "post_remove", "post_clear"):
-            cache_namespace_bump(namespace)
+            cache_namespace_bump(*namespaces_of(instance))
 
     for model in models:
-        uid = f"{namespace}:{model._meta.label}"
+        uid = f"{name}:{model._meta.label}"
         post_save.connect(bump, sender=model, weak=False, dispatch_uid=f"{uid}:save")
         post_delete.connect(bump, sender=model, weak=False, dispatch_uid=f"{uid}:delete")
         for field in model._meta.local_many_to_many:

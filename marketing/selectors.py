@@ -10,7 +10,7 @@ from catalog.models import PriceRule, Product
 from catalog.pricing import next_rule_boundary
 from catalog.selectors import active_price_rule_records, active_price_rules, category_index
 from catalog.tree import with_ancestors
-from infra.cache import cached
+from infra.cache import kept
 from storefront.models import SalesChannel
 from storefront.selectors import SALES_CHANNEL_CACHE
 
@@ -84,7 +84,7 @@ def banner_groups_linked_to(
 
 def default_sales_channel() -> SalesChannel | None:
     """The store's default channel (cached with the channels)."""
-    return cached(
+    return kept(
         SALES_CHANNEL_CACHE,
         "default-channel",
         lambda: SalesChannel.objects.filter(is_default=True).first(),
@@ -155,7 +155,7 @@ def upsell_answer_valid_until(*, location: str, moment: datetime) -> datetime | 
         )
         return tuple(Window(start, end) for start, end in rows)
 
-    offers = next_boundary(cached(UPSELLS_CACHE, f"windows:{location}", windows), moment)
+    offers = next_boundary(kept(UPSELLS_CACHE, f"windows:{location}", windows), moment)
     rules = next_rule_boundary(active_price_rules(), moment)
     return min((edge for edge in (offers, rules) if edge is not None), default=None)
 

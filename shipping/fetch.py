@@ -27,7 +27,7 @@ from catalog.selectors import (
     price_get,
     pricing_data_from_row,
 )
-from infra.cache import cached
+from infra.cache import kept
 
 from . import quote
 from .models import (
@@ -91,7 +91,7 @@ def _coordinate(value: Decimal | None) -> float | None:
 
 def _storages() -> dict[int, StorageInfo]:
     """Active storages with their trade-policy exceptions (cached with the catalog)."""
-    return cached(PRODUCTS_CACHE, "quote-storage-infos", _load_storages)
+    return kept(PRODUCTS_CACHE, "quote-storage-infos", _load_storages)
 
 
 def _load_storages() -> dict[int, StorageInfo]:
@@ -127,7 +127,7 @@ def _display_zip_code(country: str, zip_code: str) -> str:
 
 def _tables(country: str) -> dict[int, TableInfo]:
     """Active tables of the country with their storages, cargo types and pickups (cached)."""
-    return cached(SHIPPING_CACHE, f"table-infos:{country}", lambda: _load_tables(country))
+    return kept(SHIPPING_CACHE, f"table-infos:{country}", lambda: _load_tables(country))
 
 
 def _load_tables(country: str) -> dict[int, TableInfo]:

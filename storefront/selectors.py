@@ -2,7 +2,7 @@
 
 from django.http import HttpRequest
 
-from infra.cache import cached
+from infra.cache import kept
 
 from . import payments
 from .models import PaymentOption, PaymentOptionKind, SalesChannel
@@ -25,7 +25,7 @@ def sales_channel_for_domain(*, domain: str) -> SalesChannel | None:
         channel = SalesChannel.objects.active().filter(domain=domain).first()
         return channel or SalesChannel.objects.filter(is_default=True).first()
 
-    return cached(SALES_CHANNEL_CACHE, domain, build)
+    return kept(SALES_CHANNEL_CACHE, domain, build)
 
 
 def current_sales_channel(request: HttpRequest) -> SalesChannel | None:
@@ -64,4 +64,4 @@ def payment_terms_get(*, option_id: int | None, kind: str) -> PaymentTerms | Non
             return (payments.cash_discount_terms_of(option),)
         return (payments.installment_terms_of(option),)
 
-    return cached(PAYMENT_OPTIONS_CACHE, f"{kind}:{option_id}", build)[0]
+    return kept(PAYMENT_OPTIONS_CACHE, f"{kind}:{option_id}", build)[0]

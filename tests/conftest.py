@@ -3,11 +3,10 @@
 import os
 
 import pytest
-from django.core.cache import cache
 from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
-from apikit.caching import RECENT_ANSWERS
+from tests.helpers import cold_caches
 
 # No wall-clock deadlines (a loaded 2-core CI machine is slow); in CI the examples are
 # derandomized so a run is reproducible and a new random example never blocks a landing.
@@ -16,19 +15,24 @@ hypothesis_settings.register_profile("ci", deadline=None, derandomize=True, prin
 hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
+@pytest.fixture(scope="session")
+def _versions_file(tmp_path_factory):
+    """This run's own namespace versions (another test run on the machine never bumps them)."""
+    return tmp_path_factory.mktemp("cache") / "versions"
+
+
 @pytest.fixture(autouse=True)
-def _plain_http_and_clean_cache(settings):
+def _plain_http_and_clean_cache(settings, _versions_file):
     # Tests talk plain HTTP to the test server; production redirects to HTTPS.
     settings.SECURE_SSL_REDIRECT = False
+    settings.CACHE_VERSIONS_FILE = _versions_file
     # Tests read English texts unless they ask for another language: the admin and the
     # customers' e-mails default to Portuguese in the demo (tests/i18n cover pt-BR).
     settings.ADMIN_LANGUAGE_CODE = "en"
     settings.CUSTOMER_LANGUAGE_CODE = "en"
-    cache.clear()
-    RECENT_ANSWERS.clear()
+    cold_caches()
     yield
-    cache.clear()
-    RECENT_ANSWERS.clear()
+    cold_caches()
 
 
 @pytest.fixture

@@ -1,5 +1,19 @@
 """Assertions and response shapes shared by the API tests of every app."""
 
+from django.core.cache import cache
+
+from apikit.caching import RECENT_ANSWERS
+from infra.cache import kept_clear
+
+
+def cold_caches() -> None:
+    """Forget every cached value: the shared cache, recent answers and what this process
+    keeps in memory (store-wide data), as a process that just started."""
+    cache.clear()
+    RECENT_ANSWERS.clear()
+    kept_clear()
+
+
 # The product summary (contract: Product summary) as the catalog renders it, key by key in
 # order; the review list renders it with `productId` in place of `id`.
 PRODUCT_SUMMARY_KEYS = (

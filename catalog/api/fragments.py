@@ -8,9 +8,12 @@ kept in the shared cache and spliced into answers without being built again.
 
 A page of N products costs one `get_many` on the cache; the misses are loaded with a
 fixed number of queries whatever N is (`catalog.selectors` prefetch recipes), rendered
-once and stored. Keys live under the version of `PRODUCTS_CACHE`, which the signals of
-every model a product shows bump (catalog/signals.py); a full product, whose price
-follows the schedules of price rules, is never kept past the next rule start or end.
+once and stored. Keys live under the version of `PRODUCTS_CACHE` (changes that reach many
+products) and each product's own version (its stock, prices, medias...: catalog/signals.py),
+so a stock change retires that product's fragments only; a full product keeps the versions
+of every product it shows and is rebuilt when one moves. The versions read are noted
+(`infra.cache.depend_on`) for the answer that embeds the fragments. A full product, whose
+price follows the schedules of price rules, is never kept past the next rule start or end.
 File URLs are absolute against `base_url`, which is part of the key.
 
 Seals and the sections other apps add (`FULL_PRODUCT_SECTIONS`: marketing's
@@ -30,7 +33,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from apikit.renderers import Fragment, json_bytes
-from infra.cache import namespace_versions
+from infra.cache import depend_on, namespace_versions, recording, still_current
 
 from .. import pricing
 from ..models import PriceRule
@@ -39,6 +42,7 @@ from ..selectors import (
     full_product_facts_get,
     price_context_get,
     product_full_queryset,
+    product_namespaces,
     products_for_summary,
 )
 from .serializers import FullProductSerializer, ProductSummarySerializer
@@ -74,36 +78,39 @@ def _prefix(kind: str, base_url: str, namespaces: tuple[str, ...] = ()) -> str:
     return f"{PRODUCTS_CACHE}:{':'.join(map(str, versions))}:{kind}:{base}"
 
 
-def _summary_data(product, base_url: str, key: str) -> dict:
-    data = ProductSummarySerializer(product, context={"base_url": base_url}).data
-    if key == "id":
-        return data
-    return {key: data.pop("id"), **data}
+def _keyed(body: bytes, key: str) -> bytes:
+    """The summary with its first key renamed: `{"id":1,...}` -> `{"productId":1,...}`."""
+    return body if key == "id" else b'{"' + key.encode() + body[len(b'{"id') :]
 
 
 def product_summaries(ids: Iterable[int], *, base_url: str, key: str = "id") -> dict[int, Fragment]:
-    """{product id: rendered summary} of the ids that name a product (any state)."""
+    """{product id: rendered summary} of the ids that name a product (any state). Each is
+    kept under its product's own version, noted for the answer that embeds it; both key
+    variants come from the one rendering."""
     if key not in SUMMARY_KEYS:
         raise ValueError(f"key must be one of {SUMMARY_KEYS}")
     wanted = sorted(set(ids))
     if not wanted:
         return {}
-    prefix = _prefix(f"summary-{key}", base_url)
-    keys = {product_id: f"{prefix}:{product_id}" for product_id in wanted}
+    prefix = _prefix("summary", base_url)
+    versions = depend_on(product_namespaces(wanted)).values()
+    keys = {pid: f"{prefix}:{pid}:{version}" for pid, version in zip(wanted, versions, strict=True)}
     found = cache.get_many(list(keys.values()))
-    result = {pid: Fragment(found[k]) for pid, k in keys.items() if k in found}
-    missing = [pid for pid in wanted if pid not in result]
+    bodies = {pid: found[k] for pid, k in keys.items() if k in found}
+    missing = [pid for pid in wanted if pid not in bodies]
     if missing:
         built = {
-            product.pk: json_bytes(_summary_data(product, base_url, key))
+            product.pk: json_bytes(
+                ProductSummarySerializer(product, context={"base_url": base_url}).data
+            )
             for product in products_for_summary().filter(pk__in=missing)
         }
         cache.set_many(
             {keys[pid]: body for pid, body in built.items()},
             timeout=settings.PRODUCT_FRAGMENT_SECONDS,
         )
-        result.update((pid, Fragment(body)) for pid, body in built.items())
-    return result
+        bodies.update(built)
+    return {pid: Fragment(_keyed(body, key)) for pid, body in bodies.items()}
 
 
 @dataclass(frozen=True)
@@ -146,13 +153,36 @@ def product_full_answer(
     sections = tuple(FULL_PRODUCT_SECTIONS.values())
     namespaces = tuple(sorted({ns for section in sections for ns in section.namespaces}))
     key = f"{_prefix('full', base_url, namespaces)}:{product_id}:{rule_id}:{quantity}"
-    # (body, valid until): the expiry is checked here too, not left to the cache's own clock
-    body, valid_until = cache.get(key) or (None, None)
-    if valid_until is not None and valid_until <= moment.timestamp():
-        body = None
-    if body is not None:
-        until = datetime.fromtimestamp(valid_until, tz=moment.tzinfo) if valid_until else None
-        return FullProductAnswer(body=Fragment(body), valid_until=until)
+    # (body, valid until, the product versions it shows): the expiry is checked here too,
+    # not left to the cache's own clock
+    body, valid_until, shown = cache.get(key) or (None, None, {})
+    expired = valid_until is not None and valid_until <= moment.timestamp()
+    if body is None or expired or not still_current(shown):
+        with recording() as shown:
+            depend_on(product_namespaces([product_id]))  # read before the product's rows
+            built = _render_full(product_id, base_url, price_rule, quantity, moment, sections)
+        if built is None:
+            return None
+        body, boundary = built
+        valid_until = boundary and boundary.timestamp()
+        timeout = settings.PRODUCT_FRAGMENT_SECONDS
+        if boundary is not None:
+            timeout = min(timeout, math.floor((boundary - moment).total_seconds()))
+        if timeout > 0:
+            cache.set(key, (body, valid_until, shown), timeout=timeout)
+    until = datetime.fromtimestamp(valid_until, tz=moment.tzinfo) if valid_until else None
+    return FullProductAnswer(body=Fragment(body), valid_until=until)
+
+
+def _render_full(
+    product_id: int,
+    base_url: str,
+    price_rule: PriceRule | None,
+    quantity: int,
+    moment: datetime,
+    sections: tuple[FullProductSection, ...],
+) -> tuple[bytes, datetime | None] | None:
+    """The full product's JSON and the next moment it changes by itself."""
     product = product_full_queryset().filter(pk=product_id).first()
     if product is None:
         return None
@@ -176,13 +206,7 @@ def product_full_answer(
             "sections": rendered_sections,
         },
     ).data
-    body = json_bytes(data)
-    timeout = settings.PRODUCT_FRAGMENT_SECONDS
-    if boundary is not None:
-        timeout = min(timeout, math.floor((boundary - moment).total_seconds()))
-    if timeout > 0:
-        cache.set(key, (body, boundary and boundary.timestamp()), timeout=timeout)
-    return FullProductAnswer(body=Fragment(body), valid_until=boundary)
+    return json_bytes(data), boundary
 
 
 def attach_product_summaries(rows: list, *, base_url: str, key: str = "id") -> None:

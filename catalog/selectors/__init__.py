@@ -53,6 +53,7 @@ from .products import (
     product_available_stock,
     product_full_queryset,
     product_get_active,
+    product_namespaces,
     product_summary_related,
     products_for_summary,
 )

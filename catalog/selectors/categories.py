@@ -1,7 +1,7 @@
 """Reads of the category tree: every category as a plain row in one query, the visible tree
-built by catalog/tree.py, cached and invalidated by signals."""
+built by catalog/tree.py, kept in process memory until a category changes (signals)."""
 
-from infra.cache import cached
+from infra.cache import kept
 from infra.ids import is_db_id
 
 from ..models import Category
@@ -21,8 +21,8 @@ def category_rows() -> list[CategoryRow]:
 
 
 def category_index() -> CategoryIndex:
-    """Visible categories with parents and ordered children (cached; invalidated by signals)."""
-    return cached(CATEGORY_CACHE, "index", lambda: build_index(category_rows()))
+    """Visible categories with parents and ordered children (kept until a category changes)."""
+    return kept(CATEGORY_CACHE, "index", lambda: build_index(category_rows()))
 
 
 def category_tree_get(*, channel: object = None) -> list[dict]:
@@ -31,17 +31,11 @@ def category_tree_get(*, channel: object = None) -> list[dict]:
     Categories are shared by all sales channels of the store, so `channel` does not
     change the result (it is accepted so callers need not care).
     """
-    return cached(CATEGORY_CACHE, "tree", lambda: full_tree(category_index()))
+    return kept(CATEGORY_CACHE, "tree", lambda: full_tree(category_index()))
 
 
 def category_subtree_get(*, category_id: int) -> dict | None:
     """{current, children, sisters, parent} of a visible category, or None."""
     if not is_db_id(category_id):
         return None
-    # Cached per id ({} for a hidden or unknown id: the cache treats None as a miss).
-    tree = cached(
-        CATEGORY_CACHE,
-        f"subtree:{category_id}",
-        lambda: specific_tree(category_index(), category_id) or {},
-    )
-    return tree or None
+    return specific_tree(category_index(), category_id)

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from django.db.models import Prefetch, Q
 
-from infra.cache import cached
+from infra.cache import kept
 from infra.prefetch import prefetched
 
 from ..models import AttributeValue, Category, Product, ProductRelation, RelationKind, Seal
@@ -65,7 +65,7 @@ def active_seals() -> tuple[SealData, ...]:
             for seal in seals
         )
 
-    return cached(PRODUCTS_CACHE, "active-seals", build)
+    return kept(PRODUCTS_CACHE, "active-seals", build)
 
 
 def product_category_ids(product: Product, index: CategoryIndex) -> frozenset[int]:

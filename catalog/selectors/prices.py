@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
 
-from infra.cache import cached
+from infra.cache import kept
 from infra.ids import is_db_id
 from infra.prefetch import prefetched
 
@@ -28,7 +28,7 @@ def default_trade_policy_id() -> int | None:
         policy = TradePolicy.objects.default()
         return {"id": policy.pk if policy else None}
 
-    return cached(TRADE_POLICY_CACHE, "default", build)["id"]
+    return kept(TRADE_POLICY_CACHE, "default", build)["id"]
 
 
 def trade_policy_exists(*, trade_policy_id: int) -> bool:
@@ -79,8 +79,8 @@ def price_rules_with_targets() -> QuerySet[PriceRule]:
 
 
 def active_price_rules() -> tuple[pricing.RuleData, ...]:
-    """Every active rule as plain data (cached; the moment is checked by pricing.py)."""
-    return cached(
+    """Every active rule as plain data (kept; the moment is checked by pricing.py)."""
+    return kept(
         PRICE_RULE_CACHE,
         "active",
         lambda: tuple(price_rule_data(rule) for rule in price_rules_with_targets().active()),
@@ -90,7 +90,7 @@ def active_price_rules() -> tuple[pricing.RuleData, ...]:
 def active_price_rule_records() -> dict[int, PriceRule]:
     """Every active rule as a model instance with its targets prefetched, by id (cached:
     what the full product's `priceRules` renders; a fixed number of queries on a miss)."""
-    return cached(
+    return kept(
         PRICE_RULE_CACHE,
         "active-records",
         lambda: {rule.pk: rule for rule in price_rules_with_targets().active()},

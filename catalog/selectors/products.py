@@ -1,6 +1,8 @@
 """Reads of products: the prefetch recipes of each product shape (summary, full product),
 the active product by id, and stock levels."""
 
+from collections.abc import Iterable
+
 from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
@@ -9,8 +11,16 @@ from infra.ids import is_db_id
 from ..models import AttributeValue, Product, ProductPrice, Stock
 from .merchandising import visible_relations_prefetch
 
-# Every public shape of a product (summary, full product, quote item) and answers showing one.
+# Every public shape of a product (summary, full product, quote item) and answers showing one:
+# bumped by changes that reach many products (a category, a rule, a product's own row).
 PRODUCTS_CACHE = "products"
+
+
+def product_namespaces(product_ids: Iterable[int]) -> list[str]:
+    """The version namespaces of single products: a change to one product's stock, prices,
+    medias, descriptions, relations or review summary bumps only its own and its main
+    product's (catalog/signals.py), so fragments and answers of other products stay."""
+    return [f"product:{product_id}" for product_id in product_ids]
 
 
 def _attribute_values() -> QuerySet[AttributeValue]:

@@ -288,3 +288,37 @@ def test_a_deleted_price_rule_leaves_every_answer(api_client, shop):
     assert answers(api_client, shop)["quote item"]["value"] == 40.0
     PriceRule.objects.filter(rule_target="product").delete()
     assert answers(api_client, shop)["quote item"]["value"] == 50.0
+
+
+def test_a_stock_change_of_one_product_keeps_the_answers_of_the_others(api_client, shop):
+    # given a second product, reviewed, and the reviews and quote of the first, cached
+    other = ProductFactory(name="Prato")
+    other_stock = StockFactory(product=other, storage=StorageFactory(), available=4)
+    ProductReviewFactory(product=other, active=True)
+    answers(api_client, shop)
+    product = shop["product"]
+    reviews = {"condition[productId]": product.pk}
+    assert api_client.get("/review/product", reviews)["X-Cache"] == "hit"
+
+    # when the other product's stock moves (an order, an ERP feed)
+    other_stock.available = 2
+    other_stock.save()
+
+    # then the first product's answers are still served from the cache, unchanged
+    again = api_client.get("/review/product", reviews)
+    assert again["X-Cache"] == "hit"
+    assert (
+        api_client.get("/publics/products/comments", {"condition[productId]": product.pk})[
+            "X-Cache"
+        ]
+        == "hit"
+    )
+    # and the other product's own answers show its new stock at once
+    moved = api_client.get("/review/product", {"condition[productId]": other.pk})
+    assert moved.json()["data"]["registers"][0]["product"]["stock"] == 2
+
+    # and a stock change of the first product reaches its answers at once
+    change_stock(product)
+    fresh = api_client.get("/review/product", reviews)
+    assert fresh["X-Cache"] == "miss"
+    assert fresh.json()["data"]["registers"][0]["product"]["stock"] == 3

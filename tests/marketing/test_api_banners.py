@@ -7,7 +7,6 @@ from zoneinfo import ZoneInfo
 import pytest
 import time_machine
 from django.conf import settings
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils.dateparse import parse_datetime
@@ -17,6 +16,7 @@ from marketing.models import Banner, BannerGroup
 from marketing.services import banner_images_refresh
 from storefront.models import SalesChannel
 from tests.catalog.factories import BrandFactory, CategoryFactory, ProductFactory
+from tests.helpers import cold_caches
 
 from .factories import BannerFactory, BannerGroupFactory, image_file
 
@@ -667,7 +667,7 @@ def test_query_count_does_not_grow_with_groups_and_banners(api_client):
     BannerFactory(group=BannerGroupFactory(code="small"))
     with time_machine.travel(at(12), tick=False), CaptureQueriesContext(connection) as small:
         assert api_client.get(URL, {"codes": "small"}).status_code == 200
-    cache.clear()
+    cold_caches()
 
     # and 50 groups of 20 banners, some linked to products
     codes = make_groups(50, 20)

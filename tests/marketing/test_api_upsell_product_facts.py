@@ -6,7 +6,6 @@ from datetime import timedelta
 
 import pytest
 import time_machine
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -27,6 +26,7 @@ from tests.catalog.factories import (
     default_trade_policy,
 )
 from tests.feedback.factories import ProductReviewFactory
+from tests.helpers import cold_caches
 
 from .factories import UpsellFactory
 
@@ -295,7 +295,7 @@ def test_upsell_costs_the_same_queries_whatever_reviews_rules_and_policies(api_c
     ProductPriceFactory(product=product)
 
     def count() -> int:
-        cache.clear()
+        cold_caches()
         with CaptureQueriesContext(connection) as queries:
             body = upsell_product(api_client)
         assert body["review"] is not None and body["priceRules"]

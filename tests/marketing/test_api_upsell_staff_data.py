@@ -8,7 +8,6 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -22,6 +21,7 @@ from tests.catalog.factories import (
     VariationFactory,
 )
 from tests.catalog.merchandising_factories import ProductRelationFactory, SealFactory
+from tests.helpers import cold_caches
 
 from .factories import BannerFactory, BannerGroupFactory, UpsellFactory
 
@@ -320,7 +320,7 @@ def test_query_count_does_not_grow_with_relations_seals_filters_or_banner_groups
 ):
     # given one of each, measured on a cold cache
     _offer_with(1)
-    cache.clear()
+    cold_caches()
     with CaptureQueriesContext(connection) as small:
         body = upsell_product(api_client.get(URL))
     assert len(body["relatedProducts"]) == len(body["bannerGroups"]) == 1
@@ -328,7 +328,7 @@ def test_query_count_does_not_grow_with_relations_seals_filters_or_banner_groups
 
     # when another offer's product has eight of each
     _offer_with(8)
-    cache.clear()
+    cold_caches()
     with CaptureQueriesContext(connection) as large:
         body = upsell_product(api_client.get(URL))
 

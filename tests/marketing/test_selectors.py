@@ -48,7 +48,7 @@ def test_cached_listing_entries_survive_pickling_for_a_shared_cache(monkeypatch)
         stored[key] = pickle.dumps(build())
         return pickle.loads(stored[key])  # noqa: S301 (bytes this test just wrote)
 
-    monkeypatch.setattr("marketing.selectors.cached", fake_cached)
+    monkeypatch.setattr("marketing.api.listing.cached", fake_cached)
     group = BannerGroupFactory(code="g")
     BannerFactory(group=group, name="scheduled", start_at=NOON, end_at=NOON + timedelta(hours=1))
 

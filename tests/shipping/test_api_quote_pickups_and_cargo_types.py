@@ -6,7 +6,6 @@ products' review scores, price rules and trade policies."""
 from decimal import Decimal
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -21,6 +20,7 @@ from tests.catalog.factories import (
     TradePolicyFactory,
 )
 from tests.feedback.factories import ProductReviewFactory
+from tests.helpers import cold_caches
 
 from .factories import PickupFactory, PostalCodeFactory, ShippingRowFactory, ShippingTableFactory
 
@@ -189,7 +189,7 @@ def test_a_quote_of_10_items_costs_the_same_queries_whatever_reviews_rules_and_p
     items = [(product.pk, 1) for product in products]
 
     def count() -> int:
-        cache.clear()
+        cold_caches()
         with CaptureQueriesContext(connection) as queries:
             response = get_quote(api_client, items)
         assert response.status_code == 200

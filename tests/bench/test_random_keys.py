@@ -1,0 +1,238 @@
+"""The load benchmark's random-key rows: the path lists drawn from the tiny data set
+(bench/paths.py) cover what they should and every path answers right; the churn process
+saves stock with signals (bench/churn.py); the wrk script draws random paths and counts
+X-Cache headers (bench/wrk.lua, run by wrk against a small local server); the report's hit
+ratio and churn verdicts (bench/report.py)."""
+
+import json
+import math
+import shutil
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import unquote
+
+import pytest
+
+from bench import paths as bench_paths
+from bench import wrk
+from bench.churn import churn
+from bench.report import churn_report, hit_ratio
+from bench.targets import CHURN_GOAL, RANDOM_ROWS, random_targets
+from catalog.models import Product, Stock
+from catalog.selectors import product_namespaces
+from feedback.models import Comment, ProductReview
+from infra.cache import namespace_versions
+from marketing.demo import UPSELL_SKUS
+from shipping.models import PostalCode, ShippingRow
+from tests.bench.conftest import SEED
+
+pytestmark = pytest.mark.django_db
+
+QUOTES = CARTS = 60
+
+
+@pytest.fixture(scope="module")
+def manifest(dataset, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("bench-paths")
+    return bench_paths.write(folder, seed=SEED, quotes=QUOTES, carts=CARTS)
+
+
+def lines(manifest, key) -> list[str]:
+    with open(manifest["rows"][key]["file"]) as file:
+        return file.read().splitlines()
+
+
+def pages(counts) -> int:
+    return sum(math.ceil(total / 20) for total in counts)
+
+
+def test_the_lists_cover_what_each_row_asks_for(manifest, dataset):
+    counts = dataset["counts"]
+    reviews = set(ProductReview.objects.public().values_list("product_id", flat=True))
+    review_totals = [ProductReview.objects.public().filter(product_id=pk).count() for pk in reviews]
+    comments = set(Comment.objects.public().values_list("product_id", flat=True))
+    comment_totals = [Comment.objects.public().filter(product_id=pk).count() for pk in comments]
+
+    assert len(lines(manifest, "quote")) == QUOTES
+    assert len(lines(manifest, "upsell")) == CARTS
+    assert len(lines(manifest, "subtree")) == counts["categories_visible"]
+    assert len(lines(manifest, "reviews")) == pages(review_totals)
+    assert len(lines(manifest, "comments")) == pages(comment_totals)
+    assert len(lines(manifest, "zipcode")) == PostalCode.objects.count()
+    assert {key for _, key in RANDOM_ROWS} == set(manifest["rows"])
+    for key, row in manifest["rows"].items():
+        assert row["paths"] == len(lines(manifest, key))
+        assert all("[" not in path and "]" not in path for path in lines(manifest, key))
+
+
+def test_quotes_go_inside_a_brazilian_row_with_1_to_3_items(manifest):
+    for path in lines(manifest, "quote"):
+        query = dict(part.split("=") for part in unquote(path.split("?", 1)[1]).split("&"))
+        code = query["targetZipCode"]
+        items = [key for key in query if key.endswith("[productId]")]
+
+        assert len(code) == 8 and code.isdigit()
+        assert ShippingRow.objects.covering(code).filter(table__country="BRA").exists()
+        assert 1 <= len(items) <= 3
+        assert all(1 <= int(query[key.replace("productId", "quantity")]) <= 3 for key in items)
+
+
+def test_every_cart_holds_the_trigger_and_never_the_offered_product(manifest, dataset):
+    trigger = dataset["targets"]["cart_product"]
+    offered = Product.objects.get(sku=UPSELL_SKUS["cart-offer"]).pk
+    for path in lines(manifest, "upsell"):
+        cart = dict(part.split("=") for part in unquote(path.split("?", 1)[1]).split("&"))
+        products = {int(key[len("variationMap[") : -1]) for key in cart}
+
+        assert trigger in products
+        assert offered not in products
+        assert len(cart) <= 4
+
+
+def test_the_same_database_gives_the_same_lists(manifest, tmp_path):
+    again = bench_paths.write(tmp_path, seed=SEED, quotes=QUOTES, carts=CARTS)
+
+    for key in manifest["rows"]:
+        assert lines(again, key) == lines(manifest, key)
+        assert again["rows"][key]["samples"] == manifest["rows"][key]["samples"]
+
+
+def test_every_sample_and_the_first_paths_answer_right(manifest, api_client):
+    for row in random_targets(manifest):
+        with open(row.paths_file) as file:
+            first = [(path, None) for path in file.read().splitlines()[:15]]
+        for path, check in row.samples + first:
+            response = api_client.get(path, HTTP_HOST="127.0.0.1")
+
+            assert response.status_code == 200, (row.name, path, response.status_code)
+            assert response["X-Cache"] in ("hit", "miss"), (row.name, path)
+            if check is not None:
+                assert check(json.loads(response.content)) is None, (row.name, path)
+
+
+def test_the_churn_rows_are_the_reviews_and_comments_again(manifest):
+    rows = random_targets(manifest)
+    churned = [row for row in rows if row.group == "churn"]
+
+    assert [row.without_churn for row in churned] == [
+        "product reviews, every product's pages",
+        "product comments, every product's pages",
+    ]
+    assert all(row.paths_file for row in rows)
+
+
+def test_churn_saves_stock_at_its_rate_with_signals_and_stops_by_itself(dataset):
+    stocked = product_namespaces(Stock.objects.values_list("product_id", flat=True).distinct())
+    before = namespace_versions(tuple(stocked))
+
+    done = churn(rate=40, seconds=0.5, seed=1)
+
+    assert 15 <= done["saves"] <= 21 and done["errors"] == 0
+    after = namespace_versions(tuple(stocked))
+    assert after != before  # signals fired: the saved products' own versions moved
+
+
+def test_churn_stops_when_asked(dataset):
+    done = churn(rate=40, seconds=30, seed=1, stopping=lambda: True)
+
+    assert done["saves"] == 0 and done["seconds"] < 1
+
+
+# --- the wrk script ------------------------------------------------------------------
+
+
+class _Answers(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    seen: list[str] = []
+
+    def do_GET(self):
+        self.seen.append(self.path)
+        body = b"{}"
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        if self.path != "/c":  # /c: an answer without the header (not counted)
+            self.send_header("X-Cache", "hit" if self.path == "/a" else "miss")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk is not installed")
+@pytest.mark.parametrize("count_cache", [True, False])
+def test_the_wrk_script_draws_random_paths_and_counts_x_cache(tmp_path, count_cache):
+    listed = tmp_path / "paths.txt"
+    listed.write_text("/a\n/b\n/c\n")
+    _Answers.seen = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Answers)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        run = wrk.run(
+            shutil.which("wrk"),
+            f"http://127.0.0.1:{server.server_port}/never",
+            seconds=1,
+            connections=2,
+            threads=1,
+            timeout=2,
+            paths_file=str(listed),
+            count_cache=count_cache,
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+
+    assert run.requests > 10 and run.errors == 0
+    assert set(_Answers.seen) == {"/a", "/b", "/c"}
+    assert run.paths == 3
+    if count_cache:
+        assert run.cache_hits + run.cache_misses + run.cache_uncounted == run.requests
+        assert 0.2 < run.hit_ratio < 0.8  # /a over /a and /b
+    else:
+        assert (run.cache_hits, run.cache_misses, run.hit_ratio) == (0, 0, None)
+
+
+# --- the report ----------------------------------------------------------------------
+
+
+def _run(rps: float, hits: int = 0, misses: int = 0, counted: bool = True) -> wrk.WrkRun:
+    return wrk.WrkRun(
+        requests=int(rps),
+        seconds=1.0,
+        bytes=0,
+        status_errors=0,
+        socket_errors=0,
+        p50_ms=1,
+        p90_ms=1,
+        p99_ms=1,
+        max_ms=1,
+        cache_hits=hits,
+        cache_misses=misses,
+        cache_counted=counted,
+    )
+
+
+def test_the_hit_ratio_counts_every_run_and_none_when_not_counted():
+    assert hit_ratio([_run(10, 3, 1), _run(10, 1, 3)]) == 0.5
+    assert hit_ratio([_run(10, counted=False)]) is None
+    assert hit_ratio([]) is None
+
+
+@pytest.mark.parametrize(("with_churn", "verdict"), [(80, "met"), (60, "not met")])
+def test_a_churn_row_is_judged_against_its_runs_without_churn(with_churn, verdict):
+    row = {
+        "group": "churn",
+        "rps": with_churn,
+        "rps_without_churn": 100,
+        "verdict": "-",
+        "problem": None,
+    }
+
+    churn_report([row])
+
+    assert row["x_without_churn"] == with_churn / 100
+    assert row["goal_x_without_churn"] == CHURN_GOAL
+    assert row["verdict"] == verdict
+    assert "churn_note" not in row

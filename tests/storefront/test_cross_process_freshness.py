@@ -1,0 +1,219 @@
+"""Every change seen by every process: a real gunicorn (two workers) serves the demo store
+while another process writes through the ORM, as a `manage.py` command, an import or the
+job worker does; the server's very next answers (from either worker) show the change.
+
+Run without Redis (the embedded default: namespace versions in a file every process maps)
+and with Redis when one answers on 127.0.0.1:6379. The database is a fresh SQLite file, or
+a fresh PostgreSQL database when DATABASE_URL names a server (CI runs both).
+"""
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+import urllib.request
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+from .live_gunicorn import ROOT, serve
+
+pytestmark = pytest.mark.cache
+
+REDIS_URL = "redis://127.0.0.1:6379/15"
+QUOTE = (
+    "/publics/products/quote?targetCountryCode=BRA&targetZipCode=01310100"
+    "&items%5B0%5D%5BproductId%5D={product}&items%5B0%5D%5Bquantity%5D=1"
+)
+
+
+def _redis_answers() -> bool:
+    try:
+        import redis
+
+        return bool(redis.Redis(host="127.0.0.1", port=6379, socket_connect_timeout=1).ping())
+    except Exception:
+        return False
+
+
+def _manage(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(  # noqa: S603 - fixed command line
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def _admin_url(database_url: str, name: str) -> str:
+    return urlunsplit(urlsplit(database_url)._replace(path=f"/{name}"))
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    """The demo store in a database of its own, and the environment its processes share."""
+    folder = tmp_path_factory.mktemp("cross-process")
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DJANGO_DEBUG", "DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
+    }
+    env.update(
+        {
+            "HTTPS": "0",
+            "SECRET_KEY": secrets.token_urlsafe(48),
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "DATA_DIR": str(folder / "data"),
+            "PUBLIC_BASE_URL": "http://127.0.0.1",
+        }
+    )
+    database_url = os.environ.get("DATABASE_URL", "")
+    name = f"xproc_{secrets.token_hex(4)}"
+    if database_url.startswith(("postgres://", "postgresql://")):
+        import psycopg
+
+        with psycopg.connect(_admin_url(database_url, "postgres"), autocommit=True) as db:
+            db.execute(f'CREATE DATABASE "{name}"')
+        env["DATABASE_URL"] = _admin_url(database_url, name)
+    _manage(env, "migrate", "--noinput", "-v0")
+    _manage(env, "seed_demo")
+    yield env
+    if "DATABASE_URL" in env:
+        import psycopg
+
+        with psycopg.connect(_admin_url(database_url, "postgres"), autocommit=True) as db:
+            db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="module", params=["embedded", "redis"])
+def server(request, store, tmp_path_factory):
+    """(port, env) of a gunicorn with two workers over the store, without or with Redis."""
+    env = dict(store)
+    if request.param == "redis":
+        if not _redis_answers():
+            pytest.skip("No Redis server answers on 127.0.0.1:6379 (redis-server).")
+        env["REDIS_URL"] = REDIS_URL
+        env["CACHE_KEY_PREFIX"] = f"xproc-{secrets.token_hex(4)}"
+    env["GUNICORN_WORKERS"] = "2"
+    process, port = serve(tmp_path_factory.mktemp("gunicorn"), env)
+    yield port, env
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def _answers(port: int, path: str, times: int = 6) -> list[dict]:
+    """`times` answers to GET `path` (two sync workers: both are reached)."""
+    found = []
+    for _ in range(times):
+        url = f"http://127.0.0.1:{port}{path}"
+        with urllib.request.urlopen(url, timeout=10) as response:
+            found.append(json.loads(response.read()))
+    return found
+
+
+def _write(env: dict[str, str], code: str) -> None:
+    """Run ORM code in a process of its own, as a management command would."""
+    _manage(env, "shell", "-c", code)
+
+
+def _quote_item(answer: dict) -> dict:
+    return answer["quoteGroups"][0]["items"][0]
+
+
+def _product_id(env: dict[str, str]) -> int:
+    code = "from catalog.models import Product; print(Product.objects.get(sku='DEMO-0026').pk)"
+    return int(_manage(env, "shell", "-c", code).split()[-1])
+
+
+# What changes: (URL, how to read it from an answer, ORM code changing it; `{token}` is a
+# new text each time).
+CHANGES = {
+    "postal code": (
+        "/shipping/zipcode/consult/BRA/01310-100",
+        lambda answer: answer["data"]["publicPlace"],
+        "from shipping.models import PostalCode\n"
+        "p = PostalCode.objects.get(country='BRA', code='01310100')\n"
+        "p.public_place = '{token}'\n"
+        "p.save()",
+    ),
+    "shipping row": (
+        QUOTE,
+        lambda answer: answer["quoteGroups"][0]["shippingOptions"][0]["row"]["shippingValue"],
+        "from shipping.models import ShippingRow\n"
+        "for row in ShippingRow.objects.covering('01310100'):\n"
+        "    row.shipping_value += 1\n"
+        "    row.save()",
+    ),
+    "product price": (
+        QUOTE,
+        lambda answer: _quote_item(answer)["value"],
+        "from catalog.models import ProductPrice, TradePolicy\n"
+        "price = ProductPrice.objects.get(\n"
+        "    product__sku='DEMO-0026', trade_policy=TradePolicy.objects.default())\n"
+        "price.sale_price += 10\n"
+        "price.save()",
+    ),
+    "stock": (
+        "/review/product?condition%5BproductId%5D={product}&limit=1",
+        lambda answer: answer["data"]["registers"][0]["product"]["stock"],
+        "from catalog.models import Stock\n"
+        "stock = Stock.objects.filter(product__sku='DEMO-0026').order_by('pk').first()\n"
+        "stock.available += 5\n"
+        "stock.save()",
+    ),
+    "category name": (
+        "/publics/products/categories/tree",
+        lambda answer: answer[0]["name"],
+        "from catalog.selectors import category_tree_get\n"
+        "from catalog.models import Category\n"
+        "c = Category.objects.get(pk=category_tree_get()[0]['id'])\n"
+        "c.name = '{token}'\n"
+        "c.save()",
+    ),
+}
+
+
+@pytest.mark.parametrize("change", list(CHANGES))
+def test_a_change_by_another_process_shows_in_the_next_answer(server, change):
+    port, env = server
+    path, read, code = CHANGES[change]
+    path = path.format(product=_product_id(env))
+    before = {read(answer) for answer in _answers(port, path)}
+    assert len(before) == 1  # both workers answer the same, from their caches
+    token = f"Changed {secrets.token_hex(3)}"
+    _write(env, code.format(token=token))
+    after = {read(answer) for answer in _answers(port, path)}
+    assert len(after) == 1
+    assert after != before
+    if "{token}" in code:
+        assert after == {token}
+
+
+def test_a_review_approved_by_another_process_shows_in_the_next_answer(server):
+    port, env = server
+    product = _product_id(env)
+    path = f"/review/product?condition%5BproductId%5D={product}&limit=100"
+    pending = _manage(
+        env,
+        "shell",
+        "-c",
+        "from feedback.models import ProductReview; "
+        f"r = ProductReview.objects.filter(product_id={product}, active=False).first(); "
+        f"r = r or ProductReview.objects.filter(product_id={product}).first(); "
+        "r.active = False; r.save(); print(r.pk)",
+    ).split()[-1]
+    before = _answers(port, path)
+    assert all(int(pending) not in {r["id"] for r in a["data"]["registers"]} for a in before)
+    _write(
+        env,
+        "from feedback.models import ProductReview; "
+        f"r = ProductReview.objects.get(pk={pending}); r.active = True; r.save()",
+    )
+    after = _answers(port, path)
+    assert all(int(pending) in {r["id"] for r in a["data"]["registers"]} for a in after)
