@@ -32,10 +32,10 @@ def default_trade_policy_id() -> int | None:
 
 
 def trade_policy_exists(*, trade_policy_id: int) -> bool:
-    """Whether an active trade policy has this id (the active ids are cached)."""
+    """Whether an active trade policy has this id (the active ids are kept)."""
     if not is_db_id(trade_policy_id):
         return False
-    active = cached(
+    active = kept(
         TRADE_POLICY_CACHE,
         "active-ids",
         lambda: frozenset(TradePolicy.objects.active().values_list("pk", flat=True)),
