@@ -67,7 +67,9 @@ class ProductStock:
 
 @dataclass(frozen=True)
 class ProductInfo:
-    product: dict[str, Any]  # its row: PRODUCT_FIELDS, main_category_name, parent_active
+    # its row: PRODUCT_FIELDS, main_category_name, parent_active, price (its StoredPrice in
+    # the policy or None) and stocks ((storage id, available, reserved) by storage id)
+    product: dict[str, Any]
     price: pricing.Price  # in the quote's trade policy, for the quantity requested
     engine: quote.QuoteProduct  # what the engine reads
     stocks: tuple[ProductStock, ...]  # the active storages that hold units, by id
@@ -233,10 +235,7 @@ def _category_ids(products: dict[int, dict[str, Any]]) -> dict[int, list[int]]:
     own: dict[int, list[int]] = {}
     for product_id, category_id in links:
         own.setdefault(product_id, []).append(category_id)
-    return {
-        pk: own.get(pk, []) + own.get(row["parent_id"], []) if row["parent_id"] else own.get(pk, [])
-        for pk, row in products.items()
-    }
+    return {pk: own.get(pk, []) + own.get(row["parent_id"], []) for pk, row in products.items()}
 
 
 ROW_FIELDS = (
