@@ -1,17 +1,14 @@
 """Reads of the marketing app."""
 
 from collections import defaultdict
+from dataclasses import dataclass, fields
 from datetime import datetime
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
-from catalog.models import Product
+from catalog.models import PriceRule, Product
 from catalog.pricing import next_rule_boundary
-from catalog.selectors import (
-    PRICE_RULE_RELATIONS,
-    active_price_rules,
-    category_index,
-)
+from catalog.selectors import active_price_rule_records, active_price_rules, category_index
 from catalog.tree import with_ancestors
 from infra.cache import kept
 from storefront.models import SalesChannel
@@ -97,50 +94,50 @@ def default_sales_channel() -> SalesChannel | None:
 # --- Upsell ------------------------------------------------------------------------
 
 
-def cart_product_ids(variation_map: dict[int, int | None]) -> frozenset[int]:
-    """Every product the cart holds: the map's products, their variations, and the main
-    product of each variation (a variation in the cart puts its product in the cart)."""
+@dataclass(frozen=True)
+class Cart:
+    # Every product the cart holds: the map's products, their variations, and the main
+    # product of each variation (a variation in the cart puts its product in the cart).
+    product_ids: frozenset[int]
+    # The main and other categories of those products, with their ancestors.
+    category_ids: frozenset[int]
+
+
+def cart_get(variation_map: dict[int, int | None]) -> Cart:
+    """The cart of a variation map, in one query (none for an empty map): the products it
+    names and their main products, a row per category link."""
     ids = {*variation_map, *(v for v in variation_map.values() if v is not None)}
     if not ids:
-        return frozenset()
-    parents = Product.objects.filter(pk__in=ids, parent__isnull=False).values_list(
-        "parent_id", flat=True
+        return Cart(frozenset(), frozenset())
+    parents = Product.objects.filter(pk__in=ids).values("parent_id")
+    rows = (
+        Product.objects.filter(Q(pk__in=ids) | Q(pk__in=parents))
+        .order_by()
+        .values_list("pk", "main_category_id", "categories__id")
     )
-    return frozenset(ids | set(parents))
+    product_ids, category_ids = set(ids), set[int]()
+    for product_id, main_category_id, category_id in rows:
+        product_ids.add(product_id)
+        category_ids.update(i for i in (main_category_id, category_id) if i is not None)
+    return Cart(frozenset(product_ids), with_ancestors(category_index(), category_ids))
 
 
-def cart_category_ids(product_ids: frozenset[int]) -> frozenset[int]:
-    """Main and other categories of the cart's products, with their ancestors."""
-    if not product_ids:
-        return frozenset()
-    main = Product.objects.filter(pk__in=product_ids, main_category__isnull=False).values_list(
-        "main_category_id", flat=True
-    )
-    others = Product.categories.through.objects.filter(product_id__in=product_ids).values_list(
-        "category_id", flat=True
-    )
-    return with_ancestors(category_index(), {*main, *others})
-
-
-def upsell_candidates(
-    *, location: str, cart_ids: frozenset[int], moment: datetime
-) -> QuerySet[Upsell]:
+def upsell_candidates(*, location: str, cart: Cart, moment: datetime) -> QuerySet[Upsell]:
     """Offers at `location`, live at `moment`, for a sellable product not in the cart, whose
     triggers match the cart (no triggers: always)."""
-    category_ids = cart_category_ids(cart_ids)
     by_product = Upsell.trigger_products.through.objects.filter(upsell_id=OuterRef("pk"))
     by_category = Upsell.trigger_categories.through.objects.filter(upsell_id=OuterRef("pk"))
     triggered = (
         (~Exists(by_product) & ~Exists(by_category))
-        | Exists(by_product.filter(product_id__in=cart_ids))
-        | Exists(by_category.filter(category_id__in=category_ids))
+        | Exists(by_product.filter(product_id__in=cart.product_ids))
+        | Exists(by_category.filter(category_id__in=cart.category_ids))
     )
     return (
         Upsell.objects.live_at(moment)
         .at_location(location)
         .filter(Q(product__parent__isnull=True) | Q(product__parent__active=True))
         .filter(product__active=True, price_rule__active=True)
-        .exclude(product_id__in=cart_ids)
+        .exclude(product_id__in=cart.product_ids)
         .filter(triggered)
     )
 
@@ -163,6 +160,20 @@ def upsell_answer_valid_until(*, location: str, moment: datetime) -> datetime | 
     return min((edge for edge in (offers, rules) if edge is not None), default=None)
 
 
+@dataclass(frozen=True)
+class UpsellOffer:
+    """The offer for a cart: its row, with its (active) price rule as a record with its
+    targets (what the answer's `priceRule` and the offered product's price read)."""
+
+    id: int
+    display_title: str
+    display_description: str
+    display_button_text: str
+    quantity: int
+    product_id: int
+    price_rule: PriceRule
+
+
 def upsell_for_cart(
     *,
     location: str,
@@ -171,19 +182,16 @@ def upsell_for_cart(
     filters: Q = Q(),  # noqa: B008  (an empty Q is immutable: filters nothing)
     order_by: tuple[str, ...] = ("-priority", "id"),
     offset: int = 0,
-) -> Upsell | None:
+) -> UpsellOffer | None:
     """The offer for the cart: the first candidate matching `filters`, in `order_by` order,
-    after skipping `offset` of them; its rule fully loaded (the product comes from the
-    product read model)."""
-    cart_ids = cart_product_ids(variation_map)
-    candidates = upsell_candidates(location=location, cart_ids=cart_ids, moment=moment)
-    page = (
-        candidates.filter(filters)
-        .order_by(*order_by)
-        .select_related("price_rule")
-        .prefetch_related(
-            # feed priceRule.tradePolicies / productIds / productCategoryIds / productBrandIds
-            *(f"price_rule__{name}" for name in PRICE_RULE_RELATIONS)
-        )
-    )
-    return next(iter(page[offset : offset + 1]), None)
+    after skipping `offset` of them (the product comes from the product read model). Two
+    queries: the cart, the offer; its rule comes from the cached active rules."""
+    candidates = upsell_candidates(location=location, cart=cart_get(variation_map), moment=moment)
+    names = [field.name for field in fields(UpsellOffer) if field.name != "price_rule"]
+    page = candidates.filter(filters).order_by(*order_by).values(*names, "price_rule_id")
+    row = next(iter(page[offset : offset + 1]), None)
+    if row is None:
+        return None
+    # None when the rule was switched off since the offer was read (no offer then)
+    rule = active_price_rule_records().get(row.pop("price_rule_id"))
+    return None if rule is None else UpsellOffer(**row, price_rule=rule)

@@ -1,6 +1,7 @@
 """Fetch: everything a shipping quote reads, in a fixed number of queries (as Saleor's
 checkout/fetch.py): the engine's input (quote.QuoteRequest, quote.QuoteData) and, by id,
-the records the answer shows. Storages and tables are cached; products and rows are not.
+the records the answer shows. Storages and tables are cached; products and rows are not,
+and are read as plain rows (`.values()`): three queries on a warm store-wide cache.
 """
 
 from __future__ import annotations
@@ -8,24 +9,35 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
-from django.db.models import F, Prefetch
+from django.db.models import F, FilteredRelation, Q
 from django.utils import timezone
 
 from catalog import pricing
-from catalog.models import Product, ProductPrice, Stock, Storage
+from catalog.models import Product, Storage
 from catalog.selectors import (
+    PRICING_FIELDS,
     PRODUCTS_CACHE,
+    STORED_PRICE_FIELDS,
     PriceContext,
     active_price_rules,
     category_index,
-    product_price_get,
+    price_get,
+    pricing_data_from_row,
 )
 from infra.cache import kept
 
 from . import quote
-from .models import Pickup, ShippingRow, ShippingTable, ShippingTableKind
+from .models import (
+    VARIABLE_FIELDS,
+    Pickup,
+    ShippingRow,
+    ShippingTable,
+    ShippingTableKind,
+    row_variables,
+)
 from .postal import format_postal_code, try_normalize_postal_code
 
 # Carriers, tables, rows and pickups (quote answers also follow catalog.PRODUCTS_CACHE).
@@ -55,7 +67,9 @@ class ProductStock:
 
 @dataclass(frozen=True)
 class ProductInfo:
-    product: Product  # with its main category and parent
+    # its row: PRODUCT_FIELDS, main_category_name, parent_active, price (its StoredPrice in
+    # the policy or None) and stocks ((storage id, available, reserved) by storage id)
+    product: dict[str, Any]
     price: pricing.Price  # in the quote's trade policy, for the quantity requested
     engine: quote.QuoteProduct  # what the engine reads
     stocks: tuple[ProductStock, ...]  # the active storages that hold units, by id
@@ -149,47 +163,118 @@ def _load_tables(country: str) -> dict[int, TableInfo]:
     }
 
 
-def _products(ids: list[int], trade_policy_id: int) -> list[Product]:
-    """The products with what pricing, the engine and the answer read (their summaries come
-    from the product read model): five queries whatever the number of products."""
-    return list(
+# What the engine and the answer read of a product row (pricing's fields too).
+PRODUCT_FIELDS = (
+    *PRICING_FIELDS,
+    "name",
+    "sku",
+    "service",
+    "sale_without_stock",
+    "weight",
+    "height",
+    "width",
+    "length",
+    "cargo_type_id",
+    "additional_time",
+)
+
+
+def _product_rows(ids: list[int], trade_policy_id: int) -> dict[int, dict[str, Any]]:
+    """The products as plain rows, with their price row in the policy (`price` None: none)
+    and their stock rows (`stocks`: (storage id, available, reserved), by storage id), in
+    one query: a row per product and stock row (a product has one per storage at most)."""
+    price = {f"price_{name}": F(f"policy_price__{name}") for name in STORED_PRICE_FIELDS}
+    rows = (
         Product.objects.filter(pk__in=ids)
-        # feeds the item's `category` and the variation's parent (active, categories)
-        .select_related("main_category", "parent")
-        .prefetch_related(
-            # feeds the stock levels per storage
-            Prefetch(
-                "stocks",
-                queryset=Stock.objects.in_active_storages().order_by("storage_id"),
-                to_attr="active_stocks",
-            ),
-            # feeds the item's price in the requested trade policy
-            Prefetch(
-                "prices",
-                queryset=ProductPrice.objects.filter(trade_policy_id=trade_policy_id),
-                to_attr="all_prices",
-            ),
-            # feed price rules targeting categories (catalog.selectors.product_pricing_data)
-            "categories",
-            "parent__categories",
+        .annotate(
+            policy_price=FilteredRelation(
+                "prices", condition=Q(prices__trade_policy_id=trade_policy_id)
+            )
+        )
+        .values(
+            *PRODUCT_FIELDS,
+            **price,
+            main_category_name=F("main_category__name"),
+            parent_active=F("parent__active"),
+            stock_storage_id=F("stocks__storage_id"),
+            stock_available=F("stocks__available"),
+            stock_reserved=F("stocks__reserved"),
         )
     )
+    products: dict[int, dict[str, Any]] = {}
+    for row in rows:
+        product = products.get(row["id"])
+        if product is None:
+            product = products[row["id"]] = {name: row[name] for name in PRODUCT_FIELDS}
+            product["main_category_name"] = row["main_category_name"]
+            product["parent_active"] = row["parent_active"]
+            product["price"] = (
+                None
+                if row["price_sale_price"] is None
+                else pricing.StoredPrice(
+                    **{name: row[f"price_{name}"] for name in STORED_PRICE_FIELDS}
+                )
+            )
+            product["stocks"] = []
+        if row["stock_storage_id"] is not None:
+            product["stocks"].append(
+                (row["stock_storage_id"], row["stock_available"], row["stock_reserved"])
+            )
+    for product in products.values():
+        product["stocks"].sort()
+    return products
 
 
-def _quote_row(row: ShippingRow) -> quote.QuoteRow:
-    return quote.QuoteRow(
-        id=row.pk,
-        table_id=row.table_id,
-        initial_zipcode=row.initial_zipcode,
-        final_zipcode=row.final_zipcode,
-        initial_weight=row.initial_weight,
-        final_weight=row.final_weight,
-        initial_price=row.initial_price,
-        final_price=row.final_price,
-        shipping_value=row.shipping_value,
-        begin_days=row.begin_shipping_time,
-        end_days=row.end_shipping_time,
-        variables=row.variables,
+def _category_ids(products: dict[int, dict[str, Any]]) -> dict[int, list[int]]:
+    """{product id: its categories' and its parent's} (price rules on categories), in one
+    query."""
+    parent_ids = {row["parent_id"] for row in products.values() if row["parent_id"] is not None}
+    links = Product.categories.through.objects.filter(
+        product_id__in=[*products, *parent_ids]
+    ).values_list("product_id", "category_id")
+    own: dict[int, list[int]] = {}
+    for product_id, category_id in links:
+        own.setdefault(product_id, []).append(category_id)
+    return {pk: own.get(pk, []) + own.get(row["parent_id"], []) for pk, row in products.items()}
+
+
+ROW_FIELDS = (
+    "id",
+    "table_id",
+    "initial_zipcode",
+    "final_zipcode",
+    "initial_weight",
+    "final_weight",
+    "initial_price",
+    "final_price",
+    "shipping_value",
+    "begin_shipping_time",
+    "end_shipping_time",
+    *VARIABLE_FIELDS,
+)
+
+
+def _quote_rows(table_ids: list[int], zip_code: str) -> tuple[quote.QuoteRow, ...]:
+    """The rows of the tables covering the postal code, as the engine takes them."""
+    if not table_ids:
+        return ()
+    rows = ShippingRow.objects.filter(table_id__in=table_ids).covering(zip_code)
+    return tuple(
+        quote.QuoteRow(
+            id=row["id"],
+            table_id=row["table_id"],
+            initial_zipcode=row["initial_zipcode"],
+            final_zipcode=row["final_zipcode"],
+            initial_weight=row["initial_weight"],
+            final_weight=row["final_weight"],
+            initial_price=row["initial_price"],
+            final_price=row["final_price"],
+            shipping_value=row["shipping_value"],
+            begin_days=row["begin_shipping_time"],
+            end_days=row["end_shipping_time"],
+            variables=row_variables(**{name: row[name] for name in VARIABLE_FIELDS}),
+        )
+        for row in rows.values(*ROW_FIELDS)
     )
 
 
@@ -204,7 +289,8 @@ def quote_info_fetch(
 ) -> QuoteInfo:
     """What quoting (product id, quantity) items to a normalized postal code reads, with
     the coordinates of its address if known. A fixed number of queries whatever the number
-    of items, storages and rows: the products (five) and the rows covering the postal code,
+    of items, storages and rows: the products with their price and stock, their
+    categories, and the rows covering the postal code,
     plus on a cold cache the price rules, categories, storages, tables and pickups."""
     requested = tuple(quote.RequestedItem(pid, qty) for pid, qty in items)
     quantities: dict[int, int] = {}
@@ -221,34 +307,38 @@ def quote_info_fetch(
     )
     storages = _storages()
     tables = _tables(country)
+    rows = _product_rows(list(quantities), trade_policy_id)
+    category_ids = _category_ids(rows)
     products: dict[int, ProductInfo] = {}
-    for product in _products(list(quantities), trade_policy_id):
-        price = product_price_get(product=product, context=context, quantity=quantities[product.pk])
-        products[product.pk] = ProductInfo(
-            product=product,
+    for pk, row in rows.items():
+        price = price_get(
+            pricing_data_from_row(row, category_ids[pk], context),
+            row["price"],
+            context=context,
+            quantity=quantities[pk],
+        )
+        products[pk] = ProductInfo(
+            product=row,
             price=price,
             engine=quote.QuoteProduct(
-                id=product.pk,
+                id=pk,
                 price=price.sale_price if price.available_for_sale else None,
-                active=product.active and (product.parent is None or product.parent.active),
-                weight=product.weight,
-                height=product.height,
-                width=product.width,
-                length=product.length,
-                cargo_type_id=product.cargo_type_id,
-                additional_time=product.additional_time,
-                sale_without_stock=product.sale_without_stock,
-                service=product.service,
+                active=row["active"] and row["parent_active"] is not False,
+                weight=row["weight"],
+                height=row["height"],
+                width=row["width"],
+                length=row["length"],
+                cargo_type_id=row["cargo_type_id"],
+                additional_time=row["additional_time"],
+                sale_without_stock=row["sale_without_stock"],
+                service=row["service"],
             ),
             stocks=tuple(
-                ProductStock(storages[stock.storage_id], stock.available - stock.reserved)
-                for stock in product.active_stocks
-                if stock.available > stock.reserved and stock.storage_id in storages
+                ProductStock(storages[storage_id], available - reserved)
+                for storage_id, available, reserved in row["stocks"]
+                if available > reserved and storage_id in storages
             ),
         )
-    rows = (
-        ShippingRow.objects.filter(table_id__in=list(tables)).covering(zip_code) if tables else ()
-    )
     data = quote.QuoteData(
         products=tuple(info.engine for info in products.values()),
         storages=tuple(info.engine for info in storages.values()),
@@ -258,7 +348,7 @@ def quote_info_fetch(
             for stock in info.stocks
         ),
         tables=tuple(info.engine for info in tables.values()),
-        rows=tuple(_quote_row(row) for row in rows),
+        rows=_quote_rows(list(tables), zip_code),
     )
     request = quote.QuoteRequest(
         items=requested,

@@ -7,8 +7,8 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from decimal import Decimal
 
-from catalog.selectors import default_trade_policy_id, trade_policy_exists
-from infra.cache import cached
+from catalog.selectors import default_trade_policy_id, product_namespaces, trade_policy_exists
+from infra.cache import cached, depend_on
 
 from . import quote
 from .explain import TableVerdict, explain_group
@@ -104,11 +104,6 @@ class QuoteOutcome:
     valid_until: datetime | None
     explained: bool = False  # explain=true: groups carry `explanation`
 
-    @property
-    def explanation(self) -> QuoteOutcome | None:
-        """Itself with explain=true (its error items are the explanation's), else None."""
-        return self if self.explained else None
-
 
 def quote_trade_policy_id(trade_policy_id: int | None) -> int | None:
     """The policy a quote uses: the given active one, else the default; None if unknown."""
@@ -148,6 +143,8 @@ def shipping_quote_get(
     (a fixed number of queries, shipping.fetch), calculate (shipping.quote), join. With
     `explain`, each group also carries the verdict on every table (one more query: the
     country's switched-off tables)."""
+    # the items' own versions (stock, prices), read before their rows, for the cached answer
+    depend_on(product_namespaces(pid for pid, _ in items))
     target = postal_code_get(country=country, code=zip_code)
     info = quote_info_fetch(
         items=items,

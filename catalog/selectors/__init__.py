@@ -13,7 +13,8 @@
   2.11, reads), `product_get_active(*, product_id)`.
 - prices.py: trade policies, price rules as plain data (cached), and
   `product_price_get(*, product, context, quantity)`: the contract's Price object of a
-  product (see catalog/pricing.py for the rules).
+  product (see catalog/pricing.py for the rules); of a plain row (`.values(*PRICING_FIELDS)`)
+  `price_get(pricing_data_from_row(row, category_ids, context), stored, context=...)`.
 - price_context.py: `PriceContext` and `price_context_get(...)`, what the prices of one
   request share.
 - facts.py: `full_product_facts_get(...)`, what the full product computes.
@@ -35,10 +36,15 @@ from .price_context import PriceContext, price_context_get
 from .prices import (
     PRICE_RULE_CACHE,
     PRICE_RULE_RELATIONS,
+    PRICING_FIELDS,
+    STORED_PRICE_FIELDS,
     TRADE_POLICY_CACHE,
+    active_price_rule_records,
     active_price_rules,
     default_trade_policy_id,
+    price_get,
     price_rules_with_targets,
+    pricing_data_from_row,
     product_price_get,
     trade_policy_exists,
 )

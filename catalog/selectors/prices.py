@@ -3,7 +3,8 @@ product in a price context (the rules themselves are catalog/pricing.py's)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
 
@@ -31,9 +32,15 @@ def default_trade_policy_id() -> int | None:
 
 
 def trade_policy_exists(*, trade_policy_id: int) -> bool:
+    """Whether an active trade policy has this id (the active ids are kept)."""
     if not is_db_id(trade_policy_id):
         return False
-    return TradePolicy.objects.active().filter(pk=trade_policy_id).exists()
+    active = kept(
+        TRADE_POLICY_CACHE,
+        "active-ids",
+        lambda: frozenset(TradePolicy.objects.active().values_list("pk", flat=True)),
+    )
+    return trade_policy_id in active
 
 
 def price_rule_data(rule: PriceRule) -> pricing.RuleData:
@@ -90,50 +97,63 @@ def active_price_rule_records() -> dict[int, PriceRule]:
     )
 
 
-def _stored_price(product: Product, trade_policy_id: int | None) -> ProductPrice | None:
-    """The price row of the policy, from the `all_prices` prefetch (`product_full_queryset()`,
-    or the quote's rows of its policy): a product loaded without it fails loudly
-    (AttributeError) rather than querying once per product."""
-    rows: list[ProductPrice] = product.all_prices
-    return next((row for row in rows if row.trade_policy_id == trade_policy_id), None)
+# What pricing reads of a product row (`.values(*PRICING_FIELDS)`), plus its categories'
+# ids and its parent's; and of its price row in the policy (pricing.StoredPrice's fields).
+PRICING_FIELDS = ("id", "base_price", "active", "parent_id", "brand_id", "main_category_id")
+STORED_PRICE_FIELDS = ("sale_price", "comparison_price", "markup", "available_for_sale")
 
 
-def product_pricing_data(product: Product, context: PriceContext) -> pricing.ProductData:
-    category_ids = {c.pk for c in prefetched(product, "categories")}
-    if product.parent_id is not None:
-        category_ids.update(c.pk for c in prefetched(product.parent, "categories"))
-    if product.main_category_id is not None:
-        category_ids.add(product.main_category_id)
+def pricing_data_from_row(
+    row: Mapping[str, Any], category_ids: Iterable[int], context: PriceContext
+) -> pricing.ProductData:
+    """pricing.ProductData of a product row (PRICING_FIELDS) whose own and parent's
+    categories are `category_ids` (the main category is added here)."""
+    ids = set(category_ids)
+    if row["main_category_id"] is not None:
+        ids.add(row["main_category_id"])
     return pricing.ProductData(
-        id=product.pk,
-        base_price=product.base_price,
-        active=product.active,
-        parent_id=product.parent_id,
-        brand_id=product.brand_id,
-        category_ids=with_ancestors(context.categories, category_ids),
+        id=row["id"],
+        base_price=row["base_price"],
+        active=row["active"],
+        parent_id=row["parent_id"],
+        brand_id=row["brand_id"],
+        category_ids=with_ancestors(context.categories, ids),
     )
 
 
-def product_price_get(
+def product_pricing_data(product: Product, context: PriceContext) -> pricing.ProductData:
+    """pricing_data_from_row of an instance (its categories and its parent's prefetched)."""
+    category_ids = [c.pk for c in prefetched(product, "categories")]
+    if product.parent_id is not None:
+        category_ids += [c.pk for c in prefetched(product.parent, "categories")]
+    row = {name: getattr(product, name) for name in PRICING_FIELDS}
+    return pricing_data_from_row(row, category_ids, context)
+
+
+def _stored_price(product: Product, trade_policy_id: int | None) -> pricing.StoredPrice | None:
+    """The price row of the policy, from the `all_prices` prefetch (`product_full_queryset()`):
+    a product loaded without it fails loudly (AttributeError) rather than querying once per
+    product."""
+    rows: list[ProductPrice] = product.all_prices
+    row = next((row for row in rows if row.trade_policy_id == trade_policy_id), None)
+    if row is None:
+        return None
+    return pricing.StoredPrice(**{name: getattr(row, name) for name in STORED_PRICE_FIELDS})
+
+
+def price_get(
+    product: pricing.ProductData,
+    stored: pricing.StoredPrice | None,
     *,
-    product: Product,
     context: PriceContext,
     quantity: int = 1,
     apply_rules: bool = True,
 ) -> pricing.Price:
-    """The contract's Price of `product` in the context's trade policy.
+    """The contract's Price of a product's pricing data and its stored price in the
+    context's trade policy (None: it has none there).
 
     `apply_rules=False` gives the stored price (the Upsell product's `originalPrice`).
     """
-    row = _stored_price(product, context.trade_policy_id)
-    stored = None
-    if row is not None:
-        stored = pricing.StoredPrice(
-            sale_price=row.sale_price,
-            comparison_price=row.comparison_price,
-            markup=row.markup,
-            available_for_sale=row.available_for_sale,
-        )
     request = pricing.PriceRequest(
         trade_policy_id=context.trade_policy_id,
         moment=context.moment,
@@ -145,9 +165,26 @@ def product_price_get(
         installment_terms=context.installment_terms,
     )
     return pricing.compute_price(
-        product_pricing_data(product, context),
+        product,
         stored,
         context.rules if apply_rules else (),
         request,
         forced_rule=context.forced_rule if apply_rules else None,
+    )
+
+
+def product_price_get(
+    *,
+    product: Product,
+    context: PriceContext,
+    quantity: int = 1,
+    apply_rules: bool = True,
+) -> pricing.Price:
+    """price_get of a Product instance (`product_full_queryset()`'s prefetches)."""
+    return price_get(
+        product_pricing_data(product, context),
+        _stored_price(product, context.trade_policy_id),
+        context=context,
+        quantity=quantity,
+        apply_rules=apply_rules,
     )

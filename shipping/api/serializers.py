@@ -1,18 +1,15 @@
 """Serializers of the shipping API: request parameters and the contract's shapes (2.9, 2.10).
 
-Each response shape is declared once: the same classes render the selectors' data (through
-`source`) and document it (so comments, not docstrings, describe them: a docstring would
-enter the schema). Nullable fields the store does not fill (`upsellId`, `code`, the `error`
-of items and options, ...) have no attribute in the data: DRF renders them null.
+Each response shape is declared once (comments, not docstrings, describe the classes: a
+docstring would enter the schema). The address (2.9) is rendered by its class; the quote
+(2.10) classes only document it: shipping/api/answers.py renders the quote as plain dicts,
+key for key what they declare (docs/decisions.md).
 """
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from apikit.caching import fresh_uuid_marker
-from apikit.errors import ErrorCode
 from catalog.api.serializers import MoneyField, OptionalTextField, ProductSummaryField
 from infra.ids import MAX_ID
 
@@ -133,27 +130,6 @@ class AddressSerializer(serializers.Serializer):
 
 # --- Shipping quote (contract 2.10): renders a shipping.selectors.QuoteOutcome ---------
 
-PROBLEMS: dict[str, tuple[ErrorCode, str]] = {
-    quote.ItemProblem.NOT_FOUND: (ErrorCode.PRODUCT_NOT_FOUND, "Product {id} was not found."),
-    quote.ItemProblem.INACTIVE: (ErrorCode.PRODUCT_NOT_FOUND, "Product {id} is not sold."),
-    quote.ItemProblem.NOT_FOR_SALE: (
-        ErrorCode.PRODUCT_UNAVAILABLE,
-        "Product {id} is not for sale in this trade policy.",
-    ),
-    quote.ItemProblem.NO_STORAGE: (
-        ErrorCode.STORAGE_NOT_FOUND,
-        "No storage ships product {id} in this trade policy.",
-    ),
-    quote.ItemProblem.OUT_OF_STOCK: (
-        ErrorCode.PRODUCT_OUT_OF_STOCK,
-        "Product {id} is out of stock for the quantity requested ({quantity}).",
-    ),
-    quote.GroupProblem.NO_SHIPPING_OPTION: (
-        ErrorCode.SHIPPING_OPTION_NOT_FOUND,
-        "No shipping option serves these items to this postal code.",
-    ),
-}
-
 
 def _number(decimal_places: int, **kwargs):
     return serializers.DecimalField(
@@ -161,78 +137,29 @@ def _number(decimal_places: int, **kwargs):
     )
 
 
-class TextField(serializers.CharField):
-    """A value as text; "" when it is None (coordinates)."""
-
-    def get_attribute(self, instance):
-        value = super().get_attribute(instance)
-        return "" if value is None else value
-
-
-class FreshUuidField(serializers.CharField):
-    """`fresh_uuid_marker()`: each serving of the answer puts a new UUID4 there."""
-
-    def get_attribute(self, instance) -> str:
-        return fresh_uuid_marker()
-
-
-class SelectedPickupField(serializers.BooleanField):
-    """True for the option's pickup point nearest the target (context `selected_pickup_id`)."""
-
-    def get_attribute(self, instance) -> bool:
-        return instance.pk == self.context.get("selected_pickup_id")
-
-
-class ProblemField(serializers.CharField):
-    """The error code, or with `message=True` the message, of a problem of the engine: a
-    quote.GroupProblem, or a quote.ErrorItem (whose product id and quantity it names)."""
-
-    def __init__(self, *, message: bool = False, **kwargs):
-        self.message = message
-        super().__init__(source="*", **kwargs)
-
-    def to_representation(self, value) -> str:
-        error = value if isinstance(value, quote.ErrorItem) else None
-        code, text = PROBLEMS[error.problem if error else value]
-        if not self.message:
-            return code.value
-        return text.format(id=error.product_id, quantity=error.quantity) if error else text
-
-
-class QuoteSummaryField(ProductSummaryField):
-    """The rendered Product summary of a product id, from the context's `summaries`."""
-
-    def to_representation(self, product_id: int):
-        return self.context["summaries"][product_id]
-
-
 class ErrorValueSerializer(serializers.Serializer):
-    errorCode = ProblemField()
-    message = ProblemField(message=True)
+    errorCode = serializers.CharField()
+    message = serializers.CharField()
 
 
 class QuoteErrorItemSerializer(serializers.Serializer):
-    productId = serializers.IntegerField(source="product_id")
+    productId = serializers.IntegerField()
     quantity = serializers.IntegerField()
-    errorCode = ProblemField(
+    errorCode = serializers.CharField(
         help_text="SERVICE_STORE_PRODUCT_NOT_FOUND (unknown or inactive), "
         "SERVICE_STORE_PRODUCT_UNAVAILABLE (not for sale in the trade policy), "
         "SERVICE_STORE_PRODUCT_OUT_OF_STOCK, SERVICE_STORE_STORAGE_NOT_FOUND (no storage "
         "serves the trade policy)."
     )
-    message = ProblemField(message=True)
+    message = serializers.CharField()
 
 
 class ProductStorageSerializer(serializers.Serializer):
-    productStorageId = serializers.IntegerField(
-        source="storage.storage.pk", help_text="The storage's id."
-    )
-    stock = serializers.IntegerField(
-        source="quantity", help_text="Units available (available minus reserved)."
-    )
-    zipCode = serializers.CharField(source="storage.zip_code")
-    latitude = TextField(source="storage.storage.latitude")
-    longitude = TextField(source="storage.storage.longitude")
+    productStorageId = serializers.IntegerField(help_text="The storage's id.")
+    stock = serializers.IntegerField(help_text="Units available (available minus reserved).")
+    zipCode = serializers.CharField()
+    latitude = serializers.CharField()
+    longitude = serializers.CharField()
 
 
 class VolumeSerializer(serializers.Serializer):
@@ -248,77 +175,58 @@ class CategoryRefSerializer(serializers.Serializer):
 
 
 class QuoteItemSerializer(serializers.Serializer):
-    productId = serializers.IntegerField(source="item.product_id")
+    productId = serializers.IntegerField()
     upsellId = serializers.IntegerField(allow_null=True)
     productPairOfferId = serializers.IntegerField(allow_null=True)
-    name = serializers.CharField(source="info.product.name")
-    sku = serializers.CharField(source="info.product.sku")
-    service = serializers.BooleanField(source="info.product.service")
-    saleWithoutStock = serializers.BooleanField(source="info.product.sale_without_stock")
-    quantity = serializers.IntegerField(source="item.quantity")
-    productPriceRuleId = serializers.IntegerField(
-        source="info.price.rule_id", help_text="The applied price rule; 0: none."
-    )
-    productPriceRuleName = serializers.CharField(source="info.price.rule_name")
-    value = MoneyField(
-        source="item.unit_price", help_text="Unit price in the trade policy (after its price rule)."
-    )
+    name = serializers.CharField()
+    sku = serializers.CharField()
+    service = serializers.BooleanField()
+    saleWithoutStock = serializers.BooleanField()
+    quantity = serializers.IntegerField()
+    productPriceRuleId = serializers.IntegerField(help_text="The applied price rule; 0: none.")
+    productPriceRuleName = serializers.CharField()
+    value = MoneyField(help_text="Unit price in the trade policy (after its price rule).")
     code = serializers.CharField(allow_null=True)
-    product = QuoteSummaryField(source="item.product_id")
-    productStorages = ProductStorageSerializer(many=True, source="info.stocks")
-    volume = VolumeSerializer(source="info.product")
-    category = CategoryRefSerializer(
-        source="info.product.main_category", allow_null=True, help_text="The main category."
-    )
+    product = ProductSummaryField()
+    productStorages = ProductStorageSerializer(many=True)
+    volume = VolumeSerializer()
+    category = CategoryRefSerializer(allow_null=True, help_text="The main category.")
     cargoTypeId = serializers.IntegerField(
-        source="info.product.cargo_type_id",
         help_text="The product's cargo type (the store's default when it names none).",
     )
-    additionalTime = serializers.IntegerField(
-        source="info.product.additional_time", help_text="Days."
-    )
-    cubicVolumeItem = _number(3, source="item.cubic_volume_item", help_text="cm3 of one unit.")
-    totalCubicVolume = _number(
-        3, source="item.total_cubic_volume", help_text="cm3 of the quantity."
-    )
+    additionalTime = serializers.IntegerField(help_text="Days.")
+    cubicVolumeItem = _number(3, help_text="cm3 of one unit.")
+    totalCubicVolume = _number(3, help_text="cm3 of the quantity.")
     error = ErrorValueSerializer(allow_null=True)
 
 
 class RowVariableSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(
-        source="kind", choices=[kind.value for kind in quote.VariableKind]
-    )
+    type = serializers.ChoiceField(choices=[kind.value for kind in quote.VariableKind])
     value = _number(
         2, help_text="Money per extra kg, a percentage of the order value, or a fixed fee."
     )
     threshold = _number(3, allow_null=True, help_text="per_extra_kg: kilograms included.")
 
-    def to_representation(self, variable: quote.QuoteVariable) -> dict:
-        data = super().to_representation(variable)
-        if variable.kind != quote.VariableKind.PER_EXTRA_KG:
-            data["threshold"] = None
-        return data
-
 
 # Renders the row of a shipping.selectors.QuotedOption (which formats its postal codes).
 class ShippingRowSerializer(serializers.Serializer):
-    id = serializers.IntegerField(source="option.row.id")
-    initialZipcode = serializers.CharField(source="initial_zipcode")
-    finalZipcode = serializers.CharField(source="final_zipcode")
-    initialWeight = _number(3, source="option.row.initial_weight")
-    finalWeight = _number(3, source="option.row.final_weight")
-    initialPrice = MoneyField(source="option.row.initial_price")
-    finalPrice = MoneyField(source="option.row.final_price")
-    beginShippingTime = serializers.IntegerField(source="option.row.begin_days")
-    endShippingTime = serializers.IntegerField(source="option.row.end_days")
-    shippingValue = MoneyField(source="option.row.shipping_value")
-    variables = RowVariableSerializer(many=True, source="option.row.variables")
+    id = serializers.IntegerField()
+    initialZipcode = serializers.CharField()
+    finalZipcode = serializers.CharField()
+    initialWeight = _number(3)
+    finalWeight = _number(3)
+    initialPrice = MoneyField()
+    finalPrice = MoneyField()
+    beginShippingTime = serializers.IntegerField()
+    endShippingTime = serializers.IntegerField()
+    shippingValue = MoneyField()
+    variables = RowVariableSerializer(many=True)
 
 
 class PickupSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     type = serializers.CharField()
-    selected = SelectedPickupField(
+    selected = serializers.BooleanField(
         help_text=(
             "True for exactly one pickup point of the option: the one nearest the target "
             "postal code (great-circle distance when both have coordinates; else the "
@@ -331,89 +239,74 @@ class PickupSerializer(serializers.Serializer):
     number = serializers.CharField()
     district = serializers.CharField()
     city = serializers.CharField()
-    countryCode = serializers.CharField(source="country_code")
-    stateCode = serializers.CharField(source="state_code")
-    zipCode = serializers.CharField(source="display_zip_code")
+    countryCode = serializers.CharField()
+    stateCode = serializers.CharField()
+    zipCode = serializers.CharField()
     complement = serializers.CharField()
-    latitude = TextField()
-    longitude = TextField()
-    openingHours = serializers.CharField(source="opening_hours")
+    latitude = serializers.CharField()
+    longitude = serializers.CharField()
+    openingHours = serializers.CharField()
 
 
 class ShippingOptionSerializer(serializers.Serializer):
-    shippingTableId = serializers.IntegerField(source="table.table.pk")
-    integrationCode = serializers.CharField(source="table.table.integration_code")
-    externalShippingCode = serializers.CharField(source="table.table.external_shipping_code")
-    carrierId = serializers.IntegerField(source="table.table.carrier_id")
-    carrierName = serializers.CharField(source="table.table.carrier.name")
-    label = serializers.CharField(source="table.table.label")
-    value = MoneyField(
-        source="option.value", help_text="The row's shipping value plus its variables."
-    )
-    beginShippingTime = serializers.IntegerField(
-        source="option.begin_days", help_text="Days, additional times included."
-    )
-    endShippingTime = serializers.IntegerField(
-        source="option.end_days", help_text="Days, additional times included."
-    )
-    trackingUrl = OptionalTextField(
-        source="table.table.carrier.tracking_url_template", read_only=False
-    )
-    row = ShippingRowSerializer(source="*")
-    pickups = serializers.SerializerMethodField(
-        help_text="The table's active pickup points (pickup tables; [] otherwise)."
+    shippingTableId = serializers.IntegerField()
+    integrationCode = serializers.CharField()
+    externalShippingCode = serializers.CharField()
+    carrierId = serializers.IntegerField()
+    carrierName = serializers.CharField()
+    label = serializers.CharField()
+    value = MoneyField(help_text="The row's shipping value plus its variables.")
+    beginShippingTime = serializers.IntegerField(help_text="Days, additional times included.")
+    endShippingTime = serializers.IntegerField(help_text="Days, additional times included.")
+    trackingUrl = OptionalTextField(read_only=False)
+    row = ShippingRowSerializer()
+    pickups = PickupSerializer(
+        many=True,
+        read_only=True,
+        help_text="The table's active pickup points (pickup tables; [] otherwise).",
     )
     error = ErrorValueSerializer(allow_null=True)
-
-    @extend_schema_field(PickupSerializer(many=True))
-    def get_pickups(self, quoted) -> list[dict]:
-        context = {**self.context, "selected_pickup_id": quoted.selected_pickup_id}
-        return PickupSerializer(quoted.table.pickups, many=True, context=context).data
 
 
 # Renders a shipping.fetch.StorageInfo.
 class QuoteStorageSerializer(serializers.Serializer):
-    id = serializers.IntegerField(source="storage.pk")
-    name = serializers.CharField(source="storage.name")
-    code = serializers.CharField(source="storage.code")
-    corporateName = serializers.CharField(source="storage.corporate_name")
-    email = serializers.CharField(source="storage.email")
-    phone = serializers.CharField(source="storage.phone")
-    tradeName = serializers.CharField(source="storage.trade_name")
-    stateCode = serializers.CharField(source="storage.state_code")
-    countryCode = serializers.CharField(source="storage.country_code")
-    document = serializers.CharField(source="storage.document")
-    zipCode = serializers.CharField(source="zip_code")
-    city = serializers.CharField(source="storage.city")
-    address = serializers.CharField(source="storage.address")
-    district = serializers.CharField(source="storage.district")
-    number = serializers.CharField(source="storage.number")
-    complement = serializers.CharField(source="storage.complement")
-    latitude = TextField(source="storage.latitude")
-    longitude = TextField(source="storage.longitude")
-    active = serializers.BooleanField(source="storage.active")
-    observation = OptionalTextField(source="storage.observation", read_only=False)
-    tradePolicyExceptions = serializers.ListField(
-        source="excluded_trade_policy_ids", child=serializers.IntegerField()
-    )
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    code = serializers.CharField()
+    corporateName = serializers.CharField()
+    email = serializers.CharField()
+    phone = serializers.CharField()
+    tradeName = serializers.CharField()
+    stateCode = serializers.CharField()
+    countryCode = serializers.CharField()
+    document = serializers.CharField()
+    zipCode = serializers.CharField()
+    city = serializers.CharField()
+    address = serializers.CharField()
+    district = serializers.CharField()
+    number = serializers.CharField()
+    complement = serializers.CharField()
+    latitude = serializers.CharField()
+    longitude = serializers.CharField()
+    active = serializers.BooleanField()
+    observation = OptionalTextField(read_only=False)
+    tradePolicyExceptions = serializers.ListField(child=serializers.IntegerField())
 
 
 # Renders a shipping.selectors.ExplainedTable (explain=true).
 class TableVerdictSerializer(serializers.Serializer):
-    shippingTableId = serializers.IntegerField(source="table.pk")
-    label = serializers.CharField(source="table.label")
-    carrierId = serializers.IntegerField(source="table.carrier_id")
-    carrierName = serializers.CharField(source="table.carrier.name")
-    accepted = serializers.SerializerMethodField(
-        help_text="The table gave an option (its cheapest matching row: `rowId`)."
+    shippingTableId = serializers.IntegerField()
+    label = serializers.CharField()
+    carrierId = serializers.IntegerField()
+    carrierName = serializers.CharField()
+    accepted = serializers.BooleanField(
+        read_only=True, help_text="The table gave an option (its cheapest matching row: `rowId`)."
     )
-    rowId = serializers.IntegerField(source="verdict.row_id", allow_null=True)
+    rowId = serializers.IntegerField(allow_null=True)
     rowsCoveringZipCode = serializers.IntegerField(
-        source="verdict.rows_covering",
         help_text="Rows of the table whose postal-code range holds the target.",
     )
     reasons = serializers.ListField(
-        source="verdict.reasons",
         child=serializers.ChoiceField(
             choices=[(reason.value, reason.name) for reason in Rejection]
         ),
@@ -422,79 +315,45 @@ class TableVerdictSerializer(serializers.Serializer):
         + ".",
     )
 
-    def get_accepted(self, explained) -> bool:
-        return not explained.verdict.reasons
-
 
 class ExcludedItemSerializer(serializers.Serializer):
-    productId = serializers.IntegerField(source="product_id")
+    productId = serializers.IntegerField()
     quantity = serializers.IntegerField()
-    reason = serializers.SerializerMethodField(
+    reason = serializers.CharField(
+        read_only=True,
         help_text="product_not_found, product_inactive, no_price_in_trade_policy, "
-        "no_storage_serves_trade_policy or product_out_of_stock."
+        "no_storage_serves_trade_policy or product_out_of_stock.",
     )
-
-    def get_reason(self, item: quote.ErrorItem) -> str:
-        return EXCLUSION_REASONS[item.problem]
-
-
-EXCLUSION_REASONS = {
-    quote.ItemProblem.NOT_FOUND: "product_not_found",
-    quote.ItemProblem.INACTIVE: "product_inactive",
-    quote.ItemProblem.NOT_FOR_SALE: "no_price_in_trade_policy",
-    quote.ItemProblem.NO_STORAGE: "no_storage_serves_trade_policy",
-    quote.ItemProblem.OUT_OF_STOCK: "product_out_of_stock",
-}
 
 
 class GroupExplanationSerializer(serializers.Serializer):
-    tables = TableVerdictSerializer(many=True, source="*")
+    tables = TableVerdictSerializer(many=True)
 
 
 class QuoteExplanationSerializer(serializers.Serializer):
-    excludedItems = ExcludedItemSerializer(many=True, source="error_items")
+    excludedItems = ExcludedItemSerializer(many=True)
 
 
-# Without explain=true the answer has no `explanation` key, as it always was (a comment:
-# a docstring would enter the schema of the serializers below).
-class ExplainedOnRequest:
-    def to_representation(self, instance) -> dict:
-        data = super().to_representation(instance)  # type: ignore[misc]
-        if instance.explanation is None:
-            del data["explanation"]
-        return data
-
-
-class QuoteGroupSerializer(ExplainedOnRequest, serializers.Serializer):
-    quoteId = FreshUuidField()
-    error = ErrorValueSerializer(source="group.problem", allow_null=True)
-    tradePolicyId = serializers.IntegerField(source="trade_policy_id")
-    productStorageId = serializers.IntegerField(
-        source="group.storage_id", help_text="The origin storage's id."
-    )
-    distance = serializers.FloatField(
-        source="group.distance_km", help_text="Kilometres (great circle); 0 when unknown."
-    )
-    originZipCode = serializers.CharField(source="storage.zip_code")
-    targetZipCode = serializers.CharField(source="target_code")
-    totalPrice = MoneyField(source="group.total_price")
-    quantityItems = serializers.IntegerField(source="group.quantity_items")
-    totalCubicVolume = _number(3, source="group.total_cubic_volume", help_text="cm3.")
-    totalWeight = _number(3, source="group.total_weight", help_text="Kilograms.")
-    service = serializers.BooleanField(
-        source="group.service", help_text="Every item is a service (nothing ships)."
-    )
-    cargoTypeCombination = serializers.ListField(
-        source="group.cargo_type_ids", child=serializers.IntegerField()
-    )
-    additionalTimeGroup = serializers.IntegerField(
-        source="group.additional_time", help_text="Days added to every option."
-    )
+class QuoteGroupSerializer(serializers.Serializer):
+    quoteId = serializers.CharField()
+    error = ErrorValueSerializer(allow_null=True)
+    tradePolicyId = serializers.IntegerField()
+    productStorageId = serializers.IntegerField(help_text="The origin storage's id.")
+    distance = serializers.FloatField(help_text="Kilometres (great circle); 0 when unknown.")
+    originZipCode = serializers.CharField()
+    targetZipCode = serializers.CharField()
+    totalPrice = MoneyField()
+    quantityItems = serializers.IntegerField()
+    totalCubicVolume = _number(3, help_text="cm3.")
+    totalWeight = _number(3, help_text="Kilograms.")
+    service = serializers.BooleanField(help_text="Every item is a service (nothing ships).")
+    cargoTypeCombination = serializers.ListField(child=serializers.IntegerField())
+    additionalTimeGroup = serializers.IntegerField(help_text="Days added to every option.")
     storage = QuoteStorageSerializer(
         help_text="The origin storage: the contract's full form and short form in one object."
     )
     items = QuoteItemSerializer(many=True)
-    shippingOptions = ShippingOptionSerializer(many=True, source="options")
+    shippingOptions = ShippingOptionSerializer(many=True)
     explanation = GroupExplanationSerializer(
         required=False,
         help_text="Only with explain=true: every shipping table of the country considered "
@@ -504,9 +363,9 @@ class QuoteGroupSerializer(ExplainedOnRequest, serializers.Serializer):
 
 # Renders a shipping.selectors.QuoteOutcome; the context's `summaries` are the rendered
 # product summaries of `outcome.product_ids` (catalog.api.fragments.product_summaries).
-class QuoteResponseSerializer(ExplainedOnRequest, serializers.Serializer):
-    quoteGroups = QuoteGroupSerializer(many=True, source="groups")
-    errorItems = QuoteErrorItemSerializer(many=True, source="error_items")
+class QuoteResponseSerializer(serializers.Serializer):
+    quoteGroups = QuoteGroupSerializer(many=True)
+    errorItems = QuoteErrorItemSerializer(many=True)
     explanation = QuoteExplanationSerializer(
         required=False,
         help_text="Only with explain=true: the items left out of every group and why.",

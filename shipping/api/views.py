@@ -16,6 +16,7 @@ from infra.ids import MAX_ID
 from ..postal import MAX_INPUT_LENGTH
 from ..selectors import quote_trade_policy_id, shipping_quote_get
 from ..services import postal_code_find, postal_code_learn
+from .answers import quote_answer
 from .serializers import (
     MAX_QUOTE_ITEMS,
     MAX_QUOTE_QUANTITY,
@@ -196,7 +197,7 @@ class ShippingQuoteView(APIView):
         summaries = product_summaries(outcome.product_ids, base_url=request_base_url(request))
         return conditional_response(
             request,
-            QuoteResponseSerializer(outcome, context={"summaries": summaries}).data,
+            quote_answer(outcome, summaries),
             max_age=0,
             valid_until=outcome.valid_until,
             fresh_uuids=True,

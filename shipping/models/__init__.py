@@ -5,17 +5,20 @@ from .postal_codes import PostalCode
 from .tables import (
     MAX_ORDER_VALUE,
     MAX_WEIGHT,
+    VARIABLE_FIELDS,
     Carrier,
     Pickup,
     PickupType,
     ShippingRow,
     ShippingTable,
     ShippingTableKind,
+    row_variables,
 )
 
 __all__ = [
     "MAX_ORDER_VALUE",
     "MAX_WEIGHT",
+    "VARIABLE_FIELDS",
     "Carrier",
     "ImportKind",
     "JobStatus",
@@ -27,4 +30,5 @@ __all__ = [
     "ShippingTable",
     "ShippingTableKind",
     "StagedImport",
+    "row_variables",
 ]

@@ -131,6 +131,27 @@ class ShippingTable(TimestampedModel):
         self.country = country.alpha_3
 
 
+# The columns of a row's variables (`row_variables` of a `.values()` row).
+VARIABLE_FIELDS = ("extra_kg_value", "extra_kg_threshold", "order_value_percentage", "fixed_fee")
+
+
+def row_variables(
+    *,
+    extra_kg_value: Decimal,
+    extra_kg_threshold: Decimal,
+    order_value_percentage: Decimal,
+    fixed_fee: Decimal,
+) -> tuple[quote.QuoteVariable, ...]:
+    """A row's extra charges, as the quote engine takes them (non-zero ones only)."""
+    kind = quote.VariableKind
+    variables = (
+        quote.QuoteVariable(kind.PER_EXTRA_KG, extra_kg_value, extra_kg_threshold),
+        quote.QuoteVariable(kind.ORDER_VALUE_PERCENTAGE, order_value_percentage),
+        quote.QuoteVariable(kind.FIXED_FEE, fixed_fee),
+    )
+    return tuple(variable for variable in variables if variable.value)
+
+
 class ShippingRowQuerySet(models.QuerySet):
     def covering(self, postal_code: str):
         """Rows whose postal-code range holds `postal_code` (normalized)."""
@@ -258,13 +279,7 @@ class ShippingRow(TimestampedModel):
     @property
     def variables(self) -> tuple[quote.QuoteVariable, ...]:
         """The row's extra charges, as the quote engine takes them (non-zero ones only)."""
-        kind = quote.VariableKind
-        variables = (
-            quote.QuoteVariable(kind.PER_EXTRA_KG, self.extra_kg_value, self.extra_kg_threshold),
-            quote.QuoteVariable(kind.ORDER_VALUE_PERCENTAGE, self.order_value_percentage),
-            quote.QuoteVariable(kind.FIXED_FEE, self.fixed_fee),
-        )
-        return tuple(variable for variable in variables if variable.value)
+        return row_variables(**{name: getattr(self, name) for name in VARIABLE_FIELDS})
 
     def clean(self):
         super().clean()

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from marketing.api.listing import BannerListing, banner_listing_get
-from marketing.selectors import banner_groups_by_codes, cart_category_ids, cart_product_ids
+from marketing.selectors import banner_groups_by_codes, cart_get
 from storefront.models import SalesChannel
 from tests.catalog.factories import CategoryFactory, ProductFactory, VariationFactory
 
@@ -84,10 +84,10 @@ def test_the_cart_holds_its_products_variations_and_their_main_products():
     variation = VariationFactory()
     plain = ProductFactory()
 
-    ids = cart_product_ids({plain.pk: None, 999_999: variation.pk})
+    ids = cart_get({plain.pk: None, 999_999: variation.pk}).product_ids
 
     assert ids == {plain.pk, 999_999, variation.pk, variation.parent_id}
-    assert cart_product_ids({}) == frozenset()
+    assert cart_get({}).product_ids == frozenset()
 
 
 def test_cart_categories_include_main_other_and_ancestor_categories():
@@ -96,5 +96,5 @@ def test_cart_categories_include_main_other_and_ancestor_categories():
     other = CategoryFactory()
     product = ProductFactory(main_category=child, categories=[other])
 
-    assert cart_category_ids(frozenset({product.pk})) >= {root.pk, child.pk, other.pk}
-    assert cart_category_ids(frozenset()) == frozenset()
+    assert cart_get({product.pk: None}).category_ids >= {root.pk, child.pk, other.pk}
+    assert cart_get({}).category_ids == frozenset()

@@ -1,0 +1,139 @@
+"""A quote whose answer is not cached yet (the miss path) costs a fixed three queries when
+the store-wide data is warm: the products with their price and stock, their categories,
+the rows covering the postal code."""
+
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework import serializers
+
+from catalog.models import TradePolicy
+from shipping.api.serializers import QuoteResponseSerializer
+from tests.catalog.factories import (
+    CategoryFactory,
+    PriceRuleFactory,
+    ProductFactory,
+    ProductPriceFactory,
+    StockFactory,
+    StorageFactory,
+)
+
+from .factories import PickupFactory, PostalCodeFactory, ShippingRowFactory, ShippingTableFactory
+
+pytestmark = pytest.mark.django_db
+
+URL = "/publics/products/quote"
+
+
+@pytest.fixture
+def store():
+    """Three priced products in stock (one a variation whose parent is in a category that a
+    price rule targets), a delivery table, a pickup table, Rio's address."""
+    PostalCodeFactory(country="BRA", code="20040002")
+    storage = StorageFactory()
+    category = CategoryFactory()
+    parent = ProductFactory(categories=[category])
+    products = [ProductFactory(), ProductFactory(), ProductFactory(parent=parent)]
+    for product in products:
+        ProductPriceFactory(product=product, sale_price=Decimal("50.00"))
+        StockFactory(product=product, storage=storage, available=10)
+    PriceRuleFactory(rule_target="category", categories=[category])
+    ShippingRowFactory(table=ShippingTableFactory(storages=[storage]))
+    pickup_table = ShippingTableFactory(kind="pickup")
+    ShippingRowFactory(table=pickup_table)
+    PickupFactory(table=pickup_table)
+    return products
+
+
+def quote(api_client, items, **params):
+    query = {"targetCountryCode": "BRA", "targetZipCode": "20040-002", **params}
+    for index, (product_id, quantity) in enumerate(items):
+        query[f"items[{index}][productId]"] = product_id
+        query[f"items[{index}][quantity]"] = quantity
+    with CaptureQueriesContext(connection) as queries:
+        response = api_client.get(URL, query)
+    assert response.status_code == 200, response.content
+    assert response["X-Cache"] == "miss"
+    return response.json(), len(queries)
+
+
+@pytest.mark.parametrize("explicit_policy", [False, True])
+def test_a_cold_quote_of_1_2_or_3_items_costs_three_queries(api_client, store, explicit_policy):
+    params = {"tradePolicyId": TradePolicy.objects.default().pk} if explicit_policy else {}
+    # given the store-wide data and the product summaries warm (each product quoted once)
+    for product in store:
+        quote(api_client, [(product.pk, 1)], **params)
+
+    # when quoting 1, 2 and 3 items in answers not cached yet (other quantities)
+    counts = [quote(api_client, [(p.pk, 2) for p in store[:n]], **params)[1] for n in (1, 2, 3)]
+
+    # then each costs three queries, whatever the number of items
+    assert counts == [3, 3, 3]
+
+
+def test_the_cold_path_prices_variations_by_their_parents_categories(api_client, store):
+    body, _ = quote(api_client, [(product.pk, 1) for product in store])
+    (group,) = body["quoteGroups"]
+    values = {item["productId"]: item["value"] for item in group["items"]}
+    # the category rule (10% off) applies to the variation only
+    assert values == {store[0].pk: 50.0, store[1].pk: 50.0, store[2].pk: 45.0}
+    assert sorted(len(option["pickups"]) for option in group["shippingOptions"]) == [0, 1]
+
+
+def declared(field):
+    """The keys a serializer declares, nested ({name: ...}, [item]); None for a leaf."""
+    if isinstance(field, serializers.ListSerializer):
+        return [declared(field.child)]
+    if isinstance(field, serializers.Serializer):
+        return {name: declared(child) for name, child in field.fields.items()}
+    return None
+
+
+def assert_keys(value, shape, seen: set[str], path="answer") -> None:
+    """`value` has the keys of `shape`, in order, at every level; `seen` collects the paths
+    of the arrays found non-empty."""
+    if isinstance(shape, dict) and value is not None:
+        assert list(value) == list(shape), path
+        for key, child in shape.items():
+            assert_keys(value[key], child, seen, f"{path}.{key}")
+    elif isinstance(shape, list):
+        if value:
+            seen.add(path)
+        for element in value:
+            assert_keys(element, shape[0], seen, f"{path}[]")
+
+
+def array_paths(shape, path="answer") -> set[str]:
+    if isinstance(shape, dict):
+        return {p for key, child in shape.items() for p in array_paths(child, f"{path}.{key}")}
+    if isinstance(shape, list):
+        return {path} | array_paths(shape[0], f"{path}[]")
+    return set()
+
+
+def test_the_answer_has_every_key_the_schema_declares_in_its_order(api_client):
+    # given two storages: the first with a delivery table (a row with a fixed fee) and a
+    # pickup table, the second with no table; a product in each, and an unknown product
+    PostalCodeFactory(country="BRA", code="20040002")
+    served, unserved = StorageFactory(), StorageFactory()
+    products = [ProductFactory(), ProductFactory()]
+    for product, storage in zip(products, (served, unserved), strict=True):
+        ProductPriceFactory(product=product, sale_price=Decimal("50.00"))
+        StockFactory(product=product, storage=storage, available=10)
+    ShippingRowFactory(table=ShippingTableFactory(storages=[served]), fixed_fee=Decimal("2"))
+    pickup_table = ShippingTableFactory(kind="pickup", storages=[served])
+    ShippingRowFactory(table=pickup_table)
+    PickupFactory(table=pickup_table)
+
+    # when quoting them with explain=true
+    items = [(products[0].pk, 1), (products[1].pk, 1), (999_999, 1)]
+    body, _ = quote(api_client, items, explain="true")
+
+    # then each object has the keys QuoteResponseSerializer declares, in the same order
+    # (shipping/api/answers.py renders what serializers.py documents)
+    assert [group["error"] is None for group in body["quoteGroups"]] == [True, False]
+    shape, seen = declared(QuoteResponseSerializer()), set()
+    assert_keys(body, shape, seen)
+    assert seen == array_paths(shape)  # every array had an element to check
