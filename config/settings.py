@@ -423,6 +423,9 @@ PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600)
 PASSWORD_RESET_URL = env_str(
     "PASSWORD_RESET_URL", "/account/password-reset?uid={uid}&token={token}"
 )
+# The storefront hosts that page; this service serves a minimal demo one at
+# /account/password-reset (so the e-mailed link works in `make run`), never in production.
+PASSWORD_RESET_DEMO_PAGE = env_bool("PASSWORD_RESET_DEMO_PAGE", DEBUG or not HTTPS)
 # Cubic weight divisor of the shipping quote: volume in cm3 / divisor = kilograms.
 SHIPPING_CUBIC_DIVISOR = env_int("SHIPPING_CUBIC_DIVISOR", 6000)
 # Postal-code provider fallback (docs/decisions.md): when a postal code is not in the

@@ -28,6 +28,12 @@ admin.site.site_url = "/"
 urlpatterns = [
     path("", fallback.read_only(pages.home), name="home"),
     path("favicon.ico", fallback.read_only(pages.favicon), name="favicon"),
+    # Demo only (PASSWORD_RESET_DEMO_PAGE; a JSON 404 otherwise): a storefront hosts this page.
+    re_path(
+        r"^account/password-reset/?$",
+        fallback.read_only(pages.password_reset_page),
+        name="demo-password-reset",
+    ),
     # The admin's language switcher (Django's set_language), before the admin's catch-all.
     path("admin/i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

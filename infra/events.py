@@ -12,14 +12,14 @@ from django.dispatch import Signal
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-# The events the store emits (name: what happened).
+# The events the store emits (code: its name for staff; what each carries: docs/webhooks.md).
 EVENT_TYPES: dict[str, Promise] = {
-    "product.back_in_stock": _("A product with customers waiting for it is back in stock"),
-    "interest.created": _("A customer registered an interest in a product"),
-    "comment.created": _("A customer posted a comment or a reply on a product"),
-    "comment.replied": _("Staff replied to a comment"),
-    "review.created": _("A product review was created"),
-    "review.approved": _("A product review was approved (made public)"),
+    "product.back_in_stock": _("Product back in stock"),
+    "interest.created": _("Interest registered"),
+    "comment.created": _("Comment posted"),
+    "comment.replied": _("Comment answered by staff"),
+    "review.created": _("Review created"),
+    "review.approved": _("Review approved"),
 }
 
 # sender: the event type; kwargs: instance (the model row the event is about).

@@ -10,4 +10,6 @@ class OutboundEmailAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["subject", "to", "status", "attempts", "created_at", "sent_at"]
     list_filter = ["status"]
     search_fields = ["to", "subject", "key"]
-    readonly_fields = [f.name for f in OutboundEmail._meta.fields]
+    # `hidden` (one-time links and the like) is never shown: the bodies hold its markers.
+    exclude = ["hidden"]
+    readonly_fields = [f.name for f in OutboundEmail._meta.fields if f.name != "hidden"]

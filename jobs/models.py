@@ -20,6 +20,10 @@ class OutboundEmail(models.Model):
     subject = models.CharField(_("subject"), max_length=255)
     body_text = models.TextField(_("text body"))
     body_html = models.TextField(_("HTML body"), blank=True)
+    # Values the bodies must not keep (one-time links): the bodies hold a marker in their
+    # place, substituted only in the message handed to the mail server; emptied once the
+    # e-mail is sent or given up. Never shown in the admin.
+    hidden = models.JSONField(_("hidden values"), default=dict, blank=True, editable=False)
     status = models.CharField(
         _("status"), max_length=10, choices=EmailStatus.choices, default=EmailStatus.QUEUED
     )

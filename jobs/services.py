@@ -3,6 +3,11 @@
 `email_enqueue` is what other apps call to send an e-mail from a job: inside the caller's
 transaction it records the message and enqueues the job that sends it, so the e-mail exists
 only if the caller's write commits, and a `key` already used sends nothing twice.
+
+Secrets an e-mail carries (a one-time password-reset link) are passed as `hidden` values:
+the stored bodies, which staff read in the outbox, hold a marker (`hidden_marker`) in their
+place; only the message handed to the mail server has them, and they are emptied from the
+row once the e-mail is sent or given up.
 """
 
 import logging
@@ -14,6 +19,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Min
 from django.utils import timezone
+from django.utils.html import escape
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
@@ -29,15 +35,33 @@ def message_id_for(key: str) -> str:
     return f"<{safe}@{domain}>"
 
 
+def hidden_marker(name: str) -> str:
+    """What a stored body shows in place of the hidden value `name` (no HTML-special
+    characters, so a template renders it unchanged in text, HTML and attributes)."""
+    return f"[{name}: hidden, sent only to the recipient]"
+
+
 def email_enqueue(
-    *, key: str, to: str, subject: str, text: str, html: str = ""
+    *,
+    key: str,
+    to: str,
+    subject: str,
+    text: str,
+    html: str = "",
+    hidden: dict[str, str] | None = None,
 ) -> OutboundEmail | None:
     """Record the e-mail of `key` and enqueue its sending job, in the caller's transaction.
 
+    `hidden` maps markers found in `text`/`html` (see `hidden_marker`) to the secret values
+    the sent message carries in their place; the values themselves must not be in the bodies.
     Returns None (and enqueues nothing) when an e-mail with this key already exists.
     """
     from .tasks import send_email  # the task module imports this one
 
+    hidden = hidden or {}
+    for value in hidden.values():
+        if value and (value in text or value in html or escape(value) in html):
+            raise ValueError("A hidden value is in the body: put its marker there instead.")
     subject = " ".join(subject.split())[:255]
     with transaction.atomic():
         try:
@@ -49,6 +73,7 @@ def email_enqueue(
                     subject=subject,
                     body_text=text,
                     body_html=html,
+                    hidden=hidden,
                 )
         except IntegrityError:
             return None
@@ -79,14 +104,17 @@ def email_send(email_id: int) -> str:
         )
         if email is None:
             return "already handled"
+        text, html = email.body_text, email.body_html
+        for marker, value in email.hidden.items():
+            text, html = text.replace(marker, value), html.replace(marker, escape(value))
         message = EmailMultiAlternatives(
             subject=email.subject,
-            body=email.body_text,
+            body=text,
             to=[email.to],
             headers={"Message-ID": email.message_id},
         )
-        if email.body_html:
-            message.attach_alternative(email.body_html, "text/html")
+        if html:
+            message.attach_alternative(html, "text/html")
         try:
             message.send()
         except Exception as exc:
@@ -96,7 +124,8 @@ def email_send(email_id: int) -> str:
             email.status = EmailStatus.SENT
             email.sent_at = timezone.now()
             email.attempts += 1
-            email.save(update_fields=["status", "sent_at", "attempts"])
+            email.hidden = {}
+            email.save(update_fields=["status", "sent_at", "attempts", "hidden"])
             return "sent"
     return _email_failed(email_id, error)
 
@@ -110,7 +139,8 @@ def _email_failed(email_id: int, error: str) -> str:
         email.last_error = error
         if email.attempts >= settings.EMAIL_MAX_ATTEMPTS:
             email.status = EmailStatus.FAILED
-            email.save(update_fields=["attempts", "last_error", "status"])
+            email.hidden = {}
+            email.save(update_fields=["attempts", "last_error", "status", "hidden"])
             return "failed"
         email.save(update_fields=["attempts", "last_error"])
         if not send_email.get_backend().supports_defer:

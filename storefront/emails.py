@@ -1,6 +1,9 @@
 """E-mails of the store app to customers, built here in the customers' language
 (CUSTOMER_LANGUAGE_CODE) and queued with `jobs.services.email_enqueue`: recorded in the
 caller's transaction, sent by a worker (retried, never twice for one key).
+
+A one-time link is a hidden value of its e-mail: the stored bodies, which staff read in the
+outbox, carry a marker in its place; only the message sent to the customer has the link.
 """
 
 import math
@@ -13,7 +16,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
-from jobs.services import email_enqueue
+from jobs.services import email_enqueue, hidden_marker
 
 from .models import Customer
 
@@ -23,16 +26,21 @@ def customer_uid(customer: Customer) -> str:
     return urlsafe_base64_encode(force_bytes(customer.pk))
 
 
+RESET_LINK = hidden_marker("reset link")
+
+
 def password_reset_url(customer: Customer, token: str) -> str:
     path = settings.PASSWORD_RESET_URL.format(uid=customer_uid(customer), token=token)
     return settings.PUBLIC_BASE_URL.rstrip("/") + "/" + path.lstrip("/")
 
 
-def password_reset_message(customer: Customer, token: str) -> tuple[str, str, str]:
-    """(subject, text, html) of the reset e-mail with the one-time link."""
+def password_reset_message(customer: Customer, token: str) -> tuple[str, str, str, dict[str, str]]:
+    """(subject, text, html, hidden) of the reset e-mail: the bodies carry RESET_LINK where
+    the one-time link goes, and `hidden` maps it to the link."""
+    hidden = {RESET_LINK: password_reset_url(customer, token)}
     context = {
         "customer": customer,
-        "reset_url": password_reset_url(customer, token),
+        "reset_url": RESET_LINK,
         "valid_hours": max(1, math.ceil(settings.PASSWORD_RESET_TIMEOUT / 3600)),
     }
     with translation.override(settings.CUSTOMER_LANGUAGE_CODE):
@@ -40,17 +48,19 @@ def password_reset_message(customer: Customer, token: str) -> tuple[str, str, st
             _("Reset your password"),
             render_to_string("storefront/emails/password_reset.txt", context),
             render_to_string("storefront/emails/password_reset.html", context),
+            hidden,
         )
 
 
 def password_reset_email_enqueue(customer: Customer, token: str) -> None:
     """Queue the reset e-mail (one per request: a retried request with the same
     Idempotency-Key is answered from its first answer and queues nothing)."""
-    subject, text, html = password_reset_message(customer, token)
+    subject, text, html, hidden = password_reset_message(customer, token)
     email_enqueue(
         key=f"password-reset.{customer.pk}.{uuid.uuid4().hex}",
         to=customer.email,
         subject=subject,
         text=text,
         html=html,
+        hidden=hidden,
     )

@@ -1,4 +1,5 @@
-"""The two plain pages a browser asks for first: the home page `/` and `/favicon.ico`.
+"""The plain pages a browser asks for first: the home page `/` and `/favicon.ico`; and, in
+the demo only, the storefront's password-reset page the reset e-mail links to.
 
 Not API endpoints: the home page is a small HTML page for people (which store this is,
 which sales channel serves this host, where the API docs, the admin and the health check
@@ -11,12 +12,19 @@ from pathlib import Path
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import translation
 from django.utils.translation import gettext as _
+
+from apikit.fallback import page_not_found
 
 from .selectors import current_sales_channel
 
 FAVICON = Path(__file__).resolve().parent / "static" / "storefront" / "favicon.ico"
 FAVICON_MAX_AGE = 24 * 3600
+# The API endpoint the demo reset page posts to (the contract's path).
+RESET_CONFIRM_PATH = "/publics/customers/password-reset/confirm"
+# Longer query values are no link of ours: the page treats them as missing.
+MAX_LINK_VALUE = 200
 
 
 @cache
@@ -40,4 +48,28 @@ def home(request: HttpRequest) -> HttpResponse:
 def favicon(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(_favicon_bytes(), content_type="image/x-icon")
     response["Cache-Control"] = f"public, max-age={FAVICON_MAX_AGE}"
+    return response
+
+
+def password_reset_page(request: HttpRequest) -> HttpResponse:
+    """A minimal stand-in for the storefront page at PASSWORD_RESET_URL (demo only,
+    PASSWORD_RESET_DEMO_PAGE): a form for the new password whose script posts `uid`, `token`
+    and the password as JSON to the API's confirmation and shows the answer."""
+    if not settings.PASSWORD_RESET_DEMO_PAGE:
+        return page_not_found(request)
+    link = {
+        name: value
+        for name in ("uid", "token")
+        if 0 < len(value := request.GET.get(name, "")) <= MAX_LINK_VALUE
+    }
+    context = {
+        "uid": link.get("uid", ""),
+        "token": link.get("token", ""),
+        "complete": len(link) == 2,
+        "confirm_path": RESET_CONFIRM_PATH,
+    }
+    with translation.override(settings.CUSTOMER_LANGUAGE_CODE):
+        response = render(request, "storefront/password_reset.html", context)
+    response["Cache-Control"] = "no-store"
+    response["Referrer-Policy"] = "no-referrer"  # the address holds the one-time token
     return response

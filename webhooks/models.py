@@ -4,11 +4,33 @@ import secrets
 import uuid
 
 from django.db import models
+from django.utils.functional import Promise
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+
+from infra.events import EVENT_TYPES
+
+SECRET_PREFIX = "whsec_"  # noqa: S105 (a prefix, not a secret)
+# The test event staff send from the admin (not an event of the store: nobody subscribes).
+PING = "ping"
+EVENT_NAMES: dict[str, Promise] = {**EVENT_TYPES, PING: _("Test event")}
+
+
+def event_label(code: str) -> str | Promise:
+    """How staff read an event: its name and its code, "Comment posted (comment.created)"."""
+    name = EVENT_NAMES.get(code)
+    return format_lazy("{} ({})", name, code) if name else code
 
 
 def new_secret() -> str:
-    return "whsec_" + secrets.token_urlsafe(32)
+    return SECRET_PREFIX + secrets.token_urlsafe(32)
+
+
+def masked_secret(secret: str) -> str:
+    """`whsec_…abcd`: enough to tell secrets apart, not to sign with (short ones: `…`)."""
+    prefix = SECRET_PREFIX if secret.startswith(SECRET_PREFIX) else ""
+    rest = secret[len(prefix) :]
+    return f"{prefix}…{rest[-4:]}" if len(rest) >= 16 else f"{prefix}…"
 
 
 class Endpoint(models.Model):

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from jobs.services import email_enqueue
 
 from . import signing, transport
-from .models import Delivery, DeliveryStatus, Endpoint
+from .models import PING, Delivery, DeliveryStatus, Endpoint, new_secret
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +49,23 @@ def deliveries_create(
             deliver_webhook.enqueue(delivery.pk)
             created.append(delivery)
     return created
+
+
+def endpoint_send_test(*, endpoint: Endpoint) -> Delivery | None:
+    """Deliver a signed `ping` event to `endpoint` through the normal path (a delivery and
+    its job), whatever its events; None when it is inactive or paused (nothing is sent)."""
+    if not endpoint.active or endpoint.paused:
+        return None
+    data = {"message": "A test event sent from the store's back office."}
+    (delivery,) = deliveries_create(event_type=PING, data=data, endpoints=[endpoint])
+    return delivery
+
+
+def endpoint_secret_rotate(*, endpoint: Endpoint) -> str:
+    """Give `endpoint` a new signing secret (the old one stops working at once); returns it."""
+    endpoint.secret = new_secret()
+    endpoint.save(update_fields=["secret", "updated_at"])
+    return endpoint.secret
 
 
 def retry_delay(attempts: int) -> timedelta:

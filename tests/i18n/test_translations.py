@@ -27,6 +27,7 @@ from django.utils.translation import override
 
 from catalog.models import TradePolicy
 from infra.translations import mo_bytes, mo_entries, po_files, read_catalog, untranslated
+from jobs.services import email_enqueue
 from tests.catalog.factories import (
     AttributeValueFactory,
     PriceRuleFactory,
@@ -47,8 +48,10 @@ from tests.feedback.factories import (
 from tests.marketing.factories import BannerFactory, UpsellFactory
 from tests.shipping.factories import PickupFactory, PostalCodeFactory, ShippingRowFactory
 from tests.storefront.factories import CustomerFactory, PaymentOptionFactory
+from webhooks.models import Endpoint
+from webhooks.services import deliveries_create
 
-PROJECT_APPS = {"storefront", "catalog", "marketing", "shipping", "feedback"}
+PROJECT_APPS = {"storefront", "catalog", "marketing", "shipping", "feedback", "jobs", "webhooks"}
 LOCALE_DIR = Path(settings.LOCALE_PATHS[0])
 PO_PATH = LOCALE_DIR / "pt_BR" / "LC_MESSAGES" / "django.po"
 FIX = "run `make messages`, translate the new entries of {po}, then `make messages` again"
@@ -286,7 +289,16 @@ def store(media_root):
     # Data, not labels: the trade policy of migration 0002 is named and coded "default".
     TradePolicy.objects.filter(is_default=True).update(name="Varejo", code="varejo")
     CustomerFactory()
-    return {"comment": comment, "interest_product": product, "banner": banner, "row": row}
+    endpoint = Endpoint.objects.create(url="https://erp.loja.example/hooks", events=["ping"])
+    deliveries_create(event_type="comment.created", data={}, endpoints=[endpoint])
+    email_enqueue(key="k", to="ana@example.com", subject="Olá", text="Olá")
+    return {
+        "comment": comment,
+        "interest_product": product,
+        "banner": banner,
+        "row": row,
+        "endpoint": endpoint,
+    }
 
 
 def admin_urls(store, request):
@@ -308,6 +320,8 @@ def admin_urls(store, request):
         reverse("admin:catalog_productinterest_reply", args=[interest.pk]),
         reverse("admin:marketing_bannergroup_preview", args=[store["banner"].group_id]),
         reverse("admin:shipping_shippingtable_import_rows", args=[store["row"].table_id]),
+        reverse("admin:webhooks_endpoint_send_test", args=[store["endpoint"].pk]),
+        reverse("admin:webhooks_endpoint_new_secret", args=[store["endpoint"].pk]),
     ]
     return urls
 

@@ -14,7 +14,13 @@ from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from jobs.models import OutboundEmail
-from jobs.services import email_enqueue, email_retry_delay, jobs_requeue_stale, queue_stats
+from jobs.services import (
+    email_enqueue,
+    email_retry_delay,
+    hidden_marker,
+    jobs_requeue_stale,
+    queue_stats,
+)
 
 from .support import run_jobs
 
@@ -101,6 +107,59 @@ def test_a_refused_email_is_retried_with_backoff_then_given_up(db_tasks, setting
     assert (email.status, email.attempts) == ("failed", 3)
     assert "refused" in email.last_error
     assert DBTaskResult.objects.ready().count() == 0
+
+
+LINK = hidden_marker("link")
+SECRET_URL = "https://shop.example/reset?uid=MQ&token=secret-token"
+
+
+def enqueue_with_link(key="k1"):
+    return email_enqueue(
+        key=key,
+        to="ana@example.com",
+        subject="Reset",
+        text=f"Open {LINK}",
+        html=f'<a href="{LINK}">open</a>',
+        hidden={LINK: SECRET_URL},
+    )
+
+
+def test_a_hidden_value_is_only_in_the_sent_message_and_is_emptied_once_sent(db_tasks):
+    email = enqueue_with_link()
+    stored = OutboundEmail.objects.get(pk=email.pk)
+    assert "secret-token" not in stored.body_text + stored.body_html
+    assert LINK in stored.body_text
+
+    run_jobs()
+
+    (message,) = mail.outbox
+    assert message.body == f"Open {SECRET_URL}"
+    assert message.alternatives[0][0] == (
+        '<a href="https://shop.example/reset?uid=MQ&amp;token=secret-token">open</a>'
+    )
+    stored.refresh_from_db()
+    assert stored.status == "sent" and stored.hidden == {}
+    assert "secret-token" not in stored.body_text + stored.body_html
+
+
+def test_a_hidden_value_is_emptied_when_the_email_is_given_up(db_tasks, settings, monkeypatch):
+    settings.EMAIL_MAX_ATTEMPTS = 1
+    monkeypatch.setattr(
+        "django.core.mail.EmailMultiAlternatives.send",
+        lambda self, *a, **k: (_ for _ in ()).throw(OSError("refused")),
+    )
+    email = enqueue_with_link()
+    run_jobs()
+    email.refresh_from_db()
+    assert (email.status, email.hidden) == ("failed", {})
+
+
+def test_a_hidden_value_left_in_a_body_is_refused(db_tasks):
+    with pytest.raises(ValueError, match="hidden value"):
+        email_enqueue(
+            key="k1", to="a@example.com", subject="s", text=SECRET_URL, hidden={LINK: SECRET_URL}
+        )
+    assert not OutboundEmail.objects.exists()
 
 
 def test_a_job_left_running_by_a_dead_worker_runs_again_after_the_lease(db_tasks, settings):

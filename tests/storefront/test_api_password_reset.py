@@ -255,3 +255,29 @@ def test_a_retried_reset_request_sends_no_second_mail(
     assert first.status_code == again.status_code == 202
     assert again["Idempotent-Replayed"] == "true"
     assert len(mail.outbox) == 1
+
+
+def test_the_outbox_keeps_no_live_link_and_the_sent_email_has_a_working_one(
+    api_client, customer, settings, django_capture_on_commit_callbacks
+):
+    """The stored e-mail (what staff read in the outbox) holds a marker where the link goes;
+    a worker sends the real link, which works, and the row then keeps nothing of it."""
+    from jobs.models import OutboundEmail
+    from storefront.emails import RESET_LINK
+    from tests.jobs.support import DATABASE_TASKS, run_jobs
+
+    settings.TASKS = DATABASE_TASKS
+    ask(api_client, customer.email, django_capture_on_commit_callbacks)
+    queued = OutboundEmail.objects.get(to=customer.email)
+    assert mail.outbox == []
+    assert RESET_LINK in queued.body_text and RESET_LINK in queued.body_html
+    assert "token=" not in queued.body_text + queued.body_html
+
+    run_jobs()
+
+    link = link_of(mail.outbox[0])
+    assert link["token"] in mail.outbox[0].alternatives[0][0]
+    queued.refresh_from_db()
+    assert queued.status == "sent" and queued.hidden == {}
+    assert link["token"] not in queued.body_text + queued.body_html
+    assert confirm(api_client, {**link, "password": NEW_PASSWORD}).status_code == 200
