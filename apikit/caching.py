@@ -187,6 +187,9 @@ RECENT_ANSWERS = RecentAnswers()
 
 # Bodies of read-only POSTs larger than this are computed every time (never a cache key).
 MAX_CACHED_BODY = 16 * 1024
+# URL digest -> the records (product versions) its last answer showed, this process.
+_SHOWN: dict[str, tuple[str, ...]] = {}
+MAX_CACHED_URLS = 50_000
 
 
 def cached_answers(
@@ -223,13 +226,16 @@ def cached_answers(
             return view(request, *args, **kwargs)
         if not _accepts_json(request):
             return view(request, *args, **kwargs)
-        versions = ".".join(map(str, namespace_versions(namespaces)))
         # The Host header was validated against ALLOWED_HOSTS by CommonMiddleware.
         host = request.META.get("HTTP_HOST") or request.get_host()
         url = f"{request.scheme}://{host}{request.get_full_path()}"
         if settings_names:
             url += repr([getattr(settings, name) for name in settings_names])
         digest = hashlib.blake2b(url.encode() + b"\0" + body, digest_size=16).hexdigest()
+        # the records this URL's last answer showed are read with the namespaces, in the
+        # same cache call (Redis: no second round trip to check them)
+        shown = _SHOWN.get(digest, ())
+        versions = ".".join(map(str, namespace_versions((*namespaces, *shown))[: len(namespaces)]))
         key = _ANSWER_KEY.format(versions=versions, digest=digest)
         now = time.time()
         answer = RECENT_ANSWERS.get(key, now)
@@ -245,12 +251,15 @@ def cached_answers(
             response = answer.response(request, now)
             response["X-Cache"] = "hit"
             return response
-        with recording() as shown:
+        with recording() as recorded:
             response = view(request, *args, **kwargs)
         response["X-Cache"] = "miss"
         answer = getattr(response, "rendered_answer", None)
         if answer is not None:
-            answer = replace(answer, dependencies=tuple(shown.items()))
+            answer = replace(answer, dependencies=tuple(recorded.items()))
+            if len(_SHOWN) >= MAX_CACHED_URLS:
+                _SHOWN.clear()
+            _SHOWN[digest] = tuple(recorded)
             timeout = settings.PUBLIC_CACHE_SECONDS
             if answer.valid_until is not None:
                 timeout = min(timeout, math.floor(answer.valid_until - now))

@@ -199,7 +199,7 @@ else:
             "LOCATION": "storefront",
             "TIMEOUT": env_int("CACHE_TIMEOUT", 300),
             # Rendered answers and product fragments: room for a real store's catalogue.
-            "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 20000)},
+            "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 10000)},
         }
     }
 # Without Redis, the cache namespaces' versions live in this memory-mapped file, shared by

@@ -39,6 +39,7 @@ from .. import pricing
 from ..models import PriceRule
 from ..selectors import (
     PRODUCTS_CACHE,
+    catalogue_ids,
     full_product_facts_get,
     price_context_get,
     product_full_queryset,
@@ -83,6 +84,24 @@ def _keyed(body: bytes, key: str) -> bytes:
     return body if key == "id" else b'{"' + key.encode() + body[len(b'{"id') :]
 
 
+# A miss also renders, in the same queries, the next WARM_BATCH products of the catalogue
+# (by id) that this process has not rendered since `products` last moved, up to WARM_LIMIT:
+# random traffic warms the read model in batches, not six queries a product (issue 19).
+WARM_BATCH = 200
+WARM_LIMIT = 5_000
+_warmed: dict[str, int] = {}  # summary key prefix -> how many of the catalogue's ids were rendered
+
+
+def _to_warm(prefix: str) -> list[int]:
+    done = _warmed.get(prefix, 0)
+    if done >= WARM_LIMIT:
+        return []
+    if len(_warmed) > 64:  # prefixes of old versions
+        _warmed.clear()
+    _warmed[prefix] = done + WARM_BATCH
+    return list(catalogue_ids(limit=WARM_LIMIT)[done : done + WARM_BATCH])
+
+
 def product_summaries(ids: Iterable[int], *, base_url: str, key: str = "id") -> dict[int, Fragment]:
     """{product id: rendered summary} of the ids that name a product (any state). Each is
     kept under its product's own version, noted for the answer that embeds it; both key
@@ -99,17 +118,21 @@ def product_summaries(ids: Iterable[int], *, base_url: str, key: str = "id") -> 
     bodies = {pid: found[k] for pid, k in keys.items() if k in found}
     missing = [pid for pid in wanted if pid not in bodies]
     if missing:
+        extra = [pid for pid in _to_warm(prefix) if pid not in keys]
+        # versions read before the rows; not noted: the answer does not show these
+        stamps = namespace_versions(tuple(product_namespaces(extra)))
+        keys.update((pid, f"{prefix}:{pid}:{v}") for pid, v in zip(extra, stamps, strict=True))
         built = {
             product.pk: json_bytes(
                 ProductSummarySerializer(product, context={"base_url": base_url}).data
             )
-            for product in products_for_summary().filter(pk__in=missing)
+            for product in products_for_summary().filter(pk__in=[*missing, *extra])
         }
         cache.set_many(
             {keys[pid]: body for pid, body in built.items()},
             timeout=settings.PRODUCT_FRAGMENT_SECONDS,
         )
-        bodies.update(built)
+        bodies.update((pid, built[pid]) for pid in missing if pid in built)
     return {pid: Fragment(_keyed(body, key)) for pid, body in bodies.items()}
 
 

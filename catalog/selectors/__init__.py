@@ -50,6 +50,7 @@ from .prices import (
 )
 from .products import (
     PRODUCTS_CACHE,
+    catalogue_ids,
     product_available_stock,
     product_full_queryset,
     product_get_active,

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
+from infra.cache import kept
 from infra.ids import is_db_id
 
 from ..models import AttributeValue, Product, ProductPrice, Stock
@@ -21,6 +22,15 @@ def product_namespaces(product_ids: Iterable[int]) -> list[str]:
     medias, descriptions, relations or review summary bumps only its own and its main
     product's (catalog/signals.py), so fragments and answers of other products stay."""
     return [f"product:{product_id}" for product_id in product_ids]
+
+
+def catalogue_ids(*, limit: int) -> tuple[int, ...]:
+    """The first `limit` product ids, in order (kept until a product is added or removed)."""
+    return kept(
+        PRODUCTS_CACHE,
+        f"catalogue-ids:{limit}",
+        lambda: tuple(Product.objects.order_by("pk").values_list("pk", flat=True)[:limit]),
+    )
 
 
 def _attribute_values() -> QuerySet[AttributeValue]:

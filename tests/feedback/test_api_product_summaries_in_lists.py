@@ -106,3 +106,20 @@ def test_a_page_of_100_reviews_costs_the_same_queries_whatever_scores_rules_and_
         ProductPriceFactory(product=product, trade_policy=TradePolicyFactory())
 
     assert count() == before
+
+
+def test_a_summary_miss_renders_the_next_products_of_the_catalogue_too(api_client):
+    # given three reviewed products whose summaries no process has rendered
+    reviewed = [ProductReviewFactory(active=True).product for _ in range(3)]
+
+    # when the first one's reviews are read
+    first = api_client.get("/review/product", {"condition[productId]": reviewed[0].pk})
+    assert first.status_code == 200
+
+    # then the others' summaries were rendered in the same queries: their pages read only
+    # the page and its count
+    for product in reviewed[1:]:
+        with CaptureQueriesContext(connection) as queries:
+            response = api_client.get("/review/product", {"condition[productId]": product.pk})
+        assert response.json()["data"]["registers"][0]["product"]["name"] == product.name
+        assert not any("catalog_productmedia" in q["sql"] for q in queries.captured_queries)
