@@ -1,16 +1,22 @@
 """Reads of the marketing app."""
 
 from collections import defaultdict
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Exists, Model, OuterRef, Prefetch, Q, QuerySet
 
 from catalog.models import PriceRule, Product
 from catalog.pricing import next_rule_boundary
-from catalog.selectors import active_price_rule_records, active_price_rules, category_index
+from catalog.selectors import (
+    PRICE_RULE_CACHE,
+    PRODUCTS_CACHE,
+    active_price_rule_records,
+    active_price_rules,
+    category_index,
+)
 from catalog.tree import with_ancestors
-from infra.cache import kept
+from infra.cache import kept, kept_many
 from storefront.models import SalesChannel
 from storefront.selectors import SALES_CHANNEL_CACHE
 
@@ -103,43 +109,126 @@ class Cart:
     category_ids: frozenset[int]
 
 
+def _product_links(ids: list[int]) -> dict[int, tuple[int | None, frozenset[int]]]:
+    """{product id: (its main product's id, its main and other categories)}, in one query."""
+    links: dict[int, tuple[int | None, set[int]]] = {}
+    rows = Product.objects.filter(pk__in=ids).values_list(
+        "pk", "parent_id", "main_category_id", "categories__id"
+    )
+    for product_id, parent_id, main_category_id, category_id in rows:
+        categories = links.setdefault(product_id, (parent_id, set()))[1]
+        categories.update(i for i in (main_category_id, category_id) if i is not None)
+    return {pk: (parent_id, frozenset(categories)) for pk, (parent_id, categories) in links.items()}
+
+
+def _links(ids: set[int]) -> dict[int, tuple[int | None, frozenset[int]]]:
+    """`_product_links`, kept in process memory until a product changes (its row or links)."""
+    return kept_many("cart-product-links", sorted(ids), lambda _: (PRODUCTS_CACHE,), _product_links)
+
+
 def cart_get(variation_map: dict[int, int | None]) -> Cart:
-    """The cart of a variation map, in one query (none for an empty map): the products it
-    names and their main products, a row per category link."""
+    """The cart of a variation map (no query for products read since they last changed)."""
     ids = {*variation_map, *(v for v in variation_map.values() if v is not None)}
-    if not ids:
-        return Cart(frozenset(), frozenset())
-    parents = Product.objects.filter(pk__in=ids).values("parent_id")
-    rows = (
-        Product.objects.filter(Q(pk__in=ids) | Q(pk__in=parents))
-        .order_by()
-        .values_list("pk", "main_category_id", "categories__id")
-    )
-    product_ids, category_ids = set(ids), set[int]()
-    for product_id, main_category_id, category_id in rows:
-        product_ids.add(product_id)
-        category_ids.update(i for i in (main_category_id, category_id) if i is not None)
-    return Cart(frozenset(product_ids), with_ancestors(category_index(), category_ids))
+    found = _links(ids)
+    parents = {parent for parent, _ in found.values() if parent is not None} - ids
+    found.update(_links(parents))
+    category_ids = {category for _, categories in found.values() for category in categories}
+    return Cart(frozenset(ids | parents), with_ancestors(category_index(), category_ids))
 
 
-def upsell_candidates(*, location: str, cart: Cart, moment: datetime) -> QuerySet[Upsell]:
-    """Offers at `location`, live at `moment`, for a sellable product not in the cart, whose
-    triggers match the cart (no triggers: always)."""
-    by_product = Upsell.trigger_products.through.objects.filter(upsell_id=OuterRef("pk"))
-    by_category = Upsell.trigger_categories.through.objects.filter(upsell_id=OuterRef("pk"))
-    triggered = (
-        (~Exists(by_product) & ~Exists(by_category))
-        | Exists(by_product.filter(product_id__in=cart.product_ids))
-        | Exists(by_category.filter(category_id__in=cart.category_ids))
-    )
-    return (
-        Upsell.objects.live_at(moment)
-        .at_location(location)
-        .filter(Q(product__parent__isnull=True) | Q(product__parent__active=True))
-        .filter(product__active=True, price_rule__active=True)
-        .exclude(product_id__in=cart.product_ids)
-        .filter(triggered)
-    )
+@dataclass(frozen=True)
+class UpsellOffer:
+    """An offer at a location: its row, its schedule, its triggers and whether its product
+    and rule can sell (`price_rule` None: the rule is off), as the cart's choice reads them."""
+
+    id: int
+    display_title: str
+    display_description: str
+    display_button_text: str
+    quantity: int
+    product_id: int
+    priority: int
+    window: Window
+    sellable: bool  # its product (and main product) and its rule are active
+    trigger_product_ids: frozenset[int]
+    trigger_category_ids: frozenset[int]
+    price_rule: PriceRule | None
+
+    def offered_to(self, cart: Cart, moment: datetime) -> bool:
+        """Live at `moment`, sellable, not in the cart, and its triggers match the cart
+        (no triggers: every cart)."""
+        triggers = self.trigger_product_ids or self.trigger_category_ids
+        return (
+            self.sellable
+            and self.window.contains(moment)
+            and self.product_id not in cart.product_ids
+            and (
+                not triggers
+                or bool(self.trigger_product_ids & cart.product_ids)
+                or bool(self.trigger_category_ids & cart.category_ids)
+            )
+        )
+
+
+OFFER_FIELDS = ("id", "display_title", "display_description", "display_button_text")
+
+
+def location_offers(location: str) -> tuple[UpsellOffer, ...]:
+    """The active offers at `location`, kept in process memory until an offer, a product or
+    a price rule changes (three queries on a miss)."""
+
+    def load(_: list[str]) -> dict[str, tuple[UpsellOffer, ...]]:
+        rules = active_price_rule_records()
+        rows = (
+            Upsell.objects.active()
+            .at_location(location)
+            .annotate(
+                product_active=Q(product__active=True)
+                & (Q(product__parent__isnull=True) | Q(product__parent__active=True))
+            )
+            .values(
+                *OFFER_FIELDS,
+                "quantity",
+                "product_id",
+                "priority",
+                "start_at",
+                "end_at",
+                "price_rule_id",
+                "product_active",
+            )
+        )
+        triggers = {
+            kind: _trigger_ids(model, field)
+            for kind, (model, field) in {
+                "products": (Upsell.trigger_products.through, "product_id"),
+                "categories": (Upsell.trigger_categories.through, "category_id"),
+            }.items()
+        }
+        offers = tuple(
+            UpsellOffer(
+                **{name: row[name] for name in OFFER_FIELDS},
+                quantity=row["quantity"],
+                product_id=row["product_id"],
+                priority=row["priority"],
+                window=Window(row["start_at"], row["end_at"]),
+                sellable=bool(row["product_active"]) and row["price_rule_id"] in rules,
+                trigger_product_ids=triggers["products"].get(row["id"], frozenset()),
+                trigger_category_ids=triggers["categories"].get(row["id"], frozenset()),
+                price_rule=rules.get(row["price_rule_id"]),
+            )
+            for row in rows
+        )
+        return {location: offers}
+
+    namespaces = (UPSELLS_CACHE, PRODUCTS_CACHE, PRICE_RULE_CACHE)
+    return kept_many("upsell-offers", [location], lambda _: namespaces, load)[location]
+
+
+def _trigger_ids(through: type[Model], field: str) -> dict[int, frozenset[int]]:
+    found: dict[int, set[int]] = defaultdict(set)
+    for upsell_id, target_id in through._default_manager.values_list("upsell_id", field):
+        found[upsell_id].add(target_id)
+    return {upsell_id: frozenset(ids) for upsell_id, ids in found.items()}
 
 
 def upsell_answer_valid_until(*, location: str, moment: datetime) -> datetime | None:
@@ -160,18 +249,7 @@ def upsell_answer_valid_until(*, location: str, moment: datetime) -> datetime | 
     return min((edge for edge in (offers, rules) if edge is not None), default=None)
 
 
-@dataclass(frozen=True)
-class UpsellOffer:
-    """The offer for a cart: its row, with its (active) price rule as a record with its
-    targets (what the answer's `priceRule` and the offered product's price read)."""
-
-    id: int
-    display_title: str
-    display_description: str
-    display_button_text: str
-    quantity: int
-    product_id: int
-    price_rule: PriceRule
+DEFAULT_ORDER = ("-priority", "id")
 
 
 def upsell_for_cart(
@@ -180,18 +258,18 @@ def upsell_for_cart(
     variation_map: dict[int, int | None],
     moment: datetime,
     filters: Q = Q(),  # noqa: B008  (an empty Q is immutable: filters nothing)
-    order_by: tuple[str, ...] = ("-priority", "id"),
+    order_by: tuple[str, ...] = DEFAULT_ORDER,
     offset: int = 0,
 ) -> UpsellOffer | None:
     """The offer for the cart: the first candidate matching `filters`, in `order_by` order,
-    after skipping `offset` of them (the product comes from the product read model). Two
-    queries: the cart, the offer; its rule comes from the cached active rules."""
-    candidates = upsell_candidates(location=location, cart=cart_get(variation_map), moment=moment)
-    names = [field.name for field in fields(UpsellOffer) if field.name != "price_rule"]
-    page = candidates.filter(filters).order_by(*order_by).values(*names, "price_rule_id")
-    row = next(iter(page[offset : offset + 1]), None)
-    if row is None:
-        return None
-    # None when the rule was switched off since the offer was read (no offer then)
-    rule = active_price_rule_records().get(row.pop("price_rule_id"))
-    return None if rule is None else UpsellOffer(**row, price_rule=rule)
+    after skipping `offset` of them (the product comes from the product read model). The
+    offers and the cart's products come from process memory; a list query (a condition,
+    another order) is one query over the candidates' ids."""
+    cart = cart_get(variation_map)
+    candidates = {o.id: o for o in location_offers(location) if o.offered_to(cart, moment)}
+    if filters == Q() and order_by == DEFAULT_ORDER:
+        ranked = sorted(candidates.values(), key=lambda offer: (-offer.priority, offer.id))
+        return next(iter(ranked[offset : offset + 1]), None)
+    page = Upsell.objects.filter(pk__in=candidates).filter(filters).order_by(*order_by)
+    chosen = next(iter(page.values_list("pk", flat=True)[offset : offset + 1]), None)
+    return candidates.get(chosen) if chosen is not None else None

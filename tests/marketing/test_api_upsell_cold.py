@@ -1,5 +1,6 @@
-"""An upsell answer not cached yet (the miss path) costs a fixed two queries with the
-store-wide data and the offered product's fragment warm: the cart, the offer."""
+"""An upsell answer not cached yet (the miss path) costs one query with the store-wide data
+(the location's offers) and the offered product's fragment warm: the links of the cart's
+products not read since they last changed; none when all were."""
 
 import pytest
 from django.db import connection
@@ -45,5 +46,25 @@ def test_a_cold_upsell_of_a_cart_of_1_2_or_3_products_costs_two_queries(api_clie
         assert response.json()["id"] == offer.pk
         counts.append(count)
 
-    # then each costs two queries, whatever the size of the cart
-    assert counts == [2, 2, 2]
+    # then each costs one query (the links of products first seen), whatever the size of
+    # the cart, and none when every product of the cart was read before
+    assert counts == [0, 1, 1]
+    _, again = upsell(api_client, list(reversed(carts[2])))
+    assert again == 0
+
+
+def test_a_list_query_on_the_offers_costs_one_query_over_the_candidates(api_client):
+    # given two offers for every cart, the second with the higher priority
+    first, second = UpsellFactory(priority=1), UpsellFactory(priority=5)
+    cart = [(ProductFactory().pk, None)]
+    # the store-wide data, the cart's links and both offered products warm
+    assert upsell(api_client, cart)[0].json()["id"] == second.pk
+    assert upsell(api_client, cart, offset=1)[0].json()["id"] == first.pk
+
+    # when asking for the lower priority first, then by a condition
+    by_priority, ordered = upsell(api_client, cart, order="priority")
+    chosen, conditioned = upsell(api_client, cart, **{"condition[id]": first.pk})
+
+    # then each is answered from the candidates, in one query
+    assert by_priority.json()["id"] == chosen.json()["id"] == first.pk
+    assert ordered == conditioned == 1
