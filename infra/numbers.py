@@ -9,9 +9,11 @@ decimal separator (`99.9` or `99.90` in pt-BR) is refused with its own message, 
 """
 
 import re
+from collections.abc import Callable
 from decimal import Decimal
 
 from django.utils.formats import get_format, number_format
+from django.utils.translation import gettext
 
 CURRENCY_SYMBOL = "R$"  # the store sells in reais (BRL)
 
@@ -60,3 +62,25 @@ def number_text(value: Decimal, decimal_places: int) -> str:
 def money_text(value: Decimal) -> str:
     """`R$ 1.234,56` in pt-BR, `R$ 1,234.56` in English: every amount staff read."""
     return f"{CURRENCY_SYMBOL} {number_text(value, 2)}"
+
+
+def weight_text(value: Decimal) -> str:
+    """Kilograms to the gram (weight_field): `1,500` in pt-BR; the unit is the caller's."""
+    return number_text(value, 3)
+
+
+def percent_text(value: Decimal) -> str:
+    """`1,99%` in pt-BR, `5%` (no trailing zeros), `1.99%` in English."""
+    exponent = value.normalize().as_tuple().exponent
+    places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    return f"{number_text(value, places)}%"
+
+
+def range_text(
+    low: Decimal, high: Decimal, show: Callable[[Decimal], str], unlimited: Decimal
+) -> str:
+    """ "0,000 to 1,000", or "from 30,000, no limit" when `high` is the no-limit value;
+    `show` writes one number (number_text, money_text)."""
+    if high >= unlimited:
+        return gettext("from %(low)s, no limit") % {"low": show(low)}
+    return gettext("%(start)s to %(end)s") % {"start": show(low), "end": show(high)}
