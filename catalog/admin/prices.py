@@ -72,7 +72,8 @@ class PriceRuleAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
         if db_field.name == "value":  # a percentage or an amount: no R$ before it
             kwargs["form_class"] = NumberField
             kwargs["help_text"] = _(
-                "A percentage (10 = 10%) or an amount in R$, as the value type says."
+                "A percentage or an amount in R$, as the value type says (10: 10 percent off, "
+                "or R$ 10 off)."
             )
         return super().formfield_for_dbfield(db_field, request, **kwargs)
 
