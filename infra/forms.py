@@ -7,9 +7,11 @@ percentage_field, length_field) give these form fields to every form and admin.
 """
 
 from decimal import Decimal
+from typing import Any
 
 from django import forms
 from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from .numbers import CURRENCY_SYMBOL, NotANumber, number_text, parse_decimal, separators
@@ -21,13 +23,17 @@ class UnitInput(forms.TextInput):
     """A text input for a number (the phone's numeric keyboard) with its unit before (R$) or
     after (kg, cm, %)."""
 
-    def __init__(self, *, prefix: str = "", suffix: str = "", attrs=None) -> None:
+    def __init__(
+        self, *, prefix: str = "", suffix: str = "", attrs: dict[str, Any] | None = None
+    ) -> None:
         attrs = {"inputmode": "decimal", "autocomplete": "off", "size": 14, **(attrs or {})}
         super().__init__(attrs)
         self.prefix, self.suffix = prefix, suffix
 
-    def render(self, name, value, attrs=None, renderer=None):
-        def unit(text: str):
+    def render(
+        self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None
+    ) -> SafeString:
+        def unit(text: str) -> str:
             return format_html('<span style="{}">{}</span>', UNIT_STYLE, text) if text else ""
 
         field = super().render(name, value, attrs, renderer)
@@ -48,11 +54,11 @@ class NumberField(forms.DecimalField):
         ),
     }
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("widget", UnitInput(prefix=self.prefix, suffix=self.suffix))
         super().__init__(**kwargs)
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> Decimal | None:  # type: ignore[override]  # as Django's
         if value in self.empty_values:
             return None
         if isinstance(value, Decimal):
@@ -73,7 +79,7 @@ class NumberField(forms.DecimalField):
                 },
             ) from None
 
-    def prepare_value(self, value):
+    def prepare_value(self, value: Any) -> Any:
         if isinstance(value, Decimal) and value.is_finite():
             return number_text(value, self.decimal_places or 0)
         return value  # None, or what was typed, shown again with its error

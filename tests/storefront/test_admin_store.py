@@ -237,3 +237,10 @@ def test_the_changelist_query_count_does_not_grow_with_the_options(
         response = admin_client.get(reverse("admin:storefront_paymentoption_changelist"))
 
     assert response.status_code == 200
+
+
+def test_a_channel_is_named_without_repeating_its_domain():
+    assert str(SalesChannel(name="Demo store (127.0.0.1)", domain="127.0.0.1")) == (
+        "Demo store (127.0.0.1)"
+    )
+    assert str(SalesChannel(name="Loja", domain="loja.example")) == "Loja (loja.example)"
