@@ -280,8 +280,8 @@ def cached(namespace: str, key: str, build: Callable[[], Any], timeout: int | No
     return value
 
 
-_KEPT: dict[tuple[str, str], tuple[int, float, Any]] = {}
-MAX_KEPT = 10_000  # keys may come from requests (an option id): a bound, then start over
+_KEPT: dict[tuple[str, Any], tuple[Versions, float, Any]] = {}
+MAX_KEPT = 20_000  # keys may come from requests (an option id, a product): a bound, then start over
 # While the shared cache is unreachable its versions are the last ones seen, blind to other
 # processes' changes: kept values are then rebuilt when older than this (as RecentAnswers).
 OUTAGE_KEEP_SECONDS = 5
@@ -293,17 +293,38 @@ def kept(namespace: str, key: str, build: Callable[[], Any]) -> Any:
     The value is shared by every request of the process: treat it as read-only.
     """
     _KNOWN.add(namespace)
-    version = namespace_versions((namespace,))[0]
-    entry = _KEPT.get((namespace, key))
-    now = time.time()
-    fresh = entry is not None and (cache_reachable() or now - entry[1] < OUTAGE_KEEP_SECONDS)
-    if entry is not None and entry[0] == version and fresh:
-        return entry[2]
-    value = build()
-    if len(_KEPT) >= MAX_KEPT:
-        _KEPT.clear()
-    _KEPT[(namespace, key)] = (version, now, value)
-    return value
+    return kept_many(namespace, [key], lambda _: (namespace,), lambda _: {key: build()})[key]
+
+
+def kept_many(
+    kind: str,
+    keys: Iterable[Any],
+    namespaces: Callable[[Any], tuple[str, ...]],
+    build: Callable[[list[Any]], dict[Any, Any]],
+) -> dict[Any, Any]:
+    """Records kept in this process's memory (plain data, read-only), each until one of its
+    `namespaces(key)` moves; the missing and outdated ones built by one `build(keys)` call
+    (keys it leaves out are not found, and not kept). Versions are read before building."""
+    wanted = {key: namespaces(key) for key in keys}
+    every = tuple({name for names in wanted.values() for name in names})
+    versions = dict(zip(every, namespace_versions(every), strict=True))
+    stamps = {key: tuple(versions[name] for name in names) for key, names in wanted.items()}
+    made_after = 0.0 if cache_reachable() else time.time() - OUTAGE_KEEP_SECONDS
+    found: dict[Any, Any] = {}
+    for key, stamp in stamps.items():
+        entry = _KEPT.get((kind, key))
+        if entry is not None and entry[0] == stamp and entry[1] > made_after:
+            found[key] = entry[2]
+    missing = [key for key in stamps if key not in found]
+    if missing:
+        built = build(missing)
+        if len(_KEPT) + len(built) > MAX_KEPT:
+            _KEPT.clear()
+        made = time.time()
+        for key, value in built.items():
+            _KEPT[(kind, key)] = (stamps[key], made, value)
+        found.update(built)
+    return found
 
 
 def kept_clear() -> None:

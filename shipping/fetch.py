@@ -1,14 +1,18 @@
 """Fetch: everything a shipping quote reads, in a fixed number of queries (as Saleor's
 checkout/fetch.py): the engine's input (quote.QuoteRequest, quote.QuoteData) and, by id,
-the records the answer shows. Storages and tables are cached; products and rows are not,
-and are read as plain rows (`.values()`): three queries on a warm store-wide cache.
+the records the answer shows. Storages, tables and their rows (an in-memory range index)
+are kept in process memory until the shipping data changes; each product as a plain row
+with its price, stock and categories until it changes: no query at all when the products
+were quoted before, two for the others.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from operator import attrgetter
 from typing import Any
 
 from django.conf import settings
@@ -26,8 +30,9 @@ from catalog.selectors import (
     category_index,
     price_get,
     pricing_data_from_row,
+    product_namespaces,
 )
-from infra.cache import kept
+from infra.cache import kept, kept_many
 
 from . import quote
 from .models import (
@@ -39,6 +44,7 @@ from .models import (
     row_variables,
 )
 from .postal import format_postal_code, try_normalize_postal_code
+from .ranges import RangeIndex
 
 # Carriers, tables, rows and pickups (quote answers also follow catalog.PRODUCTS_CACHE).
 SHIPPING_CACHE = "shipping"
@@ -225,6 +231,26 @@ def _product_rows(ids: list[int], trade_policy_id: int) -> dict[int, dict[str, A
     return products
 
 
+def _products(ids: list[int], trade_policy_id: int) -> dict[int, dict[str, Any]]:
+    """The product rows with their `category_ids` (own and parent's), kept in process memory
+    per product and policy until that product or any product-wide data changes; the others
+    read in two queries."""
+
+    def load(keys: list[tuple[int, int]]) -> dict[tuple[int, int], dict[str, Any]]:
+        rows = _product_rows([pk for pk, _ in keys], trade_policy_id)
+        for pk, category_ids in _category_ids(rows).items():
+            rows[pk]["category_ids"] = category_ids
+        return {(pk, trade_policy_id): row for pk, row in rows.items()}
+
+    found = kept_many(
+        "quote-products",
+        [(pk, trade_policy_id) for pk in ids],
+        lambda key: (PRODUCTS_CACHE, *product_namespaces([key[0]])),
+        load,
+    )
+    return {pk: row for (pk, _), row in found.items()}
+
+
 def _category_ids(products: dict[int, dict[str, Any]]) -> dict[int, list[int]]:
     """{product id: its categories' and its parent's} (price rules on categories), in one
     query."""
@@ -254,11 +280,33 @@ ROW_FIELDS = (
 )
 
 
-def _quote_rows(table_ids: list[int], zip_code: str) -> tuple[quote.QuoteRow, ...]:
-    """The rows of the tables covering the postal code, as the engine takes them."""
+# Countries whose active tables have more rows than this read them per quote (by SQL)
+# instead of keeping them in each process's memory (about 1 KB a row).
+MAX_ROWS_IN_MEMORY = 20_000
+
+
+def _quote_rows(country: str, table_ids: list[int], zip_code: str) -> tuple[quote.QuoteRow, ...]:
+    """The rows of the tables covering the postal code, as the engine takes them: from the
+    country's rows kept in process memory (shipping.ranges), or by SQL past
+    MAX_ROWS_IN_MEMORY."""
     if not table_ids:
         return ()
+    index = kept(SHIPPING_CACHE, f"row-index:{country}", lambda: _row_index(table_ids))
+    if index is not None:
+        return index.covering(zip_code)
     rows = ShippingRow.objects.filter(table_id__in=table_ids).covering(zip_code)
+    return _engine_rows(rows.values(*ROW_FIELDS))
+
+
+def _row_index(table_ids: list[int]) -> RangeIndex[quote.QuoteRow] | None:
+    rows = ShippingRow.objects.filter(table_id__in=table_ids).values(*ROW_FIELDS)
+    found = _engine_rows(rows[: MAX_ROWS_IN_MEMORY + 1])
+    if len(found) > MAX_ROWS_IN_MEMORY:
+        return None
+    return RangeIndex(found, low=attrgetter("initial_zipcode"), high=attrgetter("final_zipcode"))
+
+
+def _engine_rows(rows: Iterable[dict[str, Any]]) -> tuple[quote.QuoteRow, ...]:
     return tuple(
         quote.QuoteRow(
             id=row["id"],
@@ -274,7 +322,7 @@ def _quote_rows(table_ids: list[int], zip_code: str) -> tuple[quote.QuoteRow, ..
             end_days=row["end_shipping_time"],
             variables=row_variables(**{name: row[name] for name in VARIABLE_FIELDS}),
         )
-        for row in rows.values(*ROW_FIELDS)
+        for row in rows
     )
 
 
@@ -307,12 +355,11 @@ def quote_info_fetch(
     )
     storages = _storages()
     tables = _tables(country)
-    rows = _product_rows(list(quantities), trade_policy_id)
-    category_ids = _category_ids(rows)
+    rows = _products(list(quantities), trade_policy_id)
     products: dict[int, ProductInfo] = {}
     for pk, row in rows.items():
         price = price_get(
-            pricing_data_from_row(row, category_ids[pk], context),
+            pricing_data_from_row(row, row["category_ids"], context),
             row["price"],
             context=context,
             quantity=quantities[pk],
@@ -348,7 +395,7 @@ def quote_info_fetch(
             for stock in info.stocks
         ),
         tables=tuple(info.engine for info in tables.values()),
-        rows=_quote_rows(list(tables), zip_code),
+        rows=_quote_rows(country, list(tables), zip_code),
     )
     request = quote.QuoteRequest(
         items=requested,

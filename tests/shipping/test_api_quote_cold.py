@@ -1,6 +1,6 @@
-"""A quote whose answer is not cached yet (the miss path) costs a fixed three queries when
-the store-wide data is warm: the products with their price and stock, their categories,
-the rows covering the postal code."""
+"""A quote whose answer is not cached yet (the miss path) costs a fixed two queries when
+the store-wide data is warm (the products with their price and stock, their categories),
+none when its products were read since they last changed."""
 
 from decimal import Decimal
 
@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework import serializers
 
-from catalog.models import TradePolicy
+from catalog.selectors import trade_policy_exists
 from shipping.api.serializers import QuoteResponseSerializer
 from tests.catalog.factories import (
     CategoryFactory,
@@ -18,6 +18,7 @@ from tests.catalog.factories import (
     ProductPriceFactory,
     StockFactory,
     StorageFactory,
+    TradePolicyFactory,
 )
 
 from .factories import PickupFactory, PostalCodeFactory, ShippingRowFactory, ShippingTableFactory
@@ -59,18 +60,28 @@ def quote(api_client, items, **params):
     return response.json(), len(queries)
 
 
-@pytest.mark.parametrize("explicit_policy", [False, True])
-def test_a_cold_quote_of_1_2_or_3_items_costs_three_queries(api_client, store, explicit_policy):
-    params = {"tradePolicyId": TradePolicy.objects.default().pk} if explicit_policy else {}
-    # given the store-wide data and the product summaries warm (each product quoted once)
+def test_a_cold_quote_of_1_2_or_3_items_costs_two_queries(api_client, store):
+    # given a second trade policy
+    policy = TradePolicyFactory()
     for product in store:
-        quote(api_client, [(product.pk, 1)], **params)
+        ProductPriceFactory(product=product, trade_policy=policy, sale_price=Decimal("45.00"))
+    params = {"tradePolicyId": policy.pk}
+    # and the store-wide data and the product summaries warm (each product quoted once in
+    # the default policy)
+    for product in store:
+        quote(api_client, [(product.pk, 1)])
+    assert trade_policy_exists(trade_policy_id=policy.pk)  # the active policies, kept
 
-    # when quoting 1, 2 and 3 items in answers not cached yet (other quantities)
-    counts = [quote(api_client, [(p.pk, 2) for p in store[:n]], **params)[1] for n in (1, 2, 3)]
+    # when quoting 1, 2 and 3 items in it (their rows not read yet in this policy)
+    counts = [quote(api_client, [(p.pk, n) for p in store[:n]], **params)[1] for n in (1, 2, 3)]
 
-    # then each costs three queries, whatever the number of items
-    assert counts == [3, 3, 3]
+    # then each costs two queries, whatever the number of items (their rows with price and
+    # stock, their categories); the shipping rows are kept in memory
+    assert counts == [2, 2, 2]
+
+    # and products read since they last changed cost no query at all
+    counts = [quote(api_client, [(p.pk, 4) for p in store[:n]], **params)[1] for n in (1, 2, 3)]
+    assert counts == [0, 0, 0]
 
 
 def test_the_cold_path_prices_variations_by_their_parents_categories(api_client, store):

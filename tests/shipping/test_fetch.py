@@ -86,13 +86,20 @@ def test_fetch_costs_as_many_queries_for_one_product_as_for_ten():
         StockFactory(product=product, storage=storage)
     ShippingRowFactory(table=ShippingTableFactory(kind="pickup"))
 
+    policy_id = TradePolicy.objects.default().pk
+
     def count(items) -> int:
         with CaptureQueriesContext(connection) as queries:
-            fetch(items)
+            quote_info_fetch(
+                items=items, country="BRA", zip_code="20040002", trade_policy_id=policy_id
+            )
         return len(queries)
 
     fetch([(products[0].pk, 1)])  # warms the store-wide caches
-    assert count([(products[0].pk, 1)]) == count([(p.pk, 1) for p in products]) <= 6
+    # products never read: as many queries for one as for eight (their rows, categories)
+    assert count([(products[1].pk, 1)]) == count([(p.pk, 1) for p in products[2:]]) == 2
+    # products read since they last changed: none
+    assert count([(p.pk, 1) for p in products]) == 0
 
 
 def test_the_quote_outcome_joins_each_group_with_its_records():
