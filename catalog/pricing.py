@@ -335,3 +335,14 @@ def compute_price(
         price_with_discount=cash_discount(final, request.cash_discount).value_with_discount,
         installments=installment_plan(final, request.installment_terms),
     )
+
+
+# A price staff change by more than this factor, up or down, is confirmed before it is saved
+# (a mistyped decimal separator makes prices 100 times too high).
+PRICE_CHANGE_FACTOR = 5
+
+
+def price_change_needs_confirmation(old: Decimal, new: Decimal) -> bool:
+    """More than PRICE_CHANGE_FACTOR times the old price, or less than its fraction (a first
+    price, from 0, never does)."""
+    return old > 0 and (new > old * PRICE_CHANGE_FACTOR or new * PRICE_CHANGE_FACTOR < old)

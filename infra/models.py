@@ -9,11 +9,14 @@ from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Self
 
+from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
+
+from . import forms as number_forms
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -23,17 +26,67 @@ NOT_NEGATIVE = MinValueValidator(ZERO)
 ALPHA_3 = RegexValidator(r"^[A-Z]{3}\Z", _("Use the ISO 3166-1 alpha-3 code, e.g. BRA."))
 
 
+class TypedDecimalField(models.DecimalField):
+    """A DecimalField whose form field reads numbers as staff type them (infra/forms.py: a
+    text input with its unit, in the staff member's language). Migrations see a plain
+    DecimalField: only forms differ."""
+
+    form_class: type[forms.Field] = number_forms.NumberField
+
+    def formfield(self, **kwargs: Any) -> forms.Field | None:
+        return super().formfield(**{"form_class": self.form_class, **kwargs})
+
+    def deconstruct(self) -> Any:
+        name, _path, args, kwargs = super().deconstruct()
+        return name, "django.db.models.DecimalField", args, kwargs
+
+
+class MoneyModelField(TypedDecimalField):
+    form_class = number_forms.MoneyField
+
+
+class WeightModelField(TypedDecimalField):
+    form_class = number_forms.WeightField
+
+
+class LengthModelField(TypedDecimalField):
+    form_class = number_forms.LengthField
+
+
+class PercentageModelField(TypedDecimalField):
+    form_class = number_forms.PercentageField
+
+
 def money_field(verbose_name: "StrOrPromise", **kwargs: Any) -> models.DecimalField:
-    """An amount of money (prices, order values, fees): never negative."""
-    return models.DecimalField(
-        verbose_name, max_digits=12, decimal_places=2, validators=[NOT_NEGATIVE], **kwargs
+    """An amount of money (prices, order values, fees): never negative, typed as `R$ 99,90`."""
+    return MoneyModelField(
+        verbose_name,
+        max_digits=12,
+        decimal_places=2,
+        validators=[NOT_NEGATIVE],
+        **kwargs,
     )
 
 
 def weight_field(verbose_name: "StrOrPromise", **kwargs: Any) -> models.DecimalField:
     """Kilograms, to the gram: never negative."""
-    return models.DecimalField(
-        verbose_name, max_digits=10, decimal_places=3, validators=[NOT_NEGATIVE], **kwargs
+    return WeightModelField(
+        verbose_name,
+        max_digits=10,
+        decimal_places=3,
+        validators=[NOT_NEGATIVE],
+        **kwargs,
+    )
+
+
+def length_field(verbose_name: "StrOrPromise", **kwargs: Any) -> models.DecimalField:
+    """Centimetres, to the tenth of a millimetre: never negative."""
+    return LengthModelField(
+        verbose_name,
+        max_digits=10,
+        decimal_places=2,
+        validators=[NOT_NEGATIVE],
+        **kwargs,
     )
 
 
@@ -41,7 +94,7 @@ def percentage_field(
     verbose_name: "StrOrPromise", max_digits: int = 5, decimal_places: int = 2, **kwargs: Any
 ) -> models.DecimalField:
     """A percentage from 0 to 100."""
-    return models.DecimalField(
+    return PercentageModelField(
         verbose_name,
         max_digits=max_digits,
         decimal_places=decimal_places,

@@ -15,6 +15,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -242,10 +243,10 @@ class IdentifierListField(forms.CharField):
 
 class BannerGroupForm(forms.ModelForm):
     showcases = IdentifierListField(
-        label=_("showcases"), required=False, help_text=_("One identifier per line.")
+        label=capfirst(_("showcases")), required=False, help_text=_("One identifier per line.")
     )
     pages = IdentifierListField(
-        label=_("pages"), required=False, help_text=_("One identifier per line.")
+        label=capfirst(_("pages")), required=False, help_text=_("One identifier per line.")
     )
 
 
@@ -512,7 +513,7 @@ class BannerAdmin(SafeAutocompleteMixin, PublishingActions, admin.ModelAdmin):
 
 class UpsellForm(forms.ModelForm):
     location = forms.CharField(
-        label=_("location"),
+        label=capfirst(_("location")),
         max_length=50,
         initial=UpsellLocation.CART,
         widget=forms.TextInput(attrs={"list": "upsell-locations"}),

@@ -13,11 +13,14 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from infra.admin import ReadOnlyAdminMixin
+from infra.forms import MoneyField, NumberField, WeightField
+from infra.numbers import money_text, range_text, weight_text
 from storefront.admin_utils import (
     HISTORY_FIELDSET,
     NAME_COLUMN_CHARS,
     OwnPagesMixin,
     SafeAutocompleteMixin,
+    money_column,
     truncated,
     truncated_column,
 )
@@ -36,13 +39,6 @@ from .models import (
     ShippingTableKind,
 )
 from .postal import format_postal_code
-
-
-def value_range(low, high, unlimited) -> str:
-    """ "0 to 30", or "from 30, no limit" when the upper bound is the no-limit value."""
-    if high >= unlimited:
-        return _("from %(low)s, no limit") % {"low": low}
-    return _("%(start)s to %(end)s") % {"start": low, "end": high}
 
 
 class TableFilter(admin.SimpleListFilter):
@@ -199,7 +195,7 @@ class ShippingTableAdmin(OwnPagesMixin, SafeAutocompleteMixin, admin.ModelAdmin)
         )
 
 
-class NoLimitDecimalField(forms.DecimalField):
+class NoLimit(NumberField):
     """An upper bound where empty means "no limit" (stored as `limit`, shown empty)."""
 
     def __init__(self, *, limit, **kwargs):
@@ -220,8 +216,16 @@ class NoLimitDecimalField(forms.DecimalField):
         return self.limit if number is None else number
 
 
+class NoLimitWeightField(NoLimit, WeightField):
+    pass
+
+
+class NoLimitMoneyField(NoLimit, MoneyField):
+    pass
+
+
 class ShippingRowForm(forms.ModelForm):
-    final_weight = NoLimitDecimalField(
+    final_weight = NoLimitWeightField(
         limit=MAX_WEIGHT,
         max_digits=10,
         decimal_places=3,
@@ -229,7 +233,7 @@ class ShippingRowForm(forms.ModelForm):
         label=_("Final weight (kg)"),
         help_text=_("Empty: no limit."),
     )
-    final_price = NoLimitDecimalField(
+    final_price = NoLimitMoneyField(
         limit=MAX_ORDER_VALUE,
         max_digits=12,
         decimal_places=2,
@@ -251,7 +255,7 @@ class ShippingRowAdmin(OwnPagesMixin, SafeAutocompleteMixin, admin.ModelAdmin):
         "table",
         "weight_range",
         "order_value_range",
-        "shipping_value",
+        money_column("shipping_value", description=_("shipping value")),
         "days",
     )
     list_filter = ("table__carrier", TableFilter)
@@ -291,6 +295,11 @@ class ShippingRowAdmin(OwnPagesMixin, SafeAutocompleteMixin, admin.ModelAdmin):
         HISTORY_FIELDSET,
     )
 
+    def get_queryset(self, request):
+        # the rows' captions read the table (and a select_related here replaces
+        # list_select_related: the list's carrier column too)
+        return super().get_queryset(request).select_related("table__carrier")
+
     @admin.display(description=_("postal codes"), ordering="initial_zipcode")
     def zipcode_range(self, obj: ShippingRow) -> str:
         country = obj.table.country
@@ -301,11 +310,11 @@ class ShippingRowAdmin(OwnPagesMixin, SafeAutocompleteMixin, admin.ModelAdmin):
 
     @admin.display(description=_("weight (kg)"), ordering="initial_weight")
     def weight_range(self, obj: ShippingRow) -> str:
-        return value_range(obj.initial_weight, obj.final_weight, MAX_WEIGHT)
+        return range_text(obj.initial_weight, obj.final_weight, weight_text, MAX_WEIGHT)
 
     @admin.display(description=_("order value (BRL)"), ordering="initial_price")
     def order_value_range(self, obj: ShippingRow) -> str:
-        return value_range(obj.initial_price, obj.final_price, MAX_ORDER_VALUE)
+        return range_text(obj.initial_price, obj.final_price, money_text, MAX_ORDER_VALUE)
 
     @admin.display(description=_("days"), ordering="begin_shipping_time")
     def days(self, obj: ShippingRow) -> str:

@@ -8,6 +8,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from infra.numbers import money_text, percent_text
+
 from .admin_utils import HISTORY_FIELDSET, truncated_column
 from .models import Customer, PaymentOption, PaymentOptionKind, SalesChannel
 from .payments import (
@@ -17,13 +19,6 @@ from .payments import (
     installment_terms_of,
 )
 from .services import customers_set_active
-
-
-def _percent(value: Decimal) -> str:
-    """Decimal("1.9900") -> "1.99"; Decimal("5.00") -> "5"."""
-    text = f"{value:f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
-
 
 # --- Sales channels -------------------------------------------------------------------
 
@@ -147,7 +142,7 @@ class PaymentOptionAdmin(admin.ModelAdmin):
             else self.installments_fieldset
         )
         preview = (
-            _("Preview for %(value)s") % {"value": PREVIEW_VALUE},
+            _("Preview for %(value)s") % {"value": money_text(PREVIEW_VALUE)},
             {
                 "fields": ("conditions_preview",),
                 "description": _("As the storefront computes it with the saved terms."),
@@ -164,37 +159,37 @@ class PaymentOptionAdmin(admin.ModelAdmin):
     @admin.display(description=_("Terms"))
     def terms(self, obj: PaymentOption) -> str:
         if obj.kind == PaymentOptionKind.CASH_DISCOUNT:
-            return _("%(percent)s%% off") % {"percent": _percent(obj.discount_percentage)}
+            return _("%(percent)s off") % {"percent": percent_text(obj.discount_percentage)}
         return _(
-            "up to %(max)sx, %(free)sx interest-free, %(rate)s%%/month, "
+            "up to %(max)sx, %(free)sx interest-free, %(rate)s/month, "
             "minimum installment %(minimum)s"
         ) % {
             "max": obj.max_installments,
             "free": obj.interest_free_installments,
-            "rate": _percent(obj.monthly_interest_rate),
-            "minimum": obj.min_installment_value,
+            "rate": percent_text(obj.monthly_interest_rate),
+            "minimum": money_text(obj.min_installment_value),
         }
 
     @admin.display(description=_("Conditions"))
     def conditions_preview(self, obj: PaymentOption) -> str:
         if obj.kind == PaymentOptionKind.CASH_DISCOUNT:
             discount = cash_discount(PREVIEW_VALUE, cash_discount_terms_of(obj))
-            return _("%(percent)s%% off: discount %(discount)s, pays %(pays)s") % {
-                "percent": _percent(discount.discount_percentage),
-                "discount": discount.discount_value,
-                "pays": discount.value_with_discount,
+            return _("%(percent)s off: discount %(discount)s, pays %(pays)s") % {
+                "percent": percent_text(discount.discount_percentage),
+                "discount": money_text(discount.discount_value),
+                "pays": money_text(discount.value_with_discount),
             }
         plan = installment_plan(PREVIEW_VALUE, installment_terms_of(obj))
         rows = format_html_join(
             "",
-            "<tr><td>{}x</td><td>{}</td><td>{}</td><td>{}%</td><td>{}</td></tr>",
+            "<tr><td>{}x</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             (
                 (
                     entry.installment,
-                    entry.installment_value,
-                    entry.total_value,
-                    _percent(entry.fee),
-                    entry.fee_total_value,
+                    money_text(entry.installment_value),
+                    money_text(entry.total_value),
+                    percent_text(entry.fee),
+                    money_text(entry.fee_total_value),
                 )
                 for entry in plan
             ),

@@ -16,6 +16,7 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
 
 from infra.ids import is_db_id
+from infra.numbers import money_text
 
 HISTORY_FIELDSET = (
     _("History"),
@@ -64,6 +65,17 @@ def truncated_column(field_name: str, *, description, length: int = NAME_COLUMN_
 
     def column(obj):
         return truncated(getattr(obj, field_name), length)
+
+    column.__name__ = f"{field_name}_column"
+    return admin.display(description=description, ordering=field_name)(column)
+
+
+def money_column(field_name: str, *, description):
+    """A change-list column showing an amount as `R$ 1.234,56` (infra.numbers.money_text, the
+    one way staff read money), sortable by it."""
+
+    def column(obj):
+        return money_text(getattr(obj, field_name))
 
     column.__name__ = f"{field_name}_column"
     return admin.display(description=description, ordering=field_name)(column)

@@ -47,7 +47,8 @@ class SalesChannel(TimestampedModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.domain})"
+        """The name, and the domain when the name does not say it already."""
+        return self.name if self.domain in self.name else f"{self.name} ({self.domain})"
 
     def clean(self):
         self.domain = (self.domain or "").strip().lower().rstrip(".")

@@ -14,6 +14,7 @@ from django.http import Http404, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -34,7 +35,7 @@ from .services import (
 class EndpointForm(forms.ModelForm):
     url = forms.URLField(label=_("URL"), max_length=500, assume_scheme="https")
     events = forms.MultipleChoiceField(
-        label=_("events"),
+        label=capfirst(_("events")),
         choices=[(code, event_label(code)) for code in EVENT_TYPES],
         widget=forms.CheckboxSelectMultiple,
     )

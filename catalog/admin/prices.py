@@ -3,9 +3,12 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from infra.forms import NumberField
+from infra.numbers import money_text, percent_text
 from storefront.admin_utils import SafeAutocompleteMixin
 
 from ..models import PriceRule, TradePolicy
+from ..pricing import ValueType
 
 
 @admin.register(TradePolicy)
@@ -26,7 +29,7 @@ class PriceRuleAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
         "name",
         "trigger",
         "rule_target",
-        "value",
+        "discount",
         "priority",
     )
     list_display_links = ("name",)
@@ -64,6 +67,21 @@ class PriceRuleAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
         (_("Applies to"), {"fields": ("rule_target", "products", "categories", "brands")}),
         (_("History"), {"fields": ("last_update_user_name", "created_at", "updated_at")}),
     )
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        if db_field.name == "value":  # a percentage or an amount: no R$ before it
+            kwargs["form_class"] = NumberField
+            kwargs["help_text"] = _(
+                "A percentage or an amount in R$, as the value type says (10: 10 percent off, "
+                "or R$ 10 off)."
+            )
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
+
+    @admin.display(description=_("value"), ordering="value")
+    def discount(self, rule: PriceRule) -> str:
+        if rule.value_type == ValueType.PERCENTAGE:
+            return percent_text(rule.value)
+        return money_text(rule.value)
 
     def save_model(self, request, obj, form, change):
         obj.last_update_user_name = request.user.get_username()

@@ -1,5 +1,7 @@
 """Admin of products: prices, stock per storage, medias, descriptions and variations inline."""
 
+from decimal import Decimal
+
 from django import forms
 from django.contrib import admin
 from django.db import models
@@ -7,11 +9,58 @@ from django.db.models import Q, Sum
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from infra.numbers import money_text
 from storefront.admin_utils import HISTORY_FIELDSET, SafeAutocompleteMixin, truncated
 
 from ..models import Product, ProductDescription, ProductMedia, ProductPrice, Stock
+from ..pricing import PRICE_CHANGE_FACTOR, price_change_needs_confirmation
+from ..selectors import selling_prices_get
 from ..services import MediaImageError, media_prepare_image
 from .merchandising import ProductRelationInline
+
+# The checkbox of the product page that confirms large price changes (change_form.html).
+CONFIRM_PRICE_CHANGE = "confirm_price_change"
+
+
+class PriceChangeForm(forms.ModelForm):
+    """Refuses a price (`price_fields`) changed more than PRICE_CHANGE_FACTOR times up or down
+    until the page's "Confirm price change" box is ticked: the page then shows the box."""
+
+    price_fields: tuple[str, ...] = ()
+    price_change_unconfirmed = False
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.data.get(CONFIRM_PRICE_CHANGE):
+            return cleaned
+        for name in self.price_fields:
+            old, new = self.initial.get(name), cleaned.get(name)
+            if not (isinstance(old, Decimal) and isinstance(new, Decimal)):
+                continue
+            if price_change_needs_confirmation(old, new):
+                self.price_change_unconfirmed = True
+                self.add_error(
+                    name,
+                    _(
+                        "%(new)s is more than %(factor)d times %(old)s or less than its "
+                        "fraction: check it, then tick “Confirm price change” to save it."
+                    )
+                    % {
+                        "new": money_text(new),
+                        "old": money_text(old),
+                        "factor": PRICE_CHANGE_FACTOR,
+                    },
+                )
+        return cleaned
+
+
+class ProductPriceForm(PriceChangeForm):
+    price_fields = ("sale_price",)
+
+
+class BasePriceForm(PriceChangeForm):
+    price_fields = ("base_price",)
+
 
 # Typed addresses without a scheme are taken as https (Django 6's default, said now).
 URL_FIELD_OVERRIDES = {models.URLField: {"assume_scheme": "https"}}
@@ -19,8 +68,12 @@ URL_FIELD_OVERRIDES = {models.URLField: {"assume_scheme": "https"}}
 
 class ProductPriceInline(admin.TabularInline):
     model = ProductPrice
+    form = ProductPriceForm
     fields = ("trade_policy", "sale_price", "comparison_price", "markup", "available_for_sale")
     extra = 0
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("trade_policy")  # the row captions
 
 
 class StockInline(SafeAutocompleteMixin, admin.TabularInline):
@@ -29,6 +82,9 @@ class StockInline(SafeAutocompleteMixin, admin.TabularInline):
     readonly_fields = ("updated_at",)
     autocomplete_fields = ("storage",)
     extra = 0
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("storage")  # the row captions
 
 
 class ProductMediaForm(forms.ModelForm):
@@ -124,6 +180,7 @@ class ProductDescriptionInline(admin.StackedInline):
 
 class VariationInline(SafeAutocompleteMixin, admin.TabularInline):
     model = Product
+    form = BasePriceForm
     fk_name = "parent"
     verbose_name = _("variation")
     verbose_name_plural = _("variations")
@@ -133,7 +190,7 @@ class VariationInline(SafeAutocompleteMixin, admin.TabularInline):
     extra = 0
 
 
-class ProductAdminForm(forms.ModelForm):
+class ProductAdminForm(BasePriceForm):
     def clean(self):
         cleaned = super().clean()
         values = cleaned.get("attribute_values")
@@ -154,7 +211,7 @@ class ProductAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
         "type",
         "brand",
         "main_category",
-        "base_price",
+        "price",
         "available_stock",
     )
     list_display_links = ("sku", "short_name")
@@ -223,6 +280,37 @@ class ProductAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
             super()
             .get_queryset(request)
             .annotate(_available=Sum("stocks__available", filter=Q(stocks__storage__active=True)))
+        )
+
+    def get_changelist_instance(self, request):
+        changelist = super().get_changelist_instance(request)
+        changelist.result_list = list(changelist.result_list)
+        prices = selling_prices_get(changelist.result_list)
+        for product in changelist.result_list:
+            product.selling_price = prices[product.pk]
+        return changelist
+
+    def render_change_form(self, request, context, *args, **kwargs):
+        forms_shown = [context["adminform"].form] + [
+            form for inline in context["inline_admin_formsets"] for form in inline.formset.forms
+        ]
+        context["price_change_factor"] = PRICE_CHANGE_FACTOR
+        context["price_change_unconfirmed"] = any(
+            getattr(form, "price_change_unconfirmed", False) for form in forms_shown
+        )
+        return super().render_change_form(request, context, *args, **kwargs)
+
+    @admin.display(description=_("price"))
+    def price(self, product: Product):
+        """What the storefront sells it at in the default trade policy; the base price too
+        when it differs."""
+        selling = product.selling_price.sale_price  # type: ignore[attr-defined]  # the changelist's
+        if selling == product.base_price:
+            return money_text(selling)
+        return format_html(
+            '{}<br><small style="color:var(--body-quiet-color)">{}</small>',
+            money_text(selling),
+            _("base price %(price)s") % {"price": money_text(product.base_price)},
         )
 
     @admin.display(description=_("name"), ordering="name")

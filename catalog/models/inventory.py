@@ -160,4 +160,8 @@ class Stock(TimestampedModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.product_id} @ {self.storage_id}: {self.available}"
+        """ "Main warehouse (São Paulo): 12 available" (reads the storage: select it along)."""
+        return _("%(storage)s: %(available)d available") % {
+            "storage": self.storage,
+            "available": self.available,
+        }

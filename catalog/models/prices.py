@@ -16,6 +16,7 @@ from infra.models import (
     money_field,
     one_default,
 )
+from infra.numbers import money_text
 from storefront.models import TimestampedModel
 
 from ..pricing import BaseField, Target, Trigger, UpdateComparison, ValueType
@@ -96,7 +97,8 @@ class ProductPrice(TimestampedModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.sale_price} ({self.trade_policy_id})"
+        """ "Default: R$ 112,90" (reads the trade policy: select it with the price)."""
+        return f"{self.trade_policy}: {money_text(self.sale_price)}"
 
 
 # Choices of the rule fields: values from catalog/pricing.py's enums, labels for the admin.

@@ -7,10 +7,10 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from infra.models import (
-    NOT_NEGATIVE,
     ZERO,
     ActiveQuerySet,
     derived_int_field,
+    length_field,
     money_field,
     weight_field,
 )
@@ -21,13 +21,6 @@ from .inventory import CargoType
 HEX_COLOR = RegexValidator(
     r"^#[0-9A-Fa-f]{6}\Z", _("Enter a hex colour like #1A2B3C (a # and six hex digits).")
 )
-
-
-def length_field(verbose_name) -> models.DecimalField:
-    """Centimetres, to the tenth of a millimetre: never negative, 0 when unknown."""
-    return models.DecimalField(
-        verbose_name, max_digits=10, decimal_places=2, default=ZERO, validators=[NOT_NEGATIVE]
-    )
 
 
 class ProductType(models.TextChoices):
@@ -167,9 +160,10 @@ class Product(TimestampedModel):
     additional_time = models.PositiveSmallIntegerField(
         _("additional time"), default=0, help_text=_("Extra days before shipping (handling time).")
     )
-    width = length_field(_("width"))
-    height = length_field(_("height"))
-    length = length_field(_("length"))
+    # 0 when unknown
+    width = length_field(_("width"), default=ZERO)
+    height = length_field(_("height"), default=ZERO)
+    length = length_field(_("length"), default=ZERO)
     weight = weight_field(_("weight"), default=ZERO, help_text=_("Kilograms."))
 
     parent = models.ForeignKey(

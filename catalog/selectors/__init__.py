@@ -16,7 +16,7 @@
   product (see catalog/pricing.py for the rules); of a plain row (`.values(*PRICING_FIELDS)`)
   `price_get(pricing_data_from_row(row, category_ids, context), stored, context=...)`.
 - price_context.py: `PriceContext` and `price_context_get(...)`, what the prices of one
-  request share.
+  request share; `selling_prices_get(products)`, what a list of products sells at now.
 - facts.py: `full_product_facts_get(...)`, what the full product computes.
 - merchandising.py: seals (`active_seals()`, cached plain data), related and indicated
   products (a prefetch recipe), the product's filters.
@@ -32,7 +32,7 @@ from .categories import (
 )
 from .facts import FullProductFacts, ProductStatus, StockFacts, full_product_facts_get
 from .merchandising import FilterFacts, SealData
-from .price_context import PriceContext, price_context_get
+from .price_context import PriceContext, price_context_get, selling_prices_get
 from .prices import (
     PRICE_RULE_CACHE,
     PRICE_RULE_RELATIONS,

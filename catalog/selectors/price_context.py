@@ -4,6 +4,7 @@ moment, live rules, category index, payment terms)."""
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from storefront import payments
@@ -11,10 +12,15 @@ from storefront.models import PaymentOptionKind
 from storefront.selectors import payment_terms_get
 
 from .. import pricing
-from ..models import PriceRule
+from ..models import PriceRule, Product
 from ..tree import CategoryIndex
 from .categories import category_index
-from .prices import active_price_rules, default_trade_policy_id, price_rule_data
+from .prices import (
+    active_price_rules,
+    default_trade_policy_id,
+    price_rule_data,
+    product_price_get,
+)
 
 
 @dataclass(frozen=True)
@@ -68,3 +74,20 @@ def price_context_get(
             else payments.SINGLE_PAYMENT
         ),
     )
+
+
+def selling_prices_get(products: list[Product]) -> dict[int, pricing.Price]:
+    """{product id: the price the storefront shows now in the default trade policy} (one
+    item, no coupon: the stored sale price after the automatic price rules; the base price
+    when the policy has no price of the product). A fixed number of queries for any number
+    of products (the staff's product list)."""
+    prefetch_related_objects(
+        products,
+        # what product_price_get reads: the policy's price row, the categories of category
+        # rules (a variation's parent's too)
+        Prefetch("prices", to_attr="all_prices"),
+        "categories",
+        "parent__categories",
+    )
+    context = price_context_get()
+    return {product.pk: product_price_get(product=product, context=context) for product in products}

@@ -4,6 +4,7 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from infra.models import (
@@ -16,6 +17,7 @@ from infra.models import (
     percentage_field,
     weight_field,
 )
+from infra.numbers import money_text, range_text, weight_text
 from storefront.models import TimestampedModel
 
 from .. import quote
@@ -269,12 +271,15 @@ class ShippingRow(TimestampedModel):
         ]
 
     def __str__(self) -> str:
-        # "No limit" (the largest weight) is written as an open range, never as 9999999.999.
-        final = "" if self.final_weight >= MAX_WEIGHT else self.final_weight
-        return (
-            f"{self.initial_zipcode}-{self.final_zipcode}, "
-            f"{self.initial_weight}-{final} kg: {self.shipping_value}"
-        )
+        """ "01000-000 to 09999-999, 0,000 to 1,000 kg: R$ 18,90" (reads the table's country:
+        select the table with the row). "No limit" is an open range, never 9999999.999."""
+        country = self.table.country if self.table_id else "BRA"
+        zipcodes = gettext("%(start)s to %(end)s") % {
+            "start": format_postal_code(country, self.initial_zipcode),
+            "end": format_postal_code(country, self.final_zipcode),
+        }
+        weights = range_text(self.initial_weight, self.final_weight, weight_text, MAX_WEIGHT)
+        return f"{zipcodes}, {weights} kg: {money_text(self.shipping_value)}"
 
     @property
     def variables(self) -> tuple[quote.QuoteVariable, ...]:

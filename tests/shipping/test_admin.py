@@ -237,3 +237,69 @@ def test_a_pickup_point_of_a_delivery_table_is_refused(staff_client):
     assert response.status_code == 200
     assert not Pickup.objects.exists()
     assert carrier.pk
+
+
+def test_a_row_typed_in_portuguese_saves_its_amounts_and_reads_them_back(staff_client, settings):
+    settings.ADMIN_LANGUAGE_CODE = "pt-br"
+    table = ShippingTableFactory(country="BRA")
+    response = staff_client.post(
+        admin_url(ShippingRow, "add"),
+        {
+            "table": table.pk,
+            "initial_zipcode": "01000-000",
+            "final_zipcode": "09999-999",
+            "initial_weight": "0",
+            "final_weight": "1",
+            "initial_price": "0",
+            "final_price": "1.500,00",
+            "shipping_value": "18,90",
+            "begin_shipping_time": "1",
+            "end_shipping_time": "2",
+            "extra_kg_value": "2,5",
+            "extra_kg_threshold": "0,5",
+            "order_value_percentage": "1,5",
+            "fixed_fee": "0",
+        },
+        follow=True,
+    )
+    row = ShippingRow.objects.get()
+    assert (row.shipping_value, row.final_price) == (Decimal("18.90"), Decimal("1500.00"))
+    assert (row.extra_kg_value, row.extra_kg_threshold) == (Decimal("2.5"), Decimal("0.5"))
+    assert row.order_value_percentage == Decimal("1.5")
+    # the message names the row by what it is
+    assert "01000-000 a 09999-999, 0,000 a 1,000 kg: R$ 18,90" in response.content.decode()
+
+    changelist = staff_client.get(admin_url(ShippingRow, "changelist")).content.decode()
+    assert "R$ 18,90" in changelist
+    assert "0,000 a 1,000" in changelist and "R$ 0,00 a R$ 1.500,00" in changelist
+
+
+def test_a_freight_typed_with_a_point_in_portuguese_is_refused(staff_client, settings):
+    settings.ADMIN_LANGUAGE_CODE = "pt-br"
+    row = ShippingRowFactory(shipping_value=Decimal("18.90"))
+    page = staff_client.get(admin_url(ShippingRow, "change", row.pk)).content.decode()
+    assert 'name="shipping_value" value="18,90"' in page
+
+    response = staff_client.post(
+        admin_url(ShippingRow, "change", row.pk),
+        {
+            "table": row.table_id,
+            "initial_zipcode": "00000-000",
+            "final_zipcode": "99999-999",
+            "initial_weight": "0",
+            "final_weight": "30",
+            "initial_price": "0",
+            "final_price": "",
+            "shipping_value": "18.9",
+            "begin_shipping_time": "2",
+            "end_shipping_time": "5",
+            "extra_kg_value": "0",
+            "extra_kg_threshold": "0",
+            "order_value_percentage": "0",
+            "fixed_fee": "0",
+        },
+    )
+    assert response.status_code == 200
+    assert "antes dos centavos: 18,90" in response.content.decode()
+    row.refresh_from_db()
+    assert row.shipping_value == Decimal("18.90")

@@ -113,7 +113,7 @@ def test_payment_option_changelist_shows_the_key_terms(admin_client):
 
     content = response.content.decode()
     assert "5% off" in content
-    assert "up to 12x, 3x interest-free, 1.99%/month, minimum installment 5.00" in content
+    assert "up to 12x, 3x interest-free, 1.99%/month, minimum installment R$ 5.00" in content
 
 
 def test_payment_option_changelist_filters_by_kind_and_searches(admin_client):
@@ -147,10 +147,13 @@ def test_the_installment_change_page_previews_the_plan(admin_client):
     response = admin_client.get(reverse("admin:storefront_paymentoption_change", args=[card.pk]))
 
     content = response.content.decode()
-    assert "Preview for 1000.00" in content
+    assert "Preview for R$ 1,000.00" in content
     # 10x of 1000.00 at 1.99%/month: 111.27 each, 1112.70 in all.
-    assert "<td>10x</td><td>111.27</td><td>1112.70</td><td>1.99%</td><td>112.70</td>" in content
-    assert "<td>3x</td><td>333.33</td><td>1000.00</td><td>0%</td><td>0.00</td>" in content
+    assert (
+        "<td>10x</td><td>R$ 111.27</td><td>R$ 1,112.70</td><td>1.99%</td><td>R$ 112.70</td>"
+        in content
+    )
+    assert "<td>3x</td><td>R$ 333.33</td><td>R$ 1,000.00</td><td>0%</td><td>R$ 0.00</td>" in content
 
 
 def test_the_cash_discount_change_page_previews_the_discount(admin_client):
@@ -158,7 +161,7 @@ def test_the_cash_discount_change_page_previews_the_discount(admin_client):
 
     response = admin_client.get(reverse("admin:storefront_paymentoption_change", args=[cash.pk]))
 
-    assert "7.5% off: discount 75.00, pays 925.00" in response.content.decode()
+    assert "7.5% off: discount R$ 75.00, pays R$ 925.00" in response.content.decode()
 
 
 def test_staff_add_an_installment_option(admin_client):
@@ -234,3 +237,10 @@ def test_the_changelist_query_count_does_not_grow_with_the_options(
         response = admin_client.get(reverse("admin:storefront_paymentoption_changelist"))
 
     assert response.status_code == 200
+
+
+def test_a_channel_is_named_without_repeating_its_domain():
+    assert str(SalesChannel(name="Demo store (127.0.0.1)", domain="127.0.0.1")) == (
+        "Demo store (127.0.0.1)"
+    )
+    assert str(SalesChannel(name="Loja", domain="loja.example")) == "Loja (loja.example)"
