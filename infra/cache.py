@@ -23,8 +23,8 @@ Three ways to keep a value:
   its product's version survives other products' changes. What a rendering read is
   noted with `depend_on` inside `recording()`; `still_current` checks it later.
 
-A request reads each version once (`versions_per_request` middleware): with Redis, the
-first read fetches every known namespace in one round trip.
+A request reads each version once (`versions_per_request` middleware): with Redis, each
+read fetches the namespaces asked for that are not read yet, in one round trip.
 """
 
 import contextvars
@@ -179,8 +179,6 @@ def _store() -> CacheVersions | FileVersions:
 
 # --- Versions, once per request -------------------------------------------------------
 
-# Namespaces the code has named: a request's first read fetches all of them at once.
-_KNOWN: set[str] = set()
 _request_versions: contextvars.ContextVar[dict[str, int] | None] = contextvars.ContextVar(
     "namespace_versions", default=None
 )
@@ -204,10 +202,9 @@ def namespace_versions(namespaces: tuple[str, ...]) -> Versions:
     seen = _request_versions.get()
     if seen is None:
         return _store().read(namespaces)
-    missing = [namespace for namespace in namespaces if namespace not in seen]
+    missing = tuple(namespace for namespace in namespaces if namespace not in seen)
     if missing:
-        wanted = tuple({*missing, *(() if seen else _KNOWN)})
-        seen.update(zip(wanted, _store().read(wanted), strict=True))
+        seen.update(zip(missing, _store().read(missing), strict=True))
     return tuple(seen[namespace] for namespace in namespaces)
 
 
@@ -267,7 +264,6 @@ def cached(namespace: str, key: str, build: Callable[[], Any], timeout: int | No
 
     A cache outage (Redis down) is a miss: the value is built from the database.
     """
-    _KNOWN.add(namespace)
     full_key = f"{namespace}:{namespace_versions((namespace,))[0]}:{key}"
     value = cache.get(full_key)
     if value is None:
@@ -292,7 +288,6 @@ def kept(namespace: str, key: str, build: Callable[[], Any]) -> Any:
 
     The value is shared by every request of the process: treat it as read-only.
     """
-    _KNOWN.add(namespace)
     return kept_many(namespace, [key], lambda _: (namespace,), lambda _: {key: build()})[key]
 
 
@@ -342,7 +337,6 @@ def invalidate_on_change(
     Writes that skip signals (`QuerySet.update`, raw SQL imports) bump it themselves.
     """
     if isinstance(namespace, str):
-        _KNOWN.add(namespace)
         name, fixed = namespace, (namespace,)
         namespaces_of: Callable[[Any], Iterable[str]] = lambda instance: fixed  # noqa: E731
     else:
