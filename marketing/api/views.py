@@ -14,9 +14,12 @@ from apikit.querystring import json_or_nested, string_list
 from apikit.responses import envelope, request_base_url
 from apikit.text import check_json_strings
 from catalog.api.fragments import product_full_answer
+from infra.cache import kept_many
 from storefront.selectors import current_sales_channel
 
 from ..selectors import (
+    OFFER_NAMESPACES,
+    UpsellOffer,
     upsell_answer_valid_until,
     upsell_for_cart,
 )
@@ -107,6 +110,16 @@ def upsell_query_input(request) -> tuple[ListQuery, dict[int, int | None]]:
     return query, cart
 
 
+def _offer_body(offer: UpsellOffer) -> dict:
+    """The offer's Upsell but its product (rendered per request), kept with the offers."""
+    return kept_many(
+        "upsell-answers",
+        [offer.id],
+        lambda _: OFFER_NAMESPACES,
+        lambda _: {offer.id: UpsellSerializer(offer, context={"upsell_product": None}).data},
+    )[offer.id]
+
+
 class UpsellView(APIView):
     @cart_upsell_get_schema
     def get(self, request, locationId: str):
@@ -130,8 +143,7 @@ class UpsellView(APIView):
         )
         if product is None:  # deleted between the two reads
             raise not_found(ErrorCode.UPSELL_NOT_FOUND, UPSELL_NOT_FOUND_MESSAGE)
-        context = {"upsell_product": product.body}
-        data = UpsellSerializer(offer, context=context).data
+        data = {**_offer_body(offer), "upsellProduct": product.body}
         # the answer changes by itself at an offer's or rule's boundary, or at a start or
         # end of a seal or banner the product shows
         boundaries = (
