@@ -25,6 +25,7 @@ import functools
 import logging
 import socket
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -205,6 +206,10 @@ class BoundedLocMemCache(LocMemCache):
     without recounting it: a few bytes of drift per counter, forgotten when it is deleted.)
     """
 
+    # LocMemCache's own state (not in django-stubs)
+    _cache: "OrderedDict[str, bytes]"
+    _expire_info: dict[str, float | None]
+
     def __init__(self, name: str, params: dict[str, Any]) -> None:
         super().__init__(name, params)
         self._max_bytes = int(params.get("OPTIONS", {}).get("MAX_BYTES", 40 * 1024 * 1024))
@@ -212,7 +217,7 @@ class BoundedLocMemCache(LocMemCache):
 
     def _set(self, key: str, value: Any, timeout: Any = DEFAULT_TIMEOUT) -> None:
         old = self._cache.get(key)
-        super()._set(key, value, timeout)
+        super()._set(key, value, timeout)  # type: ignore[misc]
         self._size[0] += len(value) - (0 if old is None else len(old))
         while self._size[0] > self._max_bytes and len(self._cache) > 1:
             evicted, pickled = self._cache.popitem()  # the least recently used
@@ -220,12 +225,12 @@ class BoundedLocMemCache(LocMemCache):
             self._size[0] -= len(pickled)
 
     def _cull(self) -> None:
-        super()._cull()
+        super()._cull()  # type: ignore[misc]
         self._size[0] = sum(map(len, self._cache.values()))
 
     def _delete(self, key: str) -> bool:
         pickled = self._cache.get(key)
-        deleted = super()._delete(key)
+        deleted: bool = super()._delete(key)  # type: ignore[misc]
         if deleted and pickled is not None:
             self._size[0] -= len(pickled)
         return deleted
