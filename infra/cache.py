@@ -29,6 +29,7 @@ read fetches the namespaces asked for that are not read yet, in one round trip.
 
 import contextvars
 import fcntl
+import functools
 import hashlib
 import mmap
 import os
@@ -43,6 +44,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends.locmem import LocMemCache
+from django.core.signals import setting_changed
 from django.db.models import Model
 from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.http import HttpRequest, HttpResponse
@@ -53,9 +55,26 @@ from .db_routing import note_change
 Versions = tuple[int, ...]
 
 
+@functools.cache
+def _default_breaker() -> Any:
+    """The shared cache's circuit breaker (None: a cache without one), found once."""
+    return getattr(caches["default"], "breaker", None)
+
+
+def _settings_changed(*, setting: str, **kwargs: Any) -> None:
+    if setting == "CACHES":
+        _default_breaker.cache_clear()
+
+
+setting_changed.connect(_settings_changed)
+
+
 def cache_reachable() -> bool:
     """False while the cache backend's circuit breaker skips the shared cache."""
-    breaker = getattr(cache, "breaker", None)
+    if isinstance(cache, ConnectionProxy):
+        breaker = _default_breaker()
+    else:  # a backend set in place of the proxy (tests)
+        breaker = getattr(cache, "breaker", None)
     return breaker is None or breaker.state == "closed"
 
 
@@ -284,11 +303,20 @@ MAX_KEPT = 20_000  # keys may come from requests (an option id, a product): a bo
 OUTAGE_KEEP_SECONDS = 5
 
 
+def _fresh(made: float) -> bool:
+    """Whether a value kept since `made` may still be served: always while the shared
+    cache answers (its versions tell), for OUTAGE_KEEP_SECONDS while it does not."""
+    return made > time.time() - OUTAGE_KEEP_SECONDS or cache_reachable()
+
+
 def kept(namespace: str, key: str, build: Callable[[], Any]) -> Any:
     """Store-wide read data, kept in this process's memory until `namespace` changes.
 
     The value is shared by every request of the process: treat it as read-only.
     """
+    entry = _KEPT.get((namespace, key))
+    if entry is not None and entry[0] == namespace_versions((namespace,)) and _fresh(entry[1]):
+        return entry[2]
     return kept_many(namespace, [key], lambda _: (namespace,), lambda _: {key: build()})[key]
 
 
@@ -330,11 +358,10 @@ def kept_many(
     when given. Versions are read before building."""
     wanted = dict.fromkeys(keys)
     stamps = _stamps(wanted, namespaces)
-    made_after = 0.0 if cache_reachable() else time.time() - OUTAGE_KEEP_SECONDS
     found: dict[Any, Any] = {}
     for key, stamp in stamps.items():
         entry = _KEPT.get((kind, key))
-        if entry is not None and entry[0] == stamp and entry[1] > made_after:
+        if entry is not None and entry[0] == stamp and _fresh(entry[1]):
             found[key] = entry[2]
     missing = [key for key in stamps if key not in found]
     if missing:
