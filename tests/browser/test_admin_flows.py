@@ -161,6 +161,7 @@ def test_a_comment_is_approved_and_answered_and_the_reply_is_public(signed_in):
         browser.click_and_wait('#content-main form [type="submit"]')
         reply = Comment.objects.get(parent=question)
         assert reply.reply_by_user and reply.active
+        assert browser.path == "/admin/feedback/comment/", browser.path  # back to the queue
     with browser.step("see the reply in the public comments API"):
         query = urlencode({"condition[parentCommentId]": question.pk})
         status, body = browser.api(f"/publics/products/comments?{query}")
