@@ -312,8 +312,9 @@ class CommentAdmin(OwnPagesMixin, ModerationAdmin):
     def get_changelist_instance(self, request):
         changelist = super().get_changelist_instance(request)
         changelist.result_list = list(changelist.result_list)
+        filters = self.get_preserved_filters(request)
         for comment in changelist.result_list:  # the `reply_link` column's way back
-            comment.queue_filters = self.get_preserved_filters(request)
+            comment.queue_filters = filters
         return changelist
 
     def get_inlines(self, request, obj):
