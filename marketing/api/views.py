@@ -9,6 +9,7 @@ from rest_framework.views import APIView
 
 from apikit.caching import conditional_response
 from apikit.errors import ErrorCode, not_found
+from apikit.parsers import valid_params
 from apikit.query import ListQuery, parse_list_query, sparse
 from apikit.querystring import json_or_nested, string_list
 from apikit.responses import envelope, request_base_url
@@ -73,11 +74,10 @@ def banner_codes_input(request) -> dict:
 class BannerListView(APIView):
     @banner_groups_list_schema
     def get(self, request):
-        query = BannerListingQuerySerializer(data=banner_codes_input(request))
-        query.is_valid(raise_exception=True)
+        query = valid_params(BannerListingQuerySerializer, banner_codes_input(request))
         moment = timezone.now()
         listing = banner_listing_get(
-            codes=query.validated_data["codes"],
+            codes=query["codes"],
             channel=current_sales_channel(request),
             moment=moment,
             base_url=request.build_absolute_uri("/"),
