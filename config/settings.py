@@ -14,7 +14,7 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_int, env_list, env_str
+from config.env import env_bool, env_int, env_list, env_str, git_commit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -23,6 +23,12 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
 RUNNING_TESTS = "pytest" in sys.modules
+
+# The code's version: part of every cached answer's and fragment's key, so that two
+# releases serving side by side during a rolling deploy never read each other's renderings
+# (namespace versions and rate-limit counters stay shared). Set it where the code is not a
+# git checkout (an image tag, a package version).
+RELEASE = env_str("RELEASE") or git_commit(str(BASE_DIR)) or "unreleased"
 
 DATA_DIR = Path(env_str("DATA_DIR", str(BASE_DIR / "data")))
 DATA_DIR.mkdir(parents=True, exist_ok=True)

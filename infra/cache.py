@@ -284,7 +284,7 @@ def cached(namespace: str, key: str, build: Callable[[], Any], timeout: int | No
 
     A cache outage (Redis down) is a miss: the value is built from the database.
     """
-    full_key = f"{namespace}:{namespace_versions((namespace,))[0]}:{key}"
+    full_key = f"{namespace}:{settings.RELEASE}:{namespace_versions((namespace,))[0]}:{key}"
     value = cache.get(full_key)
     if value is None:
         value = build()

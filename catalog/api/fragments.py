@@ -77,7 +77,7 @@ def register_full_product_section(section: FullProductSection) -> None:
 def _prefix(kind: str, base_url: str, namespaces: tuple[str, ...] = ()) -> str:
     versions = namespace_versions((PRODUCTS_CACHE, *namespaces))
     base = hashlib.blake2b(base_url.encode(), digest_size=8).hexdigest()
-    return f"{PRODUCTS_CACHE}:{':'.join(map(str, versions))}:{kind}:{base}"
+    return f"{PRODUCTS_CACHE}:{settings.RELEASE}:{':'.join(map(str, versions))}:{kind}:{base}"
 
 
 def _keyed(body: bytes, key: str) -> bytes:
