@@ -144,13 +144,15 @@ def test_a_geonames_file_keeps_the_country_of_each_line(staff, settings):
     assert set(PostalCode.objects.values_list("country", flat=True)) == {"BRA"}
 
 
-def test_the_form_states_the_state_as_its_two_letter_code(staff):
+def test_the_form_states_the_state_as_its_two_letter_code(staff, settings):
+    settings.POSTAL_IMPORT_INLINE_MAX_LINES = 50_000
     page = staff.get(POSTAL).content.decode()
     help_texts = re.findall(r'<div class="help">(.*?)</div>', page, re.S)
     assert any("two-letter code, e.g. SP" in text for text in help_texts)
     assert "<code>state</code></td><td>state: its two-letter code (UF), e.g. SP" in page
     portuguese = in_portuguese(staff).get(POSTAL).content.decode()
     assert "o estado pela sigla da UF, por exemplo SP" in portuguese
+    assert "arquivos com mais de 50.000 linhas são importados em segundo plano" in portuguese
 
 
 def test_background_progress_is_counted_in_lines(staff, settings):
