@@ -195,11 +195,15 @@ if REDIS_URL:
 else:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "BACKEND": "infra.cache_backend.BoundedLocMemCache",
             "LOCATION": "storefront",
             "TIMEOUT": env_int("CACHE_TIMEOUT", 300),
-            # Rendered answers and product fragments: room for a real store's catalogue.
-            "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 10000)},
+            # Rendered answers and full products: room for a real store's catalogue, in a
+            # bounded share of each worker's memory (bench/README.md, memory).
+            "OPTIONS": {
+                "MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 10000),
+                "MAX_BYTES": env_int("CACHE_MAX_BYTES", 40 * 1024 * 1024),
+            },
         }
     }
 # Without Redis, the cache namespaces' versions live in this memory-mapped file, shared by

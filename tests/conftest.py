@@ -49,3 +49,10 @@ def media_root(settings, tmp_path):
     """Uploaded files go to a temporary folder for the test."""
     settings.MEDIA_ROOT = tmp_path / "media"
     return settings.MEDIA_ROOT
+
+
+@pytest.fixture
+def no_warming(monkeypatch):
+    """Misses of read models build what they were asked for only, as when the catalogue's
+    first products were all read already (infra.cache.Warm)."""
+    monkeypatch.setattr("infra.cache._to_warm", lambda kind, warm: [])
