@@ -413,6 +413,8 @@ SPECTACULAR_SETTINGS = {
 
 # --- Store behaviour ----------------------------------------------------------
 
+# The store's country (ISO 3166-1 alpha-3): preselected where staff choose one (imports).
+STORE_COUNTRY = env_str("STORE_COUNTRY", "BRA")
 # Signed customer tokens (POST /publics/customers/login) expire after this many seconds.
 CUSTOMER_TOKEN_MAX_AGE = env_int("CUSTOMER_TOKEN_MAX_AGE", 7 * 24 * 3600)
 # New product comments are held until staff approve them, unless this is off.
