@@ -92,7 +92,7 @@ def short_date(value: date | datetime | None):
     if value is None:
         return None
     if isinstance(value, datetime):
-        value = timezone.template_localtime(value)
+        value = timezone.localtime(value) if timezone.is_aware(value) else value
         short, full = "SHORT_DATETIME_FORMAT", "DATETIME_FORMAT"
     else:
         short, full = "SHORT_DATE_FORMAT", "DATE_FORMAT"
@@ -108,13 +108,13 @@ def short_date(value: date | datetime | None):
 def date_column(model: type[models.Model], field_name: str):
     """A change-list column showing the date field `field_name` through `short_date()`,
     sortable by it, headed and classed (`column-<field_name>`) as the field itself."""
-    field = model._meta.get_field(field_name)
+    label = getattr(model._meta.get_field(field_name), "verbose_name", field_name)
 
     def column(obj):
         return short_date(getattr(obj, field_name))
 
     column.__name__ = field_name
-    return admin.display(description=field.verbose_name, ordering=field_name)(column)
+    return admin.display(description=label, ordering=field_name)(column)
 
 
 def is_date_field(model: type[models.Model], name) -> bool:
@@ -128,16 +128,23 @@ def is_date_field(model: type[models.Model], name) -> bool:
 
 class ShortDatesMixin:
     """Every date column of the change list as `short_date()` (columns edited in the list
-    stay inputs). The admin site mixes it into every ModelAdmin registered, third-party ones
-    included (storefront/admin_site.py)."""
+    stay inputs; a date named in `list_display_links` stays a link). The admin site mixes
+    it into every ModelAdmin registered, third-party ones included (storefront/admin_site.py)."""
 
-    def get_list_display(self, request):
+    def _short_dates(self, names):
         return [
             date_column(self.model, name)
             if is_date_field(self.model, name) and name not in self.list_editable
             else name
-            for name in super().get_list_display(request)
+            for name in names
         ]
+
+    def get_list_display(self, request):
+        return self._short_dates(super().get_list_display(request))
+
+    def get_list_display_links(self, request, list_display):
+        links = super().get_list_display_links(request, list_display)
+        return self._short_dates(links) if links else links
 
 
 # --- Autocomplete fields that refuse garbage ids ------------------------------------
