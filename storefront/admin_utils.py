@@ -1,16 +1,21 @@
 """Helpers shared by every app's admin: the history fieldset, truncated texts and badges.
 
-Change lists fit a 1366 px screen with the sidebar open (docs/decisions.md, issue 13): the
-columns a person acts on come first, and long texts go through `truncated()`, which keeps
-the full text on hover.
+Change lists fit a 1366 px screen with the sidebar open (docs/decisions.md, issues 13 and
+20): the columns a person acts on come first, long texts go through `truncated()` and dates
+through `short_date()`, both keeping the full text on hover.
 """
 
-from functools import partial
+from datetime import date, datetime
+from functools import cache, partial
 
 from django import forms
 from django.contrib import admin
 from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
+from django.core.exceptions import FieldDoesNotExist
+from django.db import models
 from django.urls import path
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
@@ -79,6 +84,67 @@ def money_column(field_name: str, *, description):
 
     column.__name__ = f"{field_name}_column"
     return admin.display(description=description, ordering=field_name)(column)
+
+
+def short_date(value: date | datetime | None):
+    """A date as `26/11/2026 10:37` (the language's short format, local time); the long form
+    ("26 de Novembro de 2026 às 10:37") is the hover title."""
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        value = timezone.localtime(value) if timezone.is_aware(value) else value
+        short, full = "SHORT_DATETIME_FORMAT", "DATETIME_FORMAT"
+    else:
+        short, full = "SHORT_DATE_FORMAT", "DATE_FORMAT"
+    return format_html(
+        '<time datetime="{}" title="{}">{}</time>',
+        value.isoformat(),
+        date_format(value, full),
+        date_format(value, short),
+    )
+
+
+@cache
+def date_column(model: type[models.Model], field_name: str):
+    """A change-list column showing the date field `field_name` through `short_date()`,
+    sortable by it, headed and classed (`column-<field_name>`) as the field itself."""
+    label = getattr(model._meta.get_field(field_name), "verbose_name", field_name)
+
+    def column(obj):
+        return short_date(getattr(obj, field_name))
+
+    column.__name__ = field_name
+    return admin.display(description=label, ordering=field_name)(column)
+
+
+def is_date_field(model: type[models.Model], name) -> bool:
+    if not isinstance(name, str):
+        return False
+    try:
+        return isinstance(model._meta.get_field(name), models.DateField)
+    except FieldDoesNotExist:
+        return False
+
+
+class ShortDatesMixin:
+    """Every date column of the change list as `short_date()` (columns edited in the list
+    stay inputs; a date named in `list_display_links` stays a link). The admin site mixes
+    it into every ModelAdmin registered, third-party ones included (storefront/admin_site.py)."""
+
+    def _short_dates(self, names):
+        return [
+            date_column(self.model, name)
+            if is_date_field(self.model, name) and name not in self.list_editable
+            else name
+            for name in names
+        ]
+
+    def get_list_display(self, request):
+        return self._short_dates(super().get_list_display(request))
+
+    def get_list_display_links(self, request, list_display):
+        links = super().get_list_display_links(request, list_display)
+        return self._short_dates(links) if links else links
 
 
 # --- Autocomplete fields that refuse garbage ids ------------------------------------

@@ -101,19 +101,17 @@ class ProductMediaForm(forms.ModelForm):
                 self.add_error("original_file", str(exc))
 
 
-class ProductMediaInline(admin.TabularInline):
+class ProductMediaInline(admin.StackedInline):
+    """Stacked, two fields a line: as a table its eight columns were 1,760 px wide."""
+
     model = ProductMedia
     form = ProductMediaForm
     formfield_overrides = URL_FIELD_OVERRIDES
     fields = (
-        "thumbnail",
-        "type",
-        "original_file",
-        "url",
-        "title",
-        "alternative_text",
-        "position",
-        "dimensions",
+        ("thumbnail", "dimensions"),
+        ("type", "position"),
+        ("original_file", "url"),
+        ("title", "alternative_text"),
     )
     readonly_fields = ("thumbnail", "dimensions")
     extra = 0

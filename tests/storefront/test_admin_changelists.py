@@ -8,15 +8,27 @@ The checkable rule, for every change list of the project's admin:
 - no column shows a long text as is: a TextField, or a CharField longer than
   LONG_TEXT_CHARS, goes through storefront.admin_utils.truncated() (full text on hover);
 - no "by <relation>" filter lists a model that grows with the store (products, customers,
-  comments...): those are searched, or filtered by clicking a row's link.
+  comments...): those are searched, or filtered by clicking a row's link;
+- dates are short (`26/11/2026 10:37`, the full date on hover) in every change list, the
+  third-party ones included (issue 20; the browser suite checks that every list fits).
 """
 
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
 import pytest
+from axes.models import AccessLog
 from django.contrib import admin
+from django.contrib.auth import get_user_model
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
+from django.urls import reverse
+from django.utils import translation
 
-from storefront.admin_utils import truncated
+from storefront.admin_utils import ShortDatesMixin, truncated
+from storefront.models import Customer
+
+from .factories import CustomerFactory
 
 PROJECT_APPS = {"storefront", "catalog", "marketing", "shipping", "feedback"}
 MAX_COLUMNS = 8
@@ -120,3 +132,81 @@ def test_truncated_keeps_the_full_text_on_hover():
     assert ">Chegou antes do pra…</span>" in html
     assert truncated("curto", 20) == "curto"
     assert str(truncated('<b>"x"</b>' * 10, 5)).count("<b>") == 0  # escaped
+
+
+# --- Short dates (issue 20) -------------------------------------------------------------
+
+NOV_26 = datetime(2026, 11, 26, 10, 37, tzinfo=ZoneInfo("America/Sao_Paulo"))
+
+
+@pytest.fixture
+def staff_client(client, db):
+    user = get_user_model().objects.create_superuser("boss", "boss@store.example", "x-pass-123")
+    client.force_login(user)
+    yield client
+    translation.deactivate()  # the admin's middleware leaves its language active
+
+
+@pytest.mark.parametrize(
+    ("language", "short", "full"),
+    [
+        ("pt-br", "26/11/2026 10:37", "26 de Novembro de 2026 às 10:37"),
+        ("en", "11/26/2026 10:37 a.m.", "Nov. 26, 2026, 10:37 a.m."),
+    ],
+)
+def test_a_change_list_shows_dates_short_with_the_full_date_on_hover(
+    staff_client, settings, language, short, full
+):
+    settings.ADMIN_LANGUAGE_CODE = language
+    customer = CustomerFactory(last_login=None)
+    Customer.objects.filter(pk=customer.pk).update(created_at=NOV_26)
+
+    page = staff_client.get(reverse("admin:storefront_customer_changelist")).content.decode()
+
+    assert f'title="{full}">{short}</time>' in page
+    assert 'datetime="2026-11-26T10:37:00-03:00"' in page
+    assert 'class="sortable column-created_at' in page  # still sorted by the field
+    assert '<td class="field-last_login">-</td>' in page  # no date: the empty value
+
+
+def test_a_date_column_sorts_by_its_field(staff_client):
+    for day in (3, 1, 2):
+        customer = CustomerFactory(name=f"Customer {day}")
+        Customer.objects.filter(pk=customer.pk).update(created_at=NOV_26.replace(day=day))
+    url = reverse("admin:storefront_customer_changelist")
+    created_at = 1 + list(admin.site._registry[Customer].list_display).index("created_at")
+
+    page = staff_client.get(url, {"o": f"-{created_at}"}).content.decode()
+
+    assert page.index("Customer 3") < page.index("Customer 2") < page.index("Customer 1")
+
+
+def test_third_party_change_lists_show_dates_short_too(staff_client, settings):
+    settings.ADMIN_LANGUAGE_CODE = "pt-br"
+    log = AccessLog.objects.create(user_agent="x", ip_address="127.0.0.1", username="ana")
+    AccessLog.objects.filter(pk=log.pk).update(attempt_time=NOV_26)
+
+    page = staff_client.get(reverse("admin:axes_accesslog_changelist")).content.decode()
+
+    assert ">26/11/2026 10:37</time>" in page
+    assert "26 de Novembro de 2026 às 10:37</td>" not in page
+
+
+def test_a_date_named_as_a_link_stays_a_link(staff_client, monkeypatch):
+    customer = CustomerFactory()
+    customer_admin = admin.site._registry[Customer]
+    monkeypatch.setattr(customer_admin, "list_display_links", ("created_at",))
+
+    page = staff_client.get(reverse("admin:storefront_customer_changelist")).content.decode()
+
+    change = reverse("admin:storefront_customer_change", args=[customer.pk])
+    assert f'<th class="field-created_at"><a href="{change}"><time' in page
+
+
+def test_every_registered_admin_shows_dates_short():
+    plain = [
+        type(a).__name__
+        for a in admin.site._registry.values()
+        if not isinstance(a, ShortDatesMixin)
+    ]
+    assert plain == []
