@@ -20,6 +20,7 @@ from typing import Any, cast
 from django.db.models import QuerySet
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import ListAPIView
+from rest_framework.metadata import SimpleMetadata
 from rest_framework.pagination import LimitOffsetPagination
 
 from .caching import conditional_response
@@ -120,13 +121,21 @@ class EnvelopedPagination(ListPagination):
     envelope = True
 
 
+class ListMetadata(SimpleMetadata):
+    """OPTIONS as for any view: the serializer describes the registers, not a request body."""
+
+    def determine_actions(self, request: Any, view: Any) -> dict:
+        return {}
+
+
 class ListView(ListAPIView):
-    """GET: the page of `get_queryset()` the query asks for, rendered by `serializer_class`."""
+    """GET: the page of `get_queryset()` the query asks for, rendered by `registers`."""
 
     filter_backends = (SparseFields, ConditionFilter, StrictOrdering)
     pagination_class = ListPagination
     ordering: tuple[str, ...] = ("-created_at",)  # ORM paths; "id" always ends the order
     sparse_fields: tuple[str, ...] | None = None
+    metadata_class = ListMetadata
 
     @property
     def pages(self) -> ListPagination:
@@ -158,9 +167,13 @@ class ListView(ListAPIView):
             )
         return queryset
 
+    def registers(self, rows: list) -> Any:
+        """The page's rows as dicts (override to attach what the serializer needs)."""
+        return self.get_serializer(rows, many=True).data
+
     def list(self, request: Any, *args: Any, **kwargs: Any) -> Any:
         rows = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        registers = self.get_serializer(rows, many=True).data if rows else []
+        registers = self.registers(rows) if rows else []
         if wanted := self.sparse_fields:  # in the serializer's key order
             registers = [
                 {key: value for key, value in row.items() if key in wanted} for row in registers

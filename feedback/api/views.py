@@ -62,10 +62,10 @@ class ProductReviewListView(ListView):
     def get_queryset(self) -> Any:
         return product_reviews_public()
 
-    def get_serializer(self, rows: list, **kwargs: Any) -> Any:
+    def registers(self, rows: list) -> Any:
         base_url = request_base_url(self.request)
         attach_product_summaries(rows, base_url=base_url, key="productId")
-        return ProductReviewSerializer(rows, context={"base_url": base_url}, **kwargs)
+        return ProductReviewSerializer(rows, many=True, context={"base_url": base_url}).data
 
 
 @extend_schema_view(get=product_comment_list_schema)
@@ -79,9 +79,9 @@ class CommentListView(ListView):
     def get_queryset(self) -> Any:
         return comments_public()
 
-    def get_serializer(self, rows: list, **kwargs: Any) -> Any:
+    def registers(self, rows: list) -> Any:
         attach_product_summaries(rows, base_url=request_base_url(self.request))
-        return CommentSerializer(rows, **kwargs)
+        return CommentSerializer(rows, many=True).data
 
 
 class CommentCreateView(APIView):

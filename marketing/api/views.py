@@ -101,7 +101,7 @@ class CandidatePagination(ListPagination):
 
 @extend_schema_view(get=cart_upsell_get_schema)
 class UpsellView(ListView):
-    """The upsell candidates as a list: `condition` and `order` choose among the offers."""
+    # The candidate offers as a list: `condition` and `order` choose among them.
 
     queryset = Upsell.objects.all()
     serializer_class = UpsellSerializer
