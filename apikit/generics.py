@@ -45,7 +45,6 @@ class ListPagination(LimitOffsetPagination):
     limit: int
     offset: int
     count: int
-    limit_query_param = "limit"
     envelope = False  # the success envelope around the page
 
     def bounded(self, request: Any, name: str, default: int, low: int, high: int) -> int:

@@ -58,8 +58,6 @@ def clip(text: str) -> str:
 def collect(params: Any, names: tuple[str, ...]) -> dict[str, Items]:
     """The items of each of `names` present in the QueryDict `params`: keys `name` or
     ``name[...``; other keys are never parsed (a malformed ``utm[x`` is not an error here)."""
-    if not hasattr(params, "lists"):
-        raise ValidationError({"non_field_errors": ["The query parameters could not be read."]})
     found: dict[str, Items] = {}
     for key, values in params.lists():
         if (base := key.partition("[")[0]) in names:
