@@ -1,25 +1,24 @@
-"""The one decoder of array and object parameters in a query string (DESIGN §4, §5).
+"""The one decoder of the contract's query encodings (DESIGN §4, §5).
 
-Reads a Django ``QueryDict`` or a plain dict in one pass (`collect`), then each parameter
-from its own items (`decoded`): bracket keys (``a[b][c]=1``, ``x[]=p``, ``o[0][f]=1``) become
-nested dicts and lists, a JSON string (``condition={"score":5}``) is decoded, and lists of
-strings come in any encoding (``codes[]=a``, ``codes=a&codes=b``, ``codes=a,b``,
-``codes=["a","b"]``)::
+`collect` sorts a ``QueryDict``'s items by parameter in one pass; `decoded` reads one
+parameter from its items: bracket keys (``a[b][c]=1``, ``x[]=p``, ``o[0][f]=1``) become
+nested dicts and lists, a value starting with ``[`` or ``{`` is JSON. On top of it, the list
+parameters: `condition_data` (flat filter data, ``{"score__gte": "4"}``), `order_entries`
+and `string_list` (``codes[]=a``, ``codes=a&codes=b``, ``codes=a,b``, ``codes=["a","b"]``)::
 
     >>> from django.http import QueryDict
-    >>> json_or_nested(QueryDict("c[score][gte]=4"), "c"), string_list(QueryDict("c=a, b,"), "c")
-    ({'score': {'gte': '4'}}, ['a', 'b'])
+    >>> condition_data(collect(QueryDict("c[score][gte]=4"), ("c",))["c"], name="c")
+    {'score__gte': '4'}
 
-No ORM here. Every problem is a ``ValidationError({name: [message]})`` naming the field
-(rendered as 422 VALIDATION_ERROR); nothing else is ever raised, whatever the input.
+No ORM here. Every problem is a ``ValidationError({name: [message]})``, whatever the input.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
-from collections.abc import Mapping
 from typing import Any
 
 from rest_framework.exceptions import ValidationError
@@ -28,10 +27,15 @@ MAX_DEPTH = 5  # bracket segments after the base key, and nesting of a JSON valu
 MAX_KEY_LENGTH = 200
 MAX_LIST_LENGTH = 100
 MAX_JSON_LENGTH = 20_000
+MAX_CONDITIONS = 20
+LIST_PARAMETERS = ("limit", "offset", "fields", "condition", "order")  # also the error order
 
 _KEY = re.compile(r"([^\[\]]+)((?:\[[^\[\]]*\])*)")
 _SEGMENT = re.compile(r"\[([^\[\]]*)\]")
 _INDEX = re.compile(r"[0-9]{1,9}")
+INFINITE = (math.inf, -math.inf)  # what JSON's 1e999 becomes
+
+Items = list[tuple[str, Any]]  # (key, a string or, for a repeated key, a list of strings)
 
 
 class _Obj(dict):
@@ -42,161 +46,96 @@ class _Arr(list):
     """A list built from ``name[]`` keys."""
 
 
-def _error(name: str, message: str) -> ValidationError:
-    return ValidationError({name: [message]})
+def invalid(name: str, message: str) -> ValidationError:
+    return ValidationError({name: [f"The {name} {message}."]})
 
 
 def clip(text: str) -> str:
     """A client-supplied name, shortened for use in an error message."""
-    text = str(text)
     return text if len(text) <= 50 else text[:47] + "..."
 
 
-def _base_of(key: str) -> str:
-    return re.split(r"[\[\]]", key, maxsplit=1)[0] or key
+def collect(params: Any, names: tuple[str, ...]) -> dict[str, Items]:
+    """The items of each of `names` present in the QueryDict `params`: keys `name` or
+    ``name[...``; other keys are never parsed (a malformed ``utm[x`` is not an error here)."""
+    found: dict[str, Items] = {}
+    for key, values in params.lists():
+        if (base := key.partition("[")[0]) in names:
+            found.setdefault(base, []).append((key, values[0] if len(values) == 1 else values))
+    return found
 
 
-def _items(params: Any) -> list[tuple[str, Any, bool]]:
-    """(key, value, raw) triples: raw is True for a value taken as-is from a plain dict.
-
-    From a QueryDict, one value is a string and a repeated key a list of strings.
-    """
-    if params is None:
-        return []
-    if hasattr(params, "lists"):
-        return [
-            (str(key), values[0] if len(values) == 1 else list(values), False)
-            for key, values in params.lists()
-        ]
-    if isinstance(params, Mapping):
-        return [(str(key), value, True) for key, value in params.items()]
-    raise ValidationError({"non_field_errors": ["The query parameters could not be read."]})
+def query_items(request: Any) -> dict[str, Items]:
+    """The list parameters' items of a DRF request, collected once per request."""
+    if not hasattr(request, "_list_items"):
+        request._list_items = collect(request.query_params, LIST_PARAMETERS)
+    return request._list_items
 
 
-def _split_key(key: str) -> tuple[str, list[str]]:
-    """``a[b][]`` -> ("a", ["b", ""]); malformed or too deep keys are a ValidationError."""
-    base = clip(_base_of(key))
-    if len(key) > MAX_KEY_LENGTH:
-        raise _error(base, f"The {base} parameter name is longer than {MAX_KEY_LENGTH} characters.")
-    match = _KEY.fullmatch(key)
-    if match is None:
-        raise _error(base, f"The {base} parameter name '{clip(key)}' is malformed.")
-    segments = _SEGMENT.findall(match.group(2))
-    if len(segments) > MAX_DEPTH:
-        raise _error(base, f"The {base} parameter is nested deeper than {MAX_DEPTH} levels.")
-    if "" in segments[:-1]:
-        raise _error(base, f"The {base} parameter may use [] only as its last bracket.")
-    return match.group(1), segments
-
-
-def _build(items: list[tuple[str, Any, bool]]) -> dict:
+def _bracketed(items: Items, name: str) -> Any:
+    conflict = invalid(name, "parameter is given in conflicting forms")
     root = _Obj()
-    for key, value, raw in items:
-        base, segments = _split_key(key)
-        path = [base, *segments]
+    for key, value in items:
+        if len(key) > MAX_KEY_LENGTH:
+            raise invalid(name, f"parameter name is longer than {MAX_KEY_LENGTH} characters")
+        if (match := _KEY.fullmatch(key)) is None:
+            raise invalid(name, f"parameter name '{clip(key)}' is malformed")
+        path = [name, *_SEGMENT.findall(match.group(2))]
+        if len(path) > MAX_DEPTH + 1:
+            raise invalid(name, f"parameter is nested deeper than {MAX_DEPTH} levels")
+        if "" in path[1:-1]:
+            raise invalid(name, "parameter may use [] only as its last bracket")
         node: Any = root
-        for index, segment in enumerate(path[:-1]):
-            expected = _Arr if path[index + 1] == "" else _Obj
-            child = node.get(segment)
-            if child is None:
-                child = expected()
-                node[segment] = child
-            elif type(child) is not expected:
-                raise _error(base, f"The {clip(base)} parameter is given in conflicting forms.")
-            node = child
-        last = path[-1]
-        if last == "":
+        for segment, after in itertools.pairwise(path):
+            kind = _Arr if after == "" else _Obj
+            if type(node := node.setdefault(segment, kind())) is not kind:
+                raise conflict
+        if path[-1] == "":
             node.extend(value if isinstance(value, list) else [value])
-        elif last in node:
-            raise _error(base, f"The {clip(base)} parameter is given in conflicting forms.")
-        elif raw and segments and isinstance(value, list):
-            node[last] = value[0] if len(value) == 1 else list(value)
+        elif path[-1] in node:
+            raise conflict
         else:
-            node[last] = value
-    return root
+            node[path[-1]] = value
+    return root.get(name)
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, _Obj):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, _Arr):
-        return [_plain(item) for item in value]
-    return value
+def _too_deep(value: Any, depth: int = 0) -> bool:
+    if not isinstance(value, dict | list):
+        return False
+    children = value.values() if isinstance(value, dict) else value
+    return depth >= MAX_DEPTH or any(_too_deep(child, depth + 1) for child in children)
 
 
-def parse_nested(params: Any) -> dict:
-    """Every parameter, bracket keys as nested dicts and lists (``a[0][f]=1`` keeps "0" as
-    a key: see `indexed_list`); malformed, too deep or conflicting keys are refused."""
-    return _plain(_build(_items(params)))
-
-
-def _depth_exceeds(value: Any, limit: int) -> bool:
-    stack = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict | list):
-            if depth >= limit:
-                return True
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
-    return False
-
-
-def _reject_constant(constant: str) -> Any:
+def _no_constant(constant: str) -> Any:
     raise ValueError(f"{constant} is not allowed")
 
 
 def parse_json(text: str, *, name: str) -> Any:
     """Decode a JSON parameter value; invalid, too long or too deep JSON is a ValidationError."""
     if len(text) > MAX_JSON_LENGTH:
-        raise _error(name, f"The {name} field is longer than {MAX_JSON_LENGTH} characters.")
+        raise invalid(name, f"field is longer than {MAX_JSON_LENGTH} characters")
     try:
-        value = json.loads(text, parse_constant=_reject_constant)
+        value = json.loads(text, parse_constant=_no_constant)
     except (ValueError, RecursionError):
-        raise _error(name, f"The {name} field is not valid JSON.") from None
-    if _depth_exceeds(value, MAX_DEPTH):
-        raise _error(name, f"The {name} field is nested deeper than {MAX_DEPTH} levels.")
+        raise invalid(name, "field is not valid JSON") from None
+    if _too_deep(value):
+        raise invalid(name, f"field is nested deeper than {MAX_DEPTH} levels")
     return value
 
 
-def _looks_like_json(value: Any) -> bool:
-    return isinstance(value, str) and value.strip()[:1] in ("[", "{")
-
-
-def collect(params: Any, names: tuple[str, ...]) -> dict[str, list[tuple[str, Any, bool]]]:
-    """One pass over the parameters: the items of each of `names` that is present.
-
-    An item belongs to `name` when its key is `name` or starts with ``name[``; other keys
-    are never parsed (a malformed ``utm[x`` of another parameter is not an error here).
-    """
-    found: dict[str, list[tuple[str, Any, bool]]] = {}
-    for item in _items(params):
-        base = item[0].partition("[")[0]
-        if base in names:
-            found.setdefault(base, []).append(item)
-    return found
-
-
-def decoded(items: list[tuple[str, Any, bool]] | None, name: str) -> tuple[Any, bool]:
-    """(value, is_structured) of one parameter from its `collect` items; (None, False) when
-    absent. is_structured is True when the value came from JSON (a JSON string or a plain
-    dict value), so its strings are not split on commas."""
+def decoded(items: Items | None, name: str) -> tuple[Any, bool]:
+    """(value, came from JSON) of one parameter from its `collect` items; (None, False) when
+    absent. Strings of a JSON value are not split on commas."""
     if not items:
         return None, False
-    value = _plain(_build(items)).get(name)
-    plain_key = next((raw for key, _, raw in items if key == name), None)
-    if _looks_like_json(value):
+    value = items[0][1] if len(items) == 1 and items[0][0] == name else _bracketed(items, name)
+    if isinstance(value, str) and value.strip()[:1] in ("[", "{"):
         return parse_json(value, name=name), True
-    if plain_key and not isinstance(value, str):
-        if isinstance(value, float) and not math.isfinite(value):
-            raise _error(name, f"The {name} field must be a finite number.")
-        return value, True
     return value, False
 
 
 def json_or_nested(params: Any, name: str) -> Any:
-    """`name` as JSON or brackets: ``c={"a":1}`` -> {"a": 1}; ``c[a]=1`` -> {"a": "1"};
-    ``c=-a`` -> "-a"; absent -> None."""
+    """`name` as JSON or brackets: ``c={"a":1}`` -> {"a": 1}; ``c[a]=1`` -> {"a": "1"}."""
     return decoded(collect(params, (name,)).get(name), name)[0]
 
 
@@ -204,38 +143,81 @@ def indexed_list(value: Any, *, name: str) -> list:
     """A list as is; {"0": x, "1": y} (from ``name[0]=x&name[1]=y``) as [x, y], by index."""
     if isinstance(value, list):
         return value
-    if isinstance(value, dict) and all(
-        isinstance(key, str) and _INDEX.fullmatch(key) for key in value
-    ):
+    if isinstance(value, dict) and all(_INDEX.fullmatch(key) for key in value):
         return [value[key] for key in sorted(value, key=int)]
-    raise _error(name, f"The {name} field must be a list.")
+    raise invalid(name, "field must be a list")
 
 
 def string_list(params: Any, name: str) -> list[str] | None:
-    """The list of strings for `name`, in any of the supported encodings; None when absent.
-
-    Comma-separated parts are trimmed and empty ones dropped; JSON elements may be strings
-    or numbers (kept as strings). More than 100 elements is a ValidationError.
-    """
-    return strings(*decoded(collect(params, (name,)).get(name), name), name=name)
+    """The strings of `name` in any encoding (trimmed, empty ones dropped; JSON numbers as
+    strings); None when absent; more than 100 is a ValidationError."""
+    return strings(decoded(collect(params, (name,)).get(name), name), name=name)
 
 
-def strings(value: Any, structured: bool, *, name: str) -> list[str] | None:
-    """`string_list` of an already `decoded` value."""
+def strings(value_and_json: tuple[Any, bool], *, name: str) -> list[str] | None:
+    value, structured = value_and_json
     if value is None:
         return None
-    if isinstance(value, dict):
-        value = indexed_list(value, name=name)
-    elements = value if isinstance(value, list) else [value]
     result: list[str] = []
-    for element in elements:
-        plain = isinstance(element, str | int | float) and not isinstance(element, bool)
-        if not plain or (isinstance(element, float) and not math.isfinite(element)):
-            raise _error(name, f"The {name} field must be a list of strings.")
-        if isinstance(element, str) and not structured:
-            result.extend(part.strip() for part in element.split(",") if part.strip())
+    for item in indexed_list(value, name=name) if isinstance(value, dict | list) else [value]:
+        if isinstance(item, bool) or not isinstance(item, str | int | float) or item in INFINITE:
+            raise invalid(name, "field must be a list of strings")
+        if isinstance(item, str) and not structured:
+            result.extend(part.strip() for part in item.split(",") if part.strip())
         else:
-            result.append(str(element))
+            result.append(str(item))
         if len(result) > MAX_LIST_LENGTH:
-            raise _error(name, f"The {name} field may have at most {MAX_LIST_LENGTH} elements.")
+            raise invalid(name, f"field may have at most {MAX_LIST_LENGTH} elements")
     return result
+
+
+def condition_data(items: Items | None, name: str = "condition") -> dict[str, Any]:
+    """Flat filter data from `condition`: ``{"score__eq": 5, "createdAt__gte": ...}``; a bare
+    value is eq, a list in, null with eq/ne isNull; ``{"score": {}}`` gives ``score__``."""
+    raw = decoded(items, name)[0]
+    if raw is None or raw == "":
+        return {}
+    if not isinstance(raw, dict):
+        raise invalid(name, "field must be a JSON object")
+    data: dict[str, Any] = {}
+    for field, value in raw.items():
+        operators = (
+            value if isinstance(value, dict) else {"in" if isinstance(value, list) else "eq": value}
+        )
+        for operator, operand in operators.items() or [("", None)]:
+            if operand is None and operator in ("eq", "ne"):
+                operator, operand = "isNull", operator == "eq"
+            data[f"{field}__{operator}"] = operand
+    if len(raw) > MAX_CONDITIONS or len(data) > MAX_CONDITIONS:
+        raise invalid(name, f"field may have at most {MAX_CONDITIONS} conditions")
+    return data
+
+
+def order_entries(items: Items | None, name: str = "order") -> list[tuple[str, bool]]:
+    """[(API name, descending)] from ``-createdAt,score``, a JSON list of names or of
+    ``{"field", "direction"}`` objects, or ``order[0][field]=...``."""
+    raw = decoded(items, name)[0]
+    if isinstance(raw, dict):
+        raw = [raw] if "field" in raw else indexed_list(raw, name=name)
+    raw = [] if raw is None else [raw] if isinstance(raw, str) else raw
+    if not isinstance(raw, list):
+        raise invalid(name, "field must be a list of fields")
+    entries: list[tuple[str, bool]] = []
+    for item in raw:
+        if isinstance(item, str):
+            parts = filter(None, (part.strip() for part in item.split(",")))
+            entries.extend((part.lstrip("+-").strip(), part.startswith("-")) for part in parts)
+        elif isinstance(item, dict):
+            field, direction = item.get("field"), item.get("direction", "asc")
+            if not isinstance(field, str) or not field:
+                raise invalid(name, "field entries must name a field")
+            if not isinstance(direction, str) or direction.lower() not in ("asc", "desc"):
+                raise invalid(name, "field direction must be asc or desc")
+            if set(item) - {"field", "direction"}:
+                raise invalid(name, "field entries may only have field and direction")
+            entries.append((field, direction.lower() == "desc"))
+        else:
+            raise invalid(name, "field must be a list of fields")
+        if len(entries) > MAX_LIST_LENGTH:  # a guard on repeats; distinct fields: the filter
+            raise invalid(name, f"field may have at most {MAX_LIST_LENGTH} entries")
+    return entries

@@ -74,26 +74,6 @@ def success_envelope(name: str, data: Any, *, many: bool = False) -> serializers
     )
 
 
-def page_container(
-    name: str, register_serializer: type[serializers.Serializer]
-) -> serializers.Serializer:
-    """A named component for {"registers": [...], "pagination": {...}}."""
-    return inline_serializer(
-        name=name,
-        fields={
-            "registers": register_serializer(many=True),
-            "pagination": PaginationSerializer(),
-        },
-    )
-
-
-class PaginationSerializer(serializers.Serializer):
-    limit = serializers.IntegerField()
-    offset = serializers.IntegerField()
-    pages = serializers.IntegerField(help_text="ceil(registers / limit)")
-    registers = serializers.IntegerField(help_text="Total number of records.")
-
-
 def preprocess_public_paths(
     endpoints: list[tuple[str, str, str, Any]],
 ) -> list[tuple[str, str, str, Any]]:

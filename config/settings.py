@@ -66,7 +66,6 @@ INSTALLED_APPS = [
     "axes",
     "corsheaders",
     "rest_framework",
-    "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "storefront",

@@ -258,27 +258,24 @@ def upsell_answer_valid_until(*, location: str, moment: datetime) -> datetime | 
     return min((edge for edge in (offers, rules) if edge is not None), default=None)
 
 
-DEFAULT_ORDER = ("-priority", "id")
-
-
 def upsell_for_cart(
     *,
     location: str,
     variation_map: dict[int, int | None],
     moment: datetime,
-    filters: Q = Q(),  # noqa: B008  (an empty Q is immutable: filters nothing)
-    order_by: tuple[str, ...] = DEFAULT_ORDER,
+    listed: QuerySet[Upsell] | None = None,
     offset: int = 0,
 ) -> UpsellOffer | None:
-    """The offer for the cart: the first candidate matching `filters`, in `order_by` order,
-    after skipping `offset` of them (the product comes from the product read model). The
-    offers and the cart's products come from process memory; a list query (a condition,
-    another order) is one query over the candidates' ids."""
+    """The offer for the cart: the first candidate, after skipping `offset` of them, by
+    priority (then id) or, given a list query's `listed` offers (filtered and ordered),
+    in that order (the product comes from the product read model). The offers and the
+    cart's products come from process memory; a list query is one query over the
+    candidates' ids."""
     cart = cart_get(variation_map)
     candidates = {o.id: o for o in location_offers(location) if o.offered_to(cart, moment)}
-    if filters == Q() and order_by == DEFAULT_ORDER:
+    if listed is None:
         ranked = sorted(candidates.values(), key=lambda offer: (-offer.priority, offer.id))
         return next(iter(ranked[offset : offset + 1]), None)
-    page = Upsell.objects.filter(pk__in=candidates).filter(filters).order_by(*order_by)
+    page = listed.filter(pk__in=candidates)
     chosen = next(iter(page.values_list("pk", flat=True)[offset : offset + 1]), None)
     return candidates.get(chosen) if chosen is not None else None

@@ -4,12 +4,10 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 
 from apikit.errors import ErrorCode
-from apikit.query import list_query_parameters
-from apikit.schema import error_responses, page_container, success_envelope
+from apikit.schema import error_responses, success_envelope
 from storefront.api.idempotency import idempotency_key_parameter
 from storefront.api.throttling import rate_limit_headers
 
-from .lists import COMMENT_LIST, PRODUCT_REVIEW_LIST, SALES_CHANNEL_REVIEW_LIST
 from .review_write_serializers import ProductReviewWriteSerializer, ReviewWriteSerializer
 from .serializers import (
     CommentCreateSerializer,
@@ -26,14 +24,7 @@ product_review_list_schema = extend_schema(
         "a review with `masked` true also masks the name (J*** S***)."
     ),
     tags=["reviews"],
-    parameters=list_query_parameters(PRODUCT_REVIEW_LIST),
-    responses={
-        200: success_envelope(
-            "ProductReviewPageEnvelope",
-            page_container("ProductReviewPage", ProductReviewSerializer),
-        ),
-        **error_responses(422),
-    },
+    responses={200: ProductReviewSerializer, **error_responses(422)},
 )
 
 
@@ -46,14 +37,7 @@ sales_channel_review_list_schema = extend_schema(
         "name too."
     ),
     tags=["reviews"],
-    parameters=list_query_parameters(SALES_CHANNEL_REVIEW_LIST),
-    responses={
-        200: success_envelope(
-            "SalesChannelReviewPageEnvelope",
-            page_container("SalesChannelReviewPage", SalesChannelReviewSerializer),
-        ),
-        **error_responses(422),
-    },
+    responses={200: SalesChannelReviewSerializer, **error_responses(422)},
 )
 
 
@@ -66,8 +50,7 @@ product_comment_list_schema = extend_schema(
         "only); `totalReplies` counts a comment's approved replies. E-mails are masked."
     ),
     tags=["comments"],
-    parameters=list_query_parameters(COMMENT_LIST),
-    responses={200: page_container("CommentPage", CommentSerializer), **error_responses(422)},
+    responses={200: CommentSerializer, **error_responses(422)},
 )
 
 

@@ -7,27 +7,23 @@
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_view
 from rest_framework.views import APIView
 
-from apikit.caching import conditional_response
 from apikit.errors import ErrorCode, not_found
+from apikit.generics import EnvelopedPagination, ListView
 from apikit.parsers import valid_data
 from apikit.paths import path_id
-from apikit.query import list_page, parse_list_query
-from apikit.responses import bare, envelope, request_base_url
+from apikit.responses import bare, request_base_url
 from catalog.api.fragments import attach_product_summaries
 from storefront.api.idempotency import idempotent
 from storefront.api.throttling import PublicWriteThrottle
 from storefront.models import Customer
 from storefront.selectors import current_sales_channel
 
-from ..selectors import (
-    comments_public,
-    product_reviews_public,
-    sales_channel_reviews_public,
-)
+from ..selectors import comments_public, product_reviews_public, sales_channel_reviews_public
 from ..services import comment_create
-from .lists import COMMENT_LIST, PRODUCT_REVIEW_LIST, SALES_CHANNEL_REVIEW_LIST
+from .filters import CommentFilter, ProductReviewFilter, SalesChannelReviewFilter
 from .schema import (
     product_comment_create_schema,
     product_comment_list_schema,
@@ -41,44 +37,51 @@ from .serializers import (
     SalesChannelReviewSerializer,
 )
 
-
-class ProductReviewListView(APIView):
-    @product_review_list_schema
-    def get(self, request):
-        query = parse_list_query(request.query_params, PRODUCT_REVIEW_LIST)
-        base_url = request_base_url(request)
-
-        def render(rows: list) -> Any:
-            attach_product_summaries(rows, base_url=base_url, key="productId")
-            return ProductReviewSerializer(rows, many=True, context={"base_url": base_url}).data
-
-        page = list_page(product_reviews_public(), query, render)
-        return conditional_response(request, envelope(page), max_age=0)
+REVIEW_ORDER = {"id": "id", "score": "score", "recommended": "recommended"}
+REVIEW_ORDER |= {"createdAt": "created_at", "updatedAt": "updated_at"}
 
 
-class SalesChannelReviewListView(APIView):
-    @sales_channel_review_list_schema
-    def get(self, request):
-        query = parse_list_query(request.query_params, SALES_CHANNEL_REVIEW_LIST)
-        reviews = sales_channel_reviews_public(channel=current_sales_channel(request))
-        page = list_page(
-            reviews, query, lambda rows: SalesChannelReviewSerializer(rows, many=True).data
-        )
-        return conditional_response(request, envelope(page), max_age=0)
+@extend_schema_view(get=sales_channel_review_list_schema)
+class SalesChannelReviewListView(ListView):
+    serializer_class = SalesChannelReviewSerializer
+    filterset_class = SalesChannelReviewFilter
+    ordering_fields = REVIEW_ORDER
+    pagination_class = EnvelopedPagination
+
+    def get_queryset(self) -> Any:
+        return sales_channel_reviews_public(channel=current_sales_channel(self.request))
 
 
-class CommentListView(APIView):
-    @product_comment_list_schema
-    def get(self, request):
-        query = parse_list_query(request.query_params, COMMENT_LIST)
-        base_url = request_base_url(request)
+@extend_schema_view(get=product_review_list_schema)
+class ProductReviewListView(ListView):
+    serializer_class = ProductReviewSerializer
+    filterset_class = ProductReviewFilter
+    ordering_fields = {"id": "id", "productId": "product_id", **REVIEW_ORDER}
+    pagination_class = EnvelopedPagination
 
-        def render(rows: list) -> Any:
-            attach_product_summaries(rows, base_url=base_url)
-            return CommentSerializer(rows, many=True).data
+    def get_queryset(self) -> Any:
+        return product_reviews_public()
 
-        page = list_page(comments_public(), query, render)
-        return conditional_response(request, page, max_age=0)
+    def registers(self, rows: list) -> Any:
+        base_url = request_base_url(self.request)
+        attach_product_summaries(rows, base_url=base_url, key="productId")
+        return ProductReviewSerializer(rows, many=True, context={"base_url": base_url}).data
+
+
+@extend_schema_view(get=product_comment_list_schema)
+class CommentListView(ListView):
+    serializer_class = CommentSerializer
+    filterset_class = CommentFilter
+    ordering_fields = {"id": "id", "productId": "product_id", "replyByUser": "reply_by_user"}
+    ordering_fields |= {"totalReplies": "total_replies"}
+    ordering_fields |= {"createdAt": "created_at", "updatedAt": "updated_at"}
+
+    def get_queryset(self) -> Any:
+        return comments_public()
+
+    def registers(self, rows: list) -> Any:
+        attach_product_summaries(rows, base_url=request_base_url(self.request))
+        return CommentSerializer(rows, many=True).data
 
 
 class CommentCreateView(APIView):

@@ -4,11 +4,9 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 
 from apikit.errors import ErrorCode
-from apikit.query import list_query_parameters
 from apikit.schema import error_responses, success_envelope
 from infra.ids import MAX_ID
 
-from .lists import UPSELL_LIST
 from .serializers import (
     MAX_CART_ENTRIES,
     BannerGroupSerializer,
@@ -90,7 +88,6 @@ cart_upsell_get_schema = extend_schema(
             description="Location of the offer, e.g. cart or checkout.",
             examples=[OpenApiExample("Cart", value="cart")],
         ),
-        *list_query_parameters(UPSELL_LIST, limit=False),  # one offer: no page size
         OpenApiParameter(
             "variationMap",
             {

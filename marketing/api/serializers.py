@@ -3,7 +3,7 @@
 from typing import Literal, overload
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from apikit.fields import StrictCharField
@@ -306,6 +306,7 @@ class UpsellProductField(serializers.Field):
         return self.context["upsell_product"]
 
 
+@extend_schema_serializer(many=False)  # one offer, though its view lists the candidates
 class UpsellSerializer(serializers.Serializer):
     """The contract's Upsell. Context: `upsell_product`, the offered product's fragment
     (`catalog.api.fragments.product_full` with the offer's rule and quantity)."""

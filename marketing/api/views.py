@@ -1,31 +1,33 @@
 """Public views of the marketing app: banner listing and cart upsell."""
 
 import json
-from typing import cast
+from typing import Any, cast
 
 from django.utils import timezone
+from drf_spectacular.utils import extend_schema_view
 from rest_framework import serializers
 from rest_framework.views import APIView
 
 from apikit.caching import conditional_response
 from apikit.errors import ErrorCode, not_found
+from apikit.generics import ListPagination, ListView
 from apikit.parsers import valid_params
-from apikit.query import ListQuery, parse_list_query, sparse
-from apikit.querystring import json_or_nested, string_list
+from apikit.querystring import json_or_nested, query_items, string_list
 from apikit.responses import envelope, request_base_url
 from apikit.text import check_json_strings
 from catalog.api.fragments import product_full_answer
 from infra.cache import kept_many
 from storefront.selectors import current_sales_channel
 
+from ..models import Upsell
 from ..selectors import (
     OFFER_NAMESPACES,
     UpsellOffer,
     upsell_answer_valid_until,
     upsell_for_cart,
 )
+from .filters import UpsellFilter
 from .listing import banner_listing_get
-from .lists import UPSELL_LIST
 from .schema import banner_groups_list_schema, cart_upsell_get_schema
 from .serializers import (
     BannerListingQuerySerializer,
@@ -92,22 +94,12 @@ class BannerListView(APIView):
         )
 
 
-def upsell_query_input(request) -> tuple[ListQuery, dict[int, int | None]]:
-    """The list query (limit, offset, fields, condition, order) and the cart, with the
-    errors of both reported together."""
-    errors: dict = {}
-    query = cart = None
-    try:
-        query = parse_list_query(request.query_params, UPSELL_LIST)
-    except serializers.ValidationError as exc:
-        errors.update(cast(dict, exc.detail))
-    try:
-        cart = parse_variation_map(json_or_nested(request.query_params, "variationMap"))
-    except serializers.ValidationError as exc:
-        errors.update(cast(dict, exc.detail))
-    if query is None or cart is None:
-        raise serializers.ValidationError(errors)
-    return query, cart
+class CandidatePagination(ListPagination):
+    """`offset` picks the candidate offer; one offer is answered, so no page size is
+    documented (`limit` is still checked)."""
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict]:
+        return super().get_schema_operation_parameters(view)[1:]
 
 
 def _offer_body(offer: UpsellOffer) -> dict:
@@ -120,18 +112,41 @@ def _offer_body(offer: UpsellOffer) -> dict:
     )[offer.id]
 
 
-class UpsellView(APIView):
-    @cart_upsell_get_schema
+@extend_schema_view(get=cart_upsell_get_schema)
+class UpsellView(ListView):
+    # The candidate offers as a list: `condition` and `order` choose among them.
+
+    queryset = Upsell.objects.all()
+    serializer_class = UpsellSerializer
+    filterset_class = UpsellFilter
+    ordering_fields = {"id": "id", "priority": "priority", "quantity": "quantity"}
+    ordering_fields |= {"displayTitle": "display_title", "productId": "product_id"}
+    ordering_fields |= {"createdAt": "created_at", "updatedAt": "updated_at"}
+    ordering = ("-priority",)
+    pagination_class = CandidatePagination
+
     def get(self, request, locationId: str):
-        query, cart = upsell_query_input(request)
+        """The list query's errors and the cart's are reported together."""
+        errors: dict = {}
+        listed = cart = None
+        try:
+            listed = self.filter_queryset(self.get_queryset())
+        except serializers.ValidationError as exc:
+            errors.update(cast(dict, exc.detail))
+        try:
+            cart = parse_variation_map(json_or_nested(request.query_params, "variationMap"))
+        except serializers.ValidationError as exc:
+            errors.update(cast(dict, exc.detail))
+        if listed is None or cart is None:
+            raise serializers.ValidationError(errors)
         moment = timezone.now()
         offer = upsell_for_cart(
             location=locationId,
             variation_map=cart,
             moment=moment,
-            filters=query.filter,
-            order_by=query.order_by,
-            offset=query.offset,
+            # no condition or order: the offers by priority, from process memory
+            listed=listed if {"condition", "order"} & query_items(request).keys() else None,
+            offset=self.pages.get_offset(request),
         )
         if offer is None:
             raise not_found(ErrorCode.UPSELL_NOT_FOUND, UPSELL_NOT_FOUND_MESSAGE)
@@ -152,7 +167,7 @@ class UpsellView(APIView):
         )
         return conditional_response(
             request,
-            sparse([data], query.fields)[0],
+            {key: value for key, value in data.items() if key in (self.sparse_fields or data)},
             max_age=0,
             valid_until=min((edge for edge in boundaries if edge is not None), default=None),
         )

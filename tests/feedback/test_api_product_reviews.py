@@ -221,6 +221,30 @@ def test_a_masked_review_is_customer_0_and_never_matches_its_author(api_client):
         assert ids(page(api_client, **condition)) == [open_review.pk]
 
 
+@pytest.mark.parametrize(
+    ("condition", "lists_the_open_review"),
+    [
+        ({"condition[customerId]": "0"}, False),
+        ({"condition[customerId][in]": "0"}, False),
+        ({"condition[customerId][lte]": "0"}, False),
+        ({"condition[customerId][ne]": "0"}, True),
+        ({"condition[customerId][isNull]": "false"}, True),
+        ({"condition": json.dumps({"customerId": {"nin": [0]}})}, True),
+    ],
+)
+def test_no_customer_id_condition_matches_a_masked_review_not_even_0(
+    api_client, condition, lists_the_open_review
+):
+    # given one masked and one open review
+    masked = ProductReviewFactory(masked=True)
+    open_review = ProductReviewFactory()
+    # when a customerId condition is sent (0 is what the masked review shows)
+    listed = ids(page(api_client, **condition))
+    # then the masked review is never listed
+    assert masked.pk not in listed
+    assert listed == ([open_review.pk] if lists_the_open_review else [])
+
+
 def test_condition_by_score_with_operators(api_client):
     low, high = ProductReviewFactory(score=2), ProductReviewFactory(score=5)
     middle = ProductReviewFactory(score=4)

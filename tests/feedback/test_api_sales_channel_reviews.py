@@ -201,3 +201,4 @@ def test_a_masked_store_review_is_customer_0_and_never_matches_its_author(api_cl
     assert registers[masked.pk]["customerId"] == 0
     assert ids(page(api_client, **{"condition[customerId]": customer.pk})) == [open_review.pk]
     assert ids(page(api_client, **{"condition[customerId]": author.pk})) == []
+    assert ids(page(api_client, **{"condition[customerId]": 0})) == []

@@ -1,58 +1,69 @@
-"""Test-only route: a customer list served through the shared list-query toolkit."""
+"""Test-only routes: customers and payment options listed on the lists' generic view."""
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
-from rest_framework.views import APIView
 
-from apikit.query import (
-    ListField,
-    list_filterset,
-    list_page,
-    list_query_parameters,
-    parse_list_query,
-)
-from apikit.responses import success
+from apikit.filters import DateFilter, DateTimeFilter, DecimalFilter, FilterSet
+from apikit.generics import EnvelopedPagination, ListView
 from apikit.routing import api_path
-from apikit.schema import error_responses, page_container, success_envelope
-from storefront.models import Customer
+from apikit.schema import error_responses
+from storefront.models import Customer, PaymentOption
 
-CUSTOMER_LIST = list_filterset(
-    fields={
-        "id": ListField("id", "int", order=True),
-        "name": ListField("name", "str", order=True),
-        "active": ListField("active", "bool"),
-        "createdAt": ListField("created_at", "datetime", order=True),
-    },
-    output_fields=frozenset({"id", "name", "createdAt"}),
-)
+
+class CustomerFilter(FilterSet):
+    createdAt = DateTimeFilter(field_name="created_at")
+    lastLogin = DateTimeFilter(field_name="last_login")
+    createdOn = DateFilter(field_name="created_at__date")
+
+    class Meta:
+        model = Customer
+        fields = ("id", "name", "active", "createdAt", "lastLogin", "createdOn")
 
 
 class QueryTestCustomerSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
+    email = serializers.CharField()
     createdAt = serializers.DateTimeField(source="created_at")
 
 
-class CustomerListView(APIView):
-    @extend_schema(
+@extend_schema_view(
+    get=extend_schema(
         operation_id="query_test_customer_list",
-        parameters=list_query_parameters(CUSTOMER_LIST),
-        responses={
-            200: success_envelope(
-                "QueryTestCustomerPage",
-                page_container("QueryTestCustomers", QueryTestCustomerSerializer),
-            ),
-            **error_responses(422),
-        },
+        responses={200: QueryTestCustomerSerializer, **error_responses(422)},
     )
-    def get(self, request):
-        query = parse_list_query(request.query_params, CUSTOMER_LIST)
-        page = list_page(
-            Customer.objects.all(),
-            query,
-            lambda customers: QueryTestCustomerSerializer(customers, many=True).data,
-        )
-        return success(page)
+)
+class CustomerListView(ListView):
+    queryset = Customer.objects.all()
+    serializer_class = QueryTestCustomerSerializer
+    filterset_class = CustomerFilter
+    ordering_fields = {"id": "id", "name": "name", "createdAt": "created_at"}
+    ordering_fields |= {"lastLogin": "last_login", "email": "email", "active": "active"}
+    pagination_class = EnvelopedPagination
 
 
-urlpatterns = [*api_path("customers", CustomerListView.as_view(), "query-customers")]
+class PaymentOptionFilter(FilterSet):
+    discount = DecimalFilter(field_name="discount_percentage")
+
+    class Meta:
+        model = PaymentOption
+        fields = ("id", "discount")
+
+
+class QueryTestPaymentOptionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+
+
+@extend_schema_view(get=extend_schema(operation_id="query_test_payment_option_list"))
+class PaymentOptionListView(ListView):
+    queryset = PaymentOption.objects.all()
+    serializer_class = QueryTestPaymentOptionSerializer
+    filterset_class = PaymentOptionFilter
+    ordering_fields = {"id": "id"}
+    ordering = ("id",)
+
+
+urlpatterns = [
+    *api_path("customers", CustomerListView.as_view(), "query-customers"),
+    *api_path("payment-options", PaymentOptionListView.as_view(), "query-payment-options"),
+]

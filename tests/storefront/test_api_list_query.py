@@ -105,11 +105,13 @@ def test_openapi_parameters_describe_every_list_parameter():
     assert set(parameters) == {"limit", "offset", "fields", "condition", "order"}
     assert parameters["condition"]["style"] == "deepObject"
     assert set(parameters["condition"]["schema"]["properties"]) == {
+        "lastLogin",
+        "createdOn",
         "id",
         "name",
         "active",
         "createdAt",
     }
-    assert parameters["fields"]["schema"]["items"]["enum"] == ["createdAt", "id", "name"]
+    assert parameters["fields"]["schema"]["items"]["enum"] == ["createdAt", "email", "id", "name"]
     assert "-createdAt" in parameters["order"]["schema"]["items"]["enum"]
-    assert "-active" not in parameters["order"]["schema"]["items"]["enum"]
+    assert "-createdOn" not in parameters["order"]["schema"]["items"]["enum"]

@@ -1,29 +1,22 @@
-"""Properties of the list-query parsers: hostile input only ever yields a ValidationError."""
+"""Properties of the list queries: hostile input only ever yields a 422, never a 500; what
+is accepted is bounded and ordered by id last."""
 
 import json
 from urllib.parse import urlencode
 
+import pytest
 from django.db.models import Q
 from django.http import QueryDict
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.test import APIClient, APIRequestFactory
 
-from apikit.query import ListField, list_filterset, parse_list_query
-from apikit.querystring import json_or_nested, parse_nested, string_list
-
-SPEC = list_filterset(
-    fields={
-        "id": ListField("id", "int", order=True),
-        "score": ListField("score", "int", order=True),
-        "name": ListField("name", "str", order=True),
-        "active": ListField("active", "bool"),
-        "price": ListField("price", "decimal"),
-        "day": ListField("day", "date"),
-        "createdAt": ListField("created_at", "datetime", order=True),
-    },
-    output_fields=frozenset({"id", "name", "score"}),
-)
+from apikit.filters import StrictOrdering
+from apikit.querystring import collect, condition_data, json_or_nested, string_list
+from storefront.models import Customer
+from tests.storefront.query_urls import CustomerFilter, CustomerListView
 
 NAMES = st.sampled_from(
     ["limit", "offset", "fields", "condition", "order", "id", "score", "name", "createdAt", "x"]
@@ -86,7 +79,7 @@ def bracket_keys(draw):
 
 
 @st.composite
-def query_dicts(draw):
+def query_strings(draw):
     pairs = draw(
         st.lists(
             st.tuples(
@@ -96,19 +89,10 @@ def query_dicts(draw):
             max_size=8,
         )
     )
-    return QueryDict(urlencode(pairs))
+    return urlencode(pairs)
 
 
-@st.composite
-def raw_query_strings(draw):
-    return QueryDict(draw(st.text(max_size=200)))
-
-
-ANY_PARAMS = st.one_of(
-    query_dicts(),
-    raw_query_strings(),
-    st.dictionaries(st.one_of(NAMES, bracket_keys()), JSON_VALUES, max_size=6),
-)
+ANY_QUERY = st.one_of(query_strings(), st.text(max_size=200))
 
 
 def only_validation_errors(call, *args):
@@ -121,44 +105,58 @@ def only_validation_errors(call, *args):
         return None
 
 
+@pytest.mark.django_db
+@pytest.mark.urls("tests.storefront.query_urls")
 @settings(max_examples=250, deadline=None)
-@given(ANY_PARAMS)
-def test_parse_list_query_only_raises_validation_errors(params):
-    query = only_validation_errors(parse_list_query, params, SPEC)
-    if query is not None:
-        assert 1 <= query.limit <= 100
-        assert 0 <= query.offset <= 10_000_000
-        assert query.order_by[-1] in ("id", "-id")
+@given(ANY_QUERY)
+def test_any_list_query_is_a_page_or_a_422(query):
+    response = APIClient().get("/customers", QueryDict(query))
+    assert response.status_code in (200, 422), response.content
+    if response.status_code == 200:
+        pagination = response.json()["data"]["pagination"]
+        assert 1 <= pagination["limit"] <= 100
+        assert 0 <= pagination["offset"] <= 10_000_000
 
 
 @settings(max_examples=200, deadline=None)
-@given(ANY_PARAMS)
-def test_querystring_helpers_only_raise_validation_errors(params):
-    only_validation_errors(parse_nested, params)
+@given(ANY_QUERY)
+def test_querystring_helpers_only_raise_validation_errors(query):
+    params = QueryDict(query)
     result = only_validation_errors(string_list, params, "fields")
     if result is not None:
         assert len(result) <= 100
         assert all(isinstance(item, str) for item in result)
-    only_validation_errors(json_or_nested, params, "condition")
+    for name in ("condition", "order", "limit", "x"):
+        only_validation_errors(json_or_nested, params, name)
+
+
+FIELDS = list(CustomerFilter.filters)
 
 
 @settings(max_examples=150, deadline=None)
 @given(
     condition=st.dictionaries(
-        st.sampled_from(list(SPEC.list_fields)),
+        st.sampled_from([*FIELDS, "email", "x"]),
         st.one_of(JSON_VALUES, st.dictionaries(OPERATORS, JSON_VALUES, max_size=4)),
         max_size=5,
     )
 )
-def test_json_conditions_only_raise_validation_errors_and_use_whitelisted_lookups(condition):
-    query = only_validation_errors(parse_list_query, {"condition": json.dumps(condition)}, SPEC)
-    if query is not None:
-        assert set(lookups(query.filter)) <= ALLOWED_LOOKUPS
+def test_json_conditions_only_give_errors_or_whitelisted_lookups(condition):
+    params = QueryDict(mutable=True)
+    params["condition"] = json.dumps(condition)
+    data = only_validation_errors(condition_data, collect(params, ("condition",)).get("condition"))
+    if data is None:
+        return
+    bound = CustomerFilter(data, Customer.objects.none())
+    if bound.is_valid():
+        assert set(lookups(Q(*bound.conditions))) <= ALLOWED_LOOKUPS
+    else:
+        assert all(key.startswith("condition") for key in bound.errors)
 
 
 ALLOWED_LOOKUPS = {
-    f"{item.path}__{lookup}"
-    for item in SPEC.list_fields.values()
+    f"{item.field_name}__{lookup}"
+    for item in CustomerFilter.filters.values()
     for lookup in ("exact", "gt", "gte", "lt", "lte", "in", "icontains", "istartswith", "isnull")
 }
 
@@ -171,23 +169,26 @@ def lookups(q: Q):
             yield child[0]
 
 
+@pytest.mark.django_db
+@pytest.mark.urls("tests.storefront.query_urls")
+@settings(max_examples=50, deadline=None)
 @given(limit=st.integers(min_value=1, max_value=100), offset=st.integers(0, 10_000_000))
 def test_valid_limit_and_offset_round_trip(limit, offset):
-    query = parse_list_query(QueryDict(f"limit={limit}&offset={offset}"), SPEC)
-    assert (query.limit, query.offset) == (limit, offset)
+    response = APIClient().get("/customers", {"limit": limit, "offset": offset})
+    pagination = response.json()["data"]["pagination"]
+    assert (pagination["limit"], pagination["offset"]) == (limit, offset)
 
 
+@pytest.mark.django_db
+@pytest.mark.urls("tests.storefront.query_urls")
+@settings(max_examples=50, deadline=None)
 @given(limit=st.one_of(st.integers(max_value=0), st.integers(min_value=101)))
 def test_limit_out_of_range_is_always_refused(limit):
-    try:
-        parse_list_query(QueryDict(f"limit={limit}"), SPEC)
-    except ValidationError as exc:
-        assert list(exc.detail) == ["limit"]
-    else:
-        raise AssertionError(f"limit={limit} was accepted")
+    response = APIClient().get("/customers", {"limit": limit})
+    assert list(response.json()["data"]["errors"]) == ["limit"]
 
 
-ORDERABLE = [name for name, item in SPEC.list_fields.items() if item.order]
+ORDERABLE = list(CustomerListView.ordering_fields)
 
 
 @given(
@@ -198,13 +199,14 @@ ORDERABLE = [name for name, item in SPEC.list_fields.items() if item.order]
 )
 def test_order_by_always_ends_with_the_id_tie_breaker(entries):
     text = ",".join(sign + name for name, sign in entries)
+    request = Request(APIRequestFactory().get("/", {"order": text}))
     try:
-        query = parse_list_query({"order": text}, SPEC)
+        order_by = StrictOrdering().get_ordering(request, None, CustomerListView)
     except ValidationError as exc:
         assert len({name for name, _ in entries}) > 5
         assert list(exc.detail) == ["order"]
         return
-    assert query.order_by[-1] in ("id", "-id")
-    assert len([arg for arg in query.order_by if arg.lstrip("-") == "id"]) == 1
-    paths = [arg.lstrip("-") for arg in query.order_by]
+    assert order_by[-1] in ("id", "-id")
+    assert len([arg for arg in order_by if arg.lstrip("-") == "id"]) == 1
+    paths = [arg.lstrip("-") for arg in order_by]
     assert len(paths) == len(set(paths))

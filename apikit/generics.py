@@ -1,0 +1,180 @@
+"""The lists' generic view and paginator (DESIGN §5): a list is a declaration::
+
+    class ReviewList(ListView):
+        queryset = Review.objects.all()
+        serializer_class = ReviewSerializer
+        filterset_class = ReviewFilter                  # condition (apikit.filters)
+        ordering_fields = {"createdAt": "created_at"}   # order: API name -> ORM path
+        pagination_class = EnvelopedPagination          # the page in the success envelope
+
+One 422 names every bad parameter; the answer is the page container with ETag and 304
+(apikit.caching), one COUNT query and one page query.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import Any, cast
+
+from django.db.models import QuerySet
+from rest_framework.exceptions import ValidationError
+from rest_framework.generics import ListAPIView
+from rest_framework.metadata import SimpleMetadata
+from rest_framework.pagination import LimitOffsetPagination
+
+from .caching import conditional_response
+from .filters import (
+    INTEGER,
+    ConditionFilter,
+    InvalidValue,
+    SparseFields,
+    StrictOrdering,
+    schema_parameter,
+    text_matching,
+)
+from .querystring import LIST_PARAMETERS, invalid, query_items
+from .responses import envelope
+
+
+class ListPagination(LimitOffsetPagination):
+    """`limit` and `offset`, strict (a bad value is refused, not clamped); the page container
+    ``{"registers": [...], "pagination": {"limit", "offset", "pages", "registers"}}``."""
+
+    default_limit, max_limit, max_offset = 10, 100, 10_000_000
+    limit: int
+    offset: int
+    count: int
+    envelope = False  # the success envelope around the page
+
+    def bounded(self, request: Any, name: str, default: int, low: int, high: int) -> int:
+        items = query_items(request).get(name)
+        if not items:
+            return default
+        if len(items) > 1 or items[0][0] != name:
+            raise invalid(name, "field must be a single integer, not a list or object")
+        if isinstance(value := items[0][1], list):
+            raise invalid(name, "field must be given once")
+        try:
+            number = int(text_matching(value, INTEGER, ""))
+            if low <= number <= high:
+                return number
+        except InvalidValue:
+            pass
+        raise invalid(name, f"field must be an integer from {low} to {high}")
+
+    def get_limit(self, request: Any) -> int:
+        return self.bounded(request, "limit", self.default_limit, 1, self.max_limit)
+
+    def get_offset(self, request: Any) -> int:
+        return self.bounded(request, "offset", 0, 0, self.max_offset)
+
+    def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> list:
+        """One COUNT query, and a page query only when registers are left."""
+        self.limit, self.offset = self.get_limit(request), self.get_offset(request)
+        self.count = self.get_count(queryset)
+        return (
+            list(queryset[self.offset : self.offset + self.limit])
+            if self.offset < self.count
+            else []
+        )
+
+    def page(self, registers: list) -> dict:
+        pages = math.ceil(self.count / self.limit)
+        pagination = {"limit": self.limit, "offset": self.offset, "pages": pages}
+        page = {"registers": registers, "pagination": {**pagination, "registers": self.count}}
+        return envelope(page) if self.envelope else page
+
+    def get_paginated_response_schema(self, schema: dict) -> dict:
+        counts = {"limit": {}, "offset": {}, "pages": {"description": "ceil(registers / limit)"}}
+        counts["registers"] = {"description": "Total number of records."}
+        pagination = {name: {"type": "integer", **more} for name, more in counts.items()}
+        pagination_schema = {"type": "object", "properties": pagination, "required": list(counts)}
+        page = {
+            "type": "object",
+            "properties": {"registers": schema, "pagination": pagination_schema},
+        }
+        page["required"] = ["pagination", "registers"]
+        if not self.envelope:
+            return page
+        status = {"type": "boolean", "default": True}
+        return {
+            "type": "object",
+            "properties": {"status": status, "data": page},
+            "required": ["data"],
+        }
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict]:
+        limit = {"type": "integer", "minimum": 1, "maximum": self.max_limit}
+        offset = {"type": "integer", "minimum": 0, "maximum": self.max_offset, "default": 0}
+        per_page = f"Registers per page, 1 to {self.max_limit} (default {self.default_limit})."
+        return [
+            schema_parameter("limit", {**limit, "default": self.default_limit}, per_page),
+            schema_parameter(
+                "offset", offset, f"Registers to skip, 0 to {self.max_offset} (default 0)."
+            ),
+        ]
+
+
+class EnvelopedPagination(ListPagination):
+    envelope = True
+
+
+class ListMetadata(SimpleMetadata):
+    """OPTIONS as for any view: the serializer describes the registers, not a request body."""
+
+    def determine_actions(self, request: Any, view: Any) -> dict:
+        return {}
+
+
+class ListView(ListAPIView):
+    """GET: the page of `get_queryset()` the query asks for, rendered by `registers`."""
+
+    filter_backends = (SparseFields, ConditionFilter, StrictOrdering)
+    pagination_class = ListPagination
+    ordering: tuple[str, ...] = ("-created_at",)  # ORM paths; "id" always ends the order
+    sparse_fields: tuple[str, ...] | None = None
+    metadata_class = ListMetadata
+
+    @property
+    def pages(self) -> ListPagination:
+        return cast(ListPagination, self.paginator)
+
+    @classmethod
+    @cache
+    def output_fields(cls) -> frozenset[str]:
+        """The keys `fields` may keep: those the serializer renders."""
+        return frozenset(cast(Any, cls.serializer_class)().fields)
+
+    def filter_queryset(self, queryset: QuerySet) -> QuerySet:
+        """Each backend and the page bounds check their parameters; one 422 names them all."""
+        errors: dict[str, list[str]] = {}
+        for check in (self.pages.get_limit, self.pages.get_offset):
+            try:
+                check(self.request)
+            except ValidationError as exc:
+                errors.update(cast(dict, exc.detail))
+        for backend in self.filter_backends:
+            try:
+                queryset = backend().filter_queryset(self.request, queryset, self)
+            except ValidationError as exc:
+                errors.update(cast(dict, exc.detail))
+        if errors:
+            rank = {name: index for index, name in enumerate(LIST_PARAMETERS)}
+            raise ValidationError(
+                dict(sorted(errors.items(), key=lambda item: rank[item[0].partition(".")[0]]))
+            )
+        return queryset
+
+    def registers(self, rows: list) -> Any:
+        """The page's rows as dicts (override to attach what the serializer needs)."""
+        return self.get_serializer(rows, many=True).data
+
+    def list(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        rows = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        registers = self.registers(rows) if rows else []
+        if wanted := self.sparse_fields:  # in the serializer's key order
+            registers = [
+                {key: value for key, value in row.items() if key in wanted} for row in registers
+            ]
+        return conditional_response(request, self.pages.page(registers), max_age=0)
