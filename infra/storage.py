@@ -15,29 +15,27 @@ under `media/` (the part to make publicly readable) and staged files under `impo
 
 from __future__ import annotations
 
+import os
 from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.files.storage import FileSystemStorage, Storage, storages
-from django.utils.functional import cached_property
 
 MEDIA_PREFIX = "media"
 STAGING_PREFIX = "imports"
 
 
 class StagingFileStorage(FileSystemStorage):
-    """The local staging area: IMPORT_STAGING_DIR (followed when a test changes it)."""
+    """The local staging area: settings.IMPORT_STAGING_DIR, read at each use."""
 
-    @cached_property
+    @property
     def base_location(self) -> str:
-        return str(self._value_or_setting(self._location, settings.IMPORT_STAGING_DIR))
+        return str(settings.IMPORT_STAGING_DIR)
 
-    def _clear_cached_properties(self, setting: str, **kwargs: Any) -> None:
-        super()._clear_cached_properties(setting, **kwargs)
-        if setting == "IMPORT_STAGING_DIR":
-            self.__dict__.pop("base_location", None)
-            self.__dict__.pop("location", None)
+    @property
+    def location(self) -> str:
+        return os.path.abspath(self.base_location)
 
 
 def staging_storage() -> Storage:

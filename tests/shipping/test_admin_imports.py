@@ -3,8 +3,8 @@ shipping rows and postal codes, expiry, ownership, tampering, and background pos
 
 import uuid
 from datetime import timedelta
-from pathlib import Path
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 import time_machine
