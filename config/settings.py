@@ -15,6 +15,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import env_bool, env_int, env_list, env_str, git_commit
+from infra.storage import storages_setting
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -240,13 +241,35 @@ STATIC_ROOT = Path(env_str("STATIC_ROOT", str(DATA_DIR / "staticfiles")))
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise expects it to exist
 MEDIA_URL = env_str("MEDIA_URL", "/media/")
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(DATA_DIR / "media")))
+# Where media and staged import files live (infra/storage.py): "local" (this machine's
+# disk: MEDIA_ROOT, IMPORT_STAGING_DIR) or "s3" (an S3-compatible bucket every instance
+# and job worker shares: media under media/, staged imports under imports/).
+MEDIA_STORAGE = env_str("MEDIA_STORAGE", "local")
+S3_ENDPOINT_URL = env_str("S3_ENDPOINT_URL")  # empty: AWS itself
+S3_BUCKET = env_str("S3_BUCKET")
+S3_REGION = env_str("S3_REGION")
+S3_ACCESS_KEY_ID = env_str("S3_ACCESS_KEY_ID")  # empty (both): boto3's own credential chain
+S3_SECRET_ACCESS_KEY = env_str("S3_SECRET_ACCESS_KEY")
+S3_PUBLIC_URL = env_str("S3_PUBLIC_URL")  # the bucket's public base URL (a CDN in front)
 # Serve uploaded media from Django itself (single-machine set-ups and `make run`);
 # turn off when a reverse proxy or object storage serves MEDIA_URL.
-SERVE_MEDIA = env_bool("SERVE_MEDIA", True)
+SERVE_MEDIA = env_bool("SERVE_MEDIA", MEDIA_STORAGE == "local")
 # Serve app static files even before `collectstatic` (collected, hashed files win).
 WHITENOISE_USE_FINDERS = True
+try:
+    _FILE_STORAGES = storages_setting(
+        MEDIA_STORAGE,
+        bucket=S3_BUCKET,
+        endpoint_url=S3_ENDPOINT_URL,
+        region=S3_REGION,
+        access_key=S3_ACCESS_KEY_ID,
+        secret_key=S3_SECRET_ACCESS_KEY,
+        public_url=S3_PUBLIC_URL,
+    )
+except ValueError as exc:
+    raise ImproperlyConfigured(str(exc)) from None
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    **_FILE_STORAGES,
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -457,8 +480,9 @@ POSTAL_CODE_PROVIDER_MISS_SECONDS = env_int("POSTAL_CODE_PROVIDER_MISS_SECONDS",
 PUBLIC_BASE_URL = env_str("PUBLIC_BASE_URL", "http://127.0.0.1:8000")
 # Seconds a hot public read (card flags, trees, banners) stays in the cache at most.
 PUBLIC_CACHE_SECONDS = env_int("PUBLIC_CACHE_SECONDS", 300)
-# Admin imports: uploads kept between a dry run and its confirmation (minutes), where, and
-# the postal-code file size (lines) above which the import runs in the background.
+# Admin imports: uploads kept between a dry run and its confirmation (minutes), where (with
+# MEDIA_STORAGE=local; the bucket's imports/ with s3), and the postal-code file size (lines)
+# above which the import runs in the background.
 IMPORT_STAGING_DIR = Path(env_str("IMPORT_STAGING_DIR", str(DATA_DIR / "imports")))
 IMPORT_STAGING_MINUTES = env_int("IMPORT_STAGING_MINUTES", 30)
 POSTAL_IMPORT_INLINE_MAX_LINES = env_int("POSTAL_IMPORT_INLINE_MAX_LINES", 50_000)

@@ -29,7 +29,7 @@ from .imports.staging import (
     staged_import_create,
     staged_import_discard,
     staged_import_get,
-    staged_path,
+    staged_open,
 )
 from .models import ImportKind, PostalFileFormat, PostalImportJob, ShippingTable
 
@@ -240,7 +240,7 @@ def import_rows_view(modeladmin, request, table_id: int):
         raise PermissionDenied
 
     def run(staged, dry_run: bool):
-        with open(staged_path(staged), "rb") as stream:
+        with staged_open(staged) as stream:
             return shipping_rows_import(
                 table=table,
                 stream=stream,
@@ -298,7 +298,7 @@ def postal_import_view(modeladmin, request):
         if staged.line_count > settings.POSTAL_IMPORT_INLINE_MAX_LINES:
             job = postal_import_job_start(staged=staged, user=request.user, dry_run=dry_run)
             return redirect("admin:shipping_postalcode_import_job", job.pk)
-        with open(staged_path(staged), "rb") as stream:
+        with staged_open(staged) as stream:
             return postal_codes_import(
                 stream=stream,
                 file_format=staged.options["file_format"],

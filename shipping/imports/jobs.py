@@ -23,7 +23,7 @@ from django.utils.translation import gettext
 from ..models import JobStatus, PostalImportJob, StagedImport
 from .base import FileFormatError
 from .postal_codes import postal_codes_import
-from .staging import staged_import_discard, staged_path
+from .staging import staged_import_discard, staged_open
 
 logger = logging.getLogger(__name__)
 
@@ -99,7 +99,7 @@ def _run(job: PostalImportJob) -> PostalImportJob:
     try:
         if staged is None:
             raise FileFormatError(gettext("The uploaded file is no longer kept: upload it again."))
-        with open(staged_path(staged), "rb") as stream:
+        with staged_open(staged) as stream:
             report = postal_codes_import(
                 stream=stream,
                 file_format=job.file_format,

@@ -1,6 +1,7 @@
 """Uploads kept server-side between a dry run and its confirmation (services).
 
-The file is copied under settings.IMPORT_STAGING_DIR with a random name, tied to the
+The file is kept in the "staging" storage (infra/storage.py: IMPORT_STAGING_DIR on this
+machine, or the bucket shared by every instance and worker) with a random name, tied to the
 user who uploaded it, and forgotten after settings.IMPORT_STAGING_MINUTES (or once
 imported). Confirming checks the token, the user, the kind, the table and the file's
 SHA-256, so what is imported is exactly what was previewed.
@@ -11,13 +12,16 @@ from __future__ import annotations
 import hashlib
 import logging
 import uuid
+from collections.abc import Iterable
 from datetime import timedelta
-from pathlib import Path
+from typing import BinaryIO
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from infra.storage import staging_storage
 
 from ..models import JobStatus, StagedImport
 from .base import FileFormatError
@@ -31,26 +35,20 @@ class StagedImportGone(FileFormatError):
     """The kept upload cannot be used: unknown, someone else's, expired or altered."""
 
 
-def staging_dir() -> Path:
-    path = Path(settings.IMPORT_STAGING_DIR)
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+def staged_open(staged: StagedImport) -> BinaryIO:
+    """The kept upload, opened for reading (OSError when it is gone)."""
+    return staging_storage().open(staged.path, "rb")
 
 
-def staged_path(staged: StagedImport) -> Path:
-    return staging_dir() / staged.path
-
-
-def _digest_and_lines(path: Path) -> tuple[str, int, int]:
+def _digest_and_lines(chunks: Iterable[bytes]) -> tuple[str, int, int]:
     digest = hashlib.sha256()
     lines = size = 0
     last = b""
-    with open(path, "rb") as stream:
-        while chunk := stream.read(CHUNK):
-            digest.update(chunk)
-            lines += chunk.count(b"\n")
-            size += len(chunk)
-            last = chunk[-1:]
+    for chunk in chunks:
+        digest.update(chunk)
+        lines += chunk.count(b"\n")
+        size += len(chunk)
+        last = chunk[-1:] or last
     if size and last != b"\n":
         lines += 1
     return digest.hexdigest(), lines, size
@@ -59,12 +57,9 @@ def _digest_and_lines(path: Path) -> tuple[str, int, int]:
 def staged_import_create(*, user, kind: str, uploaded, options: dict, table=None) -> StagedImport:
     """Keep `uploaded` (a Django UploadedFile) server-side for the user's confirmation."""
     staged_imports_purge_expired()
-    name = f"{uuid.uuid4().hex}.upload"
-    path = staging_dir() / name
-    with open(path, "wb") as target:
-        for chunk in uploaded.chunks(CHUNK):
-            target.write(chunk)
-    sha256, lines, size = _digest_and_lines(path)
+    sha256, lines, size = _digest_and_lines(uploaded.chunks(CHUNK))
+    uploaded.seek(0)
+    name = staging_storage().save(f"{uuid.uuid4().hex}.upload", uploaded)
     return StagedImport.objects.create(
         user=user,
         kind=kind,
@@ -95,13 +90,13 @@ def staged_import_get(*, token: str, user, kind: str, table=None) -> StagedImpor
     ).first()
     if staged is None:
         raise gone
-    path = staged_path(staged)
     try:
-        sha256, _lines, _size = _digest_and_lines(path)
+        with staged_open(staged) as stream:
+            sha256, _lines, _size = _digest_and_lines(iter(lambda: stream.read(CHUNK), b""))
     except OSError:
         raise gone from None
     if sha256 != staged.sha256:
-        logger.warning("Staged import %s changed on disk; refused", staged.pk)
+        logger.warning("Staged import %s changed in its storage; refused", staged.pk)
         raise gone
     return staged
 
@@ -109,8 +104,8 @@ def staged_import_get(*, token: str, user, kind: str, table=None) -> StagedImpor
 def staged_import_discard(staged: StagedImport) -> None:
     """Forget the upload and delete its file (after its import, or when it expired)."""
     try:
-        staged_path(staged).unlink(missing_ok=True)
-    except OSError:
+        staging_storage().delete(staged.path)  # a name already gone is no error
+    except Exception:  # the disk's or the bucket's: a leftover never fails the import
         logger.warning("Could not delete the staged file of import %s", staged.pk)
     staged.delete()
 

@@ -39,7 +39,7 @@ class StagedImport(models.Model):
     )
     options = models.JSONField(_("options"), default=dict, blank=True)
     file_name = models.CharField(_("file name"), max_length=255)
-    path = models.CharField(_("path"), max_length=255)  # inside settings.IMPORT_STAGING_DIR
+    path = models.CharField(_("path"), max_length=255)  # its name in the "staging" storage
     size = models.BigIntegerField(_("size"), default=0)
     sha256 = models.CharField(_("SHA-256"), max_length=64)
     line_count = models.BigIntegerField(_("line count"), default=0)

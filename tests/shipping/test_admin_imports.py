@@ -4,6 +4,7 @@ shipping rows and postal codes, expiry, ownership, tampering, and background pos
 import uuid
 from datetime import timedelta
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 import time_machine
@@ -141,9 +142,9 @@ def test_a_file_refused_at_confirm_is_a_400_page_and_the_upload_is_dropped(staff
 
 
 def staged_dir(staged):
-    from shipping.imports.staging import staged_path
+    from django.conf import settings
 
-    return staged_path(staged)
+    return Path(settings.IMPORT_STAGING_DIR) / staged.path
 
 
 def test_confirm_keeps_the_replace_choice_of_the_dry_run(staff):

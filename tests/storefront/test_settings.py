@@ -1,5 +1,6 @@
 """Settings come from the environment; production settings pass `check --deploy`."""
 
+import json
 import os
 import secrets
 import subprocess
@@ -173,3 +174,47 @@ def test_error_e_mails_are_on_by_default_and_switchable(tmp_path):
     off = run_manage("shell", "-c", code, env_overrides=env, tmp_path=tmp_path)
     assert on.stdout.strip().splitlines()[-1] == "True 300"
     assert off.stdout.strip().splitlines()[-1] == "False 60"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"MEDIA_STORAGE": "nfs"}, 'MEDIA_STORAGE must be "local" or "s3"'),
+        ({"MEDIA_STORAGE": "s3"}, "MEDIA_STORAGE=s3 needs S3_BUCKET"),
+    ],
+)
+def test_an_incomplete_media_storage_is_a_clear_startup_error(tmp_path, overrides, message):
+    result = run_manage("check", env_overrides={**production_env(), **overrides}, tmp_path=tmp_path)
+    assert result.returncode != 0
+    assert message in result.stderr
+
+
+def test_s3_media_storage_is_read_from_the_environment(tmp_path):
+    code = (
+        "from django.conf import settings as s; import json;"
+        "print(json.dumps([s.STORAGES['default'], s.STORAGES['staging'], s.SERVE_MEDIA]))"
+    )
+    env = {
+        **production_env(),
+        "MEDIA_STORAGE": "s3",
+        "S3_ENDPOINT_URL": "https://s3.example.com",
+        "S3_BUCKET": "store-files",
+        "S3_REGION": "sa-east-1",
+        "S3_ACCESS_KEY_ID": "key",
+        "S3_SECRET_ACCESS_KEY": "secret",
+        "S3_PUBLIC_URL": "https://cdn.example.com/store/",
+    }
+    result = run_manage("shell", "-c", code, env_overrides=env, tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    media, staging, serve_media = json.loads(result.stdout.strip().splitlines()[-1])
+    assert media["BACKEND"] == staging["BACKEND"] == "storages.backends.s3.S3Storage"
+    for options in (media["OPTIONS"], staging["OPTIONS"]):
+        assert options["bucket_name"] == "store-files"
+        assert options["endpoint_url"] == "https://s3.example.com"
+        assert options["region_name"] == "sa-east-1"
+        assert (options["access_key"], options["secret_key"]) == ("key", "secret")
+    assert (media["OPTIONS"]["location"], staging["OPTIONS"]["location"]) == ("media", "imports")
+    assert media["OPTIONS"]["url_protocol"] == "https:"
+    assert media["OPTIONS"]["custom_domain"] == "cdn.example.com/store"
+    assert "custom_domain" not in staging["OPTIONS"]
+    assert serve_media is False
