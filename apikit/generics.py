@@ -34,7 +34,7 @@ from .filters import (
     text_matching,
 )
 from .querystring import LIST_PARAMETERS, invalid, query_items
-from .responses import envelope
+from .responses import envelope, rendered_rows
 
 
 class ListPagination(LimitOffsetPagination):
@@ -168,7 +168,7 @@ class ListView(ListAPIView):
 
     def registers(self, rows: list) -> Any:
         """The page's rows as dicts (override to attach what the serializer needs)."""
-        return self.get_serializer(rows, many=True).data
+        return rendered_rows(self.get_serializer_class(), rows)
 
     def list(self, request: Any, *args: Any, **kwargs: Any) -> Any:
         rows = self.paginate_queryset(self.filter_queryset(self.get_queryset()))

@@ -14,7 +14,7 @@ from apikit.errors import ErrorCode, not_found
 from apikit.generics import EnvelopedPagination, ListView
 from apikit.parsers import valid_data
 from apikit.paths import path_id
-from apikit.responses import bare, request_base_url
+from apikit.responses import bare, rendered_rows, request_base_url
 from catalog.api.fragments import attach_product_summaries
 from storefront.api.idempotency import idempotent
 from storefront.api.throttling import PublicWriteThrottle
@@ -65,7 +65,7 @@ class ProductReviewListView(ListView):
     def registers(self, rows: list) -> Any:
         base_url = request_base_url(self.request)
         attach_product_summaries(rows, base_url=base_url, key="productId")
-        return ProductReviewSerializer(rows, many=True, context={"base_url": base_url}).data
+        return rendered_rows(ProductReviewSerializer, rows, base_url=base_url)
 
 
 @extend_schema_view(get=product_comment_list_schema)
@@ -81,7 +81,7 @@ class CommentListView(ListView):
 
     def registers(self, rows: list) -> Any:
         attach_product_summaries(rows, base_url=request_base_url(self.request))
-        return CommentSerializer(rows, many=True).data
+        return rendered_rows(CommentSerializer, rows)
 
 
 class CommentCreateView(APIView):
