@@ -57,7 +57,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
-    "axes",
+    "storefront.third_party.AxesConfig",  # django-axes, named in Portuguese
     "corsheaders",
     "rest_framework",
     "django_filters",
@@ -69,7 +69,7 @@ INSTALLED_APPS = [
     "shipping",
     "feedback",
     "django_tasks",
-    "django_tasks_db",
+    "storefront.third_party.TaskResultsConfig",  # django-tasks-db, named in Portuguese
     "jobs",
     "webhooks",
 ]
