@@ -127,7 +127,7 @@ def conditional_response(
     return answer.response(request)
 
 
-_ANSWER_KEY = "answer:{versions}:{digest}"
+_ANSWER_KEY = "answer:{release}:{versions}:{digest}"
 
 
 def _accepts_json(request: HttpRequest) -> bool:
@@ -236,7 +236,7 @@ def cached_answers(
         # same cache call (Redis: no second round trip to check them)
         shown = _SHOWN.get(digest, ())
         versions = ".".join(map(str, namespace_versions((*namespaces, *shown))[: len(namespaces)]))
-        key = _ANSWER_KEY.format(versions=versions, digest=digest)
+        key = _ANSWER_KEY.format(release=settings.RELEASE, versions=versions, digest=digest)
         now = time.time()
         answer = RECENT_ANSWERS.get(key, now)
         if answer is None:

@@ -37,3 +37,17 @@ def valid_data(serializer_class: type[BaseSerializer], request: Request, **conte
     serializer = serializer_class(data=request.data, context=context)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
+
+
+_PARSERS: dict[type[BaseSerializer], BaseSerializer] = {}
+
+
+def valid_params(serializer_class: type[BaseSerializer], data: Mapping[str, Any]) -> Any:
+    """`data` (path or query parameters) as validated by `serializer_class`, raising the
+    same ValidationError as `is_valid(raise_exception=True)`, through one instance of the
+    class kept for the process: a new serializer deep-copies every declared field (0.1 ms
+    for the quote's query). For context-free serializers only."""
+    parser = _PARSERS.get(serializer_class)
+    if parser is None:
+        parser = _PARSERS[serializer_class] = serializer_class()
+    return parser.run_validation(data)

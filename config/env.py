@@ -36,3 +36,20 @@ def env_int(name: str, default: int) -> int:
 
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in env_str(name, default).split(",") if item.strip()]
+
+
+def git_commit(root: str) -> str | None:
+    """The commit checked out at `root` (12 hex digits), None without git or a checkout."""
+    import subprocess
+
+    try:
+        found = subprocess.run(  # noqa: S603  (a fixed command, no shell)
+            ["git", "-C", root, "rev-parse", "--short=12", "HEAD"],  # noqa: S607
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return found.stdout.strip() or None if found.returncode == 0 else None

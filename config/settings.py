@@ -14,7 +14,7 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_int, env_list, env_str
+from config.env import env_bool, env_int, env_list, env_str, git_commit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -23,6 +23,12 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
 RUNNING_TESTS = "pytest" in sys.modules
+
+# The code's version: part of every cached answer's and fragment's key, so that two
+# releases serving side by side during a rolling deploy never read each other's renderings
+# (namespace versions and rate-limit counters stay shared). Set it where the code is not a
+# git checkout (an image tag, a package version).
+RELEASE = env_str("RELEASE") or git_commit(str(BASE_DIR)) or "unreleased"
 
 DATA_DIR = Path(env_str("DATA_DIR", str(BASE_DIR / "data")))
 DATA_DIR.mkdir(parents=True, exist_ok=True)
@@ -195,11 +201,15 @@ if REDIS_URL:
 else:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "BACKEND": "infra.cache_backend.BoundedLocMemCache",
             "LOCATION": "storefront",
             "TIMEOUT": env_int("CACHE_TIMEOUT", 300),
-            # Rendered answers and product fragments: room for a real store's catalogue.
-            "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 10000)},
+            # Rendered answers and full products: room for a real store's catalogue, in a
+            # bounded share of each worker's memory (bench/README.md, memory).
+            "OPTIONS": {
+                "MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 10000),
+                "MAX_BYTES": env_int("CACHE_MAX_BYTES", 40 * 1024 * 1024),
+            },
         }
     }
 # Without Redis, the cache namespaces' versions live in this memory-mapped file, shared by
@@ -403,6 +413,8 @@ SPECTACULAR_SETTINGS = {
 
 # --- Store behaviour ----------------------------------------------------------
 
+# The store's country (ISO 3166-1 alpha-3): preselected where staff choose one (imports).
+STORE_COUNTRY = env_str("STORE_COUNTRY", "BRA")
 # Signed customer tokens (POST /publics/customers/login) expire after this many seconds.
 CUSTOMER_TOKEN_MAX_AGE = env_int("CUSTOMER_TOKEN_MAX_AGE", 7 * 24 * 3600)
 # New product comments are held until staff approve them, unless this is off.

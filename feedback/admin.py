@@ -3,20 +3,26 @@ staff replies to comments.
 
 Pending (inactive) records come first in every list; bulk actions approve or hide them.
 Each comment has a "Reply" page that publishes a staff reply and e-mails the customer
-(settings.COMMENTS_EMAIL_REPLIES).
+(settings.COMMENTS_EMAIL_REPLIES), then returns to the queue staff came from.
 """
+
+from copy import copy
 
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
+from django.contrib.admin.options import IncorrectLookupParameters
+from django.contrib.admin.views.main import PAGE_VAR
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count
-from django.http import Http404, HttpResponseRedirect
+from django.http import Http404, HttpResponseRedirect, QueryDict
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.http import urlencode
+from django.utils.text import Truncator
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from storefront.admin_utils import (
     HISTORY_FIELDSET,
@@ -28,6 +34,7 @@ from storefront.admin_utils import (
 
 from .models import (
     COMMENT_MESSAGE_MAX_LENGTH,
+    DEFAULT_STAFF_DISPLAY_NAME,
     Comment,
     ProductReview,
     ReviewMedia,
@@ -38,6 +45,7 @@ from .services import (
     comment_reply_by_staff,
     comments_set_active,
     reviews_set_active,
+    staff_display_name,
 )
 from .staff_admin import register_user_admin_with_profile
 
@@ -224,13 +232,29 @@ class StaffReplyForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 6, "cols": 80}),
         max_length=COMMENT_MESSAGE_MAX_LENGTH,
         strip=True,
-        help_text=_("Published at once, signed with your name."),
     )
     approve_comment = forms.BooleanField(
         required=False,
         initial=True,
         label=_("Also approve the comment I am answering"),
     )
+
+    def __init__(self, *args, signature: str, **kwargs):
+        """`signature`: the name that will sign the reply (`staff_display_name`, as the
+        service signs it)."""
+        super().__init__(*args, **kwargs)
+        self.fields["message"].help_text = gettext("Published at once, signed “%(signature)s”.") % {
+            "signature": signature
+        }
+
+
+# A comment's change form: the customer's fields on a customer's comment, the staff member's
+# on a staff reply (the other set is empty there); replies are written on the Reply page.
+CUSTOMER_FIELDSET = (_("Customer"), {"fields": ("customer", "customer_name", "customer_email")})
+STAFF_REPLY_FIELDSET = (
+    _("Staff reply"),
+    {"fields": ("reply_by_user", "user", "user_name", "user_email")},
+)
 
 
 @admin.register(Comment)
@@ -270,15 +294,28 @@ class CommentAdmin(OwnPagesMixin, ModerationAdmin):
     )
     fieldsets = (
         (None, {"fields": ("product", "parent", "message", "active")}),
-        (_("Customer"), {"fields": ("customer", "customer_name", "customer_email")}),
-        (_("Staff reply"), {"fields": ("reply_by_user", "user", "user_name", "user_email")}),
+        CUSTOMER_FIELDSET,
+        STAFF_REPLY_FIELDSET,
         HISTORY_FIELDSET,
     )
     inlines = (ReplyInline,)
 
+    def get_fieldsets(self, request, obj=None):
+        staff_reply = obj is not None and obj.reply_by_user
+        hidden = CUSTOMER_FIELDSET if staff_reply else STAFF_REPLY_FIELDSET
+        return [fieldset for fieldset in super().get_fieldsets(request, obj) if fieldset != hidden]
+
     def get_queryset(self, request):
         # feeds the `replies` column without a query per row
         return super().get_queryset(request).annotate(reply_count=Count("replies"))
+
+    def get_changelist_instance(self, request):
+        changelist = super().get_changelist_instance(request)
+        changelist.result_list = list(changelist.result_list)
+        filters = self.get_preserved_filters(request)
+        for comment in changelist.result_list:  # the `reply_link` column's way back
+            comment.queue_filters = filters
+        return changelist
 
     def get_inlines(self, request, obj):
         # Only top-level comments have a thread.
@@ -319,8 +356,11 @@ class CommentAdmin(OwnPagesMixin, ModerationAdmin):
 
     @admin.display(description=_("Action"))
     def reply_link(self, comment: Comment):
+        filters = comment.queue_filters  # type: ignore[attr-defined]  # get_changelist_instance
         url = reverse("admin:feedback_comment_reply", args=[comment.pk])
-        return format_html('<a class="button" href="{}">{}</a>', url, _("Reply"))
+        return format_html(
+            '<a class="button" href="{}">{}</a>', f"{url}?{filters}" if filters else url, _("Reply")
+        )
 
     @admin.action(description=_("Approve selected comments (show them in the store)"))
     def approve(self, request, queryset):
@@ -343,7 +383,8 @@ class CommentAdmin(OwnPagesMixin, ModerationAdmin):
             raise Http404(_("No such comment."))
         if not self.has_change_permission(request, comment):
             raise PermissionDenied
-        form = StaffReplyForm(request.POST or None)
+        signature = staff_display_name(request.user)
+        form = StaffReplyForm(request.POST or None, signature=signature)
         if request.method == "POST" and form.is_valid():
             # the form's fields are the service's `message` and `approve_comment`
             result = comment_reply_by_staff(comment=comment, user=request.user, **form.cleaned_data)
@@ -355,8 +396,11 @@ class CommentAdmin(OwnPagesMixin, ModerationAdmin):
                     request,
                     _("The e-mail to the customer (%(email)s) is queued.") % {"email": recipient},
                 )
-            thread_id = result.reply.parent_id
-            return HttpResponseRedirect(reverse("admin:feedback_comment_change", args=[thread_id]))
+            queue = self.queue_of(request)
+            answered = {comment.pk, result.reply.parent_id}
+            self.announce_next_pending(request, queue, answered=answered)
+            url = reverse("admin:feedback_comment_changelist")
+            return HttpResponseRedirect(f"{url}?{queue.urlencode()}" if queue else url)
         thread = comment.parent if comment.parent_id else comment
         context = {
             **self.admin_site.each_context(request),
@@ -368,10 +412,69 @@ class CommentAdmin(OwnPagesMixin, ModerationAdmin):
             "form": form,
             "recipient": comment_author_email(comment),
             "emails_on": settings.COMMENTS_EMAIL_REPLIES,
+            "signature_is_default": signature == str(DEFAULT_STAFF_DISPLAY_NAME),
+            "user_page": self.user_page(request),
+            "preserved_filters": self.get_preserved_filters(request),
             "original": comment,
             "has_view_permission": True,
         }
         return TemplateResponse(request, "admin/feedback/comment/reply.html", context)
+
+    # --- Back to the queue ---------------------------------------------------------------
+
+    @staticmethod
+    def queue_of(request) -> QueryDict:
+        """The change list's query staff came from (`_changelist_filters`), without its page
+        number: answered comments leave a pending queue, so its pages shift."""
+        queue = QueryDict(request.GET.get("_changelist_filters", ""), mutable=True)
+        queue.pop(PAGE_VAR, None)
+        return queue
+
+    def next_pending(self, request, queue: QueryDict, answered: set) -> Comment | None:
+        """The first pending comment of the change list `queue`, in its order, other than
+        the `answered` ones (the change list's own filters, search and ordering)."""
+        listing = copy(request)
+        listing.GET = queue
+        try:
+            changelist = self.get_changelist_instance(listing)
+        except IncorrectLookupParameters:
+            return None
+        return changelist.queryset.filter(active=False).exclude(pk__in=answered).first()
+
+    def announce_next_pending(self, request, queue: QueryDict, answered: set) -> None:
+        """A message naming the queue's next pending comment, with a link to its Reply page
+        that keeps the queue."""
+        pending = self.next_pending(request, queue, answered)
+        if pending is None:
+            self.message_user(request, _("No pending comment left in this list."))
+            return
+        url = reverse("admin:feedback_comment_reply", args=[pending.pk])
+        if queue:
+            url += "?" + urlencode({"_changelist_filters": queue.urlencode()})
+        self.message_user(
+            request,
+            format_html(
+                '{} <a href="{}">{}</a>',
+                gettext("Next pending: #%(id)s by %(author)s, “%(message)s”.")
+                % {
+                    "id": pending.pk,
+                    "author": pending.author_name,
+                    "message": Truncator(pending.message).chars(NAME_COLUMN_CHARS),
+                },
+                url,
+                _("Reply"),
+            ),
+        )
+
+    @staticmethod
+    def user_page(request) -> str:
+        """The signed-in staff member's page in the User admin (their public display name),
+        when they may change it; empty otherwise."""
+        user = request.user
+        opts = user._meta
+        if not request.user.has_perm(f"{opts.app_label}.change_{opts.model_name}"):
+            return ""
+        return reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[user.pk])
 
 
 register_user_admin_with_profile()

@@ -29,19 +29,22 @@ read fetches the namespaces asked for that are not read yet, in one round trip.
 
 import contextvars
 import fcntl
+import functools
 import hashlib
 import mmap
 import os
 import struct
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends.locmem import LocMemCache
+from django.core.signals import setting_changed
 from django.db.models import Model
 from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.http import HttpRequest, HttpResponse
@@ -52,9 +55,26 @@ from .db_routing import note_change
 Versions = tuple[int, ...]
 
 
+@functools.cache
+def _default_breaker() -> Any:
+    """The shared cache's circuit breaker (None: a cache without one), found once."""
+    return getattr(caches["default"], "breaker", None)
+
+
+def _settings_changed(*, setting: str, **kwargs: Any) -> None:
+    if setting == "CACHES":
+        _default_breaker.cache_clear()
+
+
+setting_changed.connect(_settings_changed)
+
+
 def cache_reachable() -> bool:
     """False while the cache backend's circuit breaker skips the shared cache."""
-    breaker = getattr(cache, "breaker", None)
+    if isinstance(cache, ConnectionProxy):
+        breaker = _default_breaker()
+    else:  # a backend set in place of the proxy (tests)
+        breaker = getattr(cache, "breaker", None)
     return breaker is None or breaker.state == "closed"
 
 
@@ -264,7 +284,7 @@ def cached(namespace: str, key: str, build: Callable[[], Any], timeout: int | No
 
     A cache outage (Redis down) is a miss: the value is built from the database.
     """
-    full_key = f"{namespace}:{namespace_versions((namespace,))[0]}:{key}"
+    full_key = f"{namespace}:{settings.RELEASE}:{namespace_versions((namespace,))[0]}:{key}"
     value = cache.get(full_key)
     if value is None:
         value = build()
@@ -283,12 +303,46 @@ MAX_KEPT = 20_000  # keys may come from requests (an option id, a product): a bo
 OUTAGE_KEEP_SECONDS = 5
 
 
+def _fresh(made: float) -> bool:
+    """Whether a value kept since `made` may still be served: always while the shared
+    cache answers (its versions tell), for OUTAGE_KEEP_SECONDS while it does not."""
+    return made > time.time() - OUTAGE_KEEP_SECONDS or cache_reachable()
+
+
 def kept(namespace: str, key: str, build: Callable[[], Any]) -> Any:
     """Store-wide read data, kept in this process's memory until `namespace` changes.
 
     The value is shared by every request of the process: treat it as read-only.
     """
+    entry = _KEPT.get((namespace, key))
+    if entry is not None and entry[0] == namespace_versions((namespace,)) and _fresh(entry[1]):
+        return entry[2]
     return kept_many(namespace, [key], lambda _: (namespace,), lambda _: {key: build()})[key]
+
+
+@dataclass(frozen=True)
+class Warm:
+    """How a miss of `kept_many` warms the store: `keys(start, stop)` gives a slice of every
+    key there is (a catalogue's, in a fixed order); each miss also builds, in the same call,
+    the next `batch` of them this process has not built since `namespace` last moved, so
+    random traffic fills the store in batches, not a query or six a key (issue 19)."""
+
+    namespace: str
+    keys: Callable[[int, int], Sequence[Any]]
+    batch: int = 200
+
+
+_WARMED: dict[tuple[str, str, int], int] = {}  # (kind, namespace, version) -> keys walked
+
+
+def _to_warm(kind: str, warm: Warm) -> list[Any]:
+    version = namespace_versions((warm.namespace,))[0]
+    done = _WARMED.get((kind, warm.namespace, version), 0)
+    batch = list(warm.keys(done, done + warm.batch))
+    if len(_WARMED) > 64:  # cursors of old versions
+        _WARMED.clear()
+    _WARMED[(kind, warm.namespace, version)] = done + len(batch)
+    return batch
 
 
 def kept_many(
@@ -296,35 +350,53 @@ def kept_many(
     keys: Iterable[Any],
     namespaces: Callable[[Any], tuple[str, ...]],
     build: Callable[[list[Any]], dict[Any, Any]],
+    warm: Warm | None = None,
 ) -> dict[Any, Any]:
     """Records kept in this process's memory (plain data, read-only), each until one of its
     `namespaces(key)` moves; the missing and outdated ones built by one `build(keys)` call
-    (keys it leaves out are not found, and not kept). Versions are read before building."""
-    wanted = {key: namespaces(key) for key in keys}
-    every = tuple({name for names in wanted.values() for name in names})
-    versions = dict(zip(every, namespace_versions(every), strict=True))
-    stamps = {key: tuple(versions[name] for name in names) for key, names in wanted.items()}
-    made_after = 0.0 if cache_reachable() else time.time() - OUTAGE_KEEP_SECONDS
+    (keys it leaves out are not found, and not kept), with the next batch of `warm` keys
+    when given. Versions are read before building."""
+    wanted = dict.fromkeys(keys)
+    stamps = _stamps(wanted, namespaces)
     found: dict[Any, Any] = {}
     for key, stamp in stamps.items():
         entry = _KEPT.get((kind, key))
-        if entry is not None and entry[0] == stamp and entry[1] > made_after:
+        if entry is not None and entry[0] == stamp and _fresh(entry[1]):
             found[key] = entry[2]
     missing = [key for key in stamps if key not in found]
     if missing:
+        if warm is not None:
+            extra = _stamps([key for key in _to_warm(kind, warm) if key not in wanted], namespaces)
+            for key, stamp in extra.items():
+                entry = _KEPT.get((kind, key))
+                if entry is None or entry[0] != stamp:
+                    stamps[key] = stamp
+                    missing.append(key)
         built = build(missing)
         if len(_KEPT) + len(built) > MAX_KEPT:
             _KEPT.clear()
+            _WARMED.clear()
         made = time.time()
         for key, value in built.items():
             _KEPT[(kind, key)] = (stamps[key], made, value)
-        found.update(built)
+        found.update((key, built[key]) for key in wanted if key in built)
     return found
+
+
+def _stamps(
+    keys: Iterable[Any], namespaces: Callable[[Any], tuple[str, ...]]
+) -> dict[Any, tuple[int, ...]]:
+    """{key: the versions of its namespaces}, read in one call."""
+    wanted = {key: namespaces(key) for key in keys}
+    every = tuple({name for names in wanted.values() for name in names})
+    versions = dict(zip(every, namespace_versions(every), strict=True))
+    return {key: tuple(versions[name] for name in names) for key, names in wanted.items()}
 
 
 def kept_clear() -> None:
     """Forget what this process keeps (tests, between their databases)."""
     _KEPT.clear()
+    _WARMED.clear()
 
 
 def invalidate_on_change(

@@ -25,10 +25,13 @@ import functools
 import logging
 import socket
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.locmem import LocMemCache
 from django_redis.cache import RedisCache
 from django_redis.exceptions import ConnectionInterrupted
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -188,3 +191,50 @@ def _wrap_operations() -> None:
 
 
 _wrap_operations()
+
+
+# --- Without Redis ----------------------------------------------------------------------
+
+_sizes: dict[str, list[int]] = {}  # cache name -> [bytes held], shared like LocMemCache's data
+
+
+class BoundedLocMemCache(LocMemCache):
+    """Django's local-memory cache, bounded in bytes as well as in entries (OPTIONS
+    `MAX_BYTES`): rendered answers weigh from 0.3 KB (an address) to 10 KB (a quote), so an
+    entry count alone lets a worker grow by 100 MB under random quotes. Past the bound the
+    least recently used values go, as in LocMemCache's own cull. (`incr` rewrites a counter
+    without recounting it: a few bytes of drift per counter, forgotten when it is deleted.)
+    """
+
+    # LocMemCache's own state (not in django-stubs)
+    _cache: "OrderedDict[str, bytes]"
+    _expire_info: dict[str, float | None]
+
+    def __init__(self, name: str, params: dict[str, Any]) -> None:
+        super().__init__(name, params)
+        self._max_bytes = int(params.get("OPTIONS", {}).get("MAX_BYTES", 40 * 1024 * 1024))
+        self._size = _sizes.setdefault(name, [0])
+
+    def _set(self, key: str, value: Any, timeout: Any = DEFAULT_TIMEOUT) -> None:
+        old = self._cache.get(key)
+        super()._set(key, value, timeout)  # type: ignore[misc]
+        self._size[0] += len(value) - (0 if old is None else len(old))
+        while self._size[0] > self._max_bytes and len(self._cache) > 1:
+            evicted, pickled = self._cache.popitem()  # the least recently used
+            del self._expire_info[evicted]
+            self._size[0] -= len(pickled)
+
+    def _cull(self) -> None:
+        super()._cull()  # type: ignore[misc]
+        self._size[0] = sum(map(len, self._cache.values()))
+
+    def _delete(self, key: str) -> bool:
+        pickled = self._cache.get(key)
+        deleted: bool = super()._delete(key)  # type: ignore[misc]
+        if deleted and pickled is not None:
+            self._size[0] -= len(pickled)
+        return deleted
+
+    def clear(self) -> None:
+        super().clear()
+        self._size[0] = 0

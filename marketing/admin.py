@@ -10,6 +10,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Count
+from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -241,7 +242,40 @@ class IdentifierListField(forms.CharField):
 # The admin forms below have no Meta: the admin builds them from its fieldsets.
 
 
+# The change page's buttons (bannergroup/submit_line.html): "_<name>" saves the form, then
+# runs the list action <name> on the group.
+PAGE_ACTIONS = ("publish_now", "unpublish")
+# The box that confirms a page action dropping a planned start (bannergroup/change_form.html).
+CONFIRM_START_DROPPED = "confirm_start_dropped"
+
+
 class BannerGroupForm(forms.ModelForm):
+    """Its page's "Publish now" and "Unpublish" replace a start still to come: the form is
+    refused until the page's "Replace the planned start" box is ticked."""
+
+    start_drop_unconfirmed = False
+
+    def clean(self):
+        cleaned = super().clean()
+        start = cleaned.get("start_at")
+        clicked = any(f"_{action}" in self.data for action in PAGE_ACTIONS)
+        if (
+            clicked
+            and start is not None
+            and start > timezone.now()
+            and not self.data.get(CONFIRM_START_DROPPED)
+        ):
+            self.start_drop_unconfirmed = True
+            self.add_error(
+                "start_at",
+                gettext(
+                    "The group is planned to start %(when)s; publishing or unpublishing it now "
+                    "drops that start: tick “Replace the planned start” and click again."
+                )
+                % {"when": _when(start)},
+            )
+        return cleaned
+
     showcases = IdentifierListField(
         label=capfirst(_("showcases")), required=False, help_text=_("One identifier per line.")
     )
@@ -294,6 +328,7 @@ class BannerGroupAdmin(
     form = BannerGroupForm
     inlines = [BannerInline]
     list_display = [
+        "status",
         "preview_link",
         "code",
         "short_name",
@@ -337,11 +372,32 @@ class BannerGroupAdmin(
     ]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).annotate(banners_total=Count("banners"))
+        # `banners` (one query for the page) feeds the `status` column
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(banners_total=Count("banners"))
+            .prefetch_related("banners")
+        )
+
+    status = staticmethod(status_column)
 
     @admin.display(description=_("schedule status"))
     def schedule_status(self, group):
         return status_badge(group) if group.pk else "-"
+
+    def render_change_form(self, request, context, *args, **kwargs):
+        form = context["adminform"].form
+        context["start_drop_unconfirmed"] = form.start_drop_unconfirmed
+        context["page_actions"] = PAGE_ACTIONS
+        return super().render_change_form(request, context, *args, **kwargs)
+
+    def response_change(self, request, obj):
+        clicked = next((name for name in PAGE_ACTIONS if f"_{name}" in request.POST), None)
+        if clicked is None:
+            return super().response_change(request, obj)
+        getattr(self, clicked)(request, BannerGroup.objects.filter(pk=obj.pk))
+        return HttpResponseRedirect(request.get_full_path())  # the same page, filters kept
 
     @admin.display(description=_("public cache"))
     def public_cache(self, group):

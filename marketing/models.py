@@ -10,7 +10,7 @@ from infra.models import EndsAfterStart, LiveQuerySet, derived_int_field, ends_a
 from storefront.models import TimestampedModel
 
 from .images import MAX_SIDE, MAX_SOURCE_PIXELS
-from .scheduling import Status, Window, status_at
+from .scheduling import Status, Window, group_status, status_at
 
 DEVICES = ("desktop", "tablet", "mobile")
 MAX_IDENTIFIERS = 100
@@ -230,8 +230,10 @@ class BannerGroup(EndsAfterStart, TimestampedModel):
         return Window(start=self.start_at, end=self.end_at)
 
     def status_at(self, moment) -> Status:
-        """The group's own schedule (a group has no on/off switch: always active)."""
-        return status_at(active=True, window=self.window, moment=moment)
+        """What the storefront serves of the group at `moment`: the best status of its
+        banners within its schedule (`group_status`). Reads `banners.all()`: prefetch it
+        for a list."""
+        return group_status(banner.status_at(moment) for banner in self.banners.all())
 
     def size_for(self, device: str) -> tuple[int, int]:
         return getattr(self, f"{device}_width"), getattr(self, f"{device}_height")

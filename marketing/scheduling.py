@@ -75,6 +75,18 @@ def status_at(*, active: bool, window: Window, moment: datetime) -> Status:
     return Status.LIVE
 
 
+# What a group shows is the best its banners show: one live banner makes it live.
+_GROUP_PRECEDENCE = (Status.LIVE, Status.SCHEDULED, Status.EXPIRED)
+
+
+def group_status(banner_statuses: Iterable[Status]) -> Status:
+    """A banner group's status from its banners' (each within the group's schedule): live
+    when one is live, else scheduled when one will be, else expired when one was; inactive
+    when it has no active banner (the storefront serves it with `banners: []`)."""
+    present = set(banner_statuses)
+    return next((status for status in _GROUP_PRECEDENCE if status in present), Status.INACTIVE)
+
+
 def next_boundary(windows: Iterable[Window], moment: datetime) -> datetime | None:
     """The first start or end strictly after `moment`: until then, what is live stays live."""
     upcoming = [

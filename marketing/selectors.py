@@ -13,10 +13,11 @@ from catalog.selectors import (
     PRODUCTS_CACHE,
     active_price_rule_records,
     active_price_rules,
+    catalogue_ids,
     category_index,
 )
 from catalog.tree import with_ancestors
-from infra.cache import kept, kept_many
+from infra.cache import Warm, kept, kept_many
 from storefront.models import SalesChannel
 from storefront.selectors import SALES_CHANNEL_CACHE
 
@@ -122,8 +123,15 @@ def _product_links(ids: list[int]) -> dict[int, tuple[int | None, frozenset[int]
 
 
 def _links(ids: set[int]) -> dict[int, tuple[int | None, frozenset[int]]]:
-    """`_product_links`, kept in process memory until a product changes (its row or links)."""
-    return kept_many("cart-product-links", sorted(ids), lambda _: (PRODUCTS_CACHE,), _product_links)
+    """`_product_links`, kept in process memory until a product changes (its row or links);
+    a miss reads the catalogue's next products too."""
+    return kept_many(
+        "cart-product-links",
+        sorted(ids),
+        lambda _: (PRODUCTS_CACHE,),
+        _product_links,
+        warm=Warm(PRODUCTS_CACHE, catalogue_ids),
+    )
 
 
 def cart_get(variation_map: dict[int, int | None]) -> Cart:
@@ -171,6 +179,8 @@ class UpsellOffer:
 
 
 OFFER_FIELDS = ("id", "display_title", "display_description", "display_button_text")
+# What an offer as kept depends on: the offers, their products, their price rules.
+OFFER_NAMESPACES = (UPSELLS_CACHE, PRODUCTS_CACHE, PRICE_RULE_CACHE)
 
 
 def location_offers(location: str) -> tuple[UpsellOffer, ...]:
@@ -220,8 +230,7 @@ def location_offers(location: str) -> tuple[UpsellOffer, ...]:
         )
         return {location: offers}
 
-    namespaces = (UPSELLS_CACHE, PRODUCTS_CACHE, PRICE_RULE_CACHE)
-    return kept_many("upsell-offers", [location], lambda _: namespaces, load)[location]
+    return kept_many("upsell-offers", [location], lambda _: OFFER_NAMESPACES, load)[location]
 
 
 def _trigger_ids(through: type[Model], field: str) -> dict[int, frozenset[int]]:

@@ -94,6 +94,7 @@ class PostalCodeAdmin(OwnPagesMixin, admin.ModelAdmin):
     list_per_page = 50
     own_pages = (
         ("import/", admin_imports.postal_import_view, "import"),
+        ("import/sample.csv", admin_imports.postal_import_sample_view, "import_sample"),
         ("import/jobs/<int:job_id>/", admin_imports.postal_import_job_view, "import_job"),
     )
 

@@ -1,10 +1,11 @@
 """Admin import screens: shipping rows of a table and postal codes.
 
-Both follow one flow: choose a file (dry run on by default) -> a summary of what would
-change -> "Import these rows" (a button named `confirm`) imports the very file previewed,
-kept server-side for a short time and tied to the user (imports/staging.py), so it is not
-uploaded again. Postal-code files over settings.POSTAL_IMPORT_INLINE_MAX_LINES lines run in
-the background (imports/jobs.py) with a status page that shows their progress.
+Both follow one flow: choose a file (dry run on by default; the page explains its
+columns and offers a sample file) -> a summary of what would change -> "Import these rows"
+(a button named `confirm`) imports the very file previewed, kept server-side for a short
+time and tied to the user (imports/staging.py), so it is not uploaded again. Postal-code
+files over settings.POSTAL_IMPORT_INLINE_MAX_LINES lines run in the background
+(imports/jobs.py) with a status page that shows their progress in lines.
 """
 
 from __future__ import annotations
@@ -20,21 +21,22 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .countries import country_get
+from .countries import country_choices, country_name
 from .imports import FileFormatError, postal_codes_import, shipping_rows_import
 from .imports.jobs import postal_import_job_start
-from .imports.postal_codes import CSV_COLUMNS as POSTAL_CSV_COLUMNS
+from .imports.postal_codes import detect_format
 from .imports.staging import (
     staged_import_create,
     staged_import_discard,
     staged_import_get,
     staged_path,
 )
-from .models import ImportKind, PostalImportJob, ShippingTable
+from .models import ImportKind, PostalFileFormat, PostalImportJob, ShippingTable
 
 SUMMARY_REJECTIONS = 20
 
-# The CSV columns of a shipping-rows file, with their unit (shown on the form) and example.
+# The CSV columns of an import: (name, meaning, unit, example), shown on its form (the
+# columns table) and written to its sample file (the examples, then SAMPLE_ROWS).
 ROW_COLUMNS = [
     ("initial_zipcode", _("first postal code of the range"), "", "01000-000"),
     ("final_zipcode", _("last postal code of the range"), "", "19999-999"),
@@ -52,14 +54,53 @@ OPTIONAL_ROW_COLUMNS = [
     ("order_value_percentage", _("percentage of the order value (optional)"), "%", "0"),
     ("fixed_fee", _("fixed fee added (optional)"), _("BRL"), "0"),
 ]
-# The sample file: the columns' examples, then a region without weight limit.
-SAMPLE_ROW = ["20000-000", "28999-999", "0", "", "0", "", "24.90", "2", "5", "0", "0", "0", "0"]
+# A region without weight limit.
+SAMPLE_ROWS = [["20000-000", "28999-999", "0", "", "0", "", "24.90", "2", "5", "0", "0", "0", "0"]]
+
+POSTAL_COLUMNS = [  # imports.postal_codes.CSV_COLUMNS, in order
+    ("zip_code", _("postal code, with or without hyphen"), "", "01310-100"),
+    ("public_place", _("street; may be empty"), "", "Avenida Paulista"),
+    ("complement", _("complement, e.g. the numbers of the street; may be empty"), "", ""),
+    ("district", _("district; may be empty"), "", "Bela Vista"),
+    ("city", _("city"), "", "São Paulo"),
+    (
+        "state",
+        _("state: its two-letter code (UF), e.g. SP (BR-SP or the name also work)"),
+        "",
+        "SP",
+    ),
+    ("latitude", _("latitude; may be empty (then with the longitude)"), _("degrees"), "-23.5614"),
+    ("longitude", _("longitude; may be empty (then with the latitude)"), _("degrees"), "-46.6559"),
+]
+POSTAL_SAMPLE_ROWS = [
+    ["20040-020", "Avenida Rio Branco", "", "Centro", "Rio de Janeiro", "RJ", "", ""]
+]
 
 
-def sample_csv() -> str:
-    columns = ROW_COLUMNS + OPTIONAL_ROW_COLUMNS
-    rows = [[name for name, *_rest in columns], [column[3] for column in columns], SAMPLE_ROW]
-    return "\n".join(",".join(row) for row in rows) + "\n"
+def sample_csv(columns, rows) -> str:
+    lines = [[name for name, *_rest in columns], [column[3] for column in columns], *rows]
+    return "\n".join(",".join(line) for line in lines) + "\n"
+
+
+def sample_view(columns, rows, file_name: str):
+    """The admin view (an `own_pages` entry) serving the sample file of an import."""
+
+    def view(modeladmin, request):
+        if not modeladmin.has_view_or_change_permission(request):
+            raise PermissionDenied
+        response = HttpResponse(sample_csv(columns, rows), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{file_name}"'
+        return response
+
+    return view
+
+
+import_rows_sample_view = sample_view(
+    ROW_COLUMNS + OPTIONAL_ROW_COLUMNS, SAMPLE_ROWS, "shipping-rows-sample.csv"
+)
+postal_import_sample_view = sample_view(
+    POSTAL_COLUMNS, POSTAL_SAMPLE_ROWS, "postal-codes-sample.csv"
+)
 
 
 # Both forms: a dry run first, by default.
@@ -87,31 +128,33 @@ class RowsImportForm(forms.Form):
 class PostalImportForm(forms.Form):
     file = forms.FileField(
         label=_("File"),
-        help_text=_("GeoNames postal-code dump (tab-separated) or a CSV file with a header row."),
+        help_text=_(
+            "A GeoNames postal-code dump (e.g. BR.txt) or a CSV file with a header row (see "
+            "the columns below; the state as its two-letter code, e.g. SP). The format is "
+            "recognised from the file."
+        ),
     )
-    file_format = forms.ChoiceField(
-        label=_("Format"),
-        choices=[("geonames", _("GeoNames (tab-separated)")), ("csv", _("CSV"))],
-    )
-    country = forms.CharField(
+    country = forms.ChoiceField(
         label=_("Country"),
-        required=False,
-        max_length=3,
-        help_text=_("ISO code of the country of a CSV file, e.g. BRA (GeoNames files name it)."),
+        choices=country_choices,  # a callable: the names in the staff member's language
+        help_text=_(
+            "The country of every line of a CSV file (the store's, unless you change it). A "
+            "GeoNames dump names the country on each line."
+        ),
     )
     dry_run = DRY_RUN
 
-    def clean(self):
-        data = super().clean()
-        if data.get("file_format") == "csv":
-            country = country_get(data.get("country") or "")
-            if country is None:
-                self.add_error("country", _("Enter the country of the CSV file, e.g. BRA."))
-            else:
-                data["country"] = country.alpha_3
-        else:
-            data["country"] = ""
-        return data
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["country"].initial = settings.STORE_COUNTRY
+
+
+def postal_import_options(data: dict) -> dict:
+    """What the kept upload of a postal-code import remembers: the format its file tells,
+    and the country of a CSV file."""
+    file_format = detect_format(data["file"])
+    csv = file_format == PostalFileFormat.CSV
+    return {"file_format": str(file_format), "country": data["country"] if csv else ""}
 
 
 def _context(modeladmin, request, title: str, **extra) -> dict:
@@ -124,11 +167,23 @@ def _context(modeladmin, request, title: str, **extra) -> dict:
 
 
 def _import_flow(
-    modeladmin, request, *, form_class, template, context, kind, options, run, done, table=None
+    modeladmin,
+    request,
+    *,
+    form_class,
+    template,
+    context,
+    kind,
+    options,
+    checked,
+    run,
+    done,
+    table=None,
 ):
     """The flow both imports share (see the module doc). `options(cleaned_data)` is what
-    the kept upload remembers; `run(staged, dry_run)` imports it and returns its report, or
-    a response of its own (a background import); `done` is where a real import ends."""
+    the kept upload remembers; `checked(staged)` heads the dry run's summary; `run(staged,
+    dry_run)` imports it and returns its report, or a response of its own (a background
+    import); `done` is where a real import ends."""
 
     def page(form, status=200, **extra):
         return TemplateResponse(
@@ -166,7 +221,7 @@ def _import_flow(
         return report
     lines = report.summary_lines(max_rejections=SUMMARY_REJECTIONS)
     if dry_run:  # kept for "Import these rows": the very bytes checked now
-        return page(None, summary=lines, report=report, staged=staged)
+        return page(None, summary=lines, report=report, staged=staged, checked=checked(staged))
     staged_import_discard(staged)
     level = messages.WARNING if report.rejected else messages.SUCCESS
     for line in lines:
@@ -203,25 +258,20 @@ def import_rows_view(modeladmin, request, table_id: int):
             request,
             gettext("Import rows of %(table)s") % {"table": table},
             table=table,
-            columns=ROW_COLUMNS,
-            optional_columns=OPTIONAL_ROW_COLUMNS,
+            columns=ROW_COLUMNS + OPTIONAL_ROW_COLUMNS,
             sample_url=reverse("admin:shipping_shippingtable_import_rows_sample"),
             staging_minutes=settings.IMPORT_STAGING_MINUTES,
         ),
         kind=ImportKind.SHIPPING_ROWS,
         options=lambda data: {"replace": data["replace"]},
+        checked=lambda staged: (
+            gettext("File %(name)s, checked against %(table)s:")
+            % {"name": staged.file_name, "table": table}
+        ),
         run=run,
         done=reverse("admin:shipping_shippingtable_change", args=[table.pk]),
         table=table,
     )
-
-
-def import_rows_sample_view(modeladmin, request):
-    if not modeladmin.has_view_or_change_permission(request):
-        raise PermissionDenied
-    response = HttpResponse(sample_csv(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = 'attachment; filename="shipping-rows-sample.csv"'
-    return response
 
 
 def choose_table_view(modeladmin, request):
@@ -265,13 +315,21 @@ def postal_import_view(modeladmin, request):
             modeladmin,
             request,
             gettext("Import postal codes"),
-            csv_columns=POSTAL_CSV_COLUMNS,
+            columns=POSTAL_COLUMNS,
+            sample_url=reverse("admin:shipping_postalcode_import_sample"),
             inline_max_lines=settings.POSTAL_IMPORT_INLINE_MAX_LINES,
             max_body_mib=settings.ADMIN_MAX_BODY_BYTES // (1024 * 1024),
             staging_minutes=settings.IMPORT_STAGING_MINUTES,
         ),
         kind=ImportKind.POSTAL_CODES,
-        options=lambda data: {"file_format": data["file_format"], "country": data["country"]},
+        options=postal_import_options,
+        checked=lambda staged: (
+            gettext("File %(name)s, read as %(format)s:")
+            % {
+                "name": staged.file_name,
+                "format": PostalFileFormat(staged.options["file_format"]).label,
+            }
+        ),
         run=run,
         done=reverse("admin:shipping_postalcode_changelist"),
     )
@@ -294,6 +352,6 @@ def postal_import_job_view(modeladmin, request, job_id: int):
         job=job,
         confirm_token=confirm_token,
         import_url=reverse("admin:shipping_postalcode_import"),
-        command=f"manage.py run_postal_import {job.pk}",
+        country=country_name(job.country) if job.country else "",
     )
     return TemplateResponse(request, "admin/shipping/postalcode/import_job.html", context)

@@ -11,6 +11,7 @@ babel (currency). No hand-written country tables.
 
 from __future__ import annotations
 
+import gettext
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -18,6 +19,7 @@ from functools import lru_cache
 import phonenumbers
 import pycountry
 from babel.numbers import get_territory_currencies
+from django.utils import translation
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,35 @@ def country_get(code: str) -> Country | None:
         ddi=str(dialing) if dialing else "",
         currency=currencies[0] if currencies else "",
     )
+
+
+@lru_cache(maxsize=8)
+def _names(language: str) -> gettext.NullTranslations:
+    """pycountry's own translations of country names (pt_BR: "Brasil")."""
+    locale = translation.to_locale(language)
+    return gettext.translation("iso3166-1", pycountry.LOCALES_DIR, [locale], fallback=True)
+
+
+def country_name(code: str) -> str:
+    """The name of the country `code` in the active language; the code if unknown."""
+    country = country_get(code)
+    if country is None:
+        return code
+    return _names(translation.get_language() or "en").gettext(country.name)
+
+
+def country_choices() -> list[tuple[str, str]]:
+    """(alpha-3, "name (alpha-3)") of every country, by name in the active language."""
+    names = _names(translation.get_language() or "en")
+    choices = [
+        (
+            record.alpha_3,
+            f"{names.gettext(getattr(record, 'common_name', None) or record.name)}"
+            f" ({record.alpha_3})",
+        )
+        for record in pycountry.countries
+    ]
+    return sorted(choices, key=lambda choice: _fold(choice[1]))
 
 
 def _fold(text: str) -> str:

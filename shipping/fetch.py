@@ -27,12 +27,13 @@ from catalog.selectors import (
     STORED_PRICE_FIELDS,
     PriceContext,
     active_price_rules,
+    catalogue_ids,
     category_index,
     price_get,
     pricing_data_from_row,
     product_namespaces,
 )
-from infra.cache import kept, kept_many
+from infra.cache import Warm, kept, kept_many
 
 from . import quote
 from .models import (
@@ -247,6 +248,10 @@ def _products(ids: list[int], trade_policy_id: int) -> dict[int, dict[str, Any]]
         [(pk, trade_policy_id) for pk in ids],
         lambda key: (PRODUCTS_CACHE, *product_namespaces([key[0]])),
         load,
+        warm=Warm(
+            PRODUCTS_CACHE,
+            lambda start, stop: [(pk, trade_policy_id) for pk in catalogue_ids(start, stop)],
+        ),
     )
     return {pk: row for (pk, _), row in found.items()}
 

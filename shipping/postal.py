@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from django.utils.translation import gettext
+
 MAX_INPUT_LENGTH = 20
 MAX_CODE_LENGTH = 10  # longest normalized code (stored field length)
 
@@ -30,12 +32,15 @@ class InvalidPostalCode(ValueError):
 
 def _compact(raw: str) -> str:
     if not isinstance(raw, str):
-        raise InvalidPostalCode("The postal code must be a string.")
+        raise InvalidPostalCode(gettext("The postal code must be a string."))
     if len(raw) > MAX_INPUT_LENGTH:
-        raise InvalidPostalCode(f"The postal code is longer than {MAX_INPUT_LENGTH} characters.")
+        raise InvalidPostalCode(
+            gettext("The postal code is longer than %(max)d characters.")
+            % {"max": MAX_INPUT_LENGTH}
+        )
     code = _SEPARATORS.sub("", raw).upper()
     if not code:
-        raise InvalidPostalCode("The postal code is empty.")
+        raise InvalidPostalCode(gettext("The postal code is empty."))
     return code
 
 
@@ -44,16 +49,21 @@ def normalize_postal_code(country: str, raw: str) -> str:
     code = _compact(raw)
     if country == "BRA":
         if not (len(code) == 8 and _DIGITS.fullmatch(code)):
-            raise InvalidPostalCode("A Brazilian postal code has 8 digits, e.g. 01310-100.")
+            raise InvalidPostalCode(
+                gettext("A Brazilian postal code has 8 digits, e.g. 01310-100.")
+            )
         return code
     if country == "USA":
         if len(code) in (5, 9) and _DIGITS.fullmatch(code):
             return code[:5]
-        raise InvalidPostalCode("A US ZIP code has 5 digits (or ZIP+4, e.g. 90210-1234).")
+        raise InvalidPostalCode(gettext("A US ZIP code has 5 digits (or ZIP+4, e.g. 90210-1234)."))
     if len(code) > MAX_CODE_LENGTH or not _ALNUM.fullmatch(code):
         raise InvalidPostalCode(
-            f"A postal code has at most {MAX_CODE_LENGTH} letters and digits "
-            "(spaces and hyphens are ignored)."
+            gettext(
+                "A postal code has at most %(max)d letters and digits "
+                "(spaces and hyphens are ignored)."
+            )
+            % {"max": MAX_CODE_LENGTH}
         )
     return code
 

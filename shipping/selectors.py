@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from catalog.selectors import default_trade_policy_id, product_namespaces, trade_policy_exists
 from infra.cache import cached, depend_on
+from infra.queries import CompiledQuery
 
 from . import quote
 from .explain import TableVerdict, explain_group
@@ -39,14 +40,20 @@ class PostalCodeData:
         return format_postal_code(self.country, self.code)
 
 
+_POSTAL_CODE = CompiledQuery(
+    lambda country, code: PostalCode.objects.for_code(country=country, code=code).values(
+        *(field.name for field in fields(PostalCodeData))
+    )[:1]
+)
+
+
 def postal_code_get(*, country: str, code: str) -> PostalCodeData | None:
     """The address of a normalized postal code (cached; invalidated on change), or None."""
 
     def build() -> tuple[PostalCodeData | None]:
-        names = [field.name for field in fields(PostalCodeData)]
-        record = PostalCode.objects.for_code(country=country, code=code).values(*names).first()
+        records = _POSTAL_CODE.rows(country, code)
         # Cache the miss too: a tuple is never a cache miss.
-        return (None if record is None else PostalCodeData(**record),)
+        return (PostalCodeData(**records[0]) if records else None,)
 
     return cached(POSTAL_CODES_CACHE, f"{country}:{code}", build)[0]
 

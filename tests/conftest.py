@@ -3,6 +3,7 @@
 import os
 
 import pytest
+from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
@@ -30,6 +31,9 @@ def _plain_http_and_clean_cache(settings, _versions_file):
     # customers' e-mails default to Portuguese in the demo (tests/i18n cover pt-BR).
     settings.ADMIN_LANGUAGE_CODE = "en"
     settings.CUSTOMER_LANGUAGE_CODE = "en"
+    # A request leaves its language active in the thread (as in a server, where the next
+    # request activates its own): a test without a request starts in LANGUAGE_CODE.
+    translation.activate(settings.LANGUAGE_CODE)
     cold_caches()
     yield
     cold_caches()
@@ -45,3 +49,10 @@ def media_root(settings, tmp_path):
     """Uploaded files go to a temporary folder for the test."""
     settings.MEDIA_ROOT = tmp_path / "media"
     return settings.MEDIA_ROOT
+
+
+@pytest.fixture
+def no_warming(monkeypatch):
+    """Misses of read models build what they were asked for only, as when the catalogue's
+    first products were all read already (infra.cache.Warm)."""
+    monkeypatch.setattr("infra.cache._to_warm", lambda kind, warm: [])

@@ -1,5 +1,6 @@
 """The product read model's rendered fragments: a product's public shapes as JSON bytes,
-kept in the shared cache and spliced into answers without being built again.
+kept (summaries in process memory, full products in the shared cache) and spliced into
+answers without being built again.
 
 - `product_summaries(ids, base_url=..., key="id")`: {id: Fragment} of the contract's
   Product summary (2.2); `key="productId"` gives the review list's variant.
@@ -33,7 +34,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from apikit.renderers import Fragment, json_bytes
-from infra.cache import depend_on, namespace_versions, recording, still_current
+from infra.cache import Warm, depend_on, kept_many, namespace_versions, recording, still_current
 
 from .. import pricing
 from ..models import PriceRule
@@ -76,7 +77,7 @@ def register_full_product_section(section: FullProductSection) -> None:
 def _prefix(kind: str, base_url: str, namespaces: tuple[str, ...] = ()) -> str:
     versions = namespace_versions((PRODUCTS_CACHE, *namespaces))
     base = hashlib.blake2b(base_url.encode(), digest_size=8).hexdigest()
-    return f"{PRODUCTS_CACHE}:{':'.join(map(str, versions))}:{kind}:{base}"
+    return f"{PRODUCTS_CACHE}:{settings.RELEASE}:{':'.join(map(str, versions))}:{kind}:{base}"
 
 
 def _keyed(body: bytes, key: str) -> bytes:
@@ -84,55 +85,32 @@ def _keyed(body: bytes, key: str) -> bytes:
     return body if key == "id" else b'{"' + key.encode() + body[len(b'{"id') :]
 
 
-# A miss also renders, in the same queries, the next WARM_BATCH products of the catalogue
-# (by id) that this process has not rendered since `products` last moved, up to WARM_LIMIT:
-# random traffic warms the read model in batches, not six queries a product (issue 19).
-WARM_BATCH = 200
-WARM_LIMIT = 5_000
-_warmed: dict[str, int] = {}  # summary key prefix -> how many of the catalogue's ids were rendered
-
-
-def _to_warm(prefix: str) -> list[int]:
-    done = _warmed.get(prefix, 0)
-    if done >= WARM_LIMIT:
-        return []
-    if len(_warmed) > 64:  # prefixes of old versions
-        _warmed.clear()
-    _warmed[prefix] = done + WARM_BATCH
-    return list(catalogue_ids(limit=WARM_LIMIT)[done : done + WARM_BATCH])
-
-
 def product_summaries(ids: Iterable[int], *, base_url: str, key: str = "id") -> dict[int, Fragment]:
     """{product id: rendered summary} of the ids that name a product (any state). Each is
-    kept under its product's own version, noted for the answer that embeds it; both key
-    variants come from the one rendering."""
+    kept in process memory under its product's own version, noted for the answer that
+    embeds it; a miss renders the catalogue's next products too (infra.cache.Warm); both
+    key variants come from the one rendering."""
     if key not in SUMMARY_KEYS:
         raise ValueError(f"key must be one of {SUMMARY_KEYS}")
     wanted = sorted(set(ids))
     if not wanted:
         return {}
-    prefix = _prefix("summary", base_url)
-    versions = depend_on(product_namespaces(wanted)).values()
-    keys = {pid: f"{prefix}:{pid}:{version}" for pid, version in zip(wanted, versions, strict=True)}
-    found = cache.get_many(list(keys.values()))
-    bodies = {pid: found[k] for pid, k in keys.items() if k in found}
-    missing = [pid for pid in wanted if pid not in bodies]
-    if missing:
-        extra = [pid for pid in _to_warm(prefix) if pid not in keys]
-        # versions read before the rows; not noted: the answer does not show these
-        stamps = namespace_versions(tuple(product_namespaces(extra)))
-        keys.update((pid, f"{prefix}:{pid}:{v}") for pid, v in zip(extra, stamps, strict=True))
-        built = {
-            product.pk: json_bytes(
-                ProductSummarySerializer(product, context={"base_url": base_url}).data
-            )
-            for product in products_for_summary().filter(pk__in=[*missing, *extra])
+    depend_on(product_namespaces(wanted))
+
+    def render(pids: list[int]) -> dict[int, bytes]:
+        context = {"base_url": base_url}
+        return {
+            product.pk: json_bytes(ProductSummarySerializer(product, context=context).data)
+            for product in products_for_summary().filter(pk__in=pids)
         }
-        cache.set_many(
-            {keys[pid]: body for pid, body in built.items()},
-            timeout=settings.PRODUCT_FRAGMENT_SECONDS,
-        )
-        bodies.update((pid, built[pid]) for pid in missing if pid in built)
+
+    bodies = kept_many(
+        f"summary:{base_url}",
+        wanted,
+        lambda pid: (PRODUCTS_CACHE, *product_namespaces([pid])),
+        render,
+        warm=Warm(PRODUCTS_CACHE, catalogue_ids),
+    )
     return {pid: Fragment(_keyed(body, key)) for pid, body in bodies.items()}
 
 

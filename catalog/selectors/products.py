@@ -24,13 +24,21 @@ def product_namespaces(product_ids: Iterable[int]) -> list[str]:
     return [f"product:{product_id}" for product_id in product_ids]
 
 
-def catalogue_ids(*, limit: int) -> tuple[int, ...]:
-    """The first `limit` product ids, in order (kept until a product is added or removed)."""
-    return kept(
+# Read models warm from the first CATALOGUE_LIMIT products (infra.cache.Warm).
+CATALOGUE_LIMIT = 5_000
+
+
+def catalogue_ids(start: int, stop: int) -> tuple[int, ...]:
+    """Product ids `start` to `stop` (of the first CATALOGUE_LIMIT), in order (kept until a
+    product is added or removed)."""
+    every = kept(
         PRODUCTS_CACHE,
-        f"catalogue-ids:{limit}",
-        lambda: tuple(Product.objects.order_by("pk").values_list("pk", flat=True)[:limit]),
+        "catalogue-ids",
+        lambda: tuple(
+            Product.objects.order_by("pk").values_list("pk", flat=True)[:CATALOGUE_LIMIT]
+        ),
     )
+    return every[start:stop]
 
 
 def _attribute_values() -> QuerySet[AttributeValue]:

@@ -9,14 +9,18 @@ from rest_framework.views import APIView
 
 from apikit.caching import conditional_response
 from apikit.errors import ErrorCode, not_found
+from apikit.parsers import valid_params
 from apikit.query import ListQuery, parse_list_query, sparse
 from apikit.querystring import json_or_nested, string_list
 from apikit.responses import envelope, request_base_url
 from apikit.text import check_json_strings
 from catalog.api.fragments import product_full_answer
+from infra.cache import kept_many
 from storefront.selectors import current_sales_channel
 
 from ..selectors import (
+    OFFER_NAMESPACES,
+    UpsellOffer,
     upsell_answer_valid_until,
     upsell_for_cart,
 )
@@ -70,11 +74,10 @@ def banner_codes_input(request) -> dict:
 class BannerListView(APIView):
     @banner_groups_list_schema
     def get(self, request):
-        query = BannerListingQuerySerializer(data=banner_codes_input(request))
-        query.is_valid(raise_exception=True)
+        query = valid_params(BannerListingQuerySerializer, banner_codes_input(request))
         moment = timezone.now()
         listing = banner_listing_get(
-            codes=query.validated_data["codes"],
+            codes=query["codes"],
             channel=current_sales_channel(request),
             moment=moment,
             base_url=request.build_absolute_uri("/"),
@@ -107,6 +110,16 @@ def upsell_query_input(request) -> tuple[ListQuery, dict[int, int | None]]:
     return query, cart
 
 
+def _offer_body(offer: UpsellOffer) -> dict:
+    """The offer's Upsell but its product (rendered per request), kept with the offers."""
+    return kept_many(
+        "upsell-answers",
+        [offer.id],
+        lambda _: OFFER_NAMESPACES,
+        lambda _: {offer.id: UpsellSerializer(offer, context={"upsell_product": None}).data},
+    )[offer.id]
+
+
 class UpsellView(APIView):
     @cart_upsell_get_schema
     def get(self, request, locationId: str):
@@ -130,8 +143,7 @@ class UpsellView(APIView):
         )
         if product is None:  # deleted between the two reads
             raise not_found(ErrorCode.UPSELL_NOT_FOUND, UPSELL_NOT_FOUND_MESSAGE)
-        context = {"upsell_product": product.body}
-        data = UpsellSerializer(offer, context=context).data
+        data = {**_offer_body(offer), "upsellProduct": product.body}
         # the answer changes by itself at an offer's or rule's boundary, or at a start or
         # end of a seal or banner the product shows
         boundaries = (

@@ -7,6 +7,7 @@ from rest_framework.views import APIView
 
 from apikit.caching import conditional_response
 from apikit.errors import ErrorCode, not_found
+from apikit.parsers import valid_params
 from apikit.querystring import indexed_list, json_or_nested
 from apikit.responses import envelope, request_base_url
 from apikit.schema import error_responses, success_envelope
@@ -71,10 +72,10 @@ class ZipcodeConsultView(APIView):
         },
     )
     def get(self, request, countryCode: str, zipCode: str):
-        params = ZipcodeConsultSerializer(data={"countryCode": countryCode, "zipCode": zipCode})
-        params.is_valid(raise_exception=True)
-        country = params.validated_data["countryCode"]
-        code = params.validated_data["zipCode"]
+        params = valid_params(
+            ZipcodeConsultSerializer, {"countryCode": countryCode, "zipCode": zipCode}
+        )
+        country, code = params["countryCode"], params["zipCode"]
         postal_code = postal_code_find(country=country.alpha_3, code=code)
         if postal_code is None:
             raise not_found(
@@ -168,17 +169,16 @@ class ShippingQuoteView(APIView):
         items = json_or_nested(query, "items")
         if isinstance(items, dict):
             items = indexed_list(items, name="items")
-        params = QuoteQuerySerializer(
-            data={
+        data = valid_params(
+            QuoteQuerySerializer,
+            {
                 "tradePolicyId": query.get("tradePolicyId") or None,
                 "targetZipCode": query.get("targetZipCode"),
                 "targetCountryCode": query.get("targetCountryCode"),
                 "items": items,
                 **({"explain": query["explain"]} if "explain" in query else {}),
-            }
+            },
         )
-        params.is_valid(raise_exception=True)
-        data = params.validated_data
         trade_policy_id = quote_trade_policy_id(data.get("tradePolicyId"))
         if trade_policy_id is None:
             raise not_found(

@@ -1,5 +1,8 @@
 """Streaming import machinery shared by the postal-code and shipping-row importers.
 
+Every message (summaries, line errors, file errors) is translated into the language active
+when it is made: the staff member's in the admin, LANGUAGE_CODE in commands.
+
 A file is read line by line (memory does not grow with its size), each line is parsed
 by plain functions into a tuple of column values or rejected with a reason, and valid
 rows are upserted in batches by `upsert.BatchUpserter`: one transaction and one
@@ -16,6 +19,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import BinaryIO, TypeVar
+
+from django.utils.translation import gettext, ngettext
 
 MAX_LINE_BYTES = 64 * 1024
 MAX_REJECTIONS_KEPT = 1000  # details kept for the summary; the count is always exact
@@ -60,20 +65,47 @@ class ImportReport:
             self.rejections.append(Rejection(line, reason))
 
     def summary_lines(self, *, max_rejections: int = 50) -> list[str]:
-        verb = "would be" if self.dry_run else "were"
-        lines = [
-            f"Read {self.read} lines: {self.created} {verb} created, {self.updated} {verb} "
-            f"updated, {self.rejected} rejected."
-            + (" (dry run: nothing written)" if self.dry_run else ""),
-        ]
+        counts = {"count": self.read}
+        if self.dry_run:
+            created = ngettext(
+                "%(count)d would be created", "%(count)d would be created", self.created
+            )
+            updated = ngettext(
+                "%(count)d would be updated", "%(count)d would be updated", self.updated
+            )
+        else:
+            created = ngettext("%(count)d was created", "%(count)d were created", self.created)
+            updated = ngettext("%(count)d was updated", "%(count)d were updated", self.updated)
+        rejected = ngettext("%(count)d rejected", "%(count)d rejected", self.rejected)
+        summary = gettext("%(read)s: %(created)s, %(updated)s, %(rejected)s.") % {
+            "read": ngettext("Read %(count)d line", "Read %(count)d lines", self.read) % counts,
+            "created": created % {"count": self.created},
+            "updated": updated % {"count": self.updated},
+            "rejected": rejected % {"count": self.rejected},
+        }
+        if self.dry_run:
+            summary += " " + gettext("(dry run: nothing written)")
+        lines = [summary]
         if self.interrupted:
-            lines.append("Interrupted: the batches before the interruption are saved.")
+            lines.append(gettext("Interrupted: the batches before the interruption are saved."))
         lines.extend(self.notes)
         for rejection in self.rejections[:max_rejections]:
-            lines.append(f"  line {rejection.line}: {rejection.reason}")
+            lines.append(
+                "  "
+                + gettext("line %(line)d: %(reason)s")
+                % {"line": rejection.line, "reason": rejection.reason}
+            )
         hidden = self.rejected - min(len(self.rejections), max_rejections)
         if hidden > 0:
-            lines.append(f"  ... and {hidden} more rejected lines.")
+            lines.append(
+                "  "
+                + ngettext(
+                    "... and %(count)d more rejected line.",
+                    "... and %(count)d more rejected lines.",
+                    hidden,
+                )
+                % {"count": hidden}
+            )
         return lines
 
 
@@ -81,7 +113,9 @@ def text_lines(stream: BinaryIO, progress: Progress | None = None) -> Iterator[s
     """Decoded lines of a binary stream (UTF-8, BOM dropped), one at a time.
 
     Invalid UTF-8 becomes U+FFFD (the parsers reject such lines); a line longer than
-    MAX_LINE_BYTES is consumed and replaced by the OVERLONG marker.
+    MAX_LINE_BYTES is consumed and replaced by the OVERLONG marker. `progress` is called
+    once per line, with the line's size in bytes (a command's bar counts bytes, the admin's
+    background imports count lines).
     """
     decoder = codecs.getincrementaldecoder("utf-8-sig")(errors="replace")
     while True:
@@ -117,13 +151,13 @@ def csv_records(lines: Iterable[str]) -> Iterator[tuple[int, list[str] | None, s
         except StopIteration:
             return
         except csv.Error as exc:
-            yield start, None, f"malformed CSV: {exc}"
+            yield start, None, gettext("malformed CSV: %(error)s") % {"error": exc}
             continue
         line = start
         if not fields or (len(fields) == 1 and not fields[0].strip()):
             continue
         if any(OVERLONG in value for value in fields):
-            yield line, None, f"line longer than {MAX_LINE_BYTES} bytes"
+            yield line, None, gettext("line longer than %(max)d bytes") % {"max": MAX_LINE_BYTES}
             continue
         yield line, fields, ""
 
@@ -136,9 +170,12 @@ def csv_with_header(
     records = csv_records(lines)
     for number, fields, error in records:
         if fields is None:
-            raise FileFormatError(f"The CSV header (line {number}) cannot be read: {error}.")
+            raise FileFormatError(
+                gettext("The CSV header (line %(line)d) cannot be read: %(error)s.")
+                % {"line": number, "error": error}
+            )
         return fields, records
-    raise FileFormatError("The CSV file is empty: it needs a header row.")
+    raise FileFormatError(gettext("The CSV file is empty: it needs a header row."))
 
 
 def column_positions(
@@ -154,8 +191,12 @@ def column_positions(
     missing = [column for column in required if column not in names]
     if missing:
         raise FileFormatError(
-            f"The CSV header lacks the column(s) {', '.join(missing)}; "
-            f"expected: {', '.join(required)}."
+            ngettext(
+                "The CSV header lacks the column %(missing)s; expected: %(expected)s.",
+                "The CSV header lacks the columns %(missing)s; expected: %(expected)s.",
+                len(missing),
+            )
+            % {"missing": ", ".join(missing), "expected": ", ".join(required)}
         )
     return {column: names.index(column) for column in (*required, *optional) if column in names}
 
@@ -182,10 +223,13 @@ def clean_text(value: str, *, name: str, max_length: int) -> str:
     value = (value or "").strip()
     if _SUSPECT.search(value):
         if "\ufffd" in value:
-            raise RowError(f"{name} is not valid UTF-8")
-        raise RowError(f"{name} contains control characters")
+            raise RowError(gettext("%(name)s is not valid UTF-8") % {"name": name})
+        raise RowError(gettext("%(name)s contains control characters") % {"name": name})
     if len(value) > max_length:
-        raise RowError(f"{name} is longer than {max_length} characters")
+        raise RowError(
+            gettext("%(name)s is longer than %(max)d characters")
+            % {"name": name, "max": max_length}
+        )
     return value
 
 
@@ -204,29 +248,36 @@ def parse_decimal(
     if not value:
         if default is not None or not required:
             return default
-        raise RowError(f"{name} is required")
-    if len(value) > 30:
-        raise RowError(f"{name} is not a number")
+        raise RowError(gettext("%(name)s is required") % {"name": name})
     try:
-        number = Decimal(value.replace(",", "."))
+        number = Decimal(value.replace(",", ".")) if len(value) <= 30 else None
     except InvalidOperation:
-        raise RowError(f"{name} is not a number: {value[:30]!r}") from None
-    if not number.is_finite():
-        raise RowError(f"{name} is not a number: {value[:30]!r}")
+        number = None
+    if number is None or not number.is_finite():
+        raise RowError(
+            gettext("%(name)s is not a number: %(value)s")
+            % {"name": name, "value": repr(value[:30])}
+        )
     if minimum is not None and number < minimum:
-        raise RowError(f"{name} must be at least {minimum}")
+        raise RowError(
+            gettext("%(name)s must be at least %(minimum)s") % {"name": name, "minimum": minimum}
+        )
     if maximum is not None and number > maximum:
-        raise RowError(f"{name} must be at most {maximum}")
+        raise RowError(
+            gettext("%(name)s must be at most %(maximum)s") % {"name": name, "maximum": maximum}
+        )
     return number.quantize(_QUANTUM[places])
 
 
 def parse_int(value: str, *, name: str, minimum: int, maximum: int) -> int:
     value = (value or "").strip()
     if not value:
-        raise RowError(f"{name} is required")
-    if not (value.isascii() and value.isdigit()) or len(value) > 9:
-        raise RowError(f"{name} must be a whole number from {minimum} to {maximum}")
-    number = int(value)
-    if not minimum <= number <= maximum:
-        raise RowError(f"{name} must be a whole number from {minimum} to {maximum}")
-    return number
+        raise RowError(gettext("%(name)s is required") % {"name": name})
+    if not (value.isascii() and value.isdigit() and len(value) <= 9) or not (
+        minimum <= int(value) <= maximum
+    ):
+        raise RowError(
+            gettext("%(name)s must be a whole number from %(minimum)d to %(maximum)d")
+            % {"name": name, "minimum": minimum, "maximum": maximum}
+        )
+    return int(value)

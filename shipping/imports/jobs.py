@@ -17,7 +17,8 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from ..models import JobStatus, PostalImportJob, StagedImport
 from .base import FileFormatError
@@ -38,7 +39,8 @@ def postal_import_job_start(*, staged: StagedImport, user, dry_run: bool) -> Pos
         file_name=staged.file_name,
         file_format=staged.options.get("file_format", ""),
         country=staged.options.get("country") or "",
-        bytes_total=staged.size,
+        lines_total=staged.line_count,
+        language=translation.get_language() or "",
     )
     if settings.POSTAL_IMPORT_RUNNER == "job":
         from ..tasks import postal_import  # the task module imports this one
@@ -64,7 +66,8 @@ def run_postal_import(job_id: int) -> PostalImportJob:
     """Run the pending job `job_id` to its end, writing its progress as it goes.
 
     A job already started (or finished) is left alone, so starting it twice is harmless.
-    A real import (not a dry run) deletes its kept upload when it ends.
+    A real import (not a dry run) deletes its kept upload when it ends. Its summary and
+    errors are in the language of the staff member who started it.
     """
     with transaction.atomic():
         job = (
@@ -78,19 +81,24 @@ def run_postal_import(job_id: int) -> PostalImportJob:
         job.started_at = timezone.now()
         job.save(update_fields=["status", "started_at"])
 
-    staged = job.staged
-    state = {"read": 0, "saved_at": time.monotonic()}
+    with translation.override(job.language or settings.LANGUAGE_CODE):
+        return _run(job)
 
-    def progress(consumed: int) -> None:
-        state["read"] += consumed
+
+def _run(job: PostalImportJob) -> PostalImportJob:
+    staged = job.staged
+    state = {"lines": 0, "saved_at": time.monotonic()}
+
+    def progress(_consumed_bytes: int) -> None:  # called once per line of the file
+        state["lines"] += 1
         now = time.monotonic()
         if now - state["saved_at"] >= PROGRESS_EVERY_SECONDS:
             state["saved_at"] = now
-            PostalImportJob.objects.filter(pk=job.pk).update(bytes_read=state["read"])
+            PostalImportJob.objects.filter(pk=job.pk).update(lines_read=state["lines"])
 
     try:
         if staged is None:
-            raise FileFormatError("The uploaded file is no longer kept: upload it again.")
+            raise FileFormatError(gettext("The uploaded file is no longer kept: upload it again."))
         with open(staged_path(staged), "rb") as stream:
             report = postal_codes_import(
                 stream=stream,
@@ -113,7 +121,7 @@ def run_postal_import(job_id: int) -> PostalImportJob:
         job.rows_updated = report.updated
         job.rows_rejected = report.rejected
         job.summary = report.summary_lines(max_rejections=50)
-    job.bytes_read = state["read"]
+    job.lines_read = state["lines"]
     job.finished_at = timezone.now()
     job.save()
     if staged is not None and not job.dry_run:

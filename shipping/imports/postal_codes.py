@@ -10,6 +10,10 @@ the state empty).
 CSV (comma-separated, UTF-8, header row, one country given by the operator): zip_code,
 public_place, complement, district, city, state, latitude, longitude. `state` is the
 subdivision code with or without the country prefix (SP, BR-SP) or its name.
+
+The format is told by the file's first line (`detect_format`): GeoNames lines are 11 or
+12 tab-separated fields without a header, anything else is read as CSV (whose header
+check then names what is missing). No file is both, so no one chooses the format.
 """
 
 from __future__ import annotations
@@ -17,10 +21,12 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import BinaryIO, NamedTuple
 
+from django.utils.translation import gettext
+
 from infra.cache import cache_namespace_bump
 
-from ..countries import Country, country_get, state_code_get
-from ..models import PostalCode
+from ..countries import Country, country_get, country_name, state_code_get
+from ..models import PostalCode, PostalFileFormat
 from ..models.postal_codes import (
     CITY_MAX,
     COMPLEMENT_MAX,
@@ -30,6 +36,7 @@ from ..models.postal_codes import (
 from ..postal import InvalidPostalCode, normalize_postal_code
 from ..selectors import POSTAL_CODES_CACHE
 from .base import (
+    MAX_LINE_BYTES,
     OVERLONG,
     FileFormatError,
     ImportReport,
@@ -44,7 +51,8 @@ from .base import (
 )
 from .upsert import DEFAULT_BATCH_SIZE, BatchUpserter, stored_keys
 
-FORMATS = ("geonames", "csv")
+FORMATS = tuple(PostalFileFormat.values)
+GEONAMES_FIELDS = (11, 12)  # the last one (accuracy) is often missing
 CSV_COLUMNS = (
     "zip_code",
     "public_place",
@@ -81,7 +89,7 @@ def _coordinates(latitude: str, longitude: str) -> tuple[Decimal | None, Decimal
         for value, name, limit in ((latitude, "latitude", 90), (longitude, "longitude", 180))
     )
     if (lat is None) != (lon is None):
-        raise RowError("latitude and longitude must be given together")
+        raise RowError(gettext("latitude and longitude must be given together"))
     return lat, lon
 
 
@@ -89,19 +97,26 @@ def _code(country: Country, raw: str) -> str:
     try:
         return normalize_postal_code(country.alpha_3, raw)
     except InvalidPostalCode as exc:
-        raise RowError(f"postal code {raw.strip()[:20]!r}: {exc}") from None
+        raise RowError(
+            gettext("postal code %(code)s: %(reason)s")
+            % {"code": repr(raw.strip()[:20]), "reason": exc}
+        ) from None
 
 
 def parse_geonames_line(line: str) -> PostalCodeRow:
     """The row of one GeoNames line; RowError with the reason otherwise."""
     if line.startswith(OVERLONG):
-        raise RowError("line is too long")
+        raise RowError(gettext("line is too long"))
     fields = line.rstrip("\r\n").split("\t")
-    if len(fields) not in (11, 12):
-        raise RowError(f"expected 12 tab-separated columns, found {len(fields)}")
+    if len(fields) not in GEONAMES_FIELDS:
+        raise RowError(
+            gettext("expected 12 tab-separated columns, found %(count)d") % {"count": len(fields)}
+        )
     country = country_get(fields[0]) if len(fields[0].strip()) == 2 else None
     if country is None:
-        raise RowError(f"unknown country code {fields[0].strip()[:10]!r}")
+        raise RowError(
+            gettext("unknown country code %(code)s") % {"code": repr(fields[0].strip()[:10])}
+        )
     code = _code(country, fields[1])
     city = clean_text(fields[2], name="place name", max_length=CITY_MAX)
     state_name = clean_text(fields[3], name="admin name1", max_length=200)
@@ -127,7 +142,8 @@ def parse_csv_fields(
     """The row of one CSV record; RowError with the reason otherwise."""
     if len(fields) < len(positions) or len(fields) < max(positions.values()) + 1:
         raise RowError(
-            f"expected at least {max(positions.values()) + 1} columns, found {len(fields)}"
+            gettext("expected at least %(expected)d columns, found %(count)d")
+            % {"expected": max(positions.values()) + 1, "count": len(fields)}
         )
     value = {column: fields[index] for column, index in positions.items()}
     code = _code(country, value["zip_code"])
@@ -136,7 +152,10 @@ def parse_csv_fields(
     if state:
         state_code = state_code_get(country.alpha_3, code=state, name=state) or ""
         if not state_code:
-            raise RowError(f"state {state[:30]!r} is not a subdivision of {country.name}")
+            raise RowError(
+                gettext("state %(state)s is not a state of %(country)s")
+                % {"state": repr(state[:30]), "country": country_name(country.alpha_3)}
+            )
     latitude, longitude = _coordinates(value["latitude"], value["longitude"])
     return PostalCodeRow(
         country=country.alpha_3,
@@ -153,6 +172,21 @@ def parse_csv_fields(
     )
 
 
+def detect_format(stream: BinaryIO) -> str:
+    """ "geonames" when the first non-blank line is 11 or 12 tab-separated fields, else
+    "csv". Reads from the start of `stream` and seeks back there."""
+    stream.seek(0)
+    try:
+        while raw := stream.readline(MAX_LINE_BYTES):
+            line = raw.decode("utf-8-sig", errors="replace").rstrip("\r\n")
+            if line.strip():
+                geonames = len(line.split("\t")) in GEONAMES_FIELDS
+                return PostalFileFormat.GEONAMES if geonames else PostalFileFormat.CSV
+        return PostalFileFormat.CSV  # empty: the CSV reader says it needs a header
+    finally:
+        stream.seek(0)
+
+
 def _existing_keys(keys: list[tuple]) -> set[tuple]:
     return stored_keys(PostalCode, key_fields=KEY_FIELDS, keys=keys)
 
@@ -160,7 +194,7 @@ def _existing_keys(keys: list[tuple]) -> set[tuple]:
 def postal_codes_import(
     *,
     stream: BinaryIO,
-    file_format: str,
+    file_format: str | None = None,
     country: str | None = None,
     dry_run: bool = False,
     batch_size: int = DEFAULT_BATCH_SIZE,
@@ -168,17 +202,27 @@ def postal_codes_import(
 ) -> ImportReport:
     """Upsert the postal codes of a GeoNames or CSV file (see the module doc).
 
-    `country` (alpha-3 or alpha-2) is required for CSV. Raises FileFormatError when the
+    `file_format` None: told by the file (`detect_format`). `country` (alpha-3 or
+    alpha-2) is required for CSV. Raises FileFormatError when the
     file as a whole is unusable; bad lines are rejected and reported, never fatal. An
     interruption (Ctrl-C) stops after the last finished batch and is reported.
     """
+    file_format = file_format or detect_format(stream)
     if file_format not in FORMATS:
-        raise FileFormatError(f"Unknown format {file_format!r}: use one of {', '.join(FORMATS)}.")
+        raise FileFormatError(
+            gettext("Unknown format %(format)s: use one of %(formats)s.")
+            % {"format": repr(file_format), "formats": ", ".join(FORMATS)}
+        )
     target = None
-    if file_format == "csv":
-        target = country_get(country or "")
+    if file_format == PostalFileFormat.CSV:
+        if not country:
+            raise FileFormatError(gettext("A CSV file needs its country, e.g. BRA."))
+        target = country_get(country)
         if target is None:
-            raise FileFormatError("A CSV import needs --country, e.g. --country BRA.")
+            raise FileFormatError(
+                gettext("Unknown country %(code)s: use its ISO code, e.g. BRA.")
+                % {"code": repr(country[:10])}
+            )
     report = ImportReport(dry_run=dry_run)
     upserter = BatchUpserter(
         model=PostalCode,
@@ -192,7 +236,7 @@ def postal_codes_import(
     )
     lines = text_lines(stream, progress)
     try:
-        if file_format == "geonames":
+        if file_format == PostalFileFormat.GEONAMES:
             numbered = ((number, line, "") for number, line in enumerate(lines, 1) if line.strip())
             rows = parsed_rows(numbered, report, parse_geonames_line)
         else:

@@ -23,6 +23,7 @@ from typing import BinaryIO, NamedTuple
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from infra.cache import cache_namespace_bump
 
@@ -118,7 +119,10 @@ def parse_row_fields(
     """A row of `table` from one CSV record; RowError with the reason otherwise."""
     needed = max(positions.values()) + 1
     if len(fields) < needed:
-        raise RowError(f"expected {needed} columns, found {len(fields)}")
+        raise RowError(
+            gettext("expected %(expected)d columns, found %(count)d")
+            % {"expected": needed, "count": len(fields)}
+        )
     value = {column: fields[index] for column, index in positions.items()}
     zipcodes = []
     for column in ("initial_zipcode", "final_zipcode"):
@@ -126,7 +130,10 @@ def parse_row_fields(
         try:
             zipcodes.append(normalize_postal_code(table.country, raw))
         except InvalidPostalCode as exc:
-            raise RowError(f"{column} {raw.strip()[:20]!r}: {exc}") from None
+            raise RowError(
+                gettext("%(column)s %(code)s: %(reason)s")
+                % {"column": column, "code": repr(raw.strip()[:20]), "reason": exc}
+            ) from None
     weights = _decimal_pair(value, "initial_weight", "final_weight", places=3, maximum=MAX_WEIGHT)
     prices = _decimal_pair(value, "initial_price", "final_price", places=2, maximum=MAX_ORDER_VALUE)
     shipping_value = parse_decimal(
@@ -140,14 +147,14 @@ def parse_row_fields(
         parse_int(value[column], name=column, minimum=0, maximum=MAX_DAYS)
         for column in ("begin_shipping_time", "end_shipping_time")
     )
-    for (low, high), label in (
-        (zipcodes, "postal code"),
-        (weights, "weight"),
-        (prices, "order value"),
-        (days, "shipping time"),
+    for (low, high), message in (
+        (zipcodes, gettext("the final postal code is below the initial one")),
+        (weights, gettext("the final weight is below the initial one")),
+        (prices, gettext("the final order value is below the initial one")),
+        (days, gettext("the final shipping time is below the initial one")),
     ):
         if low > high:
-            raise RowError(f"the final {label} is below the initial one")
+            raise RowError(message)
     variables = {
         column: parse_decimal(
             value[column],
@@ -222,12 +229,24 @@ def shipping_rows_import(
         stale = table.rows.filter(updated_at__lt=started)
         if report.rejected:
             report.notes.append(
-                f"Rows missing from the file were kept: {report.rejected} line(s) were rejected."
+                ngettext(
+                    "Rows missing from the file were kept: %(count)d line was rejected.",
+                    "Rows missing from the file were kept: %(count)d lines were rejected.",
+                    report.rejected,
+                )
+                % {"count": report.rejected}
             )
         elif dry_run:
-            report.notes.append("Rows missing from the file would be deleted (dry run).")
+            report.notes.append(gettext("Rows missing from the file would be deleted (dry run)."))
         else:
             with transaction.atomic():
                 deleted, _ = stale.delete()
-            report.notes.append(f"{deleted} row(s) missing from the file were deleted.")
+            report.notes.append(
+                ngettext(
+                    "%(count)d row missing from the file was deleted.",
+                    "%(count)d rows missing from the file were deleted.",
+                    deleted,
+                )
+                % {"count": deleted}
+            )
     return report

@@ -1,6 +1,6 @@
 """Models of the shipping app: postal codes, carriers, shipping tables and rows, pickups."""
 
-from .imports import ImportKind, JobStatus, PostalImportJob, StagedImport
+from .imports import ImportKind, JobStatus, PostalFileFormat, PostalImportJob, StagedImport
 from .postal_codes import PostalCode
 from .tables import (
     MAX_ORDER_VALUE,
@@ -25,6 +25,7 @@ __all__ = [
     "Pickup",
     "PickupType",
     "PostalCode",
+    "PostalFileFormat",
     "PostalImportJob",
     "ShippingRow",
     "ShippingTable",

@@ -54,6 +54,13 @@ class StagedImport(models.Model):
         return f"{self.get_kind_display()}: {self.file_name}"
 
 
+class PostalFileFormat(models.TextChoices):
+    """The formats of a postal-code file (told by the file: imports.postal_codes)."""
+
+    GEONAMES = "geonames", _("GeoNames postal-code dump (tab-separated)")
+    CSV = "csv", _("CSV with a header row")
+
+
 class JobStatus(models.TextChoices):
     PENDING = "pending", _("Waiting to start")
     RUNNING = "running", _("Running")
@@ -86,10 +93,13 @@ class PostalImportJob(models.Model):
         verbose_name=_("created by"),
     )
     file_name = models.CharField(_("file name"), max_length=255)
-    file_format = models.CharField(_("format"), max_length=10)
+    file_format = models.CharField(_("format"), max_length=10, choices=PostalFileFormat.choices)
     country = models.CharField(_("country"), max_length=3, blank=True)
-    bytes_total = models.BigIntegerField(_("bytes in the file"), default=0)
-    bytes_read = models.BigIntegerField(_("bytes read"), default=0)
+    # Progress in the file's lines (blank ones and a CSV header included).
+    lines_total = models.BigIntegerField(_("lines in the file"), default=0)
+    lines_read = models.BigIntegerField(_("lines done"), default=0)
+    # The language of the staff member who started it: its summary and errors speak it.
+    language = models.CharField(_("language"), max_length=15, blank=True)
     rows_read = models.BigIntegerField(_("lines read"), default=0)
     rows_created = models.BigIntegerField(_("created"), default=0)
     rows_updated = models.BigIntegerField(_("updated"), default=0)
@@ -112,9 +122,9 @@ class PostalImportJob(models.Model):
     def percent(self) -> int:
         if self.status == JobStatus.DONE:
             return 100
-        if not self.bytes_total:
+        if not self.lines_total:
             return 0
-        return min(100, int(self.bytes_read * 100 / self.bytes_total))
+        return min(100, int(self.lines_read * 100 / self.lines_total))
 
     @property
     def finished(self) -> bool:

@@ -25,6 +25,7 @@ from feedback.models import Comment
 from marketing.models import BannerGroup
 from shipping.models import ShippingRow
 from tests.feedback.factories import CommentFactory
+from tests.marketing.factories import BannerFactory, BannerGroupFactory
 from tests.shipping.factories import ShippingTableFactory
 
 from .conftest import MISSING
@@ -116,6 +117,32 @@ def test_a_banner_group_with_two_banners_is_published_and_served(signed_in, tmp_
                 assert image.headers["Content-Type"].startswith("image/")
 
 
+def test_a_banner_group_is_published_from_its_edit_page(signed_in):
+    browser = signed_in
+    group = BannerGroupFactory(code="browser-week", start_at=timezone.now() + timedelta(days=7))
+    BannerFactory(group=group, name="Week")
+    with browser.step("the group is scheduled: its page says so and it is not served"):
+        browser.open(f"/admin/marketing/bannergroup/{group.pk}/change/")
+        assert browser.find(".field-schedule_status").text.endswith("scheduled")
+        status, body = browser.api("/publics/template/banners?codes=browser-week")
+        assert [g["banners"] for g in body["data"]] == [[]], body
+    with browser.step("publish now asks before replacing the planned start"):
+        browser.click_and_wait('input[name="_publish_now"]')
+        assert browser.has("#start-drop-confirmation"), browser.field_errors()
+        group.refresh_from_db()
+        assert group.start_at > timezone.now()
+    with browser.step("confirm and publish"):
+        browser.check("confirm_start_dropped")
+        browser.click_and_wait('input[name="_publish_now"]')
+        assert browser.path.startswith(f"/admin/marketing/bannergroup/{group.pk}/change/")
+        assert any("1 banner live" in m for m in browser.messages()), browser.messages()
+        assert browser.find(".field-schedule_status").text.endswith("live")
+    with browser.step("the storefront serves the group at once"):
+        status, body = browser.api("/publics/template/banners?codes=browser-week")
+        assert status == 200
+        assert [b["name"] for b in body["data"][0]["banners"]] == ["Week"]
+
+
 def test_a_comment_is_approved_and_answered_and_the_reply_is_public(signed_in):
     browser = signed_in
     question = CommentFactory(active=False, message="Does it come in blue?")
@@ -134,6 +161,7 @@ def test_a_comment_is_approved_and_answered_and_the_reply_is_public(signed_in):
         browser.click_and_wait('#content-main form [type="submit"]')
         reply = Comment.objects.get(parent=question)
         assert reply.reply_by_user and reply.active
+        assert browser.path == "/admin/feedback/comment/", browser.path  # back to the queue
     with browser.step("see the reply in the public comments API"):
         query = urlencode({"condition[parentCommentId]": question.pk})
         status, body = browser.api(f"/publics/products/comments?{query}")

@@ -117,7 +117,7 @@ def test_the_reply_form_publishes_a_staff_reply_and_emails_the_customer(staff_cl
 
     assert page.status_code == 200 and b"ana@example.com" in page.content
     assert response.status_code == 302
-    assert response["Location"] == reverse("admin:feedback_comment_change", args=[comment.pk])
+    assert response["Location"] == reverse("admin:feedback_comment_changelist")  # the queue
     reply = Comment.objects.get(parent=comment)
     assert reply.reply_by_user is True and reply.active is True
     assert reply.user == staff_client.user

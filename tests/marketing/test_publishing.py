@@ -243,6 +243,7 @@ def test_a_revalidating_client_sees_a_publish_at_once(staff, api_client, frozen)
 
 def test_the_group_form_shows_the_schedule_status_and_the_max_age(staff, frozen):
     group = BannerGroupFactory(code="home", start_at=datetime(2026, 12, 1, tzinfo=STORE_TZ))
+    BannerFactory(group=group)  # a group without an active banner is "inactive"
     page = staff.get(reverse("admin:marketing_bannergroup_change", args=[group.pk]))
     text = page.content.decode()
     assert "scheduled" in text

@@ -289,7 +289,7 @@ def test_the_postal_import_link_sits_on_the_postal_code_list(staff):
 
 def test_a_small_postal_file_is_checked_then_imported_inline(staff):
     response = staff.post(
-        POSTAL, {"file": upload(geonames(5), "BR.txt"), "file_format": "geonames", "dry_run": "on"}
+        POSTAL, {"file": upload(geonames(5), "BR.txt"), "country": "BRA", "dry_run": "on"}
     )
     assert response.status_code == 200
     assert "5 would be created" in response.content.decode()
@@ -307,18 +307,16 @@ def test_a_postal_csv_needs_a_country(staff):
         "zip_code,public_place,complement,district,city,state,latitude,longitude\n"
         "01310-100,Avenida Paulista,,Bela Vista,São Paulo,SP,,\n"
     )
-    refused = staff.post(
-        POSTAL, {"file": upload(content), "file_format": "csv", "country": "", "dry_run": "on"}
-    )
+    refused = staff.post(POSTAL, {"file": upload(content), "country": "", "dry_run": "on"})
     assert refused.status_code == 400
     assert not StagedImport.objects.exists()
-    ok = staff.post(POSTAL, {"file": upload(content), "file_format": "csv", "country": "BRA"})
+    ok = staff.post(POSTAL, {"file": upload(content), "country": "BRA"})
     assert ok.status_code == 302
     assert PostalCode.objects.get().city == "São Paulo"
 
 
 def test_a_bad_postal_file_or_token_is_a_form_error(staff, client):
-    refused = staff.post(POSTAL, {"file": upload(b""), "file_format": "csv", "country": "BRA"})
+    refused = staff.post(POSTAL, {"file": upload(b""), "country": "BRA"})
     assert refused.status_code == 400
     bad_token = staff.post(POSTAL, {"confirm": "1", "token": "nope"})
     assert bad_token.status_code == 400
@@ -327,9 +325,7 @@ def test_a_bad_postal_file_or_token_is_a_form_error(staff, client):
 
 def test_a_large_postal_file_runs_in_the_background_with_a_progress_page(staff, settings):
     settings.POSTAL_IMPORT_INLINE_MAX_LINES = 10
-    response = staff.post(
-        POSTAL, {"file": upload(geonames(30), "BR.txt"), "file_format": "geonames"}
-    )
+    response = staff.post(POSTAL, {"file": upload(geonames(30), "BR.txt"), "country": "BRA"})
 
     job = PostalImportJob.objects.get()
     assert response.status_code == 302
@@ -337,7 +333,7 @@ def test_a_large_postal_file_runs_in_the_background_with_a_progress_page(staff, 
     assert job.status == JobStatus.PENDING and not job.dry_run
     assert PostalCode.objects.count() == 0  # nothing done inside the request
     page = staff.get(response["Location"]).content.decode()
-    assert "Waiting to start" in page and f"run_postal_import {job.pk}" in page
+    assert "Waiting to start" in page and "0 of 30 lines read" in page
     assert 'http-equiv="refresh"' in page
 
     call_command("run_postal_import", str(job.pk))
@@ -345,10 +341,11 @@ def test_a_large_postal_file_runs_in_the_background_with_a_progress_page(staff, 
     job.refresh_from_db()
     assert job.status == JobStatus.DONE
     assert (job.rows_read, job.rows_created, job.rows_rejected) == (30, 30, 0)
-    assert job.bytes_read == job.bytes_total > 0 and job.percent == 100
+    assert job.lines_read == job.lines_total == 30 and job.percent == 100
     assert PostalCode.objects.count() == 30
     page = staff.get(response["Location"]).content.decode()
     assert "Done" in page and "30 were created" in page and "refresh" not in page
+    assert "30 of 30 lines read" in page
     assert not StagedImport.objects.exists()  # the kept upload is deleted after the import
     assert run_postal_import(job.pk).status == JobStatus.DONE  # a second run does nothing
 
@@ -357,7 +354,7 @@ def test_a_large_dry_run_in_the_background_then_confirm_starts_the_real_import(s
     settings.POSTAL_IMPORT_INLINE_MAX_LINES = 10
     response = staff.post(
         POSTAL,
-        {"file": upload(geonames(20), "BR.txt"), "file_format": "geonames", "dry_run": "on"},
+        {"file": upload(geonames(20), "BR.txt"), "country": "BRA", "dry_run": "on"},
     )
     dry = PostalImportJob.objects.get()
     run_postal_import(dry.pk)
@@ -377,7 +374,7 @@ def test_a_large_dry_run_in_the_background_then_confirm_starts_the_real_import(s
 def test_a_failing_background_import_records_its_error(staff, settings):
     settings.POSTAL_IMPORT_INLINE_MAX_LINES = 1
     content = "not,the,columns\n" + "x,y,z\n" * 3
-    staff.post(POSTAL, {"file": upload(content), "file_format": "csv", "country": "BRA"})
+    staff.post(POSTAL, {"file": upload(content), "country": "BRA"})
     job = PostalImportJob.objects.get()
     run_postal_import(job.pk)
     job.refresh_from_db()
@@ -402,9 +399,7 @@ def test_a_large_postal_file_is_imported_by_a_job_of_the_task_queue(staff, setti
     # the tests' task backend runs a job as soon as it is enqueued.
     settings.POSTAL_IMPORT_RUNNER = "job"
     settings.POSTAL_IMPORT_INLINE_MAX_LINES = 10
-    response = staff.post(
-        POSTAL, {"file": upload(geonames(30), "BR.txt"), "file_format": "geonames"}
-    )
+    response = staff.post(POSTAL, {"file": upload(geonames(30), "BR.txt"), "country": "BRA"})
     job = PostalImportJob.objects.get()
     assert response["Location"] == reverse("admin:shipping_postalcode_import_job", args=[job.pk])
     assert job.status == JobStatus.DONE

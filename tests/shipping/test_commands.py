@@ -60,7 +60,7 @@ def test_geonames_import_again_updates_instead_of_duplicating(tmp_path):
 
     output = run("import_postal_codes", "--format", "geonames", str(path))
 
-    assert "2 were created, 1 were updated" in output
+    assert "2 were created, 1 was updated" in output
     assert PostalCode.objects.count() == 3
     assert PostalCode.objects.get(code="01310100").city == "São Paulo"
 
@@ -119,7 +119,7 @@ def test_a_second_import_updates_the_overlapping_codes_and_creates_the_new_ones(
     with time_machine.travel("2026-03-02 12:00:00+00:00", tick=False):
         output = run("import_postal_codes", "--format", "geonames", str(second))
 
-    assert "Read 3 lines: 1 were created, 2 were updated, 0 rejected." in output
+    assert "Read 3 lines: 1 was created, 2 were updated, 0 rejected." in output
     assert PostalCode.objects.count() == 4
     paulista = PostalCode.objects.get(country="BRA", code="01310100")
     assert (paulista.district, paulista.latitude) == ("Consolação", Decimal("-23.500000"))
@@ -138,7 +138,7 @@ def test_a_code_repeated_in_one_batch_keeps_its_last_line_and_counts_an_update(t
 
     output = run("import_postal_codes", "--format", "geonames", str(path))
 
-    assert "Read 2 lines: 1 were created, 1 were updated, 0 rejected." in output
+    assert "Read 2 lines: 1 was created, 1 was updated, 0 rejected." in output
     assert PostalCode.objects.get().city == "Last"
 
 
@@ -220,7 +220,7 @@ def test_csv_malformed_rows_are_rejected_with_reasons(tmp_path):
 
     assert "3 were created, 0 were updated, 5 rejected." in output
     assert "line 5: postal code '0000'" in output
-    assert "line 6: state 'ZZ' is not a subdivision of Brazil" in output
+    assert "line 6: state 'ZZ' is not a state of Brazil" in output
     assert "line 7: expected at least 8 columns, found 7" in output
     assert "line 8: latitude and longitude must be given together" in output
     assert "line 9: malformed CSV" in output
@@ -233,12 +233,21 @@ def test_csv_without_the_required_columns_is_refused(tmp_path):
     assert PostalCode.objects.count() == 0
 
 
-@pytest.mark.parametrize("country", [None, "XYZ"])
-def test_csv_needs_a_known_country(tmp_path, country):
+@pytest.mark.parametrize(("country", "message"), [("", "needs its country"), ("XYZ", "Unknown")])
+def test_csv_needs_a_known_country(tmp_path, country, message):
     path = write(tmp_path, "ceps.csv", CSV)
-    args = ["--format", "csv", str(path)] + (["--country", country] if country else [])
-    with pytest.raises(CommandError, match="--country"):
-        run("import_postal_codes", *args)
+    with pytest.raises(CommandError, match=message):
+        run("import_postal_codes", "--country", country, str(path))
+
+
+def test_the_format_is_told_by_the_file_and_a_csv_is_of_the_stores_country(tmp_path, settings):
+    settings.STORE_COUNTRY = "BRA"
+    geonames = write(tmp_path, "BR.txt", GEONAMES)
+    assert "Read 3 lines: 3 were created" in run("import_postal_codes", str(geonames))
+    assert PostalCode.objects.filter(country="USA").exists()  # each line's own country
+    csv = write(tmp_path, "ceps.csv", CSV)
+    assert "0 rejected" in run("import_postal_codes", str(csv))
+    assert PostalCode.objects.filter(country="BRA", state_code="BR-SP").exists()
 
 
 def test_an_empty_csv_file_is_refused(tmp_path):
@@ -304,7 +313,7 @@ def test_rows_import_updates_rows_with_the_same_ranges(tmp_path):
 
     output = run("import_shipping_rows", str(table.pk), str(path))
 
-    assert "2 were created, 1 were updated" in output
+    assert "2 were created, 1 was updated" in output
     assert table.rows.count() == 3
     assert table.rows.get(final_weight=Decimal("1")).shipping_value == Decimal("15.90")
 
@@ -337,7 +346,7 @@ def test_rows_import_with_replace_deletes_rows_missing_from_the_file(tmp_path):
 
     output = run("import_shipping_rows", str(table.pk), str(path), "--replace")
 
-    assert "1 row(s) missing from the file were deleted." in output
+    assert "1 row missing from the file was deleted." in output
     assert not ShippingRow.objects.filter(pk=old.pk).exists()
     assert ShippingRow.objects.filter(pk=other_table_row.pk).exists()
     assert table.rows.count() == 3

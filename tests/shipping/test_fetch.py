@@ -79,7 +79,7 @@ def test_pickups_come_with_their_table():
     assert fetch([(1, 1)]).tables[pickup_table.pk].pickups == (pickup,)
 
 
-def test_fetch_costs_as_many_queries_for_one_product_as_for_ten():
+def test_fetch_costs_as_many_queries_for_one_product_as_for_ten(no_warming):
     storage = StorageFactory()
     products = [priced_product() for _ in range(10)]
     for product in products:

@@ -1,0 +1,62 @@
+"""infra.cache.kept_many: records kept in process memory until one of their namespaces
+moves, and misses that warm the next batch of a catalogue (Warm)."""
+
+import pytest
+
+from infra.cache import Warm, cache_namespace_bump, kept_many
+
+pytestmark = pytest.mark.django_db
+
+CATALOGUE = list(range(1, 11))
+
+
+def keeper(built: list[list[int]], *, batch: int = 3):
+    def build(keys: list[int]) -> dict[int, str]:
+        built.append(sorted(keys))
+        return {key: f"record {key}" for key in keys if key != 7}  # 7 does not exist
+
+    def get(keys):
+        return kept_many(
+            "test-records",
+            keys,
+            lambda key: ("test-all", f"test-one:{key}"),
+            build,
+            warm=Warm("test-all", lambda start, stop: CATALOGUE[start:stop], batch=batch),
+        )
+
+    return get
+
+
+def test_a_miss_builds_the_asked_keys_with_the_catalogue_s_next_batch_in_one_call():
+    built: list[list[int]] = []
+    get = keeper(built)
+    assert get([9]) == {9: "record 9"}
+    assert built == [[1, 2, 3, 9]]
+    assert get([2, 3]) == {2: "record 2", 3: "record 3"}  # warmed: no build
+    assert get([5]) == {5: "record 5"}
+    assert built[-1] == [4, 5, 6]  # the next batch, the asked key among it
+    assert get([7, 8]) == {8: "record 8"}  # a key the build leaves out is not found
+    assert built[-1] == [7, 8]  # the batch was 7, 8, 9: 9 is kept already
+
+
+def test_a_moved_namespace_rebuilds_its_records_and_restarts_the_walk():
+    built: list[list[int]] = []
+    get = keeper(built)
+    get([1])
+    cache_namespace_bump("test-one:2")
+    assert get([2]) == {2: "record 2"}
+    assert built[-1] == [2, 4, 5, 6]  # the one moved, and the walk goes on
+    cache_namespace_bump("test-all")
+    assert get([1]) == {1: "record 1"}
+    assert built[-1] == [1, 2, 3]  # every record moved: the walk starts over
+    assert get([3, 2]) == {2: "record 2", 3: "record 3"}
+    assert len(built) == 3
+
+
+def test_the_walk_ends_with_the_catalogue():
+    built: list[list[int]] = []
+    get = keeper(built, batch=20)
+    get([1])
+    assert built == [CATALOGUE]
+    get([11])
+    assert built[-1] == [11]
