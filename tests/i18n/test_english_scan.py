@@ -36,6 +36,7 @@ from django.apps import apps
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import capfirst
@@ -384,6 +385,68 @@ def test_the_scan_finds_english_and_leaves_portuguese_and_data_alone():
         "Reply to comment #12",
         "Successful",
     ], found
+
+
+IMPORT_ROWS = (
+    "initial_zipcode,final_zipcode,initial_weight,final_weight,initial_price,final_price,"
+    "shipping_value,begin_shipping_time,end_shipping_time\n"
+    "01000-000,19999-999,0,1,0,,15.90,1,3\n"
+    "20000-000,28999-999,0,,0,,20,2\n"  # a column short
+    "30000-000,2999-999,0,,0,,abc,2,4\n"  # a bad postal code and value
+)
+POSTAL_LINES = (
+    "BR\t01310100\tSão Paulo\tSão Paulo\tSP\t\t\t\t\t-23.5\t-46.6\t4\n"
+    "BR\t0131\tSão Paulo\tSão Paulo\tSP\t\t\t\t\t-23.5\t-46.6\t4\n"  # too short
+    "ZZ\t01310100\tX\n"  # too few columns
+)
+
+
+def upload(content: str, name: str) -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, content.encode(), content_type="text/csv")
+
+
+@pytest.mark.django_db
+def test_import_summaries_and_line_errors_in_portuguese(staff_client, settings):
+    """The pages after a dry run and after an import: summaries, counts, line errors."""
+    table = ShippingRowFactory().table
+    rows_url = reverse("admin:shipping_shippingtable_import_rows", args=[table.pk])
+    postal_url = reverse("admin:shipping_postalcode_import")
+    settings.POSTAL_IMPORT_RUNNER = "none"
+    pages = {}
+
+    checked = staff_client.post(
+        rows_url, {"file": upload(IMPORT_ROWS, "rows.csv"), "dry_run": "on"}
+    )
+    pages["shipping rows, dry run"] = checked
+    token = str(checked.context["staged"].token)
+    pages["shipping rows, imported"] = staff_client.post(
+        rows_url, {"confirm": "1", "token": token}, follow=True
+    )
+    country = re.search(
+        r'<select name="country".*?<option value="([A-Z]{3})" selected>',
+        staff_client.get(postal_url).content.decode(),
+        re.S,
+    )
+    pages["postal codes, dry run"] = staff_client.post(
+        postal_url,
+        {
+            "file": upload(POSTAL_LINES, "BR.txt"),
+            "dry_run": "on",
+            **({"country": country.group(1)} if country else {}),
+        },
+    )
+
+    english = {}
+    for name, response in pages.items():
+        assert response.status_code == 200, name
+        page = response.content.decode()
+        for msgid, text in english_on_page(page).items():
+            english.setdefault(msgid, f"{name}: {text!r}")
+    assert "1 foi criada" in pages["shipping rows, imported"].content.decode()
+    assert "3 linhas lidas" in pages["postal codes, dry run"].content.decode()
+    assert not english, "English in pt-BR import pages:\n" + "\n".join(
+        f"  {msgid!r} on {where}" for msgid, where in sorted(english.items())
+    )
 
 
 # --- Apps without a Portuguese catalogue ---------------------------------------------------
