@@ -64,7 +64,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
-    "axes",
+    "storefront.third_party.AxesConfig",  # django-axes, named in Portuguese
     "corsheaders",
     "rest_framework",
     "drf_spectacular",
@@ -75,7 +75,7 @@ INSTALLED_APPS = [
     "shipping",
     "feedback",
     "django_tasks",
-    "django_tasks_db",
+    "storefront.third_party.TaskResultsConfig",  # django-tasks-db, named in Portuguese
     "jobs",
     "webhooks",
 ]

@@ -11,11 +11,12 @@ import io
 import random
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from django.utils import timezone
+from django.utils import timezone, translation
 from PIL import Image
 
 from catalog.models import Product
@@ -24,7 +25,7 @@ from storefront.models import Customer, SalesChannel
 from storefront.selectors import sales_channel_for_domain
 
 from .models import Comment, ProductReview, ReviewMedia, SalesChannelReview
-from .services import product_review_summaries_refresh
+from .services import product_review_summaries_refresh, staff_display_name
 
 SEED = 6
 CUSTOMER_EMAIL = "{slug}@example.com"  # example.com: reserved, never delivered
@@ -285,6 +286,10 @@ def seed_store_reviews(customers) -> int:
 
 def _plan_comments(customers, products, staff) -> list[tuple[Comment, list[Comment]]]:
     """Questions on the first products, each with its planned replies (not saved)."""
+    # Staff answers are signed as a reply written in the admin is, in the customers'
+    # language (the display name, else "Equipe da loja").
+    with translation.override(settings.CUSTOMER_LANGUAGE_CODE):
+        signature = staff_display_name(staff) if staff is not None else ""
     rng = _rng("comments")
     plan = []
     for product in products[:COMMENTED_PRODUCTS]:
@@ -316,7 +321,7 @@ def _plan_comments(customers, products, staff) -> list[tuple[Comment, list[Comme
                     Comment(
                         product=product,
                         user=staff,
-                        user_name=staff.get_full_name() or "Store team",
+                        user_name=signature,
                         user_email=staff.email,
                         message=rng.choice(STAFF_ANSWERS),
                         reply_by_user=True,

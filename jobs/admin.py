@@ -1,4 +1,7 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+from django_tasks_db.admin import DBTaskResultAdmin
+from django_tasks_db.models import DBTaskResult
 
 from infra.admin import ReadOnlyAdminMixin
 
@@ -13,3 +16,28 @@ class OutboundEmailAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     # `hidden` (one-time links and the like) is never shown: the bodies hold its markers.
     exclude = ["hidden"]
     readonly_fields = [f.name for f in OutboundEmail._meta.fields if f.name != "hidden"]
+
+
+class TaskResultAdmin(DBTaskResultAdmin):
+    """django-tasks-db's admin with its own labels translatable (its fields are; these
+    columns are plain English strings or property names there)."""
+
+    list_display = tuple(
+        "task" if name == "task_name" else name for name in DBTaskResultAdmin.list_display
+    )
+
+    @admin.display(description=_("task"))
+    def task(self, obj: DBTaskResult) -> str:
+        return obj.task_name
+
+    @admin.display(description=_("traceback"))
+    def formatted_traceback(self, obj: DBTaskResult) -> str:
+        return super().formatted_traceback(obj)
+
+    @admin.display(description=_("run after"))
+    def display_run_after(self, obj: DBTaskResult):
+        return super().display_run_after(obj)
+
+
+admin.site.unregister(DBTaskResult)
+admin.site.register(DBTaskResult, TaskResultAdmin)

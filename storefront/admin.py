@@ -10,6 +10,7 @@ from django.utils.translation import ngettext
 
 from infra.numbers import money_text, percent_text
 
+from .admin_third_party import register_third_party_admins
 from .admin_utils import HISTORY_FIELDSET, truncated_column
 from .models import Customer, PaymentOption, PaymentOptionKind, SalesChannel
 from .payments import (
@@ -19,6 +20,8 @@ from .payments import (
     installment_terms_of,
 )
 from .services import customers_set_active
+
+register_third_party_admins()
 
 # --- Sales channels -------------------------------------------------------------------
 

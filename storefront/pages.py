@@ -13,6 +13,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 
 from apikit.fallback import page_not_found
@@ -33,15 +34,21 @@ def _favicon_bytes() -> bytes:
 
 
 def home(request: HttpRequest) -> HttpResponse:
+    """A page for people, so in their language (the switcher's cookie, else the browser's
+    Accept-Language, else LANGUAGE_CODE), unlike the API's answers."""
     channel = current_sales_channel(request)
-    context = {
-        "store_name": channel.name if channel is not None else _("Storefront"),
-        "channel": channel,
-        "host": request.get_host(),
-        "public_base_url": settings.PUBLIC_BASE_URL.rstrip("/"),
-    }
-    response = render(request, "storefront/home.html", context)
+    language = translation.get_language_from_request(request)
+    with translation.override(language):
+        context = {
+            "store_name": channel.name if channel is not None else _("Storefront"),
+            "channel": channel,
+            "host": request.get_host(),
+            "public_base_url": settings.PUBLIC_BASE_URL.rstrip("/"),
+        }
+        response = render(request, "storefront/home.html", context)
+        response["Content-Language"] = translation.get_language()
     response["Cache-Control"] = "no-cache"
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
     return response
 
 

@@ -1,9 +1,11 @@
 """feedback/demo.py: the demo reviews and comments (idempotent, deterministic)."""
 
+import importlib
 import io
 import time
 
 import pytest
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db.models import Count
 
@@ -12,6 +14,7 @@ from feedback import demo
 from feedback.models import Comment, ProductReview, ReviewMedia, SalesChannelReview
 from storefront.models import Customer
 from tests.catalog.factories import BrandFactory, CategoryFactory, ProductFactory
+from tests.feedback.factories import CommentFactory, ReplyFactory
 from tests.storefront.factories import SalesChannelFactory
 
 pytestmark = pytest.mark.django_db
@@ -139,3 +142,33 @@ def test_the_demo_review_summaries_match_the_approved_reviews(demo_store):
     assert expected and set(summaries) == set(expected)
     for product_id, counts in expected.items():
         assert summaries[product_id] == {s: counts.get(s, 0) for s in (1, 2, 3, 4, 5)}
+
+
+def test_the_demo_signs_staff_answers_as_a_reply_written_in_the_admin(demo_store, settings):
+    settings.CUSTOMER_LANGUAGE_CODE = "pt-br"
+
+    demo.seed(stdout=io.StringIO())
+
+    replies = Comment.objects.filter(reply_by_user=True)
+    assert replies.exists()
+    assert set(replies.values_list("user_name", flat=True)) == {"Equipe da loja"}
+
+
+def test_replies_signed_with_the_english_default_are_signed_in_portuguese(settings):
+    """Migration feedback/0005: demo answers seeded before, and replies renamed by 0002."""
+    migration = importlib.import_module(
+        "feedback.migrations.0005_sign_past_replies_in_customer_language"
+    )
+    settings.CUSTOMER_LANGUAGE_CODE = "pt-br"
+    question = CommentFactory(message="Serve no tamanho M?")
+    english = ReplyFactory(parent=question, user_name="Store team", reply_by_user=True)
+    named = ReplyFactory(parent=question, user_name="Ana (loja)", reply_by_user=True)
+    customer = CommentFactory(user_name="Store team", reply_by_user=False)
+
+    migration.sign_in_customer_language(apps, None)
+
+    for comment in (english, named, customer):
+        comment.refresh_from_db()
+    assert english.user_name == "Equipe da loja"
+    assert named.user_name == "Ana (loja)"
+    assert customer.user_name == "Store team"  # a customer's own name is left alone

@@ -15,7 +15,7 @@ from django.urls import reverse
 from shipping.imports.jobs import run_postal_import
 from shipping.imports.postal_codes import CSV_COLUMNS
 from shipping.models import JobStatus, PostalCode, PostalImportJob, StagedImport
-from tests.i18n.test_translations import english_patterns, visible_text
+from tests.i18n.test_english_scan import english_on_page
 
 from .test_admin_imports import geonames, messages_of, token_of, upload
 
@@ -225,17 +225,9 @@ def test_no_page_of_the_flow_shows_an_operator_command(staff, settings, language
 def test_every_page_of_the_flow_is_in_portuguese(staff, settings):
     settings.POSTAL_IMPORT_RUNNER = "none"
     settings.POSTAL_IMPORT_INLINE_MAX_LINES = 10
-    patterns = english_patterns()
-
     pages = flow_pages(in_portuguese(staff))
 
-    english = {
-        msgid: text
-        for page in pages
-        for text in visible_text(page)
-        for msgid, pattern in patterns
-        if pattern.search(text)
-    }
+    english = {msgid: text for page in pages for msgid, text in english_on_page(page).items()}
     assert not english
     assert any("Importar estas linhas" in page for page in pages)
 
