@@ -84,7 +84,8 @@ class QuoteQuerySerializer(PostalCodeParams, serializers.Serializer):
     )
     targetZipCode = serializers.CharField(max_length=MAX_INPUT_LENGTH)
     targetCountryCode = CountryCodeField()
-    items = QuoteItemInputSerializer(
+    # The stubs' Serializer() lacks the ListSerializer arguments that many=True passes on.
+    items = QuoteItemInputSerializer(  # type: ignore[call-arg]
         many=True, min_length=1, max_length=MAX_QUOTE_ITEMS, allow_empty=False
     )
     explain = serializers.BooleanField(required=False, default=False)
@@ -254,7 +255,7 @@ class ShippingOptionSerializer(serializers.Serializer):
     externalShippingCode = serializers.CharField()
     carrierId = serializers.IntegerField()
     carrierName = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field, not stubs' Field.label
     value = MoneyField(help_text="The row's shipping value plus its variables.")
     beginShippingTime = serializers.IntegerField(help_text="Days, additional times included.")
     endShippingTime = serializers.IntegerField(help_text="Days, additional times included.")
@@ -296,7 +297,7 @@ class QuoteStorageSerializer(serializers.Serializer):
 # Renders a shipping.selectors.ExplainedTable (explain=true).
 class TableVerdictSerializer(serializers.Serializer):
     shippingTableId = serializers.IntegerField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field, not stubs' Field.label
     carrierId = serializers.IntegerField()
     carrierName = serializers.CharField()
     accepted = serializers.BooleanField(

@@ -8,7 +8,7 @@ from apikit.parsers import valid_data
 from apikit.responses import envelope
 from storefront.cards import CARD_FLAG_PATTERNS
 from storefront.models import PaymentOptionKind
-from storefront.selectors import payment_terms_get
+from storefront.selectors import PaymentTerms, payment_terms_get
 
 from .payment_serializers import (
     PaymentConditionsBodySerializer,
@@ -49,7 +49,7 @@ _OPTION_LABELS = {
 }
 
 
-def _payment_terms(option_id: int | None, kind: str):
+def _payment_terms(option_id: int | None, kind: PaymentOptionKind) -> PaymentTerms | None:
     """The terms of the named option (else the default one; None when none applies)."""
     terms = payment_terms_get(option_id=option_id, kind=kind)
     if option_id is not None and terms is None:
