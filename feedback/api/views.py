@@ -7,6 +7,9 @@
 
 from typing import Any
 
+from django.http import HttpResponse
+from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apikit.caching import conditional_response
@@ -44,7 +47,7 @@ from .serializers import (
 
 class ProductReviewListView(APIView):
     @product_review_list_schema
-    def get(self, request):
+    def get(self, request: Request) -> HttpResponse:
         query = parse_list_query(request.query_params, PRODUCT_REVIEW_LIST)
         base_url = request_base_url(request)
 
@@ -58,7 +61,7 @@ class ProductReviewListView(APIView):
 
 class SalesChannelReviewListView(APIView):
     @sales_channel_review_list_schema
-    def get(self, request):
+    def get(self, request: Request) -> HttpResponse:
         query = parse_list_query(request.query_params, SALES_CHANNEL_REVIEW_LIST)
         reviews = sales_channel_reviews_public(channel=current_sales_channel(request))
         page = list_page(
@@ -69,7 +72,7 @@ class SalesChannelReviewListView(APIView):
 
 class CommentListView(APIView):
     @product_comment_list_schema
-    def get(self, request):
+    def get(self, request: Request) -> HttpResponse:
         query = parse_list_query(request.query_params, COMMENT_LIST)
         base_url = request_base_url(request)
 
@@ -87,7 +90,7 @@ class CommentCreateView(APIView):
 
     @product_comment_create_schema
     @idempotent
-    def post(self, request, productId: str):  # the contract's path parameter name
+    def post(self, request: Request, productId: str) -> Response:  # the contract's param name
         missing = not_found(ErrorCode.PRODUCT_NOT_FOUND, "Product was not found.")
         product_id = path_id(productId, not_found=missing)  # any text naming no product: 404
         customer = request.user if isinstance(request.user, Customer) else None
