@@ -11,19 +11,24 @@ None): endpoints where sign-in is optional go on as anonymous, and endpoints tha
 it (`IsCustomer`) answer 401 UNAUTHENTICATED with `WWW-Authenticate: Bearer`.
 """
 
-from typing import Any
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.openapi import AutoSchema
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import BasePermission
-from rest_framework.request import Request
-from rest_framework.views import APIView
 
 from storefront.models import Customer
 from storefront.services import customer_for_token
 from storefront.tokens import TokenPayload, token_read
+
+# Types only: DRF's settings import this module, and these modules read those settings.
+if TYPE_CHECKING:
+    from drf_spectacular.openapi import AutoSchema
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
 SERVICE_HEADER = "service-cookie-name"
 SERVICE_COOKIE = "service-cookie-name"

@@ -26,21 +26,26 @@ exhaustion when several apply); a 429 also carries Retry-After.
 Rates live in settings (REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], from THROTTLE_*).
 """
 
+from __future__ import annotations
+
 import logging
 import math
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
-from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
-from rest_framework.views import APIView
 
 from infra.client_ip import client_ip
 from storefront.services import throttle_counter_hit
+
+if TYPE_CHECKING:  # types only: the middleware here loads before DRF's settings are read
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
 logger = logging.getLogger("storefront.throttling")
 
