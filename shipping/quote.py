@@ -446,6 +446,7 @@ def quote(request: QuoteRequest, data: QuoteData) -> QuoteResult:
     servable: list[tuple[RequestedItem, QuoteProduct, set[int]]] = []
     for requested in _merged(request.items):
         product = products.get(requested.product_id)
+        ranks: set[int] = set()
         if product is None:
             problem = ItemProblem.NOT_FOUND
         elif not product.active:
@@ -462,11 +463,11 @@ def quote(request: QuoteRequest, data: QuoteData) -> QuoteResult:
                 or product.sale_without_stock
                 or stock.get((product.id, storage.id), 0) >= requested.quantity
             }
-            if ranks:
-                servable.append((requested, product, ranks))
-                continue
-            problem = ItemProblem.OUT_OF_STOCK  # no storage has the quantity
-        errors.append(ErrorItem(requested.product_id, requested.quantity, problem))
+            problem = ItemProblem.OUT_OF_STOCK  # if no storage has the quantity
+        if ranks and product is not None:  # (only a known product has ranks)
+            servable.append((requested, product, ranks))
+        else:
+            errors.append(ErrorItem(requested.product_id, requested.quantity, problem))
 
     rows_by_table: dict[int, list[QuoteRow]] = {}
     for row in data.rows:
