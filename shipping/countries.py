@@ -39,7 +39,10 @@ def country_get(code: str) -> Country | None:
     code = code.strip().upper()
     if not (code.isascii() and code.isalpha() and len(code) in (2, 3)):
         return None
-    record = pycountry.countries.get(**{"alpha_3" if len(code) == 3 else "alpha_2": code})
+    if len(code) == 3:
+        record = pycountry.countries.get(alpha_3=code)
+    else:
+        record = pycountry.countries.get(alpha_2=code)
     if record is None:
         return None
     dialing = phonenumbers.country_code_for_region(record.alpha_2)

@@ -233,6 +233,15 @@ def great_circle_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float
     return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(a)))
 
 
+def known_km(
+    lat1: float | None, lon1: float | None, lat2: float | None, lon2: float | None
+) -> float | None:
+    """great_circle_km of two points, None when a coordinate is unknown."""
+    if lat1 is None or lon1 is None or lat2 is None or lon2 is None:
+        return None
+    return great_circle_km(lat1, lon1, lat2, lon2)
+
+
 def row_matches(row: QuoteRow, *, zipcode: str, weight: Decimal, value: Decimal) -> bool:
     """All three ranges of the row (inclusive) hold the target code, weight and value."""
     return (
@@ -278,14 +287,10 @@ def _ranked_storages(
     for storage in storages:
         if not storage.active or request.trade_policy_id in storage.excluded_trade_policy_ids:
             continue
-        known = has_target and storage.latitude is not None and storage.longitude is not None
-        distance = (
-            great_circle_km(latitude, longitude, storage.latitude, storage.longitude)
-            if known
-            else 0.0
-        )
+        km = known_km(latitude, longitude, storage.latitude, storage.longitude)
+        distance = 0.0 if km is None else km
         # Storages whose distance cannot be computed come after those whose can.
-        unknown_last = 1 if has_target and not known else 0
+        unknown_last = 1 if has_target and km is None else 0
         ranked.append(((unknown_last, distance, -storage.priority, storage.id), storage, distance))
     ranked.sort(key=lambda entry: entry[0])
     return [(storage, distance) for _, storage, distance in ranked]
@@ -309,6 +314,7 @@ def _group(
 ) -> QuoteGroup:
     group_items = []
     for requested, product in items:
+        assert product.price is not None  # quote() sends unpriced products to error_items
         quantity = requested.quantity
         unit_volume = product.unit_volume
         group_items.append(
@@ -400,19 +406,15 @@ def nearest_pickup(
        close places); points ranked by 1 come before points ranked by 2;
     3. points with neither come last. Ties: the points' listed order.
     """
-    has_target = target_latitude is not None and target_longitude is not None
     target_number = (
         int(target_zipcode) if target_zipcode.isascii() and target_zipcode.isdigit() else None
     )
-    best: tuple | None = None
+    best: tuple[int, float, int] | None = None
     best_id = None
     for index, point in enumerate(points):
-        if has_target and point.latitude is not None and point.longitude is not None:
-            key: tuple = (
-                0,
-                great_circle_km(target_latitude, target_longitude, point.latitude, point.longitude),
-                index,
-            )
+        km = known_km(target_latitude, target_longitude, point.latitude, point.longitude)
+        if km is not None:
+            key: tuple[int, float, int] = (0, km, index)
         elif (
             target_number is not None
             and point.zip_code.isascii()
@@ -427,7 +429,7 @@ def nearest_pickup(
     return best_id
 
 
-def _option_key(option: ShippingOption) -> tuple:
+def _option_key(option: ShippingOption) -> tuple[Decimal, int, int, int, int]:
     return (option.value, option.end_days, option.begin_days, option.table_id, option.row.id)
 
 
@@ -462,7 +464,7 @@ def quote(request: QuoteRequest, data: QuoteData) -> QuoteResult:
                 or stock.get((product.id, storage.id), 0) >= requested.quantity
             }
             problem = ItemProblem.OUT_OF_STOCK  # if no storage has the quantity
-        if ranks:
+        if ranks and product is not None:  # (only a known product has ranks)
             servable.append((requested, product, ranks))
         else:
             errors.append(ErrorItem(requested.product_id, requested.quantity, problem))

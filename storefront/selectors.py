@@ -1,5 +1,7 @@
 """Reads of the store app."""
 
+from typing import Literal, overload
+
 from django.http import HttpRequest
 
 from infra.cache import kept
@@ -52,6 +54,14 @@ def payment_option_get(*, option_id: int | None, kind: str) -> PaymentOption | N
 PaymentTerms = payments.CashDiscountTerms | payments.InstallmentTerms
 
 
+@overload
+def payment_terms_get(
+    *, option_id: int | None, kind: Literal[PaymentOptionKind.CASH_DISCOUNT]
+) -> payments.CashDiscountTerms | None: ...
+@overload
+def payment_terms_get(
+    *, option_id: int | None, kind: Literal[PaymentOptionKind.INSTALLMENTS]
+) -> payments.InstallmentTerms | None: ...
 def payment_terms_get(*, option_id: int | None, kind: str) -> PaymentTerms | None:
     """The terms of `payment_option_get(...)` as plain data, or None (cached; staff changes
     to payment options bump the namespace)."""

@@ -1,6 +1,7 @@
 """Serializers of POST /publics/products/interests (contract 4.6 and 2.8)."""
 
 import re
+from typing import Any
 
 from rest_framework import serializers
 
@@ -28,7 +29,7 @@ class InterestCreateSerializer(serializers.Serializer):
             )
         return value
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         unknown = sorted(set(self.initial_data) - set(self.fields))
         if unknown:
             raise serializers.ValidationError(

@@ -1,5 +1,8 @@
 """Public catalog endpoints: the two category trees and product interests (bare responses)."""
 
+from django.http import HttpResponse
+from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apikit.caching import conditional_response
@@ -18,13 +21,13 @@ from .schema import category_subtree_schema, category_tree_schema, product_inter
 
 class CategoryTreeView(APIView):
     @category_tree_schema
-    def get(self, request):
+    def get(self, request: Request) -> HttpResponse:
         return conditional_response(request, category_tree_get())
 
 
 class CategorySubtreeView(APIView):
     @category_subtree_schema
-    def get(self, request, categoryId: str):
+    def get(self, request: Request, categoryId: str) -> HttpResponse:
         missing = not_found(ErrorCode.CATEGORY_NOT_FOUND, f"Category {categoryId} was not found.")
         category_id = path_id(categoryId, invalid_field="categoryId", not_found=missing)
         tree = category_subtree_get(category_id=category_id)
@@ -39,7 +42,7 @@ class ProductInterestView(APIView):
 
     @product_interest_register_schema
     @idempotent
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         registration = interest_register(**valid_data(InterestCreateSerializer, request))
         payload = InterestSerializer(registration.interest, context={"request": request}).data
         return bare(payload, status=201 if registration.created else 200)

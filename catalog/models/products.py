@@ -1,5 +1,7 @@
 """Products, their variations, attributes, medias and descriptions."""
 
+from typing import TYPE_CHECKING, Self
+
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
@@ -17,6 +19,11 @@ from infra.models import (
 from storefront.models import TimestampedModel
 
 from .inventory import CargoType
+
+if TYPE_CHECKING:
+    from .inventory import Stock
+    from .merchandising import ProductRelation
+    from .prices import ProductPrice
 
 HEX_COLOR = RegexValidator(
     r"^#[0-9A-Fa-f]{6}\Z", _("Enter a hex colour like #1A2B3C (a # and six hex digits).")
@@ -81,7 +88,7 @@ class AttributeValue(TimestampedModel):
 
 
 class ProductQuerySet(ActiveQuerySet):
-    def sellable(self):
+    def sellable(self) -> Self:
         """Active products whose parent (for a variation) is active too."""
         return self.active().filter(models.Q(parent__isnull=True) | models.Q(parent__active=True))
 
@@ -184,6 +191,17 @@ class Product(TimestampedModel):
     )
 
     objects = ProductQuerySet.as_manager()
+
+    # Set by the prefetches (`to_attr`) and annotations of catalog/selectors/ on the products
+    # they load: declared for the type checker only (no class attribute), absent
+    # (AttributeError) on a product loaded without them.
+    active_stocks: list["Stock"]
+    default_prices: list["ProductPrice"]
+    all_prices: list["ProductPrice"]
+    active_variations: list["Product"]
+    stocked_variations: list["Product"]
+    visible_relations: list["ProductRelation"]
+    available_units: int
 
     class Meta:
         verbose_name = _("product")

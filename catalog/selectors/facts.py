@@ -2,6 +2,7 @@
 rules, trade policies, variations, stock, status, review summary, description,
 breadcrumb), computed once per product and rendered by the API layer."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -18,6 +19,7 @@ from ..models import (
     Product,
     ProductDescription,
     ProductReviewSummary,
+    Stock,
     TradePolicy,
 )
 from ..tree import breadcrumb
@@ -107,8 +109,7 @@ class FullProductFacts:
 def _family_variations(product: Product) -> list[Product]:
     """Active variations of the product's family (its own, or its parent's for a variation);
     from the `active_variations` prefetch of `product_full_queryset()`."""
-    owner = product.parent if product.parent_id else product
-    return owner.active_variations
+    return (product.parent or product).active_variations
 
 
 def product_variations_get(product: Product) -> VariationFacts:
@@ -154,7 +155,7 @@ def product_stocks_get(product: Product) -> tuple[StockFacts, tuple[StockFacts, 
     """(total, per storage) of the product's units in active storages; a main product
     adds its active variations' units (`product_stock_rows`). The total's storage is the
     one holding the most available units (0 when none)."""
-    by_storage: dict[int, list] = {}
+    by_storage: dict[int, list[Stock]] = {}
     for row in product_stock_rows(product):
         by_storage.setdefault(row.storage_id, []).append(row)
     stocks = tuple(_summed(product, i, by_storage[i]) for i in sorted(by_storage))
@@ -162,7 +163,7 @@ def product_stocks_get(product: Product) -> tuple[StockFacts, tuple[StockFacts, 
     return _summed(product, best.storage_id if best else 0, stocks), stocks
 
 
-def _summed(product: Product, storage_id: int, rows) -> StockFacts:
+def _summed(product: Product, storage_id: int, rows: Sequence[Stock | StockFacts]) -> StockFacts:
     """The units of `rows` (Stock rows or StockFacts) as the product's in `storage_id`."""
     return StockFacts(
         product_id=product.pk,

@@ -53,7 +53,8 @@ def active_seals() -> tuple[SealData, ...]:
             SealData(
                 id=seal.pk,
                 name=seal.name,
-                image=(seal.image or seal.original_image).name,
+                # (a saved row's file name is a string: the stubs' None is an unsaved file's)
+                image=(seal.image or seal.original_image).name or "",
                 width=seal.width,
                 height=seal.height,
                 position=seal.position,
@@ -125,7 +126,7 @@ def product_relation_ids(product: Product) -> dict[str, tuple[int, ...]]:
     """{kind: target ids in display order}: the product's own relations, else (for a
     variation without any) its parent's. From `visible_relations_prefetch`."""
     relations = product.visible_relations
-    if not relations and product.parent_id is not None:
+    if not relations and product.parent is not None:
         relations = product.parent.visible_relations
     ids: dict[str, list[int]] = {kind.value: [] for kind in RelationKind}
     for relation in relations:

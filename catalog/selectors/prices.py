@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import QuerySet
-
 from infra.cache import kept
 from infra.ids import is_db_id
+from infra.models import LiveQuerySet
 from infra.prefetch import prefetched
 
 from .. import pricing
@@ -73,7 +72,7 @@ def price_rule_data(rule: PriceRule) -> pricing.RuleData:
 PRICE_RULE_RELATIONS = ("trade_policies", "products", "categories", "brands")
 
 
-def price_rules_with_targets() -> QuerySet[PriceRule]:
+def price_rules_with_targets() -> LiveQuerySet[PriceRule]:
     # feeds RuleData.trade_policy_ids / product_ids / category_ids / brand_ids
     return PriceRule.objects.prefetch_related(*PRICE_RULE_RELATIONS)
 
@@ -124,7 +123,7 @@ def pricing_data_from_row(
 def product_pricing_data(product: Product, context: PriceContext) -> pricing.ProductData:
     """pricing_data_from_row of an instance (its categories and its parent's prefetched)."""
     category_ids = [c.pk for c in prefetched(product, "categories")]
-    if product.parent_id is not None:
+    if product.parent is not None:
         category_ids += [c.pk for c in prefetched(product.parent, "categories")]
     row = {name: getattr(product, name) for name in PRICING_FIELDS}
     return pricing_data_from_row(row, category_ids, context)

@@ -10,6 +10,7 @@ from infra.cache import kept
 from infra.ids import is_db_id
 
 from ..models import AttributeValue, Product, ProductPrice, Stock
+from ..models.products import ProductQuerySet
 from .merchandising import visible_relations_prefetch
 
 # Every public shape of a product (summary, full product, quote item) and answers showing one:
@@ -23,6 +24,11 @@ def product_namespaces(product_ids: Iterable[int]) -> list[str]:
     product's (catalog/signals.py), so fragments and answers of other products stay."""
     return [f"product:{product_id}" for product_id in product_ids]
 
+
+# The prefetches' `to_attr` lists and the `available_units` annotation below are declared on
+# Product for their readers (as annotations only: no attribute exists at runtime). The
+# django-stubs plugin takes any declared name for a real attribute and refuses to set it
+# (`no-redef`), hence the ignores naming this note.
 
 # Read models warm from the first CATALOGUE_LIMIT products (infra.cache.Warm).
 CATALOGUE_LIMIT = 5_000
@@ -44,6 +50,20 @@ def catalogue_ids(start: int, stop: int) -> tuple[int, ...]:
 def _attribute_values() -> QuerySet[AttributeValue]:
     return AttributeValue.objects.select_related("attribute").order_by(
         "attribute__position", "attribute_id", "order", "id"
+    )
+
+
+def _stocked_variations() -> ProductQuerySet[Product]:
+    """Active variations (ids only) with their `available_units` over active storages."""
+    return (
+        Product.objects.active()
+        .order_by()
+        .annotate(  # type: ignore[no-redef]  # declared on Product: see the note above
+            available_units=Coalesce(
+                Sum("stocks__available", filter=Q(stocks__storage__active=True)), 0
+            )
+        )
+        .only("pk", "parent_id")
     )
 
 
@@ -76,29 +96,18 @@ def product_summary_related(prefix: str = "") -> tuple[list[str], list[Prefetch 
         Prefetch(f"{p}attribute_values", queryset=_attribute_values()),
         # feeds `stock` of a main product: its active variations' units are its own (one
         # query, units summed in it, so the count is the same with or without variations)
-        Prefetch(
-            f"{p}variations",
-            queryset=Product.objects.active()
-            .order_by()
-            .annotate(
-                available_units=Coalesce(
-                    Sum("stocks__available", filter=Q(stocks__storage__active=True)), 0
-                )
-            )
-            .only("pk", "parent_id"),
-            to_attr="stocked_variations",
-        ),
+        Prefetch(f"{p}variations", queryset=_stocked_variations(), to_attr="stocked_variations"),
     ]
     return select, prefetch
 
 
-def products_for_summary() -> QuerySet[Product]:
+def products_for_summary() -> ProductQuerySet[Product]:
     select, prefetch = product_summary_related()
     return Product.objects.select_related(*select).prefetch_related(*prefetch)
 
 
-def _variations() -> QuerySet[Product]:
-    return Product.objects.active().prefetch_related(
+def _variations() -> ProductQuerySet[Product]:
+    return Product.objects.active().prefetch_related(  # type: ignore[no-redef]  # see the note above
         # feeds variations.combinations[].combination and variations.valueList/attributes
         Prefetch("attribute_values", queryset=_attribute_values()),
         # feeds variations.combinations[].stock
@@ -106,12 +115,11 @@ def _variations() -> QuerySet[Product]:
     )
 
 
-def product_full_queryset() -> QuerySet[Product]:
+def product_full_queryset() -> ProductQuerySet[Product]:
     """Products with everything FullProductSerializer (the Upsell product) reads."""
     select, prefetch = product_summary_related()
-    return Product.objects.select_related(
-        *select, "cargo_type", "parent", "review_summary"
-    ).prefetch_related(
+    related = Product.objects.select_related(*select, "cargo_type", "parent", "review_summary")
+    return related.prefetch_related(  # type: ignore[no-redef]  # see the note above
         *prefetch,
         # feeds `categories` and category price rules
         "categories",

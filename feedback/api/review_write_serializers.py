@@ -3,6 +3,7 @@
 import base64
 import binascii
 import re
+from typing import Any
 
 from django.conf import settings
 from rest_framework import serializers
@@ -23,10 +24,10 @@ class ReviewImagesField(serializers.ListField):
 
     child = StrictCharField(trim_whitespace=False, allow_blank=False)
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(max_length=REVIEW_MAX_IMAGES, **kwargs)
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> list[bytes]:
         if not isinstance(data, list):
             self.fail("not_a_list", input_type=type(data).__name__)
         texts = super().to_internal_value(data)

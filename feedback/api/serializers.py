@@ -4,6 +4,8 @@ Outbound: e-mails are always masked and a `masked` review's name too (feedback/m
 the product is the catalog's Product summary. Inbound: `CommentCreateSerializer`.
 """
 
+from typing import Any
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -23,6 +25,7 @@ from ..models import (
     CUSTOMER_NAME_MIN_LENGTH,
     Comment,
     ProductReview,
+    Review,
     ReviewMedia,
     SalesChannelReview,
 )
@@ -56,10 +59,10 @@ class ReviewSerializer(serializers.ModelSerializer):
     createdAt = serializers.DateTimeField(source="created_at", read_only=True)
     updatedAt = serializers.DateTimeField(source="updated_at", read_only=True)
 
-    def get_name(self, review) -> str:
+    def get_name(self, review: Review) -> str:
         return mask_name(review.name) if review.masked else review.name
 
-    def get_email(self, review) -> str:
+    def get_email(self, review: Review) -> str:
         return mask_email(review.email)
 
 
@@ -193,12 +196,12 @@ class CommentCreateSerializer(serializers.Serializer):
         help_text="Required when not signed in; a valid e-mail address.",
     )
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if self.context.get("signed_in"):
             return attrs
         errors = {}
         for field in ("customerName", "customerEmail"):
-            if not attrs.get(self.fields[field].source):
+            if not attrs.get(self.fields[field].source or field):  # (a bound field has one)
                 errors[field] = [f"The {field} field is required when not signed in."]
         if errors:
             raise serializers.ValidationError(errors)

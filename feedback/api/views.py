@@ -8,6 +8,8 @@
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_view
+from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apikit.errors import ErrorCode, not_found
@@ -90,7 +92,7 @@ class CommentCreateView(APIView):
 
     @product_comment_create_schema
     @idempotent
-    def post(self, request, productId: str):  # the contract's path parameter name
+    def post(self, request: Request, productId: str) -> Response:  # the contract's name
         missing = not_found(ErrorCode.PRODUCT_NOT_FOUND, "Product was not found.")
         product_id = path_id(productId, not_found=missing)  # any text naming no product: 404
         customer = request.user if isinstance(request.user, Customer) else None

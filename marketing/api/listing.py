@@ -4,13 +4,17 @@ banner and its window, the schedule applied per request (exact at every start an
 import hashlib
 import json
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 
 from infra.cache import cached
+from storefront.models import SalesChannel
 
+from ..models import BannerGroup
 from ..scheduling import Window, next_boundary
 from ..selectors import BANNERS_CACHE, banner_groups_by_codes
 from .serializers import BannerGroupSerializer
@@ -38,7 +42,7 @@ class BannerListing:
         return max(0, min(limit, math.floor((self.valid_until - moment).total_seconds())))
 
 
-def group_entries(groups, context: dict) -> list:
+def group_entries(groups: Iterable[BannerGroup], context: dict[str, Any]) -> list[BannerGroupEntry]:
     """Each group serialized, its banners paired with their window within the group's
     schedule."""
     entries = []
@@ -69,7 +73,7 @@ def _listing_key(codes: list[str], channel_id: int | None, base_url: str) -> str
 
 
 def banner_listing_get(
-    *, codes: list[str], channel, moment: datetime, base_url: str
+    *, codes: list[str], channel: SalesChannel | None, moment: datetime, base_url: str
 ) -> BannerListing:
     """What GET /publics/template/banners answers at `moment` (groups in `codes` order).
 

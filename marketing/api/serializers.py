@@ -1,6 +1,6 @@
 """Serializers of the marketing API (contract 2.6 Banner group, 2.7 Banner, 2.11 Upsell)."""
 
-from typing import Literal, overload
+from typing import Any, Literal, overload
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
@@ -10,7 +10,7 @@ from apikit.fields import StrictCharField
 from catalog.api.serializers import FullProductSerializer, PriceRuleSerializer, file_url
 from infra.ids import is_db_id
 
-from ..models import Banner, BannerGroup
+from ..models import Banner, BannerGroup, Upsell
 
 MAX_CODES = 100
 MAX_CODE_LENGTH = 100
@@ -57,7 +57,7 @@ class BannerListingQuerySerializer(serializers.Serializer):
 class BannerImageField(serializers.Field):
     """Absolute URL of a device's fitted copy (`original=False`) or of its upload."""
 
-    def __init__(self, device: str, *, original: bool = False, **kwargs):
+    def __init__(self, device: str, *, original: bool = False, **kwargs: Any) -> None:
         self.device = device
         self.original = original
         super().__init__(source="*", read_only=True, **kwargs)
@@ -75,11 +75,11 @@ class PixelsField(serializers.Field):
     """A size in pixels as a string (the contract's type); a banner without a generated copy
     reports its group's size, which its copy will have."""
 
-    def __init__(self, device: str, side: str, **kwargs):
+    def __init__(self, device: str, side: str, **kwargs: Any) -> None:
         self.attribute = f"{device}_{side}"
         super().__init__(source="*", read_only=True, **kwargs)
 
-    def to_representation(self, instance) -> str:
+    def to_representation(self, instance: Banner | BannerGroup) -> str:
         value = getattr(instance, self.attribute)
         if value is None and isinstance(instance, Banner):
             value = getattr(instance.group, self.attribute)
@@ -98,7 +98,7 @@ class SchedulingField(serializers.Field):
     A banner answers its effective schedule: its own start and end within its group's.
     """
 
-    def to_representation(self, instance):
+    def to_representation(self, instance: Banner | BannerGroup) -> dict[str, Any] | None:
         window = getattr(instance, "effective_window", None) or instance.window
         if window.is_open:
             return None
@@ -258,7 +258,7 @@ def _cart_id(value: object, *, allow_empty: bool) -> int | None:
     return value
 
 
-def parse_variation_map(raw) -> dict[int, int | None]:
+def parse_variation_map(raw: Any) -> dict[int, int | None]:
     """{productId: variationId or None} from `variationMap` (object, or list of
     {"productId", "variationId"} objects); a ValidationError naming the field otherwise."""
     if raw is None or raw == "":
@@ -302,7 +302,7 @@ class UpsellProductField(serializers.Field):
     """The offered product, rendered by the product read model (catalog.api.fragments):
     `context["upsell_product"]`."""
 
-    def to_representation(self, offer):
+    def to_representation(self, offer: Upsell) -> Any:
         return self.context["upsell_product"]
 
 

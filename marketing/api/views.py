@@ -3,9 +3,11 @@
 import json
 from typing import Any, cast
 
+from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema_view
 from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from apikit.caching import conditional_response
@@ -39,7 +41,7 @@ BANNER_GROUP_NOT_FOUND_MESSAGE = "No banner group was found for the given codes.
 UPSELL_NOT_FOUND_MESSAGE = "No upsell offer was found for this location and cart."
 
 
-def _untyped_json_body(request) -> dict | None:
+def _untyped_json_body(request: Request) -> dict[str, Any] | None:
     """A JSON object sent without a JSON Content-Type (e.g. `requests.get(url, data=...)`)."""
     try:
         body = json.loads(request.body or b"null")
@@ -53,7 +55,7 @@ def _untyped_json_body(request) -> dict | None:
     return body
 
 
-def banner_codes_input(request) -> dict:
+def banner_codes_input(request: Request) -> dict[str, Any]:
     """`codes` from the JSON body of the GET when it has them, else from the query string.
 
     A GET without `Content-Type: application/json` is accepted: the query string is read,
@@ -67,15 +69,15 @@ def banner_codes_input(request) -> dict:
             return {"codes": body["codes"]}
     codes = string_list(request.query_params, "codes")
     if codes is None:
-        body = _untyped_json_body(request)
-        if body is not None and "codes" in body:
-            return {"codes": body["codes"]}
+        untyped = _untyped_json_body(request)
+        if untyped is not None and "codes" in untyped:
+            return {"codes": untyped["codes"]}
     return {} if codes is None else {"codes": codes}
 
 
 class BannerListView(APIView):
     @banner_groups_list_schema
-    def get(self, request):
+    def get(self, request: Request) -> HttpResponse:
         query = valid_params(BannerListingQuerySerializer, banner_codes_input(request))
         moment = timezone.now()
         listing = banner_listing_get(
@@ -125,7 +127,7 @@ class UpsellView(ListView):
     ordering = ("-priority",)
     pagination_class = CandidatePagination
 
-    def get(self, request, locationId: str):
+    def get(self, request: Request, locationId: str) -> HttpResponse:  # type: ignore[override]  # the URL's name
         """The list query's errors and the cart's are reported together."""
         errors: dict = {}
         listed = cart = None

@@ -8,6 +8,8 @@ key for key what they declare (docs/decisions.md).
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from catalog.api.serializers import MoneyField, OptionalTextField, ProductSummaryField
@@ -33,7 +35,7 @@ class CountryCodeField(serializers.Field):
         "unknown": "This field is not a known country code (ISO 3166-1 alpha-3, e.g. BRA).",
     }
 
-    def to_internal_value(self, data) -> Country:
+    def to_internal_value(self, data: Any) -> Country:
         if not isinstance(data, str):
             self.fail("invalid")
         code = data.strip()
@@ -44,7 +46,7 @@ class CountryCodeField(serializers.Field):
             self.fail("unknown")
         return country
 
-    def to_representation(self, value) -> str:
+    def to_representation(self, value: Any) -> str:
         return value.alpha_3 if isinstance(value, Country) else str(value)
 
 
@@ -53,7 +55,7 @@ class PostalCodeParams:
 
     names: tuple[str, str]
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         country, field = self.names
         try:
             attrs[field] = normalize_postal_code(attrs[country].alpha_3, attrs[field])
@@ -84,7 +86,8 @@ class QuoteQuerySerializer(PostalCodeParams, serializers.Serializer):
     )
     targetZipCode = serializers.CharField(max_length=MAX_INPUT_LENGTH)
     targetCountryCode = CountryCodeField()
-    items = QuoteItemInputSerializer(
+    # The stubs' Serializer() lacks the ListSerializer arguments that many=True passes on.
+    items = QuoteItemInputSerializer(  # type: ignore[call-arg]
         many=True, min_length=1, max_length=MAX_QUOTE_ITEMS, allow_empty=False
     )
     explain = serializers.BooleanField(required=False, default=False)
@@ -93,7 +96,7 @@ class QuoteQuerySerializer(PostalCodeParams, serializers.Serializer):
 # --- Address (contract 2.9) -----------------------------------------------------------
 
 
-def _coordinate_field(**kwargs):
+def _coordinate_field(**kwargs: Any) -> serializers.DecimalField:
     return serializers.DecimalField(
         max_digits=9, decimal_places=6, coerce_to_string=False, allow_null=True, **kwargs
     )
@@ -131,7 +134,7 @@ class AddressSerializer(serializers.Serializer):
 # --- Shipping quote (contract 2.10): renders a shipping.selectors.QuoteOutcome ---------
 
 
-def _number(decimal_places: int, **kwargs):
+def _number(decimal_places: int, **kwargs: Any) -> serializers.DecimalField:
     return serializers.DecimalField(
         max_digits=24, decimal_places=decimal_places, coerce_to_string=False, **kwargs
     )
@@ -254,7 +257,7 @@ class ShippingOptionSerializer(serializers.Serializer):
     externalShippingCode = serializers.CharField()
     carrierId = serializers.IntegerField()
     carrierName = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # shadows Field.label (typing only)
     value = MoneyField(help_text="The row's shipping value plus its variables.")
     beginShippingTime = serializers.IntegerField(help_text="Days, additional times included.")
     endShippingTime = serializers.IntegerField(help_text="Days, additional times included.")
@@ -296,7 +299,7 @@ class QuoteStorageSerializer(serializers.Serializer):
 # Renders a shipping.selectors.ExplainedTable (explain=true).
 class TableVerdictSerializer(serializers.Serializer):
     shippingTableId = serializers.IntegerField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # shadows Field.label (typing only)
     carrierId = serializers.IntegerField()
     carrierName = serializers.CharField()
     accepted = serializers.BooleanField(

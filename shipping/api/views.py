@@ -1,8 +1,10 @@
 """GET /shipping/zipcode/consult/{countryCode}/{zipCode} and GET /publics/products/quote
 (contract 4.7, 4.8)."""
 
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from apikit.caching import conditional_response
@@ -71,7 +73,7 @@ class ZipcodeConsultView(APIView):
             **error_responses(404, 422, not_found_code=ErrorCode.ZIPCODE_NOT_FOUND),
         },
     )
-    def get(self, request, countryCode: str, zipCode: str):
+    def get(self, request: Request, countryCode: str, zipCode: str) -> HttpResponse:
         params = valid_params(
             ZipcodeConsultSerializer, {"countryCode": countryCode, "zipCode": zipCode}
         )
@@ -164,7 +166,7 @@ class ShippingQuoteView(APIView):
             **error_responses(404, 422, not_found_code=ErrorCode.TRADE_POLICY_NOT_FOUND),
         },
     )
-    def get(self, request):
+    def get(self, request: Request) -> HttpResponse:
         query = request.query_params
         items = json_or_nested(query, "items")
         if isinstance(items, dict):

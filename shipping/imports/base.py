@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import BinaryIO, TypeVar
+from typing import BinaryIO, Literal, TypeVar, overload
 
 from django.utils.translation import gettext, ngettext
 
@@ -233,6 +233,28 @@ def clean_text(value: str, *, name: str, max_length: int) -> str:
     return value
 
 
+@overload
+def parse_decimal(
+    value: str,
+    *,
+    name: str,
+    places: int,
+    minimum: Decimal | None = None,
+    maximum: Decimal | None = None,
+    default: Decimal | None = None,
+    required: Literal[True] = True,
+) -> Decimal: ...
+@overload
+def parse_decimal(
+    value: str,
+    *,
+    name: str,
+    places: int,
+    minimum: Decimal | None = None,
+    maximum: Decimal | None = None,
+    default: Decimal | None = None,
+    required: bool,
+) -> Decimal | None: ...
 def parse_decimal(
     value: str,
     *,

@@ -86,7 +86,10 @@ UPDATE_FIELDS = [name for name in PostalCodeRow._fields if name not in KEY_FIELD
 def _coordinates(latitude: str, longitude: str) -> tuple[Decimal | None, Decimal | None]:
     lat, lon = (
         parse_decimal(value, name=name, places=6, minimum=-limit, maximum=limit, required=False)
-        for value, name, limit in ((latitude, "latitude", 90), (longitude, "longitude", 180))
+        for value, name, limit in (
+            (latitude, "latitude", Decimal(90)),
+            (longitude, "longitude", Decimal(180)),
+        )
     )
     if (lat is None) != (lon is None):
         raise RowError(gettext("latitude and longitude must be given together"))
@@ -236,7 +239,7 @@ def postal_codes_import(
     )
     lines = text_lines(stream, progress)
     try:
-        if file_format == PostalFileFormat.GEONAMES:
+        if target is None:  # GeoNames (a CSV file's country is checked above)
             numbered = ((number, line, "") for number, line in enumerate(lines, 1) if line.strip())
             rows = parsed_rows(numbered, report, parse_geonames_line)
         else:

@@ -97,11 +97,14 @@ MAX_DAYS = 32767
 NO_VARIABLE = Decimal(0)
 
 
-def _decimal_pair(value: dict, low: str, high: str, *, places: int, maximum: Decimal):
+def _decimal_pair(
+    value: dict[str, str], low: str, high: str, *, places: int, maximum: Decimal
+) -> tuple[Decimal, Decimal]:
     """A range: empty `low` is 0, empty `high` is `maximum` (no limit)."""
     zero = Decimal(0).quantize(Decimal(1).scaleb(-places))
-    return tuple(
-        parse_decimal(
+
+    def parse(name: str, empty: Decimal) -> Decimal:
+        return parse_decimal(
             value[name],
             name=name,
             places=places,
@@ -109,8 +112,8 @@ def _decimal_pair(value: dict, low: str, high: str, *, places: int, maximum: Dec
             maximum=maximum,
             default=empty,
         )
-        for name, empty in ((low, zero), (high, maximum))
-    )
+
+    return parse(low, zero), parse(high, maximum)
 
 
 def parse_row_fields(
@@ -147,13 +150,13 @@ def parse_row_fields(
         parse_int(value[column], name=column, minimum=0, maximum=MAX_DAYS)
         for column in ("begin_shipping_time", "end_shipping_time")
     )
-    for (low, high), message in (
-        (zipcodes, gettext("the final postal code is below the initial one")),
-        (weights, gettext("the final weight is below the initial one")),
-        (prices, gettext("the final order value is below the initial one")),
-        (days, gettext("the final shipping time is below the initial one")),
+    for reversed_range, message in (
+        (zipcodes[0] > zipcodes[1], gettext("the final postal code is below the initial one")),
+        (weights[0] > weights[1], gettext("the final weight is below the initial one")),
+        (prices[0] > prices[1], gettext("the final order value is below the initial one")),
+        (days[0] > days[1], gettext("the final shipping time is below the initial one")),
     ):
-        if low > high:
+        if reversed_range:
             raise RowError(message)
     variables = {
         column: parse_decimal(
@@ -198,7 +201,7 @@ def shipping_rows_import(
 
     def existing_keys(keys: list[tuple]) -> set[tuple]:
         # Through the ORM: its converters give back the key's Decimals (SQLite stores reals).
-        found = set()
+        found: set[tuple] = set()
         zipcodes = sorted({key[1] for key in keys})
         for chunk in chunked(zipcodes, query_params_limit() - 1):
             found.update(table.rows.filter(initial_zipcode__in=chunk).values_list(*KEY_FIELDS))

@@ -14,7 +14,7 @@ import logging
 import uuid
 from collections.abc import Iterable
 from datetime import timedelta
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from django.conf import settings
 from django.db import transaction
@@ -37,7 +37,7 @@ class StagedImportGone(FileFormatError):
 
 def staged_open(staged: StagedImport) -> BinaryIO:
     """The kept upload, opened for reading (OSError when it is gone)."""
-    return staging_storage().open(staged.path, "rb")
+    return cast(BinaryIO, staging_storage().open(staged.path, "rb"))
 
 
 def _digest_and_lines(chunks: Iterable[bytes]) -> tuple[str, int, int]:

@@ -40,7 +40,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import Any
 
+from django.core.exceptions import FieldDoesNotExist
 from django.db import connections, models, transaction
 from django.utils import timezone
 
@@ -60,6 +62,22 @@ def chunked(items: Sequence, size: int) -> Iterable[Sequence]:
 def query_params_limit(using: str = "default") -> int:
     """How many parameters one statement may carry on this database (SQLite: 999)."""
     return connections[using].features.max_query_params or 10_000
+
+
+def column_field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    """The model's field `name`; FieldDoesNotExist for a reverse relation (no column)."""
+    found = model._meta.get_field(name)
+    if not isinstance(found, models.Field):
+        raise FieldDoesNotExist(f"{model.__name__}.{name} is a reverse relation.")
+    return found
+
+
+def column_name(model: type[models.Model], name: str) -> str:
+    """The (unquoted) column of the model's field `name`."""
+    column = column_field(model, name).column
+    if column is None:
+        raise FieldDoesNotExist(f"{model.__name__}.{name} has no column.")
+    return column
 
 
 def upsert_sql(
@@ -84,7 +102,7 @@ def upsert_sql(
     meta = model._meta
 
     def column(name: str) -> str:
-        return quote(meta.get_field(name).column)
+        return quote(column_name(model, name))
 
     if source_table:
         values = "%s, " * len(constants) + ", ".join(column(name) for name in columns)
@@ -121,8 +139,8 @@ def stored_keys(
     connection = connections[using]
     quote = connection.ops.quote_name
     meta = model._meta
-    *prefix, last = (quote(meta.get_field(name).column) for name in key_fields)
-    last_type = meta.get_field(key_fields[-1]).db_type(connection)
+    *prefix, last = (quote(column_name(model, name)) for name in key_fields)
+    last_type = column_field(model, key_fields[-1]).db_type(connection)
     groups: dict[tuple, list] = {}
     for key in keys:
         groups.setdefault(key[:-1], []).append(key[-1])
@@ -152,7 +170,7 @@ def staging_sql(
     """PostgreSQL: the SQL that creates, fills (COPY) and drops the temporary batch table."""
     quote = connections[using].ops.quote_name
     meta = model._meta
-    names = ", ".join(quote(meta.get_field(name).column) for name in columns)
+    names = ", ".join(quote(column_name(model, name)) for name in columns)
     staging = quote(STAGING_TABLE)
     return (
         f"CREATE TEMPORARY TABLE {staging} AS "  # noqa: S608
@@ -242,7 +260,7 @@ class BatchUpserter:
         connection = connections[self.using]
         now = timezone.now()
         stamps = tuple(
-            self.model._meta.get_field(name).get_db_prep_save(now, connection)
+            column_field(self.model, name).get_db_prep_save(now, connection)
             for name in self._timestamps
         )
         with connection.cursor() as cursor:

@@ -11,6 +11,10 @@ None): endpoints where sign-in is optional go on as anonymous, and endpoints tha
 it (`IsCustomer`) answer 401 UNAUTHENTICATED with `WWW-Authenticate: Bearer`.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.exceptions import NotAuthenticated
@@ -18,7 +22,13 @@ from rest_framework.permissions import BasePermission
 
 from storefront.models import Customer
 from storefront.services import customer_for_token
-from storefront.tokens import token_read
+from storefront.tokens import TokenPayload, token_read
+
+# Types only: DRF's settings import this module, and these modules read those settings.
+if TYPE_CHECKING:
+    from drf_spectacular.openapi import AutoSchema
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
 SERVICE_HEADER = "service-cookie-name"
 SERVICE_COOKIE = "service-cookie-name"
@@ -26,7 +36,7 @@ INVALID_SIGN_IN_MESSAGE = "The sign-in token is invalid or has expired. Sign in 
 MISSING_SIGN_IN_MESSAGE = "Sign in to use this endpoint (Authorization: Bearer <token>)."
 
 
-def request_token(request) -> str | None:
+def request_token(request: Request) -> str | None:
     """The token the request carries, from the places listed in the module docstring."""
     header = get_authorization_header(request).decode("latin-1").strip()
     scheme, _, credentials = header.partition(" ")
@@ -43,7 +53,7 @@ class CustomerTokenAuthentication(BaseAuthentication):
 
     keyword = "Bearer"
 
-    def authenticate(self, request):
+    def authenticate(self, request: Request) -> tuple[Customer, TokenPayload | None] | None:
         token = request_token(request)
         if token is None:
             return None
@@ -51,18 +61,19 @@ class CustomerTokenAuthentication(BaseAuthentication):
         customer = customer_for_token(payload=payload)
         if customer is None:
             # Anonymous where sign-in is optional; IsCustomer explains the 401.
-            request._request.customer_token_rejected = True
+            # (an attribute of Django's request object, which the stubs do not declare)
+            request._request.customer_token_rejected = True  # type: ignore[attr-defined]
             return None
         return customer, payload
 
-    def authenticate_header(self, request) -> str:
+    def authenticate_header(self, request: Request) -> str:
         return f'{self.keyword} realm="api"'
 
 
 class IsCustomer(BasePermission):
     """Only a signed-in, active customer (401 UNAUTHENTICATED otherwise)."""
 
-    def has_permission(self, request, view) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         if isinstance(request.user, Customer):
             return True
         rejected = getattr(request._request, "customer_token_rejected", False)
@@ -71,17 +82,24 @@ class IsCustomer(BasePermission):
         raise NotAuthenticated(INVALID_SIGN_IN_MESSAGE if rejected else MISSING_SIGN_IN_MESSAGE)
 
 
+def signed_in_customer(request: Request) -> Customer:
+    """The customer of a request that IsCustomer let through (NotAuthenticated otherwise)."""
+    if not isinstance(request.user, Customer):
+        raise NotAuthenticated(MISSING_SIGN_IN_MESSAGE)
+    return request.user
+
+
 class CustomerTokenScheme(OpenApiAuthenticationExtension):
     """OpenAPI: the three ways to send the token (any one of them)."""
 
     target_class = "storefront.api.authentication.CustomerTokenAuthentication"
     name = ["customerToken", "serviceCookieHeader", "serviceCookie"]
 
-    def get_security_requirement(self, auto_schema):
+    def get_security_requirement(self, auto_schema: AutoSchema) -> list[dict[str, list[Any]]]:
         # Alternatives (any one), not all three together.
         return [{name: []} for name in self.name]
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: AutoSchema) -> list[dict[str, str]]:
         description = (
             "Signed token of POST /publics/customers/login. Optional except where an "
             "endpoint says otherwise; an invalid or expired token counts as anonymous."

@@ -1,15 +1,18 @@
 """Serializers of the customer endpoints (register, login, the signed-in customer)."""
 
+from typing import Any
+
 from rest_framework import serializers
 
 from apikit.fields import StrictCharField, StrictEmailField
 from storefront.models import Customer
+from storefront.services import CustomerSession
 
 # Passwords are hashed on every sign-in: a generous cap keeps hashing cheap.
 PASSWORD_MAX_LENGTH = 128
 
 
-def password_field(**kwargs) -> StrictCharField:
+def password_field(**kwargs: Any) -> StrictCharField:
     """A password in a request body: taken as typed (spaces too), never rendered back."""
     return StrictCharField(
         max_length=PASSWORD_MAX_LENGTH,
@@ -55,5 +58,5 @@ class CustomerSessionSerializer(serializers.Serializer):
     )
     customer = CustomerSerializer()
 
-    def get_tokenType(self, session) -> str:
+    def get_tokenType(self, session: CustomerSession) -> str:
         return "Bearer"

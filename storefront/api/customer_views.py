@@ -7,6 +7,8 @@ per client IP and per e-mail address.
 
 import hashlib
 
+from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apikit.parsers import valid_data
@@ -46,7 +48,7 @@ class CustomerEmailThrottle(FixedWindowThrottle):
     scope = "login_email"
     when_cache_down = "database"
 
-    def get_cache_key(self, request, view):
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
         data = request.data
         email = data.get("email") if isinstance(data, dict) else None
         if not isinstance(email, str) or not email.strip():
@@ -62,7 +64,7 @@ class CustomerRegisterView(APIView):
 
     @customer_register_schema
     @idempotent
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         customer = customer_register(**valid_data(CustomerRegisterSerializer, request))
         return success(CustomerSerializer(customer).data, status=201)
 
@@ -72,7 +74,7 @@ class CustomerLoginView(APIView):
     throttle_scope = "customer-login"
 
     @customer_login_schema
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = valid_data(CustomerLoginSerializer, request)
         session = customer_login(**data)  # InvalidCredentials: 401
         # A bearer token must never sit in a shared cache.
@@ -83,5 +85,5 @@ class CustomerMeView(APIView):
     permission_classes = [IsCustomer]
 
     @customer_me_schema
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         return success(CustomerSerializer(request.user).data, headers=NO_STORE)

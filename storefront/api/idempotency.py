@@ -10,12 +10,17 @@ Answers of 500 and above are not stored (the retry runs again).
 """
 
 import re
+from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
+from rest_framework.views import APIView
 
 from apikit.errors import ApiError, ErrorCode
 from storefront.idempotency import (
@@ -67,7 +72,7 @@ def idempotency_key_parameter(description: str = KEY_DESCRIPTION) -> OpenApiPara
     )
 
 
-def request_idempotency_key(request) -> str | None:
+def request_idempotency_key(request: Request) -> str | None:
     raw = request.headers.get(HEADER)
     if raw is None:
         return None
@@ -80,30 +85,31 @@ def request_idempotency_key(request) -> str | None:
     return key
 
 
-def request_caller(request) -> str:
+def request_caller(request: Request) -> str:
     if isinstance(request.user, Customer):
         return f"customer:{request.user.pk}"
     return f"ip:{BaseThrottle().get_ident(request)}"
 
 
-def request_endpoint(request) -> str:
+def request_endpoint(request: HttpRequest) -> str:
     """The view and its path values: the same under /api/v3/ and with a trailing slash."""
     match = request.resolver_match
+    assert match is not None  # resolved before any view runs
     view = getattr(match.func, "view_class", match.func)
     values = ",".join(f"{name}={value}" for name, value in sorted(match.kwargs.items()))
     return f"{request.method} {view.__module__}.{view.__qualname__}({values})"
 
 
-def idempotent(post):
+def idempotent(post: Callable[..., Response]) -> Callable[..., HttpResponseBase]:
     """Decorator for an APIView's `post` (see the module docstring)."""
 
     @wraps(post)
-    def wrapper(view, request, *args, **kwargs):
+    def wrapper(view: APIView, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
         key = request_idempotency_key(request)
         if key is None:
             return post(view, request, *args, **kwargs)
 
-        def run():
+        def run() -> tuple[Response, RunOutcome]:
             raised = False
             try:
                 response = post(view, request, *args, **kwargs)
@@ -122,7 +128,7 @@ def idempotent(post):
 
         fingerprint = idempotency_fingerprint(endpoint=request_endpoint(request), data=request.data)
         try:
-            result, replayed = idempotent_call(
+            result, _replayed = idempotent_call(
                 key=key, caller=request_caller(request), fingerprint=fingerprint, run=run
             )
         except IdempotencyKeyReused:
@@ -130,7 +136,7 @@ def idempotent(post):
             raise ValidationError({HEADER: [f"{reused} for a new request."]}) from None
         except IdempotencyInProgress:
             raise IdempotencyRequestInProgress from None
-        if not replayed:
+        if not isinstance(result, StoredAnswer):  # not replayed: this request's own answer
             return result
         response = HttpResponse(
             result.body, status=result.status_code, content_type=result.content_type

@@ -9,6 +9,8 @@ be kept even as a fingerprint, and a link works once anyway).
 """
 
 from django.utils.translation import gettext as _
+from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apikit.parsers import valid_data
@@ -30,7 +32,7 @@ class PasswordResetRequestView(APIView):
 
     @password_reset_request_schema
     @idempotent
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         password_reset_request(**valid_data(PasswordResetRequestSerializer, request))
         message = _(
             "If an account uses this e-mail address, a link to choose a new password "
@@ -44,7 +46,7 @@ class PasswordResetConfirmView(APIView):
     throttle_scope = "customer-password-reset-confirm"
 
     @password_reset_confirm_schema
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         password_reset_confirm(**valid_data(PasswordResetConfirmSerializer, request))
         message = _("Your password was changed. Sign in with the new password.")
         return success({"message": message}, headers=NO_STORE)

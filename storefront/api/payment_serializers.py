@@ -2,6 +2,7 @@
 
 from decimal import Decimal
 from functools import lru_cache
+from typing import Any
 
 from rest_framework import serializers
 
@@ -42,7 +43,7 @@ class ItemValueField(serializers.DecimalField):
     are not extra precision.
     """
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(
             max_digits=11,
             decimal_places=2,
@@ -51,7 +52,7 @@ class ItemValueField(serializers.DecimalField):
             **kwargs,
         )
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> Decimal:
         if isinstance(data, bool) or not isinstance(data, int | float | str | Decimal):
             self.fail("invalid")
         if isinstance(data, str) and not data.isascii():
@@ -59,8 +60,10 @@ class ItemValueField(serializers.DecimalField):
         value = super().to_internal_value(data)
         return value if value else Decimal("0.00")  # no "-0.00"
 
-    def validate_precision(self, value):
-        if value.is_finite() and value.as_tuple().exponent < -self.decimal_places:
+    def validate_precision(self, value: Decimal) -> Decimal:
+        exponent = value.as_tuple().exponent  # a letter for NaN and the infinities
+        places = self.decimal_places
+        if isinstance(exponent, int) and places is not None and exponent < -places:
             value = value.normalize()  # 10.500 -> 10.5 (1E+3 stays a whole number)
         return super().validate_precision(value)
 
@@ -69,7 +72,7 @@ class ConditionItemSerializer(serializers.Serializer):
     reference = StrictCharField(max_length=REFERENCE_MAX_LENGTH, trim_whitespace=False)
     value = ItemValueField()
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> PricedItem:
         return PricedItem(reference=attrs["reference"], value=attrs["value"])
 
 
@@ -96,13 +99,13 @@ class PaymentConditionsBodySerializer(serializers.Serializer):
         many=True, allow_empty=False, max_length=CONDITIONS_MAX_ITEMS
     )
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         attrs.setdefault("cashDiscountPaymentOptionId", None)
         attrs.setdefault("installmentPaymentOptionId", None)
         return attrs
 
 
-def _money(**kwargs) -> serializers.DecimalField:
+def _money(**kwargs: Any) -> serializers.DecimalField:
     return serializers.DecimalField(max_digits=None, decimal_places=2, **kwargs)
 
 

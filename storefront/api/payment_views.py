@@ -1,5 +1,9 @@
 """GET /publics/payments/card-flags and POST /publics/payments/conditions (contract 4.1, 4.2)."""
 
+from typing import TypeVar
+
+from django.http import HttpResponse
+from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from apikit.caching import conditional_response
@@ -8,6 +12,7 @@ from apikit.parsers import valid_data
 from apikit.responses import envelope
 from storefront.cards import CARD_FLAG_PATTERNS
 from storefront.models import PaymentOptionKind
+from storefront.payments import CashDiscountTerms, InstallmentTerms
 from storefront.selectors import payment_terms_get
 
 from .payment_serializers import (
@@ -25,7 +30,7 @@ class CardFlagsView(APIView):
     authentication_classes = []  # public and customer-independent: no token lookup
 
     @payments_card_flags_schema
-    def get(self, request):
+    def get(self, request: Request) -> HttpResponse:
         return conditional_response(request, CARD_FLAGS_PAYLOAD)
 
 
@@ -33,10 +38,19 @@ class PaymentConditionsView(APIView):
     authentication_classes = []  # public and customer-independent: no token lookup
 
     @payments_conditions_schema
-    def post(self, request):
+    def post(self, request: Request) -> HttpResponse:
         body = valid_data(PaymentConditionsBodySerializer, request)
-        cash = _payment_terms(body["cashDiscountPaymentOptionId"], PaymentOptionKind.CASH_DISCOUNT)
-        plan = _payment_terms(body["installmentPaymentOptionId"], PaymentOptionKind.INSTALLMENTS)
+        cash_id, plan_id = body["cashDiscountPaymentOptionId"], body["installmentPaymentOptionId"]
+        cash = _known(
+            payment_terms_get(option_id=cash_id, kind=PaymentOptionKind.CASH_DISCOUNT),
+            cash_id,
+            PaymentOptionKind.CASH_DISCOUNT,
+        )
+        plan = _known(
+            payment_terms_get(option_id=plan_id, kind=PaymentOptionKind.INSTALLMENTS),
+            plan_id,
+            PaymentOptionKind.INSTALLMENTS,
+        )
         return conditional_response(
             request,
             envelope(payment_conditions_data(body["items"], cash=cash, plan=plan)),
@@ -49,9 +63,12 @@ _OPTION_LABELS = {
 }
 
 
-def _payment_terms(option_id: int | None, kind: str):
-    """The terms of the named option (else the default one; None when none applies)."""
-    terms = payment_terms_get(option_id=option_id, kind=kind)
+Terms = TypeVar("Terms", CashDiscountTerms, InstallmentTerms)
+
+
+def _known(terms: Terms | None, option_id: int | None, kind: PaymentOptionKind) -> Terms | None:
+    """The terms of the named option (else the default one; None when none applies): a 404
+    when an option was named but not found."""
     if option_id is not None and terms is None:
         raise not_found(
             ErrorCode.PAYMENT_OPTION_NOT_FOUND,

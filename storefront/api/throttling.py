@@ -26,17 +26,26 @@ exhaustion when several apply); a 429 also carries Retry-After.
 Rates live in settings (REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], from THROTTLE_*).
 """
 
+from __future__ import annotations
+
 import logging
 import math
 import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from django.core.cache import cache
+from django.http import HttpRequest, HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.throttling import SimpleRateThrottle
 
 from infra.client_ip import client_ip
 from storefront.services import throttle_counter_hit
+
+if TYPE_CHECKING:  # types only: the middleware here loads before DRF's settings are read
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
 logger = logging.getLogger("storefront.throttling")
 
@@ -101,10 +110,10 @@ class FixedWindowThrottle(SimpleRateThrottle):
     num_requests: int
     duration: int
 
-    def get_ident(self, request):
+    def get_ident(self, request: Request) -> str:
         return client_ip(request)
 
-    def allow_request(self, request, view):
+    def allow_request(self, request: Request, view: APIView) -> bool:
         if self.rate is None:
             return True
         key = self.get_cache_key(request, view)
@@ -122,17 +131,18 @@ class FixedWindowThrottle(SimpleRateThrottle):
         self._record_headers(request, count)
         return count <= self.num_requests
 
-    def wait(self):
+    def wait(self) -> float:
         return max(1, math.ceil(self.reset_at - self.now))
 
-    def _record_headers(self, request, count: int) -> None:
+    def _record_headers(self, request: Request, count: int) -> None:
         """Keep this policy's figures on the request; the middleware below writes the ones
         closest to exhaustion into the response."""
         figures = (self.num_requests, max(0, self.num_requests - count), self.wait())
-        django_request = getattr(request, "_request", request)
+        django_request: HttpRequest = getattr(request, "_request", request)
         current = getattr(django_request, "rate_limit", None)
         if current is None or (figures[1], -figures[2]) < (current[1], -current[2]):
-            django_request.rate_limit = figures
+            # (an attribute of Django's request object, which the stubs do not declare)
+            django_request.rate_limit = figures  # type: ignore[attr-defined]
 
 
 class PublicWriteThrottle(FixedWindowThrottle):
@@ -142,11 +152,11 @@ class PublicWriteThrottle(FixedWindowThrottle):
 
     scope = "public_write"
 
-    def get_cache_key(self, request, view):
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
         bucket = getattr(view, "throttle_scope", None) or type(view).__name__
         return f"throttle:{self.scope}:{bucket}:{self.get_ident(request)}"
 
-    def allow_request(self, request, view):
+    def allow_request(self, request: Request, view: APIView) -> bool:
         if request.method in ("GET", "HEAD", "OPTIONS"):
             return True
         return super().allow_request(request, view)
@@ -155,10 +165,10 @@ class PublicWriteThrottle(FixedWindowThrottle):
 class RateLimitHeadersMiddleware:
     """Adds RateLimit-Limit / -Remaining / -Reset to answers of throttled endpoints."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         response = self.get_response(request)
         figures = getattr(request, "rate_limit", None)
         if figures is not None:

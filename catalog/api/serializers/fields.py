@@ -1,14 +1,16 @@
 """Fields and helpers shared by the catalog serializers."""
 
+from typing import Any
 from urllib.parse import urljoin
 
 from django.conf import settings
 from django.core.files.storage import default_storage
+from django.db.models.fields.files import FieldFile
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 
-def file_url(file, base_url: str | None = None) -> str | None:
+def file_url(file: FieldFile | None, base_url: str | None = None) -> str | None:
     """Absolute URL of a stored file against `base_url` (the request's origin, e.g.
     "https://shop.example.com/"; else settings.PUBLIC_BASE_URL), or None without a file."""
     if not file:
@@ -32,7 +34,7 @@ def absolute_url(url: str, base_url: str | None = None) -> str:
 class MoneyField(serializers.DecimalField):
     """A Decimal sent as a JSON number with at most 2 decimals."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_digits", 14)
         kwargs.setdefault("decimal_places", 2)
         kwargs.setdefault("coerce_to_string", False)
@@ -43,12 +45,13 @@ class MoneyField(serializers.DecimalField):
 class OptionalTextField(serializers.CharField):
     """Optional text stored as "" and sent as null (the contract types it string|null)."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("allow_null", True)
         kwargs.setdefault("read_only", True)
         super().__init__(**kwargs)
 
-    def to_representation(self, value):
+    # Wider than CharField's `str` on purpose: the contract's null for "".
+    def to_representation(self, value: str | None) -> str | None:  # type: ignore[override]
         return value or None
 
 

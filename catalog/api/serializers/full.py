@@ -1,6 +1,7 @@
 """The full product: contract 2.11 Upsell product, with Price, Stock and description."""
 
 from decimal import Decimal
+from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -8,7 +9,9 @@ from rest_framework import serializers
 from infra.prefetch import prefetched
 from storefront.api.payment_serializers import InstallmentSerializer
 
-from ...selectors import FullProductFacts, ProductStatus
+from ...models import Product, ProductDescription, Stock
+from ...selectors import FullProductFacts, ProductStatus, SealData, StockFacts
+from ...selectors.facts import ReviewSummaryFacts
 from .fields import MoneyField, OptionalTextField, stored_file_url
 from .price_rules import PriceRuleSerializer
 from .summary import (
@@ -28,7 +31,7 @@ class StockSerializer(serializers.Serializer):
     updatedAt = serializers.DateTimeField()
 
 
-def stock_payload(stock) -> dict:
+def stock_payload(stock: StockFacts | Stock) -> dict[str, Any]:
     """The contract's Stock of a `catalog.selectors.StockFacts` (or a Stock row)."""
     return {
         "productId": stock.product_id,
@@ -61,7 +64,7 @@ class ReviewSummarySerializer(serializers.Serializer):
     )
 
     @extend_schema_field(ReviewScoreSerializer(many=True))
-    def get_scores(self, summary) -> list[dict]:
+    def get_scores(self, summary: ReviewSummaryFacts) -> list[dict[str, int]]:
         return [{"score": score, "count": count} for score, count in summary.counts]
 
 
@@ -180,7 +183,7 @@ class ProductDescriptionSerializer(serializers.Serializer):
     productPageId = serializers.SerializerMethodField()
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
-    def get_productPageId(self, description) -> None:
+    def get_productPageId(self, description: ProductDescription) -> None:
         return None
 
 
@@ -228,11 +231,11 @@ class SealSerializer(serializers.Serializer):
     scheduling = serializers.SerializerMethodField()
 
     @extend_schema_field(serializers.URLField())
-    def get_image(self, seal) -> str:
+    def get_image(self, seal: SealData) -> str:
         return stored_file_url(seal.image, self.context.get("base_url")) or ""
 
     @extend_schema_field(SealSchedulingSerializer(allow_null=True))
-    def get_scheduling(self, seal) -> dict | None:
+    def get_scheduling(self, seal: SealData) -> dict[str, Any] | None:
         if seal.start_at is None and seal.end_at is None:
             return None
         return SealSchedulingSerializer(seal).data
@@ -293,42 +296,42 @@ class FullProductSerializer(serializers.Serializer):
     linkedTradePolicies = serializers.SerializerMethodField()
     description = serializers.SerializerMethodField()
 
-    def _facts(self, product) -> FullProductFacts:
+    def _facts(self, product: Product) -> FullProductFacts:
         return self.context["facts"][product.pk]
 
     @extend_schema_field(ReviewSummarySerializer(allow_null=True))
-    def get_review(self, product) -> dict | None:
+    def get_review(self, product: Product) -> dict | None:
         """The approved reviews' summary; null when the product has no approved review."""
         review = self._facts(product).review
         return ReviewSummarySerializer(review).data if review is not None else None
 
     @extend_schema_field(StockSerializer)
-    def get_stock(self, product) -> dict:
+    def get_stock(self, product: Product) -> dict:
         # totals over active storages; `productStorageId` is the storage holding the most
         # available units (0 when none)
         return stock_payload(self._facts(product).stock)
 
     @extend_schema_field(StockSerializer(many=True))
-    def get_stocks(self, product) -> list[dict]:
+    def get_stocks(self, product: Product) -> list[dict]:
         return [stock_payload(stock) for stock in self._facts(product).stocks]
 
     @extend_schema_field(PriceSerializer)
-    def get_originalPrice(self, product) -> dict:
+    def get_originalPrice(self, product: Product) -> dict:
         return PriceSerializer(self._facts(product).original_price).data
 
     @extend_schema_field(PriceSerializer)
-    def get_price(self, product) -> dict:
+    def get_price(self, product: Product) -> dict:
         return PriceSerializer(self._facts(product).price).data
 
     @extend_schema_field(PriceRuleSerializer(many=True, allow_null=True))
-    def get_priceRules(self, product) -> list[dict] | None:
+    def get_priceRules(self, product: Product) -> list[dict] | None:
         """The automatic price rules applying to the product now in the trade policy,
         whatever the quantity, highest priority first; null when none."""
         rules = self._facts(product).price_rules
         return list(PriceRuleSerializer(rules, many=True).data) if rules else None
 
     @extend_schema_field(BrandSerializer(allow_null=True))
-    def get_brand(self, product) -> dict | None:
+    def get_brand(self, product: Product) -> dict | None:
         return BrandSerializer(product.brand).data if product.brand_id else None
 
     def _summaries(self, ids: tuple[int, ...]) -> list:
@@ -342,7 +345,7 @@ class FullProductSerializer(serializers.Serializer):
             "order; active ones only. A variation without its own shows its main product's.",
         )
     )
-    def get_indicatedProducts(self, product) -> list:
+    def get_indicatedProducts(self, product: Product) -> list:
         return self._summaries(self._facts(product).indicated_ids)
 
     @extend_schema_field(
@@ -352,7 +355,7 @@ class FullProductSerializer(serializers.Serializer):
             "ones only. A variation without its own shows its main product's.",
         )
     )
-    def get_relatedProducts(self, product) -> list:
+    def get_relatedProducts(self, product: Product) -> list:
         return self._summaries(self._facts(product).related_ids)
 
     @extend_schema_field(
@@ -362,7 +365,7 @@ class FullProductSerializer(serializers.Serializer):
             "variations, one entry per attribute.",
         )
     )
-    def get_filters(self, product) -> list:
+    def get_filters(self, product: Product) -> list:
         filters = self._facts(product).filters
         return list(FilterSerializer(filters, many=True, context=self.context).data)
 
@@ -373,25 +376,25 @@ class FullProductSerializer(serializers.Serializer):
             "categories or the categories' ancestors, in staff order.",
         )
     )
-    def get_seals(self, product) -> list:
+    def get_seals(self, product: Product) -> list:
         seals = self._facts(product).seals
         return list(SealSerializer(seals, many=True, context=self.context).data)
 
     @extend_schema_field(CategoryNodeSerializer(allow_null=True))
-    def get_mainCategory(self, product) -> dict | None:
+    def get_mainCategory(self, product: Product) -> dict | None:
         category = product.main_category
         return CategoryNodeSerializer(category).data if category is not None else None
 
     @extend_schema_field(CategoryNodeSerializer(many=True))
-    def get_categoryBreadcrumb(self, product) -> list[dict]:
+    def get_categoryBreadcrumb(self, product: Product) -> list[dict]:
         return self._facts(product).breadcrumb
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
-    def get_combination(self, product) -> list[int]:
+    def get_combination(self, product: Product) -> list[int]:
         return [value.pk for value in prefetched(product, "attribute_values")]
 
     @extend_schema_field(VariationsSerializer)
-    def get_variations(self, product) -> dict:
+    def get_variations(self, product: Product) -> dict:
         variations = self._facts(product).variations
         return {
             "valueList": VariationValueSerializer(
@@ -407,26 +410,26 @@ class FullProductSerializer(serializers.Serializer):
             help_text="Banner groups linked to the product or its categories (marketing).",
         )
     )
-    def get_bannerGroups(self, product) -> list:
+    def get_bannerGroups(self, product: Product) -> list:
         return self.context.get("sections", {}).get("bannerGroups", [])
 
     @extend_schema_field(StatusSerializer)
-    def get_status(self, product) -> dict:
+    def get_status(self, product: Product) -> dict:
         return StatusSerializer(self._facts(product).status).data
 
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
-    def get_urls(self, product) -> list[str]:
+    def get_urls(self, product: Product) -> list[str]:
         return [product.url]
 
     @extend_schema_field(LinkedTradePolicySerializer(many=True, allow_null=True))
-    def get_linkedTradePolicies(self, product) -> list[dict] | None:
+    def get_linkedTradePolicies(self, product: Product) -> list[dict] | None:
         """The active trade policies the product has a price in, default first; null when
         only the default one."""
         policies = self._facts(product).linked_trade_policies
         return list(LinkedTradePolicySerializer(policies, many=True).data) if policies else None
 
     @extend_schema_field(ProductDescriptionSerializer(allow_null=True))
-    def get_description(self, product) -> dict | None:
+    def get_description(self, product: Product) -> dict | None:
         """The description of the trade policy, else of the default policy, else null."""
         chosen = self._facts(product).description
         return ProductDescriptionSerializer(chosen).data if chosen is not None else None

@@ -1,8 +1,12 @@
 """The contract's Price rule."""
 
+from typing import Any
+
+from django.db.models import Manager, Model
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from ...models import PriceRule
 from .fields import MoneyField, NullableTextField
 
 
@@ -10,10 +14,10 @@ from .fields import MoneyField, NullableTextField
 class SortedIdsField(serializers.Field):
     """The ids of a (prefetched) to-many relation, sorted."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(read_only=True, **kwargs)
 
-    def to_representation(self, related):
+    def to_representation(self, related: Manager[Model]) -> list[int]:
         return sorted(row.pk for row in related.all())
 
 
@@ -52,7 +56,7 @@ class PriceRuleSerializer(serializers.Serializer):
     updatedAt = serializers.DateTimeField(source="updated_at")
 
     @extend_schema_field(PriceRuleSchedulingSerializer(allow_null=True))
-    def get_scheduling(self, rule) -> dict | None:
+    def get_scheduling(self, rule: PriceRule) -> dict[str, Any] | None:
         if rule.start_at is None and rule.end_at is None:
             return None
         return PriceRuleSchedulingSerializer(rule).data

@@ -1,11 +1,14 @@
 """Product summary (contract 2.2) and its parts; category nodes (2.5)."""
 
+from decimal import Decimal
+from typing import Any
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from infra.prefetch import prefetched
 
-from ...models import MediaType
+from ...models import AttributeValue, MediaType, Product, ProductMedia
 from ...selectors import product_available_stock
 from .fields import MoneyField, NullableTextField, file_url
 
@@ -23,14 +26,14 @@ class MediaSerializer(serializers.Serializer):
     height = serializers.IntegerField(allow_null=True)
     url = serializers.SerializerMethodField()
 
-    def get_file(self, media) -> str:
+    def get_file(self, media: ProductMedia) -> str:
         return file_url(media.file or media.original_file, self.context.get("base_url")) or ""
 
-    def get_originalFile(self, media) -> str:
+    def get_originalFile(self, media: ProductMedia) -> str:
         return file_url(media.original_file or media.file, self.context.get("base_url")) or ""
 
     @extend_schema_field(serializers.CharField(allow_null=True))
-    def get_url(self, media) -> str | None:
+    def get_url(self, media: ProductMedia) -> str | None:
         if media.type == MediaType.VIDEO:
             return media.url or None
         return self.get_file(media) or media.url or None
@@ -45,7 +48,7 @@ class AttributeValueSerializer(serializers.Serializer):
     order = serializers.IntegerField()
 
     @extend_schema_field(serializers.CharField(allow_null=True))
-    def get_image(self, value) -> str | None:
+    def get_image(self, value: AttributeValue) -> str | None:
         return file_url(value.image, self.context.get("base_url"))
 
 
@@ -95,25 +98,25 @@ class ProductSummarySerializer(serializers.Serializer):
     currentAttributes = AttributeSerializer(many=True, source="attribute_values.all")
     active = serializers.BooleanField()
 
-    def get_brandName(self, product) -> str:
-        return product.brand.name if product.brand_id else ""
+    def get_brandName(self, product: Product) -> str:
+        return product.brand.name if product.brand is not None else ""
 
-    def get_mainCategoryName(self, product) -> str:
-        return product.main_category.name if product.main_category_id else ""
+    def get_mainCategoryName(self, product: Product) -> str:
+        return product.main_category.name if product.main_category is not None else ""
 
     @extend_schema_field(MoneyField())
-    def get_comparisonPrice(self, product):
+    def get_comparisonPrice(self, product: Product) -> Decimal:
         """Default trade policy: its comparison price, else its sale price, else base price."""
         rows = product.default_prices  # a prefetch of selectors.product_summary_related
         if not rows:
             return product.base_price
         return rows[0].comparison_price if rows[0].comparison_price > 0 else rows[0].sale_price
 
-    def get_stock(self, product) -> int:
+    def get_stock(self, product: Product) -> int:
         return product_available_stock(product)
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
-    def get_combination(self, product) -> list[int]:
+    def get_combination(self, product: Product) -> list[int]:
         return [value.pk for value in prefetched(product, "attribute_values")]
 
 
@@ -123,7 +126,7 @@ class ReviewProductSummarySerializer(ProductSummarySerializer):
     id = None  # type: ignore[assignment]  # DRF: None removes the inherited field
     productId = serializers.IntegerField(source="id")
 
-    def to_representation(self, instance):
+    def to_representation(self, instance: Product) -> dict[str, Any]:
         data = super().to_representation(instance)
         return {"productId": data.pop("productId"), **data}
 
@@ -135,11 +138,11 @@ class RenderedField(serializers.Field):
     """A value already rendered elsewhere (a product fragment of catalog.api.fragments),
     passed through as it is. Subclass it with `@extend_schema_field(...)` to document it."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("read_only", True)
         super().__init__(**kwargs)
 
-    def to_representation(self, value):
+    def to_representation(self, value: Any) -> Any:
         return value
 
 
