@@ -118,7 +118,6 @@ class Origin:
 
     place: Place
     cutoff: time | None  # local time orders must come before to leave that day; None: midnight
-    handling_days: int = 0  # dispatch days it needs to prepare an order
     saturdays: bool = False  # dispatches on Saturdays
 
 
@@ -138,14 +137,14 @@ def estimate(
     origin: Origin,
     destination: Place,
     delivers_on_saturdays: bool,
-    extra_handling_days: int,
+    handling_days: int,
     begin_days: int,
     end_days: int,
 ) -> Estimate:
     """A shipping option's dates for an order placed at `now` (aware, in the store's time
     zone). It ships on the first dispatch day (today before the cut-off on a dispatch day,
-    else the next dispatch day) plus the storage's handling days and `extra_handling_days`
-    (the items' and group's additional time), counted in dispatch days; it arrives
+    else the next dispatch day) plus `handling_days` (the storage's and the slowest item's
+    additional time) counted in dispatch days; it arrives
     `begin_days` to `end_days` (0 <= begin <= end) delivery days after it ships."""
 
     def dispatches(day: date) -> bool:
@@ -161,14 +160,13 @@ def estimate(
         cutoff_at = datetime.combine(first + ONE_DAY, time(0), tzinfo=now.tzinfo)
     else:
         cutoff_at = datetime.combine(first, origin.cutoff, tzinfo=now.tzinfo)
-    handling = origin.handling_days + extra_handling_days
-    ships_on = days_after(first, handling, dispatches)
+    ships_on = days_after(first, handling_days, dispatches)
     return Estimate(
         ships_on=ships_on,
         min_date=days_after(ships_on, begin_days, delivers),
         max_date=days_after(ships_on, end_days, delivers),
         cutoff_at=cutoff_at,
-        business_days=(handling + begin_days, handling + end_days),
+        business_days=(handling_days + begin_days, handling_days + end_days),
     )
 
 

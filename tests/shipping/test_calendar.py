@@ -32,14 +32,14 @@ def at(*args: int) -> datetime:
     return datetime(*args, tzinfo=TZ)
 
 
-def dates(now: datetime, *, origin=STORAGE, to=RIO, begin=1, end=3, extra=0, saturdays=False):
+def dates(now: datetime, *, origin=STORAGE, to=RIO, begin=1, end=3, handling=0, saturdays=False):
     found = estimate(
         CALENDAR,
         now=now,
         origin=origin,
         destination=to,
         delivers_on_saturdays=saturdays,
-        extra_handling_days=extra,
+        handling_days=handling,
         begin_days=begin,
         end_days=end,
     )
@@ -131,9 +131,8 @@ def test_a_storage_that_dispatches_on_saturdays():
 
 
 def test_handling_days_count_in_dispatch_days():
-    handling = Origin(place=SAO_PAULO, cutoff=time(14), handling_days=1)
-    # Friday before the cut-off, 1 + 1 handling days: Monday then Tuesday (Sunday skipped)
-    assert dates(at(2026, 3, 6, 9, 0), origin=handling, extra=1)[0] == date(2026, 3, 10)
+    # Friday before the cut-off, 2 handling days: Monday then Tuesday (the weekend skipped)
+    assert dates(at(2026, 3, 6, 9, 0), handling=2)[0] == date(2026, 3, 10)
 
 
 def test_cutoff_at_and_validity():
@@ -143,7 +142,7 @@ def test_cutoff_at_and_validity():
         origin=STORAGE,
         destination=RIO,
         delivers_on_saturdays=False,
-        extra_handling_days=0,
+        handling_days=0,
         begin_days=1,
         end_days=2,
     )
@@ -179,8 +178,7 @@ moments = st.datetimes(min_value=datetime(2024, 1, 1), max_value=datetime(2031, 
 @settings(max_examples=10_000, deadline=None)
 @given(
     now=moments,
-    handling=st.integers(0, 10),
-    extra=st.integers(0, 5),
+    handling=st.integers(0, 15),
     begin=st.integers(0, 20),
     span=st.integers(0, 20),
     state=st.sampled_from(STATES),
@@ -191,10 +189,10 @@ moments = st.datetimes(min_value=datetime(2024, 1, 1), max_value=datetime(2031, 
     delivery_saturdays=st.booleans(),
 )
 def test_dates_fall_on_open_days_in_order(
-    now, handling, extra, begin, span, state, city, origin_state, cutoff, dispatch_saturdays,
+    now, handling, begin, span, state, city, origin_state, cutoff, dispatch_saturdays,
     delivery_saturdays,
 ):  # fmt: skip
-    origin = Origin(Place("BRA", origin_state), cutoff, handling, dispatch_saturdays)
+    origin = Origin(Place("BRA", origin_state), cutoff, dispatch_saturdays)
     destination = Place("BRA", state, city)
     found = estimate(
         CALENDAR,
@@ -202,7 +200,7 @@ def test_dates_fall_on_open_days_in_order(
         origin=origin,
         destination=destination,
         delivers_on_saturdays=delivery_saturdays,
-        extra_handling_days=extra,
+        handling_days=handling,
         begin_days=begin,
         end_days=begin + span,
     )
@@ -212,4 +210,4 @@ def test_dates_fall_on_open_days_in_order(
         assert CALENDAR.is_open(day, destination, saturdays=delivery_saturdays)
         assert day.weekday() != 6
     assert found.cutoff_at > now
-    assert found.business_days == (handling + extra + begin, handling + extra + begin + span)
+    assert found.business_days == (handling + begin, handling + begin + span)
