@@ -25,7 +25,7 @@ from storefront.admin_utils import (
     truncated_column,
 )
 
-from . import admin_imports
+from . import admin_holidays, admin_imports  # noqa: F401  (admin_holidays registers HolidayAdmin)
 from .imports.shipping_rows import COLUMNS, VARIABLE_COLUMNS
 from .models import (
     MAX_ORDER_VALUE,
@@ -155,6 +155,7 @@ class ShippingTableAdmin(OwnPagesMixin, SafeAutocompleteMixin, admin.ModelAdmin)
     readonly_fields = ("rows_link", "created_at", "updated_at")
     fieldsets = (
         (None, {"fields": ("label", "carrier", "kind", "country", "active")}),
+        (_("Delivery days"), {"fields": ("delivers_on_saturdays",)}),
         (_("Codes"), {"fields": ("integration_code", "external_shipping_code")}),
         (_("Serves"), {"fields": ("storages", "cargo_types")}),
         (_("Rows"), {"fields": ("rows_link",)}),

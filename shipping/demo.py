@@ -3,18 +3,21 @@
 - Postal codes: the demo storages' addresses (01310-100 São Paulo, 20040-002 Rio de
   Janeiro, 80010-000 Curitiba) and about 330 more around the state capitals and
   Campinas, with coordinates near each city's centre.
+- Holidays of the demo storages' cities and São Paulo state (Brazil's national and state
+  holidays come from the `holidays` package; these show staff the store's own list).
 - Carriers Correios (PAC, SEDEX) and Jadlog (.Package, and a pickup table with two pickup
   points in São Paulo). The delivery tables cover every Brazilian postal code
   (00000-000 to 99999-999) in ten regions by first digit and six weight bands; the last
   band charges per extra kilogram above 30 kg.
 
-Idempotent: postal codes are inserted only when missing; carriers, tables and pickup
-points are looked up by name; a table gets its rows only when it has none. Nothing
-staff changed is overwritten.
+Idempotent: postal codes are inserted only when missing; holidays by place and date;
+carriers, tables and pickup points are looked up by name; a table gets its rows only when
+it has none. Nothing staff changed is overwritten.
 """
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 from functools import partial
 
@@ -26,6 +29,8 @@ from .models import (
     MAX_ORDER_VALUE,
     MAX_WEIGHT,
     Carrier,
+    Holiday,
+    HolidayScope,
     Pickup,
     PickupType,
     PostalCode,
@@ -281,9 +286,33 @@ def _table(
     return table
 
 
+# (name, scope, state, city, IBGE code, month, day): yearly holidays. 9 July is also in the
+# holidays package (São Paulo state's): listed to show a state holiday kept as data.
+HOLIDAYS = [
+    ("Aniversário de São Paulo", HolidayScope.CITY, "BR-SP", "São Paulo", "3550308", 1, 25),
+    ("Revolução Constitucionalista", HolidayScope.STATE, "BR-SP", "", "", 7, 9),
+    ("São Sebastião", HolidayScope.CITY, "BR-RJ", "Rio de Janeiro", "3304557", 1, 20),
+    ("Nossa Senhora da Luz dos Pinhais", HolidayScope.CITY, "BR-PR", "Curitiba", "4106902", 9, 8),
+]
+
+
+def _seed_holidays(stdout) -> None:
+    for name, scope, state_code, city, ibge_code, month, day in HOLIDAYS:
+        _, created = Holiday.objects.get_or_create(
+            scope=scope,
+            state_code=state_code,
+            city=city,
+            date=date(2000, month, day),
+            yearly=True,
+            defaults={"name": name, "ibge_code": ibge_code},
+        )
+        say_created(stdout, f"holiday {name}", created)
+
+
 def seed(*, stdout) -> None:
-    stdout.write("Shipping: postal codes, carriers, shipping tables, pickup points")
+    stdout.write("Shipping: postal codes, holidays, carriers, shipping tables, pickup points")
     _seed_postal_codes(stdout)
+    _seed_holidays(stdout)
 
     storages = list(Storage.objects.filter(code__in=DEMO_STORAGE_CODES))
     small_cargo = list(CargoType.objects.filter(name__in=["Regular", "Frágil"]))

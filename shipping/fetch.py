@@ -92,6 +92,7 @@ class QuoteInfo:
     tables: dict[int, TableInfo]
     # The next price-rule start or end: the quote may change by itself then.
     valid_until: datetime | None
+    moment: datetime  # when the quote was computed (prices, dates)
 
 
 def _coordinate(value: Decimal | None) -> float | None:
@@ -418,4 +419,5 @@ def quote_info_fetch(
         storages=storages,
         tables=tables,
         valid_until=pricing.next_rule_boundary(rules, moment),
+        moment=moment,
     )

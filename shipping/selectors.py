@@ -3,18 +3,22 @@ calculate: shipping.fetch reads, shipping.quote computes, `shipping_quote_get` j
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from datetime import datetime
 from decimal import Decimal
 
+from django.utils import timezone
+
 from catalog.selectors import default_trade_policy_id, product_namespaces, trade_policy_exists
-from infra.cache import cached, depend_on
+from infra.cache import cached, depend_on, kept
 from infra.queries import CompiledQuery
 
 from . import quote
+from .calendar import Calendar, Estimate, Origin, Place, city_key, dates_valid_until, estimate
 from .explain import TableVerdict, explain_group
-from .fetch import ProductInfo, QuoteInfo, StorageInfo, TableInfo, quote_info_fetch
-from .models import PostalCode, ShippingTable
+from .fetch import SHIPPING_CACHE, ProductInfo, QuoteInfo, StorageInfo, TableInfo, quote_info_fetch
+from .models import Holiday, PostalCode, ShippingTable
 from .postal import format_postal_code, try_normalize_postal_code
 
 POSTAL_CODES_CACHE = "postal-codes"
@@ -58,6 +62,28 @@ def postal_code_get(*, country: str, code: str) -> PostalCodeData | None:
     return cached(POSTAL_CODES_CACHE, f"{country}:{code}", build)[0]
 
 
+# --- Business calendar -----------------------------------------------------------------
+
+
+def holiday_calendar() -> Calendar:
+    """Brazil's holidays and the store's (shipping.calendar), kept in process memory until
+    the shipping data changes: one query per change, none per quote."""
+    return kept(
+        SHIPPING_CACHE,
+        "holiday-calendar",
+        lambda: Calendar(holiday.rule() for holiday in Holiday.objects.all()),
+    )
+
+
+def _origin(info: StorageInfo) -> Origin:
+    storage = info.storage
+    return Origin(
+        place=Place(storage.country_code, storage.state_code, city_key(storage.city)),
+        cutoff=storage.cutoff_time,
+        saturdays=storage.dispatches_on_saturdays,
+    )
+
+
 # --- Shipping quote -------------------------------------------------------------------
 
 
@@ -72,6 +98,7 @@ class QuotedOption:
     option: quote.ShippingOption
     table: TableInfo
     selected_pickup_id: int | None = None  # the table's pickup point nearest the target
+    estimate: Estimate | None = None  # with deliveryDates=true: the option's dates
 
     @property
     def initial_zipcode(self) -> str:
@@ -145,11 +172,14 @@ def shipping_quote_get(
     zip_code: str,
     trade_policy_id: int,
     explain: bool = False,
+    delivery_dates: bool = False,
 ) -> QuoteOutcome:
     """Quote shipping of (product id, quantity) items to a normalized postal code: fetch
     (a fixed number of queries, shipping.fetch), calculate (shipping.quote), join. With
     `explain`, each group also carries the verdict on every table (one more query: the
-    country's switched-off tables)."""
+    country's switched-off tables). With `delivery_dates`, each option carries its dates
+    (shipping.calendar; the destination's state and city from its postal code) and the
+    outcome is valid until the next cut-off or midnight."""
     # the items' own versions (stock, prices), read before their rows, for the cached answer
     depend_on(product_namespaces(pid for pid, _ in items))
     target = postal_code_get(country=country, code=zip_code)
@@ -168,31 +198,64 @@ def shipping_quote_get(
         for table_id, table in info.tables.items()
         if table.pickups
     }
+    dates = _dates(info, country, target) if delivery_dates else _no_dates
+    groups = tuple(
+        QuotedGroup(
+            group=group,
+            storage=info.storages[group.storage_id],
+            items=tuple(QuotedItem(item, info.products[item.product_id]) for item in group.items),
+            options=tuple(
+                QuotedOption(o, info.tables[o.table_id], selected.get(o.table_id), dates(group, o))
+                for o in group.options
+            ),
+            trade_policy_id=trade_policy_id,
+            target_code=info.target_code,
+            explanation=(
+                None if explain_tables is None else _explained(info, group, explain_tables)
+            ),
+        )
+        for group in result.groups
+    )
+    valid_until = info.valid_until
+    if delivery_dates:
+        cutoffs = [o.estimate.cutoff_at for g in groups for o in g.options if o.estimate]
+        until = dates_valid_until(timezone.localtime(info.moment), cutoffs)
+        valid_until = until if valid_until is None else min(valid_until, until)
     return QuoteOutcome(
-        groups=tuple(
-            QuotedGroup(
-                group=group,
-                storage=info.storages[group.storage_id],
-                items=tuple(
-                    QuotedItem(item, info.products[item.product_id]) for item in group.items
-                ),
-                options=tuple(
-                    QuotedOption(o, info.tables[o.table_id], selected.get(o.table_id))
-                    for o in group.options
-                ),
-                trade_policy_id=trade_policy_id,
-                target_code=info.target_code,
-                explanation=(
-                    None if explain_tables is None else _explained(info, group, explain_tables)
-                ),
-            )
-            for group in result.groups
-        ),
+        groups=groups,
         error_items=result.error_items,
         product_ids=tuple(info.products),
-        valid_until=info.valid_until,
+        valid_until=valid_until,
         explained=explain,
     )
+
+
+def _no_dates(group: quote.QuoteGroup, option: quote.ShippingOption) -> None:
+    return None
+
+
+def _dates(
+    info: QuoteInfo, country: str, target: PostalCodeData | None
+) -> Callable[[quote.QuoteGroup, quote.ShippingOption], Estimate]:
+    """The dates of an option (group, option) ordered now."""
+    calendar, now = holiday_calendar(), timezone.localtime(info.moment)
+    destination = Place(
+        country, target.state_code if target else "", city_key(target.city) if target else ""
+    )
+
+    def dates(group: quote.QuoteGroup, option: quote.ShippingOption) -> Estimate:
+        return estimate(
+            calendar,
+            now=now,
+            origin=_origin(info.storages[group.storage_id]),
+            destination=destination,
+            delivers_on_saturdays=info.tables[option.table_id].table.delivers_on_saturdays,
+            handling_days=group.additional_time,
+            begin_days=option.row.begin_days,
+            end_days=option.row.end_days,
+        )
+
+    return dates
 
 
 def _explain_tables(info: QuoteInfo, country: str) -> dict[int, ShippingTable]:

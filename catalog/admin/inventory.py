@@ -44,9 +44,10 @@ class StorageAdmin(admin.ModelAdmin):
             },
         ),
         (
-            _("Shipping"),
-            {"fields": ("priority", "additional_time", "trade_policy_exceptions", "observation")},
+            _("Dispatch"),
+            {"fields": ("cutoff_time", "additional_time", "dispatches_on_saturdays")},
         ),
+        (_("Shipping"), {"fields": ("priority", "trade_policy_exceptions", "observation")}),
         HISTORY_FIELDSET,
     )
 

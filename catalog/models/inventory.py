@@ -112,6 +112,20 @@ class Storage(TimestampedModel):
         default=0,
         help_text=_("Preferred order (highest first) when a postal code has no coordinates."),
     )
+    cutoff_time = models.TimeField(
+        _("cut-off time"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Orders placed before this time (store time zone) on a dispatch day leave that "
+            "day. Empty: until midnight."
+        ),
+    )
+    dispatches_on_saturdays = models.BooleanField(
+        _("dispatches on Saturdays"),
+        default=False,
+        help_text=_("Never on Sundays or on the holidays of its state and city."),
+    )
 
     objects = StorageQuerySet.as_manager()
 

@@ -17,8 +17,9 @@ from apikit.errors import ErrorCode
 from apikit.renderers import Fragment
 
 from .. import quote
+from ..calendar import Estimate
 from ..fetch import StorageInfo
-from ..models import Pickup
+from ..models import Pickup, ShippingTable, ShippingTableKind
 from ..selectors import ExplainedTable, QuotedGroup, QuotedItem, QuotedOption, QuoteOutcome
 
 PROBLEMS: dict[str, tuple[ErrorCode, str]] = {
@@ -160,9 +161,21 @@ def _variable(variable: quote.QuoteVariable) -> dict[str, Any]:
     }
 
 
+def _estimate(estimate: Estimate, table: ShippingTable) -> dict[str, Any]:
+    pickup = table.kind == ShippingTableKind.PICKUP
+    return {
+        "shipsOn": estimate.ships_on.isoformat(),
+        "minDate": estimate.min_date.isoformat(),
+        "maxDate": estimate.max_date.isoformat(),
+        "cutoffAt": estimate.cutoff_at.isoformat(),
+        "businessDays": {"min": estimate.business_days[0], "max": estimate.business_days[1]},
+        "readyOn": estimate.max_date.isoformat() if pickup else None,
+    }
+
+
 def _option(quoted: QuotedOption) -> dict[str, Any]:
     option, row, table = quoted.option, quoted.option.row, quoted.table.table
-    return {
+    answer = {
         "shippingTableId": table.pk,
         "integrationCode": table.integration_code,
         "externalShippingCode": table.external_shipping_code,
@@ -189,6 +202,9 @@ def _option(quoted: QuotedOption) -> dict[str, Any]:
         "pickups": [_pickup(pickup, quoted.selected_pickup_id) for pickup in quoted.table.pickups],
         "error": None,
     }
+    if quoted.estimate is not None:
+        answer["deliveryEstimate"] = _estimate(quoted.estimate, table)
+    return answer
 
 
 def _storage(info: StorageInfo) -> dict[str, Any]:

@@ -91,6 +91,7 @@ class QuoteQuerySerializer(PostalCodeParams, serializers.Serializer):
         many=True, min_length=1, max_length=MAX_QUOTE_ITEMS, allow_empty=False
     )
     explain = serializers.BooleanField(required=False, default=False)
+    deliveryDates = serializers.BooleanField(required=False, default=False)
 
 
 # --- Address (contract 2.9) -----------------------------------------------------------
@@ -251,6 +252,36 @@ class PickupSerializer(serializers.Serializer):
     openingHours = serializers.CharField()
 
 
+class BusinessDaysSerializer(serializers.Serializer):
+    min = serializers.IntegerField()
+    max = serializers.IntegerField()
+
+
+# Renders a shipping.calendar.Estimate (deliveryDates=true).
+class DeliveryEstimateSerializer(serializers.Serializer):
+    shipsOn = serializers.DateField(
+        help_text="The day the storage dispatches: today before its cut-off on a dispatch "
+        "day, else the next dispatch day, plus the handling days (additional times)."
+    )
+    minDate = serializers.DateField(
+        help_text="The row's beginShippingTime counted in the carrier's delivery days after "
+        "shipsOn (weekdays, Saturdays if the table delivers on them; no holidays at the "
+        "destination)."
+    )
+    maxDate = serializers.DateField(help_text="As minDate, with the row's endShippingTime.")
+    cutoffAt = serializers.DateTimeField(
+        help_text="Order before this moment (with offset) to keep these dates."
+    )
+    businessDays = BusinessDaysSerializer(
+        help_text="Handling days plus the row's days: beginShippingTime and endShippingTime."
+    )
+    readyOn = serializers.DateField(
+        allow_null=True,
+        help_text="Pickup options: the day the order is ready at the pickup point (maxDate); "
+        "null for deliveries.",
+    )
+
+
 class ShippingOptionSerializer(serializers.Serializer):
     shippingTableId = serializers.IntegerField()
     integrationCode = serializers.CharField()
@@ -269,6 +300,10 @@ class ShippingOptionSerializer(serializers.Serializer):
         help_text="The table's active pickup points (pickup tables; [] otherwise).",
     )
     error = ErrorValueSerializer(allow_null=True)
+    deliveryEstimate = DeliveryEstimateSerializer(
+        required=False,
+        help_text="Only with deliveryDates=true: the option's dates (business calendar).",
+    )
 
 
 # Renders a shipping.fetch.StorageInfo.

@@ -138,6 +138,18 @@ QUOTE_PARAMETERS = [
             "answer has no `explanation` keys."
         ),
     ),
+    OpenApiParameter(
+        "deliveryDates",
+        OpenApiTypes.BOOL,
+        required=False,
+        description=(
+            "true: each shipping option also carries `deliveryEstimate` (`shipsOn`, "
+            "`minDate`, `maxDate`, `cutoffAt`, `businessDays`, and `readyOn` for pickups), "
+            "counted in business days with Brazil's national holidays and those of the "
+            "storage's and the destination's state and city; such an answer is cached until "
+            "the next cut-off or midnight. Without it the answer has no `deliveryEstimate`."
+        ),
+    ),
 ]
 
 
@@ -179,6 +191,7 @@ class ShippingQuoteView(APIView):
                 "targetCountryCode": query.get("targetCountryCode"),
                 "items": items,
                 **({"explain": query["explain"]} if "explain" in query else {}),
+                **({"deliveryDates": query["deliveryDates"]} if "deliveryDates" in query else {}),
             },
         )
         trade_policy_id = quote_trade_policy_id(data.get("tradePolicyId"))
@@ -195,6 +208,7 @@ class ShippingQuoteView(APIView):
             zip_code=data["targetZipCode"],
             trade_policy_id=trade_policy_id,
             explain=data["explain"],
+            delivery_dates=data["deliveryDates"],
         )
         summaries = product_summaries(outcome.product_ids, base_url=request_base_url(request))
         return conditional_response(

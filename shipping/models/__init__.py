@@ -1,5 +1,7 @@
-"""Models of the shipping app: postal codes, carriers, shipping tables and rows, pickups."""
+"""Models of the shipping app: postal codes, carriers, shipping tables and rows, pickups,
+holidays."""
 
+from .holidays import Holiday, HolidayScope
 from .imports import ImportKind, JobStatus, PostalFileFormat, PostalImportJob, StagedImport
 from .postal_codes import PostalCode
 from .tables import (
@@ -20,6 +22,8 @@ __all__ = [
     "MAX_WEIGHT",
     "VARIABLE_FIELDS",
     "Carrier",
+    "Holiday",
+    "HolidayScope",
     "ImportKind",
     "JobStatus",
     "Pickup",

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 class ImportKind(models.TextChoices):
     SHIPPING_ROWS = "shipping_rows", _("Shipping rows")
     POSTAL_CODES = "postal_codes", _("Postal codes")
+    HOLIDAYS = "holidays", _("Holidays")
 
 
 class StagedImport(models.Model):

@@ -100,6 +100,11 @@ class ShippingTable(TimestampedModel):
         _("external shipping code"), max_length=50, blank=True
     )
     active = models.BooleanField(_("active"), default=True)
+    delivers_on_saturdays = models.BooleanField(
+        _("delivers on Saturdays"),
+        default=False,
+        help_text=_("Saturdays count as delivery days in the quote's dates."),
+    )
     storages = models.ManyToManyField(
         "catalog.Storage",
         verbose_name=_("storages"),

@@ -138,9 +138,9 @@ def test_the_answer_has_every_key_the_schema_declares_in_its_order(api_client):
     ShippingRowFactory(table=pickup_table)
     PickupFactory(table=pickup_table)
 
-    # when quoting them with explain=true
+    # when quoting them with explain=true and deliveryDates=true
     items = [(products[0].pk, 1), (products[1].pk, 1), (999_999, 1)]
-    body, _ = quote(api_client, items, explain="true")
+    body, _ = quote(api_client, items, explain="true", deliveryDates="true")
 
     # then each object has the keys QuoteResponseSerializer declares, in the same order
     # (shipping/api/answers.py renders what serializers.py documents)

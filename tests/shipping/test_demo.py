@@ -8,7 +8,7 @@ import pytest
 from catalog import demo as catalog_demo
 from catalog.models import Product
 from shipping import demo
-from shipping.models import Carrier, Pickup, PostalCode, ShippingRow, ShippingTable
+from shipping.models import Carrier, Holiday, Pickup, PostalCode, ShippingRow, ShippingTable
 
 pytestmark = pytest.mark.django_db
 
@@ -25,15 +25,17 @@ def demo_store(media_root):
 
 
 def test_seeding_twice_creates_nothing_more_and_keeps_staff_changes(shipping_demo):
-    counts = [m.objects.count() for m in (PostalCode, Carrier, ShippingTable, ShippingRow, Pickup)]
+    models = (PostalCode, Holiday, Carrier, ShippingTable, ShippingRow, Pickup)
+    counts = [m.objects.count() for m in models]
+    assert counts[1] == len(demo.HOLIDAYS)
     ShippingRow.objects.filter(table__label="PAC").update(shipping_value=1)
+    Holiday.objects.filter(city="São Paulo").update(name="Aniversário da cidade")
     output = StringIO()
 
     demo.seed(stdout=output)
 
-    assert [
-        m.objects.count() for m in (PostalCode, Carrier, ShippingTable, ShippingRow, Pickup)
-    ] == counts
+    assert [m.objects.count() for m in models] == counts
+    assert Holiday.objects.filter(name="Aniversário da cidade").count() == 1
     assert "created" not in output.getvalue()
     assert set(
         ShippingRow.objects.filter(table__label="PAC").values_list("shipping_value", flat=True)

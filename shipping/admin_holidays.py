@@ -1,0 +1,95 @@
+"""Admin of the store's holidays, with their CSV import (the flow of admin_imports)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from storefront.admin_utils import HISTORY_FIELDSET, OwnPagesMixin
+
+from .admin_imports import DRY_RUN, _context, _import_flow
+from .imports.holidays import holidays_import
+from .imports.staging import staged_open
+from .models import Holiday, ImportKind
+
+# The CSV columns (shown on the import page) and the sample file's lines.
+COLUMNS = [
+    ("name", _("name of the holiday")),
+    ("date", _("2027-01-25 or 25/01/2027")),
+    ("yearly", _("every year on that day and month: sim/não (empty: sim)")),
+    ("state_code", _("state, e.g. SP or BR-SP (empty: national)")),
+    ("city", _("city of a city holiday (empty: the whole state)")),
+    ("ibge_code", _("the city's IBGE code (optional)")),
+]
+SAMPLE = [
+    "name,date,yearly,state_code,city,ibge_code",
+    "Aniversário de São Paulo,2027-01-25,sim,SP,São Paulo,3550308",
+    "Revolução Constitucionalista,2027-07-09,sim,SP,,",
+    "Emenda de Natal,2026-12-24,não,,,",
+]
+
+
+class HolidayImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_("UTF-8, comma-separated, with a header row (see the columns below)."),
+    )
+    dry_run = DRY_RUN
+
+
+@admin.register(Holiday)
+class HolidayAdmin(OwnPagesMixin, admin.ModelAdmin):
+    list_display = ("name", "date", "yearly", "scope", "state_code", "city")
+    list_filter = ("scope", "yearly", "state_code")
+    search_fields = ("name", "city")
+    date_hierarchy = "date"
+    readonly_fields = ("created_at", "updated_at")
+    fieldsets = (
+        (None, {"fields": ("name", "date", "yearly")}),
+        (_("Where"), {"fields": ("scope", "state_code", "city", "ibge_code")}),
+        HISTORY_FIELDSET,
+    )
+    own_pages = (
+        ("import/", "import_view", "import"),
+        ("import/sample.csv", "import_sample_view", "import_sample"),
+    )
+
+    def import_view(self, request):
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+
+        def run(staged, dry_run: bool):
+            with staged_open(staged) as stream:
+                return holidays_import(stream=stream, dry_run=dry_run)
+
+        return _import_flow(
+            self,
+            request,
+            form_class=HolidayImportForm,
+            template="admin/shipping/holiday/import.html",
+            context=_context(
+                self,
+                request,
+                gettext("Import holidays"),
+                columns=COLUMNS,
+                sample_url=reverse("admin:shipping_holiday_import_sample"),
+                staging_minutes=settings.IMPORT_STAGING_MINUTES,
+            ),
+            kind=ImportKind.HOLIDAYS,
+            options=lambda data: {},
+            run=run,
+            done=reverse("admin:shipping_holiday_changelist"),
+        )
+
+    def import_sample_view(self, request):
+        if not self.has_view_or_change_permission(request):
+            raise PermissionDenied
+        response = HttpResponse("\n".join(SAMPLE) + "\n", content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="holidays-sample.csv"'
+        return response

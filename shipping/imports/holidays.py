@@ -1,0 +1,127 @@
+"""`holidays_import`: the store's own holidays from a CSV file.
+
+CSV (comma-separated, UTF-8, header row): name, date, and optionally yearly, state_code,
+city, ibge_code. `date` is 2027-01-25 or 25/01/2027; `yearly` (empty: yes) repeats it on
+that day and month every year (1/0, true/false, sim/não, yes/no). The scope follows the
+place: no state_code, national; a state_code (BR-SP or SP) without city, the state's; with
+a city, that city's (matched by name, accents and case ignored; the IBGE code is kept for
+reference). A line with the same scope, state, city, date and `yearly` as a stored holiday
+updates its name and IBGE code; any other line adds a holiday.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import BinaryIO, NamedTuple
+
+from infra.cache import cache_namespace_bump
+
+from ..countries import state_code_get
+from ..fetch import SHIPPING_CACHE
+from ..models import Holiday, HolidayScope
+from .base import (
+    ImportReport,
+    Progress,
+    RowError,
+    clean_text,
+    column_positions,
+    csv_with_header,
+    parsed_rows,
+    text_lines,
+)
+from .upsert import BatchUpserter
+
+REQUIRED = ("name", "date")
+OPTIONAL = ("yearly", "state_code", "city", "ibge_code")
+ALIASES = {"statecode": "state_code", "state": "state_code", "ibgecode": "ibge_code"}
+KEY_FIELDS = ["scope", "state_code", "city", "date", "yearly"]
+YES, NO = {"", "1", "true", "yes", "y", "sim", "s"}, {"0", "false", "no", "n", "não", "nao"}
+
+
+class HolidayValues(NamedTuple):
+    """One parsed line: the Holiday columns the import writes, in database form."""
+
+    scope: str
+    state_code: str
+    city: str
+    date: str  # ISO
+    yearly: bool
+    name: str
+    ibge_code: str
+
+
+def _date(value: str) -> date:
+    value = value.strip()
+    for pattern in ("%Y-%m-%d", "%d/%m/%Y"):
+        try:
+            return datetime.strptime(value, pattern).date()
+        except ValueError:
+            continue
+    raise RowError(f"date {value[:20]!r} is not a date (2027-01-25 or 25/01/2027)")
+
+
+def parse_holiday_fields(fields: list[str], positions: dict[str, int]) -> HolidayValues:
+    """A holiday from one CSV record; RowError with the reason otherwise."""
+    needed = max(positions.values()) + 1
+    if len(fields) < needed:
+        raise RowError(f"expected {needed} columns, found {len(fields)}")
+    value = {column: fields[index] for column, index in positions.items()}
+    name = clean_text(value["name"], name="name", max_length=100)
+    if not name:
+        raise RowError("name is required")
+    yearly = value.get("yearly", "").strip().casefold()
+    if yearly not in YES | NO:
+        raise RowError(f"yearly {yearly[:10]!r} is not yes or no")
+    state = clean_text(value.get("state_code", ""), name="state_code", max_length=10)
+    city = " ".join(clean_text(value.get("city", ""), name="city", max_length=100).split())
+    ibge_code = clean_text(value.get("ibge_code", ""), name="ibge_code", max_length=7)
+    if ibge_code and not (ibge_code.isdigit() and len(ibge_code) == 7):
+        raise RowError("ibge_code must have 7 digits")
+    if state:
+        state = state_code_get("BRA", code=state) or ""
+        if not state:
+            raise RowError(f"state_code {value['state_code'][:10]!r} is not a Brazilian state")
+    elif city:
+        raise RowError("a city needs its state_code")
+    scope = HolidayScope.CITY if city else HolidayScope.STATE if state else HolidayScope.NATIONAL
+    return HolidayValues(
+        scope=scope.value,
+        state_code=state,
+        city=city,
+        date=_date(value["date"]).isoformat(),
+        yearly=yearly in YES,
+        name=name,
+        ibge_code=ibge_code if city else "",
+    )
+
+
+def holidays_import(
+    *, stream: BinaryIO, dry_run: bool = False, progress: Progress | None = None
+) -> ImportReport:
+    """Upsert the holidays of a CSV file (see the module doc)."""
+    report = ImportReport(dry_run=dry_run)
+
+    def existing_keys(keys: list[tuple]) -> set[tuple]:
+        stored = Holiday.objects.filter(date__in={key[3] for key in keys}).values_list(*KEY_FIELDS)
+        found = {(s, st, c, d.isoformat(), y) for s, st, c, d, y in stored}
+        return found & set(keys)
+
+    try:
+        header, records = csv_with_header(text_lines(stream, progress))
+        positions = column_positions(header, REQUIRED, OPTIONAL, ALIASES)
+        upserter = BatchUpserter(
+            model=Holiday,
+            columns=HolidayValues._fields,
+            unique_fields=KEY_FIELDS,
+            update_fields=["name", "ibge_code"],
+            existing_keys=existing_keys,
+            report=report,
+            # raw SQL sends no signal: retire kept calendars and cached quotes
+            after_batch=lambda: cache_namespace_bump(SHIPPING_CACHE),
+        )
+        for row in parsed_rows(records, report, lambda f: parse_holiday_fields(f, positions)):
+            upserter.add(row)
+        upserter.flush()
+    except KeyboardInterrupt:
+        report.interrupted = True
+    return report

@@ -1,0 +1,131 @@
+"""Holidays in the admin (issue 22): add and import them, storages' cut-off and Saturday
+dispatch, tables' Saturday delivery; the quote's dates follow."""
+
+from datetime import date, time
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from shipping.models import Holiday, HolidayScope, StagedImport
+
+from .test_admin_imports import make_staff, messages_of, token_of, upload
+from .test_api_quote_dates import at, delivery
+from .test_api_quote_dates import store as store
+
+pytestmark = pytest.mark.django_db
+
+ADD = reverse("admin:shipping_holiday_add")
+IMPORT = reverse("admin:shipping_holiday_import")
+CSV = (
+    "name,date,yearly,state_code,city,ibge_code\n"
+    "Aniversário de São Paulo,25/01/2027,,SP,São Paulo,3550308\n"
+    "Revolução Constitucionalista,2026-07-09,sim,BR-SP,,\n"
+    "Emenda de Natal,2026-12-24,não,,,\n"
+    "Sem estado,2026-03-01,,,Campinas,\n"
+    "Data ruim,2026-13-01,,,,\n"
+)
+
+
+@pytest.fixture
+def staff(client):
+    make_staff(client)
+    return client
+
+
+def holiday_form(**fields) -> dict:
+    return {
+        "name": "Feriado municipal",
+        "date": "2026-03-06",
+        "yearly": "",
+        "scope": HolidayScope.CITY,
+        "state_code": "rj",
+        "city": "  Rio   de Janeiro ",
+        "ibge_code": "",
+        **fields,
+    }
+
+
+def test_staff_add_a_city_holiday_and_the_quote_moves(staff, api_client, store):
+    _, products, _ = store
+    moment = at(2026, 3, 5, 9, 0)
+    assert delivery(api_client, moment, products["sp"])[1] == "2026-03-06"
+
+    response = staff.post(ADD, holiday_form())
+
+    assert response.status_code == 302
+    holiday = Holiday.objects.get()
+    assert (holiday.state_code, holiday.city, holiday.yearly) == ("BR-RJ", "Rio de Janeiro", False)
+    assert delivery(api_client, moment, products["sp"])[1] == "2026-03-09"
+
+
+def test_the_form_refuses_a_city_holiday_without_city_or_state(staff):
+    with translation.override("en"):
+        response = staff.post(ADD, holiday_form(city="", state_code="XX", ibge_code="12"))
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors
+    assert set(errors) == {"city", "state_code", "ibge_code"}
+    assert not Holiday.objects.exists()
+
+
+def test_a_national_holiday_drops_its_place(staff):
+    staff.post(ADD, holiday_form(scope=HolidayScope.NATIONAL, ibge_code="3304557"))
+    assert Holiday.objects.values_list("state_code", "city", "ibge_code").get() == ("", "", "")
+
+
+def test_the_list_fits_and_links_the_import(staff):
+    Holiday.objects.create(name="X", scope="national", date=date(2026, 3, 2))
+    page = staff.get(reverse("admin:shipping_holiday_changelist")).content.decode()
+    assert IMPORT in page
+    sample = staff.get(reverse("admin:shipping_holiday_import_sample"))
+    assert sample["Content-Type"].startswith("text/csv")
+    assert sample.content.decode().startswith("name,date,yearly,state_code,city,ibge_code")
+
+
+def test_import_dry_run_then_confirm(staff):
+    response = staff.post(IMPORT, {"file": upload(CSV, "holidays.csv"), "dry_run": "on"})
+    assert response.status_code == 200
+    assert not Holiday.objects.exists()
+    summary = " ".join(response.context["summary"])
+    assert "3 would be created" in summary and "2 rejected" in summary
+    assert "line 5: a city needs its state_code" in summary
+    assert "line 6: date '2026-13-01' is not a date" in summary
+
+    done = staff.post(IMPORT, {"confirm": "1", "token": token_of(response)}, follow=True)
+
+    assert done.status_code == 200
+    assert any("3 were created" in message for message in messages_of(done))
+    assert not StagedImport.objects.exists()
+    assert set(Holiday.objects.values_list("scope", "state_code", "city", "date", "yearly")) == {
+        ("city", "BR-SP", "São Paulo", date(2027, 1, 25), True),
+        ("state", "BR-SP", "", date(2026, 7, 9), True),
+        ("national", "", "", date(2026, 12, 24), False),
+    }
+    # the same file again updates (by place, date and repetition) and creates nothing
+    again = staff.post(IMPORT, {"file": upload(CSV, "holidays.csv"), "dry_run": ""}, follow=True)
+    assert any("0 were created, 3 were updated" in m for m in messages_of(again))
+
+
+def test_an_import_moves_the_quote_dates(staff, api_client, store):
+    _, products, _ = store
+    moment = at(2026, 3, 5, 9, 0)
+    assert delivery(api_client, moment, products["sp"])[1] == "2026-03-06"
+    staff.post(
+        IMPORT,
+        {"file": upload("name,date,yearly,state_code\nFolga,2026-03-06,não,RJ\n"), "dry_run": ""},
+    )
+    assert delivery(api_client, moment, products["sp"])[1] == "2026-03-09"
+
+
+def test_storage_cutoff_and_saturdays_are_edited_in_the_admin(staff, api_client, store):
+    storages, products, delivery_table = store
+    storage = storages["sp"]
+    url = reverse("admin:catalog_storage_change", args=[storage.pk])
+    form = staff.get(url).context["adminform"].form
+    assert {"cutoff_time", "dispatches_on_saturdays", "additional_time"} <= set(form.fields)
+    storage.cutoff_time, storage.dispatches_on_saturdays = time(10), True
+    storage.save()  # as the admin saves: the signals retire the kept storages
+    # Friday 11:00 is after a 10:00 cut-off: ships on Saturday
+    assert delivery(api_client, at(2026, 3, 6, 11, 0), products["sp"])[0] == "2026-03-07"
+    table_url = reverse("admin:shipping_shippingtable_change", args=[delivery_table.pk])
+    assert "delivers_on_saturdays" in staff.get(table_url).context["adminform"].form.fields
