@@ -83,9 +83,7 @@ class HolidayAdmin(OwnPagesMixin, admin.ModelAdmin):
             ),
             kind=ImportKind.HOLIDAYS,
             options=lambda data: {},
-            checked=lambda staged: (
-                gettext("File %(name)s, checked:") % {"name": staged.file_name}
-            ),
+            checked=lambda staged: gettext("File %(name)s, checked:") % {"name": staged.file_name},
             run=run,
             done=reverse("admin:shipping_holiday_changelist"),
         )
