@@ -14,6 +14,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from apikit import fallback
 from apikit.health import health
+from apikit.routing import RememberingResolver
 from storefront import pages
 
 API_APPS = ("storefront", "catalog", "marketing", "shipping", "feedback")
@@ -65,6 +66,8 @@ if settings.WEBHOOKS_DEMO_RECEIVER:
     urlpatterns.append(path(DEMO_PATH, demo_webhook_receiver, name="demo-webhook-receiver"))
 
 urlpatterns.append(re_path(r"^", fallback.unknown_url))
+# One resolver over all of it that remembers recent paths (apikit.routing).
+urlpatterns = [RememberingResolver(urlpatterns)]
 
 handler400 = fallback.bad_request
 handler403 = fallback.permission_denied

@@ -34,6 +34,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from apikit.renderers import Fragment, json_bytes
+from apikit.responses import rendered_rows
 from infra.cache import Warm, depend_on, kept_many, namespace_versions, recording, still_current
 
 from .. import pricing
@@ -98,11 +99,9 @@ def product_summaries(ids: Iterable[int], *, base_url: str, key: str = "id") -> 
     depend_on(product_namespaces(wanted))
 
     def render(pids: list[int]) -> dict[int, bytes]:
-        context = {"base_url": base_url}
-        return {
-            product.pk: json_bytes(ProductSummarySerializer(product, context=context).data)
-            for product in products_for_summary().filter(pk__in=pids)
-        }
+        products = list(products_for_summary().filter(pk__in=pids))
+        rows = rendered_rows(ProductSummarySerializer, products, base_url=base_url)
+        return {product.pk: json_bytes(row) for product, row in zip(products, rows, strict=True)}
 
     bodies = kept_many(
         f"summary:{base_url}",
