@@ -192,6 +192,14 @@ _SHOWN: dict[str, tuple[str, ...]] = {}
 MAX_CACHED_URLS = 50_000
 
 
+def _remember_shown(digest: str, records: tuple[str, ...]) -> None:
+    """Note the records a URL's answer showed: the next request of the URL reads their
+    versions with the namespaces', in one cache call."""
+    if len(_SHOWN) >= MAX_CACHED_URLS:
+        _SHOWN.clear()
+    _SHOWN[digest] = records
+
+
 def cached_answers(
     view: Callable[..., HttpResponseBase],
     *,
@@ -248,6 +256,8 @@ def cached_answers(
             and (answer.valid_until is None or answer.valid_until > now)
             and still_current(dict(answer.dependencies))
         ):
+            if len(shown) != len(answer.dependencies):  # rendered by another process
+                _remember_shown(digest, tuple(name for name, _ in answer.dependencies))
             response = answer.response(request, now)
             response["X-Cache"] = "hit"
             return response
@@ -257,9 +267,7 @@ def cached_answers(
         answer = getattr(response, "rendered_answer", None)
         if answer is not None:
             answer = replace(answer, dependencies=tuple(recorded.items()))
-            if len(_SHOWN) >= MAX_CACHED_URLS:
-                _SHOWN.clear()
-            _SHOWN[digest] = tuple(recorded)
+            _remember_shown(digest, tuple(recorded))
             timeout = settings.PUBLIC_CACHE_SECONDS
             if answer.valid_until is not None:
                 timeout = min(timeout, math.floor(answer.valid_until - now))

@@ -322,3 +322,33 @@ def test_a_stock_change_of_one_product_keeps_the_answers_of_the_others(api_clien
     fresh = api_client.get("/review/product", reviews)
     assert fresh["X-Cache"] == "miss"
     assert fresh.json()["data"]["registers"][0]["product"]["stock"] == 3
+
+
+def test_an_answer_another_process_rendered_is_served_with_one_versions_read(
+    api_client, shop, monkeypatch
+):
+    # given the product's reviews rendered and stored in the shared cache by another
+    # process (this one has no note of what the answer showed)
+    from apikit import caching
+    from infra import cache as infra_cache
+
+    reviews = {"condition[productId]": shop["product"].pk}
+    assert api_client.get("/review/product", reviews)["X-Cache"] == "miss"
+    caching._SHOWN.clear()
+    caching.RECENT_ANSWERS.clear()
+    reads = []
+    store = infra_cache._store()
+    read = store.read
+    monkeypatch.setattr(store, "read", lambda names: reads.append(names) or read(names))
+
+    # when it is asked twice here
+    first = api_client.get("/review/product", reviews)
+    reads_first = len(reads)
+    second = api_client.get("/review/product", reviews)
+
+    # then both are hits; the first reads the product's version once more, the next reads
+    # every version in one call
+    assert (first["X-Cache"], second["X-Cache"]) == ("hit", "hit")
+    assert reads_first == 2
+    assert len(reads) - reads_first == 1
+    assert reads[-1] == ("feedback", "products", f"product:{shop['product'].pk}")
