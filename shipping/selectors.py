@@ -11,15 +11,22 @@ from decimal import Decimal
 from django.utils import timezone
 
 from catalog.selectors import default_trade_policy_id, product_namespaces, trade_policy_exists
-from infra.cache import cached, depend_on, kept
+from infra.cache import cached, depend_on
 from infra.queries import CompiledQuery
 
 from . import quote
-from .calendar import Calendar, Estimate, Origin, Place, city_key, dates_valid_until, estimate
+from .calendar import Estimate, Place, city_key, dates_valid_until, estimate
 from .explain import TableVerdict, explain_group
-from .fetch import SHIPPING_CACHE, ProductInfo, QuoteInfo, StorageInfo, TableInfo, quote_info_fetch
-from .models import Holiday, PostalCode, ShippingTable
-from .postal import format_postal_code, try_normalize_postal_code
+from .fetch import (
+    ProductInfo,
+    QuoteInfo,
+    StorageInfo,
+    TableInfo,
+    holiday_calendar,
+    quote_info_fetch,
+)
+from .models import PostalCode, ShippingTable
+from .postal import format_postal_code
 
 POSTAL_CODES_CACHE = "postal-codes"
 
@@ -60,28 +67,6 @@ def postal_code_get(*, country: str, code: str) -> PostalCodeData | None:
         return (PostalCodeData(**records[0]) if records else None,)
 
     return cached(POSTAL_CODES_CACHE, f"{country}:{code}", build)[0]
-
-
-# --- Business calendar -----------------------------------------------------------------
-
-
-def holiday_calendar() -> Calendar:
-    """Brazil's holidays and the store's (shipping.calendar), kept in process memory until
-    the shipping data changes: one query per change, none per quote."""
-    return kept(
-        SHIPPING_CACHE,
-        "holiday-calendar",
-        lambda: Calendar(holiday.rule() for holiday in Holiday.objects.all()),
-    )
-
-
-def _origin(info: StorageInfo) -> Origin:
-    storage = info.storage
-    return Origin(
-        place=Place(storage.country_code, storage.state_code, city_key(storage.city)),
-        cutoff=storage.cutoff_time,
-        saturdays=storage.dispatches_on_saturdays,
-    )
 
 
 # --- Shipping quote -------------------------------------------------------------------
@@ -146,25 +131,6 @@ def quote_trade_policy_id(trade_policy_id: int | None) -> int | None:
     return trade_policy_id if trade_policy_exists(trade_policy_id=trade_policy_id) else None
 
 
-def nearest_pickup_id(table: TableInfo, request: quote.QuoteRequest) -> int | None:
-    """The table's active pickup point nearest the quote's target (quote.nearest_pickup)."""
-    points = [
-        quote.PickupPoint(
-            id=pickup.pk,
-            zip_code=try_normalize_postal_code(pickup.country_code, pickup.zip_code) or "",
-            latitude=None if pickup.latitude is None else float(pickup.latitude),
-            longitude=None if pickup.longitude is None else float(pickup.longitude),
-        )
-        for pickup in table.pickups
-    ]
-    return quote.nearest_pickup(
-        points,
-        target_zipcode=request.target_zipcode,
-        target_latitude=request.target_latitude,
-        target_longitude=request.target_longitude,
-    )
-
-
 def shipping_quote_get(
     *,
     items: list[tuple[int, int]],
@@ -194,9 +160,14 @@ def shipping_quote_get(
     result = quote.quote(info.request, info.data)
     explain_tables = _explain_tables(info, country) if explain else None
     selected = {
-        table_id: nearest_pickup_id(table, info.request)
+        table_id: quote.nearest_pickup(
+            table.points,
+            target_zipcode=info.request.target_zipcode,
+            target_latitude=info.request.target_latitude,
+            target_longitude=info.request.target_longitude,
+        )
         for table_id, table in info.tables.items()
-        if table.pickups
+        if table.points
     }
     dates = _dates(info, country, target) if delivery_dates else _no_dates
     groups = tuple(
@@ -247,7 +218,7 @@ def _dates(
         return estimate(
             calendar,
             now=now,
-            origin=_origin(info.storages[group.storage_id]),
+            origin=info.storages[group.storage_id].origin,
             destination=destination,
             delivers_on_saturdays=info.tables[option.table_id].table.delivers_on_saturdays,
             handling_days=group.additional_time,

@@ -68,7 +68,7 @@ class ShippingTableKind(models.TextChoices):
 
 
 class ShippingTableQuerySet(models.QuerySet):
-    def active(self):
+    def active(self) -> "ShippingTableQuerySet":
         """Active tables of active carriers."""
         return self.filter(active=True, carrier__active=True)
 
