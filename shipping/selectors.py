@@ -4,9 +4,10 @@ calculate: shipping.fetch reads, shipping.quote computes, `shipping_quote_get` j
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from typing import NamedTuple
 
 from django.utils import timezone
 
@@ -34,10 +35,12 @@ POSTAL_CODES_CACHE = "postal-codes"
 # --- Postal codes ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PostalCodeData:
-    country: str
-    code: str
+class PostalCodeData(NamedTuple):
+    """A postal code's address: the PostalCode columns, in database form (a tuple, as the
+    import writes it)."""
+
+    country: str  # alpha-3
+    code: str  # normalized
     public_place: str
     complement: str
     district: str
@@ -53,7 +56,7 @@ class PostalCodeData:
 
 _POSTAL_CODE = CompiledQuery(
     lambda country, code: PostalCode.objects.for_code(country=country, code=code).values(
-        *(field.name for field in fields(PostalCodeData))
+        *PostalCodeData._fields
     )[:1]
 )
 

@@ -41,7 +41,7 @@ from .base import (
     parsed_rows,
     text_lines,
 )
-from .upsert import DEFAULT_BATCH_SIZE, BatchUpserter, chunked, query_params_limit
+from .upsert import DEFAULT_BATCH_SIZE, BatchUpserter, chunked, query_params_limit, unique_fields
 
 COLUMNS = (
     "initial_zipcode",
@@ -91,7 +91,7 @@ class ShippingRowValues(NamedTuple):
     fixed_fee: Decimal
 
 
-KEY_FIELDS = ["table", *COLUMNS[:6]]  # the table and the three ranges
+KEY_FIELDS = unique_fields(ShippingRow)  # the table and the three ranges
 UPDATE_FIELDS = ["shipping_value", "begin_shipping_time", "end_shipping_time"]
 MAX_DAYS = 32767
 NO_VARIABLE = Decimal(0)
@@ -213,7 +213,6 @@ def shipping_rows_import(
         upserter = BatchUpserter(
             model=ShippingRow,
             columns=ShippingRowValues._fields,
-            unique_fields=KEY_FIELDS,
             update_fields=[*UPDATE_FIELDS, *(c for c in VARIABLE_COLUMNS if c in positions)],
             existing_keys=existing_keys,
             report=report,
