@@ -39,13 +39,13 @@ from infra.cache import Warm, kept, kept_many
 from . import quote
 from .calendar import Calendar, Origin, Place, city_key
 from .models import (
+    ROW_COLUMNS,
     VARIABLE_FIELDS,
     Holiday,
     Pickup,
     ShippingRow,
     ShippingTable,
     ShippingTableKind,
-    row_variables,
 )
 from .postal import format_postal_code, try_normalize_postal_code
 from .ranges import RangeIndex
@@ -299,20 +299,7 @@ def _category_ids(products: dict[int, dict[str, Any]]) -> dict[int, list[int]]:
     return {pk: own.get(pk, []) + own.get(row["parent_id"], []) for pk, row in products.items()}
 
 
-ROW_FIELDS = (
-    "id",
-    "table_id",
-    "initial_zipcode",
-    "final_zipcode",
-    "initial_weight",
-    "final_weight",
-    "initial_price",
-    "final_price",
-    "shipping_value",
-    "begin_shipping_time",
-    "end_shipping_time",
-    *VARIABLE_FIELDS,
-)
+ROW_FIELDS = ("id", "table_id", *ROW_COLUMNS, *VARIABLE_FIELDS)
 
 
 # Countries whose active tables have more rows than this read them per quote (by SQL)
@@ -355,10 +342,26 @@ def _engine_rows(rows: Iterable[dict[str, Any]]) -> tuple[quote.QuoteRow, ...]:
             shipping_value=row["shipping_value"],
             begin_days=row["begin_shipping_time"],
             end_days=row["end_shipping_time"],
-            variables=row_variables(**{name: row[name] for name in VARIABLE_FIELDS}),
+            variables=_variables(*(row[name] for name in VARIABLE_FIELDS)),
         )
         for row in rows
     )
+
+
+def _variables(
+    extra_kg_value: Decimal,
+    extra_kg_threshold: Decimal,
+    order_value_percentage: Decimal,
+    fixed_fee: Decimal,
+) -> tuple[quote.QuoteVariable, ...]:
+    """A row's extra charges, as the engine takes them (the non-zero ones)."""
+    kind = quote.VariableKind
+    variables = (
+        quote.QuoteVariable(kind.PER_EXTRA_KG, extra_kg_value, extra_kg_threshold),
+        quote.QuoteVariable(kind.ORDER_VALUE_PERCENTAGE, order_value_percentage),
+        quote.QuoteVariable(kind.FIXED_FEE, fixed_fee),
+    )
+    return tuple(variable for variable in variables if variable.value)
 
 
 def quote_info_fetch(
