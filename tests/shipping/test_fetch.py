@@ -76,7 +76,10 @@ def test_pickups_come_with_their_table():
     pickup_table = ShippingTableFactory(kind="pickup")
     pickup = PickupFactory(table=pickup_table)
     PickupFactory(table=pickup_table, active=False)
-    assert fetch([(1, 1)]).tables[pickup_table.pk].pickups == (pickup,)
+    table = fetch([(1, 1)]).tables[pickup_table.pk]
+    assert table.pickups == (pickup,)
+    # and the engine's points of them, to select the nearest
+    assert [point.id for point in table.points] == [pickup.pk]
 
 
 def test_fetch_costs_as_many_queries_for_one_product_as_for_ten(no_warming):
