@@ -77,7 +77,6 @@ QUOTE_PARAMETERS = [
     OpenApiParameter(
         "tradePolicyId",
         {"type": "integer", "minimum": 1, "maximum": MAX_ID},
-        required=False,
         description="Trade policy whose prices apply; the store's default when absent.",
     ),
     OpenApiParameter(
@@ -94,14 +93,11 @@ QUOTE_PARAMETERS = [
             "form; in bracket notation, with percent-encoded brackets, when ids have up to "
             "12 digits."
         ),
-        examples=[
-            OpenApiExample("JSON array", value='[{"productId":1,"quantity":2}]'),
-        ],
+        examples=[OpenApiExample("JSON array", value='[{"productId":1,"quantity":2}]')],
     ),
     OpenApiParameter(
         "explain",
         OpenApiTypes.BOOL,
-        required=False,
         description=(
             "true: each group also carries `explanation.tables` (every shipping table of "
             "the country considered and why each gave no option) and the answer "
@@ -112,7 +108,6 @@ QUOTE_PARAMETERS = [
     OpenApiParameter(
         "deliveryDates",
         OpenApiTypes.BOOL,
-        required=False,
         description=(
             "true: each shipping option also carries `deliveryEstimate` (`shipsOn`, "
             "`minDate`, `maxDate`, `cutoffAt`, `businessDays`, and `readyOn` for pickups), "
