@@ -26,10 +26,11 @@ from storefront.admin_utils import (
 )
 
 from . import admin_holidays, admin_imports  # noqa: F401  (admin_holidays registers HolidayAdmin)
-from .imports.shipping_rows import COLUMNS, VARIABLE_COLUMNS
 from .models import (
     MAX_ORDER_VALUE,
     MAX_WEIGHT,
+    ROW_COLUMNS,
+    VARIABLE_FIELDS,
     Carrier,
     Pickup,
     PostalCode,
@@ -246,7 +247,7 @@ class ShippingRowForm(forms.ModelForm):
 
     class Meta:
         model = ShippingRow
-        fields = ["table", *COLUMNS, *VARIABLE_COLUMNS]  # the import's columns
+        fields = ["table", *ROW_COLUMNS, *VARIABLE_FIELDS]  # the import's columns
 
 
 @admin.register(ShippingRow)

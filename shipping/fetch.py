@@ -1,6 +1,7 @@
 """Fetch: everything a shipping quote reads, in a fixed number of queries (as Saleor's
-checkout/fetch.py): the engine's input (quote.QuoteRequest, quote.QuoteData) and, by id,
-the records the answer shows. Storages, tables and their rows (an in-memory range index)
+checkout/fetch.py), the one mapping of records to what the engine and the calendar read
+(quote.QuoteRequest, quote.QuoteData, calendar.Origin, calendar.Calendar), and, by id, the
+records the answer shows. Storages, tables and their rows (an in-memory range index)
 are kept in process memory until the shipping data changes; each product as a plain row
 with its price, stock and categories until it changes: no query at all when the products
 were quoted before, two for the others.
@@ -36,13 +37,15 @@ from catalog.selectors import (
 from infra.cache import Warm, kept, kept_many
 
 from . import quote
+from .calendar import Calendar, Origin, Place, city_key
 from .models import (
+    ROW_COLUMNS,
     VARIABLE_FIELDS,
+    Holiday,
     Pickup,
     ShippingRow,
     ShippingTable,
     ShippingTableKind,
-    row_variables,
 )
 from .postal import format_postal_code, try_normalize_postal_code
 from .ranges import RangeIndex
@@ -55,6 +58,7 @@ SHIPPING_CACHE = "shipping"
 class StorageInfo:
     storage: Storage
     engine: quote.QuoteStorage  # what the engine reads
+    origin: Origin  # what the calendar reads
     zip_code: str  # in the country's usual format (as typed when not valid)
     excluded_trade_policy_ids: tuple[int, ...]  # sorted
 
@@ -64,6 +68,7 @@ class TableInfo:
     table: ShippingTable  # with its carrier
     engine: quote.QuoteTable  # what the engine reads
     pickups: tuple[Pickup, ...]  # the active pickup points of a pickup table
+    points: tuple[quote.PickupPoint, ...]  # what the engine reads of them
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,11 @@ def _load_storages() -> dict[int, StorageInfo]:
                 additional_time=storage.additional_time,
                 priority=storage.priority,
             ),
+            origin=Origin(
+                place=Place(storage.country_code, storage.state_code, city_key(storage.city)),
+                cutoff=storage.cutoff_time,
+                saturdays=storage.dispatches_on_saturdays,
+            ),
             zip_code=_display_zip_code(storage.country_code, storage.zip_code),
             excluded_trade_policy_ids=tuple(sorted(excluded)),
         )
@@ -166,9 +176,28 @@ def _load_tables(country: str) -> dict[int, TableInfo]:
             table=table,
             engine=quote.QuoteTable(pk, frozenset(storage_ids), frozenset(cargo_type_ids)),
             pickups=tuple(pickups.get(pk, ())),
+            points=tuple(
+                quote.PickupPoint(
+                    id=pickup.pk,
+                    zip_code=try_normalize_postal_code(pickup.country_code, pickup.zip_code) or "",
+                    latitude=_coordinate(pickup.latitude),
+                    longitude=_coordinate(pickup.longitude),
+                )
+                for pickup in pickups.get(pk, ())
+            ),
         )
         for pk, (table, storage_ids, cargo_type_ids) in found.items()
     }
+
+
+def holiday_calendar() -> Calendar:
+    """Brazil's holidays and the store's (shipping.calendar), kept in process memory until
+    the shipping data changes: one query per change, none per quote."""
+    return kept(
+        SHIPPING_CACHE,
+        "holiday-calendar",
+        lambda: Calendar(holiday.rule() for holiday in Holiday.objects.all()),
+    )
 
 
 # What the engine and the answer read of a product row (pricing's fields too).
@@ -270,20 +299,7 @@ def _category_ids(products: dict[int, dict[str, Any]]) -> dict[int, list[int]]:
     return {pk: own.get(pk, []) + own.get(row["parent_id"], []) for pk, row in products.items()}
 
 
-ROW_FIELDS = (
-    "id",
-    "table_id",
-    "initial_zipcode",
-    "final_zipcode",
-    "initial_weight",
-    "final_weight",
-    "initial_price",
-    "final_price",
-    "shipping_value",
-    "begin_shipping_time",
-    "end_shipping_time",
-    *VARIABLE_FIELDS,
-)
+ROW_FIELDS = ("id", "table_id", *ROW_COLUMNS, *VARIABLE_FIELDS)
 
 
 # Countries whose active tables have more rows than this read them per quote (by SQL)
@@ -326,10 +342,26 @@ def _engine_rows(rows: Iterable[dict[str, Any]]) -> tuple[quote.QuoteRow, ...]:
             shipping_value=row["shipping_value"],
             begin_days=row["begin_shipping_time"],
             end_days=row["end_shipping_time"],
-            variables=row_variables(**{name: row[name] for name in VARIABLE_FIELDS}),
+            variables=_variables(*(row[name] for name in VARIABLE_FIELDS)),
         )
         for row in rows
     )
+
+
+def _variables(
+    extra_kg_value: Decimal,
+    extra_kg_threshold: Decimal,
+    order_value_percentage: Decimal,
+    fixed_fee: Decimal,
+) -> tuple[quote.QuoteVariable, ...]:
+    """A row's extra charges, as the engine takes them (the non-zero ones)."""
+    kind = quote.VariableKind
+    variables = (
+        quote.QuoteVariable(kind.PER_EXTRA_KG, extra_kg_value, extra_kg_threshold),
+        quote.QuoteVariable(kind.ORDER_VALUE_PERCENTAGE, order_value_percentage),
+        quote.QuoteVariable(kind.FIXED_FEE, fixed_fee),
+    )
+    return tuple(variable for variable in variables if variable.value)
 
 
 def quote_info_fetch(

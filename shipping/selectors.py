@@ -4,22 +4,30 @@ calculate: shipping.fetch reads, shipping.quote computes, `shipping_quote_get` j
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from typing import NamedTuple
 
 from django.utils import timezone
 
 from catalog.selectors import default_trade_policy_id, product_namespaces, trade_policy_exists
-from infra.cache import cached, depend_on, kept
+from infra.cache import cached, depend_on
 from infra.queries import CompiledQuery
 
 from . import quote
-from .calendar import Calendar, Estimate, Origin, Place, city_key, dates_valid_until, estimate
+from .calendar import Estimate, Place, city_key, dates_valid_until, estimate
 from .explain import TableVerdict, explain_group
-from .fetch import SHIPPING_CACHE, ProductInfo, QuoteInfo, StorageInfo, TableInfo, quote_info_fetch
-from .models import Holiday, PostalCode, ShippingTable
-from .postal import format_postal_code, try_normalize_postal_code
+from .fetch import (
+    ProductInfo,
+    QuoteInfo,
+    StorageInfo,
+    TableInfo,
+    holiday_calendar,
+    quote_info_fetch,
+)
+from .models import PostalCode, ShippingTable
+from .postal import format_postal_code
 
 POSTAL_CODES_CACHE = "postal-codes"
 
@@ -27,10 +35,12 @@ POSTAL_CODES_CACHE = "postal-codes"
 # --- Postal codes ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PostalCodeData:
-    country: str
-    code: str
+class PostalCodeData(NamedTuple):
+    """A postal code's address: the PostalCode columns, in database form (a tuple, as the
+    import writes it)."""
+
+    country: str  # alpha-3
+    code: str  # normalized
     public_place: str
     complement: str
     district: str
@@ -46,7 +56,7 @@ class PostalCodeData:
 
 _POSTAL_CODE = CompiledQuery(
     lambda country, code: PostalCode.objects.for_code(country=country, code=code).values(
-        *(field.name for field in fields(PostalCodeData))
+        *PostalCodeData._fields
     )[:1]
 )
 
@@ -60,28 +70,6 @@ def postal_code_get(*, country: str, code: str) -> PostalCodeData | None:
         return (PostalCodeData(**records[0]) if records else None,)
 
     return cached(POSTAL_CODES_CACHE, f"{country}:{code}", build)[0]
-
-
-# --- Business calendar -----------------------------------------------------------------
-
-
-def holiday_calendar() -> Calendar:
-    """Brazil's holidays and the store's (shipping.calendar), kept in process memory until
-    the shipping data changes: one query per change, none per quote."""
-    return kept(
-        SHIPPING_CACHE,
-        "holiday-calendar",
-        lambda: Calendar(holiday.rule() for holiday in Holiday.objects.all()),
-    )
-
-
-def _origin(info: StorageInfo) -> Origin:
-    storage = info.storage
-    return Origin(
-        place=Place(storage.country_code, storage.state_code, city_key(storage.city)),
-        cutoff=storage.cutoff_time,
-        saturdays=storage.dispatches_on_saturdays,
-    )
 
 
 # --- Shipping quote -------------------------------------------------------------------
@@ -146,25 +134,6 @@ def quote_trade_policy_id(trade_policy_id: int | None) -> int | None:
     return trade_policy_id if trade_policy_exists(trade_policy_id=trade_policy_id) else None
 
 
-def nearest_pickup_id(table: TableInfo, request: quote.QuoteRequest) -> int | None:
-    """The table's active pickup point nearest the quote's target (quote.nearest_pickup)."""
-    points = [
-        quote.PickupPoint(
-            id=pickup.pk,
-            zip_code=try_normalize_postal_code(pickup.country_code, pickup.zip_code) or "",
-            latitude=None if pickup.latitude is None else float(pickup.latitude),
-            longitude=None if pickup.longitude is None else float(pickup.longitude),
-        )
-        for pickup in table.pickups
-    ]
-    return quote.nearest_pickup(
-        points,
-        target_zipcode=request.target_zipcode,
-        target_latitude=request.target_latitude,
-        target_longitude=request.target_longitude,
-    )
-
-
 def shipping_quote_get(
     *,
     items: list[tuple[int, int]],
@@ -194,9 +163,14 @@ def shipping_quote_get(
     result = quote.quote(info.request, info.data)
     explain_tables = _explain_tables(info, country) if explain else None
     selected = {
-        table_id: nearest_pickup_id(table, info.request)
+        table_id: quote.nearest_pickup(
+            table.points,
+            target_zipcode=info.request.target_zipcode,
+            target_latitude=info.request.target_latitude,
+            target_longitude=info.request.target_longitude,
+        )
         for table_id, table in info.tables.items()
-        if table.pickups
+        if table.points
     }
     dates = _dates(info, country, target) if delivery_dates else _no_dates
     groups = tuple(
@@ -247,7 +221,7 @@ def _dates(
         return estimate(
             calendar,
             now=now,
-            origin=_origin(info.storages[group.storage_id]),
+            origin=info.storages[group.storage_id].origin,
             destination=destination,
             delivers_on_saturdays=info.tables[option.table_id].table.delivers_on_saturdays,
             handling_days=group.additional_time,

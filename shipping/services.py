@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
-
 from django.db import IntegrityError, transaction
 
 from .models import PostalCode
@@ -23,7 +21,7 @@ def postal_code_find(*, country: str, code: str) -> PostalCodeData | None:
         return None
     try:
         with transaction.atomic():
-            PostalCode.objects.create(**asdict(address))
+            PostalCode.objects.create(**address._asdict())
     except IntegrityError:
         pass  # another request stored it first; its record is the one served
     return postal_code_get(country=country, code=code)

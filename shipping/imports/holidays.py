@@ -29,12 +29,12 @@ from .base import (
     parsed_rows,
     text_lines,
 )
-from .upsert import BatchUpserter
+from .upsert import BatchUpserter, unique_fields
 
 REQUIRED = ("name", "date")
 OPTIONAL = ("yearly", "state_code", "city", "ibge_code")
 ALIASES = {"statecode": "state_code", "state": "state_code", "ibgecode": "ibge_code"}
-KEY_FIELDS = ["scope", "state_code", "city", "date", "yearly"]
+KEY_FIELDS = unique_fields(Holiday)
 YES, NO = {"", "1", "true", "yes", "y", "sim", "s"}, {"0", "false", "no", "n", "não", "nao"}
 
 
@@ -112,7 +112,6 @@ def holidays_import(
         upserter = BatchUpserter(
             model=Holiday,
             columns=HolidayValues._fields,
-            unique_fields=KEY_FIELDS,
             update_fields=["name", "ibge_code"],
             existing_keys=existing_keys,
             report=report,

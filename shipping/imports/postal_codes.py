@@ -19,7 +19,7 @@ check then names what is missing). No file is both, so no one chooses the format
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import BinaryIO, NamedTuple
+from typing import BinaryIO
 
 from django.utils.translation import gettext
 
@@ -34,7 +34,7 @@ from ..models.postal_codes import (
     PUBLIC_PLACE_MAX,
 )
 from ..postal import InvalidPostalCode, normalize_postal_code
-from ..selectors import POSTAL_CODES_CACHE
+from ..selectors import POSTAL_CODES_CACHE, PostalCodeData
 from .base import (
     MAX_LINE_BYTES,
     OVERLONG,
@@ -49,7 +49,7 @@ from .base import (
     parsed_rows,
     text_lines,
 )
-from .upsert import DEFAULT_BATCH_SIZE, BatchUpserter, stored_keys
+from .upsert import DEFAULT_BATCH_SIZE, BatchUpserter, stored_keys, unique_fields
 
 FORMATS = tuple(PostalFileFormat.values)
 GEONAMES_FIELDS = (11, 12)  # the last one (accuracy) is often missing
@@ -65,22 +65,8 @@ CSV_COLUMNS = (
 )
 
 
-class PostalCodeRow(NamedTuple):
-    """One parsed line: the PostalCode columns the import writes, in database form."""
-
-    country: str  # alpha-3
-    code: str  # normalized
-    public_place: str
-    complement: str
-    district: str
-    city: str
-    state_code: str
-    latitude: Decimal | None
-    longitude: Decimal | None
-
-
-KEY_FIELDS = ["country", "code"]
-UPDATE_FIELDS = [name for name in PostalCodeRow._fields if name not in KEY_FIELDS]
+KEY_FIELDS = unique_fields(PostalCode)
+UPDATE_FIELDS = [name for name in PostalCodeData._fields if name not in KEY_FIELDS]
 
 
 def _coordinates(latitude: str, longitude: str) -> tuple[Decimal | None, Decimal | None]:
@@ -106,7 +92,7 @@ def _code(country: Country, raw: str) -> str:
         ) from None
 
 
-def parse_geonames_line(line: str) -> PostalCodeRow:
+def parse_geonames_line(line: str) -> PostalCodeData:
     """The row of one GeoNames line; RowError with the reason otherwise."""
     if line.startswith(OVERLONG):
         raise RowError(gettext("line is too long"))
@@ -126,7 +112,7 @@ def parse_geonames_line(line: str) -> PostalCodeRow:
     state_code = clean_text(fields[4], name="admin code1", max_length=20)
     district = clean_text(fields[7], name="admin name3", max_length=DISTRICT_MAX)
     latitude, longitude = _coordinates(fields[9], fields[10])
-    return PostalCodeRow(
+    return PostalCodeData(
         country=country.alpha_3,
         code=code,
         public_place="",
@@ -141,7 +127,7 @@ def parse_geonames_line(line: str) -> PostalCodeRow:
 
 def parse_csv_fields(
     fields: list[str], positions: dict[str, int], country: Country
-) -> PostalCodeRow:
+) -> PostalCodeData:
     """The row of one CSV record; RowError with the reason otherwise."""
     if len(fields) < len(positions) or len(fields) < max(positions.values()) + 1:
         raise RowError(
@@ -160,7 +146,7 @@ def parse_csv_fields(
                 % {"state": repr(state[:30]), "country": country_name(country.alpha_3)}
             )
     latitude, longitude = _coordinates(value["latitude"], value["longitude"])
-    return PostalCodeRow(
+    return PostalCodeData(
         country=country.alpha_3,
         code=code,
         public_place=clean_text(
@@ -229,8 +215,7 @@ def postal_codes_import(
     report = ImportReport(dry_run=dry_run)
     upserter = BatchUpserter(
         model=PostalCode,
-        columns=PostalCodeRow._fields,
-        unique_fields=KEY_FIELDS,
+        columns=PostalCodeData._fields,
         update_fields=UPDATE_FIELDS,
         existing_keys=_existing_keys,
         report=report,

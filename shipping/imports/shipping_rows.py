@@ -28,7 +28,7 @@ from django.utils.translation import gettext, ngettext
 from infra.cache import cache_namespace_bump
 
 from ..fetch import SHIPPING_CACHE
-from ..models import MAX_ORDER_VALUE, MAX_WEIGHT, ShippingRow, ShippingTable
+from ..models import MAX_ORDER_VALUE, MAX_WEIGHT, ROW_COLUMNS, ShippingRow, ShippingTable
 from ..postal import InvalidPostalCode, normalize_postal_code
 from .base import (
     ImportReport,
@@ -41,19 +41,8 @@ from .base import (
     parsed_rows,
     text_lines,
 )
-from .upsert import DEFAULT_BATCH_SIZE, BatchUpserter, chunked, query_params_limit
+from .upsert import DEFAULT_BATCH_SIZE, BatchUpserter, chunked, query_params_limit, unique_fields
 
-COLUMNS = (
-    "initial_zipcode",
-    "final_zipcode",
-    "initial_weight",
-    "final_weight",
-    "initial_price",
-    "final_price",
-    "shipping_value",
-    "begin_shipping_time",
-    "end_shipping_time",
-)
 MAX_MONEY = Decimal("9999999999.99")
 # Optional columns (the row's variables): name -> (decimal places, maximum).
 VARIABLE_COLUMNS = {
@@ -63,7 +52,7 @@ VARIABLE_COLUMNS = {
     "fixed_fee": (2, MAX_MONEY),
 }
 ALIASES = {
-    **{column.replace("_", ""): column for column in COLUMNS},  # camelCase, lowered
+    **{column.replace("_", ""): column for column in ROW_COLUMNS},  # camelCase, lowered
     "initial_zip_code": "initial_zipcode",
     "final_zip_code": "final_zipcode",
     "begin_days": "begin_shipping_time",
@@ -91,7 +80,7 @@ class ShippingRowValues(NamedTuple):
     fixed_fee: Decimal
 
 
-KEY_FIELDS = ["table", *COLUMNS[:6]]  # the table and the three ranges
+KEY_FIELDS = unique_fields(ShippingRow)  # the table and the three ranges
 UPDATE_FIELDS = ["shipping_value", "begin_shipping_time", "end_shipping_time"]
 MAX_DAYS = 32767
 NO_VARIABLE = Decimal(0)
@@ -209,11 +198,10 @@ def shipping_rows_import(
 
     try:
         header, records = csv_with_header(text_lines(stream, progress))
-        positions = column_positions(header, COLUMNS, VARIABLE_COLUMNS, ALIASES)
+        positions = column_positions(header, ROW_COLUMNS, VARIABLE_COLUMNS, ALIASES)
         upserter = BatchUpserter(
             model=ShippingRow,
             columns=ShippingRowValues._fields,
-            unique_fields=KEY_FIELDS,
             update_fields=[*UPDATE_FIELDS, *(c for c in VARIABLE_COLUMNS if c in positions)],
             existing_keys=existing_keys,
             report=report,

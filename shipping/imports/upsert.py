@@ -80,6 +80,13 @@ def column_name(model: type[models.Model], name: str) -> str:
     return column
 
 
+def unique_fields(model: type[models.Model]) -> list[str]:
+    """The fields of the model's unique constraint: the import's key (each imported model
+    has one, without a condition, as ON CONFLICT needs)."""
+    (key,) = (c for c in model._meta.constraints if isinstance(c, models.UniqueConstraint))
+    return list(key.fields)
+
+
 def upsert_sql(
     model: type[models.Model],
     *,
@@ -185,9 +192,10 @@ class BatchUpserter:
     """Collects rows and upserts them in batches, counting created and updated.
 
     A row is a tuple of database-ready values for `columns` (model field names); its values
-    for `unique_fields` are its key (`key(row)`). Every `batch_size` lines, one transaction:
-    `existing_keys(keys)` answers which keys are already stored (one query per batch, or
-    a few), then one upsert writes the batch (see the module doc; nothing with `dry_run`).
+    for the model's `unique_fields` are its key (`key(row)`). Every `batch_size` lines, one
+    transaction: `existing_keys(keys)` answers which keys are already stored (one query per
+    batch, or a few), then one upsert writes the batch (see the module doc; nothing with
+    `dry_run`).
     `created_at` and `updated_at`, when the model has them, are set to the batch's time on
     insert, `updated_at` on update. Within a batch the last line of a repeated key wins (a
     second line for a key counts as an update), which PostgreSQL's ON CONFLICT also needs.
@@ -197,7 +205,6 @@ class BatchUpserter:
 
     model: type[models.Model]
     columns: Sequence[str]
-    unique_fields: Sequence[str]
     update_fields: Sequence[str]
     existing_keys: Callable[[list[tuple]], set[tuple]]
     report: ImportReport
@@ -210,6 +217,7 @@ class BatchUpserter:
     def __post_init__(self) -> None:
         names = {f.name for f in self.model._meta.concrete_fields}
         self._timestamps = [name for name in TIMESTAMPS if name in names]
+        self.unique_fields = unique_fields(self.model)
         positions = [list(self.columns).index(name) for name in self.unique_fields]
         pick = itemgetter(*positions)
         self.key = pick if len(positions) > 1 else lambda row: (pick(row),)

@@ -7,6 +7,7 @@ from .postal_codes import PostalCode
 from .tables import (
     MAX_ORDER_VALUE,
     MAX_WEIGHT,
+    ROW_COLUMNS,
     VARIABLE_FIELDS,
     Carrier,
     Pickup,
@@ -14,12 +15,12 @@ from .tables import (
     ShippingRow,
     ShippingTable,
     ShippingTableKind,
-    row_variables,
 )
 
 __all__ = [
     "MAX_ORDER_VALUE",
     "MAX_WEIGHT",
+    "ROW_COLUMNS",
     "VARIABLE_FIELDS",
     "Carrier",
     "Holiday",
@@ -35,5 +36,4 @@ __all__ = [
     "ShippingTable",
     "ShippingTableKind",
     "StagedImport",
-    "row_variables",
 ]

@@ -20,7 +20,6 @@ from infra.models import (
 from infra.numbers import money_text, range_text, weight_text
 from storefront.models import TimestampedModel
 
-from .. import quote
 from ..countries import state_code_get
 from ..postal import MAX_CODE_LENGTH, InvalidPostalCode, format_postal_code, normalize_postal_code
 from .postal_codes import UNKNOWN_COUNTRY, country_alpha_3_clean
@@ -68,7 +67,7 @@ class ShippingTableKind(models.TextChoices):
 
 
 class ShippingTableQuerySet(models.QuerySet):
-    def active(self):
+    def active(self) -> "ShippingTableQuerySet":
         """Active tables of active carriers."""
         return self.filter(active=True, carrier__active=True)
 
@@ -138,25 +137,18 @@ class ShippingTable(TimestampedModel):
         self.country = country.alpha_3
 
 
-# The columns of a row's variables (`row_variables` of a `.values()` row).
+# A row's ranges (with its table, its unique key), value and days, as the import reads them
+# and the quote fetches them; its variables' columns (extra charges, 0: not charged).
+RANGE_FIELDS = (
+    "initial_zipcode",
+    "final_zipcode",
+    "initial_weight",
+    "final_weight",
+    "initial_price",
+    "final_price",
+)
+ROW_COLUMNS = (*RANGE_FIELDS, "shipping_value", "begin_shipping_time", "end_shipping_time")
 VARIABLE_FIELDS = ("extra_kg_value", "extra_kg_threshold", "order_value_percentage", "fixed_fee")
-
-
-def row_variables(
-    *,
-    extra_kg_value: Decimal,
-    extra_kg_threshold: Decimal,
-    order_value_percentage: Decimal,
-    fixed_fee: Decimal,
-) -> tuple[quote.QuoteVariable, ...]:
-    """A row's extra charges, as the quote engine takes them (non-zero ones only)."""
-    kind = quote.VariableKind
-    variables = (
-        quote.QuoteVariable(kind.PER_EXTRA_KG, extra_kg_value, extra_kg_threshold),
-        quote.QuoteVariable(kind.ORDER_VALUE_PERCENTAGE, order_value_percentage),
-        quote.QuoteVariable(kind.FIXED_FEE, fixed_fee),
-    )
-    return tuple(variable for variable in variables if variable.value)
 
 
 class ShippingRowQuerySet(models.QuerySet):
@@ -226,16 +218,7 @@ class ShippingRow(TimestampedModel):
             # Also the natural key of the CSV import (upsert) and the index of the
             # postal-code range lookup (table, initial_zipcode, ...).
             models.UniqueConstraint(
-                fields=[
-                    "table",
-                    "initial_zipcode",
-                    "final_zipcode",
-                    "initial_weight",
-                    "final_weight",
-                    "initial_price",
-                    "final_price",
-                ],
-                name="shipping_row_unique_range",
+                fields=["table", *RANGE_FIELDS], name="shipping_row_unique_range"
             ),
             models.CheckConstraint(
                 condition=models.Q(initial_zipcode__lte=models.F("final_zipcode")),
@@ -285,11 +268,6 @@ class ShippingRow(TimestampedModel):
         }
         weights = range_text(self.initial_weight, self.final_weight, weight_text, MAX_WEIGHT)
         return f"{zipcodes}, {weights} kg: {money_text(self.shipping_value)}"
-
-    @property
-    def variables(self) -> tuple[quote.QuoteVariable, ...]:
-        """The row's extra charges, as the quote engine takes them (non-zero ones only)."""
-        return row_variables(**{name: getattr(self, name) for name in VARIABLE_FIELDS})
 
     def clean(self):
         super().clean()

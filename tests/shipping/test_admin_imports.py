@@ -106,6 +106,7 @@ def test_dry_run_then_confirm_imports_the_previewed_file_without_a_new_upload(st
     page = response.content.decode()
     assert "2 would be created" in page
     assert 'name="confirm"' in page and "Import these rows" in page
+    assert f'<a href="{rows_url(table)}">Choose another file</a>' in page
     assert table.rows.count() == 0
     staged = StagedImport.objects.get()
 

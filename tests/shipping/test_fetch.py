@@ -76,7 +76,10 @@ def test_pickups_come_with_their_table():
     pickup_table = ShippingTableFactory(kind="pickup")
     pickup = PickupFactory(table=pickup_table)
     PickupFactory(table=pickup_table, active=False)
-    assert fetch([(1, 1)]).tables[pickup_table.pk].pickups == (pickup,)
+    table = fetch([(1, 1)]).tables[pickup_table.pk]
+    assert table.pickups == (pickup,)
+    # and the engine's points of them, to select the nearest
+    assert [point.id for point in table.points] == [pickup.pk]
 
 
 def test_fetch_costs_as_many_queries_for_one_product_as_for_ten(no_warming):
@@ -123,3 +126,26 @@ def test_the_quote_outcome_joins_each_group_with_its_records():
     assert (option.initial_zipcode, option.final_zipcode) == ("00000-000", "99999-999")
     assert [error.product_id for error in outcome.error_items] == [999_999]
     assert outcome.product_ids == (product.pk,)
+
+
+def test_rows_carry_their_non_zero_charges_as_variables():
+    table = ShippingTableFactory()
+    charged = {"extra_kg_value": Decimal("2.50"), "extra_kg_threshold": Decimal("10")}
+    ShippingRowFactory(
+        table=table,
+        initial_zipcode="20000000",
+        final_zipcode="28999999",
+        **charged,
+        fixed_fee=Decimal("3"),
+    )
+    ShippingRowFactory(table=table, initial_zipcode="20040000", final_zipcode="20049999")
+
+    variables = {row.initial_zipcode: row.variables for row in fetch([(1, 1)]).data.rows}
+
+    assert variables == {
+        "20000000": (
+            quote.QuoteVariable(quote.VariableKind.PER_EXTRA_KG, Decimal("2.50"), Decimal("10")),
+            quote.QuoteVariable(quote.VariableKind.FIXED_FEE, Decimal("3")),
+        ),
+        "20040000": (),
+    }

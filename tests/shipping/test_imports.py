@@ -16,14 +16,10 @@ from shipping.imports.base import (
     parse_decimal,
     text_lines,
 )
-from shipping.imports.postal_codes import (
-    KEY_FIELDS,
-    UPDATE_FIELDS,
-    PostalCodeRow,
-    parse_geonames_line,
-)
+from shipping.imports.postal_codes import UPDATE_FIELDS, parse_geonames_line
 from shipping.imports.upsert import BatchUpserter
 from shipping.models import PostalCode
+from shipping.selectors import PostalCodeData
 
 from .factories import ShippingTableFactory
 
@@ -70,8 +66,8 @@ def test_created_and_updated_are_counted_right_beyond_one_query_of_parameters():
     assert PostalCode.objects.count() == 2500
 
 
-def postal_code_row(code: str, latitude: Decimal | None = None) -> PostalCodeRow:
-    return PostalCodeRow("BRA", code, "", "", "", "City", "BR-SP", latitude, latitude)
+def postal_code_row(code: str, latitude: Decimal | None = None) -> PostalCodeData:
+    return PostalCodeData("BRA", code, "", "", "", "City", "BR-SP", latitude, latitude)
 
 
 @pytest.mark.django_db
@@ -79,8 +75,7 @@ def test_a_batch_the_database_refuses_is_rolled_back_whole_and_later_imports_wor
     report = ImportReport()
     upserter = BatchUpserter(
         model=PostalCode,
-        columns=PostalCodeRow._fields,
-        unique_fields=KEY_FIELDS,
+        columns=PostalCodeData._fields,
         update_fields=UPDATE_FIELDS,
         existing_keys=lambda keys: set(),
         report=report,

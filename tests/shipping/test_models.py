@@ -7,7 +7,6 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from shipping.models import Carrier, PostalCode, ShippingRow
-from shipping.quote import QuoteVariable, VariableKind
 
 from .factories import (
     CarrierFactory,
@@ -75,19 +74,6 @@ def test_the_same_ranges_twice_in_a_table_are_refused():
     row = ShippingRowFactory()
     with pytest.raises(IntegrityError), transaction.atomic():
         ShippingRowFactory(table=row.table)
-
-
-def test_row_variables_list_only_the_non_zero_charges():
-    row = ShippingRowFactory.build(
-        extra_kg_value=Decimal("2.50"),
-        extra_kg_threshold=Decimal("10"),
-        fixed_fee=Decimal("3"),
-    )
-    assert row.variables == (
-        QuoteVariable(VariableKind.PER_EXTRA_KG, Decimal("2.50"), Decimal("10")),
-        QuoteVariable(VariableKind.FIXED_FEE, Decimal("3")),
-    )
-    assert ShippingRowFactory.build().variables == ()
 
 
 def test_rows_matching_uses_all_three_ranges():

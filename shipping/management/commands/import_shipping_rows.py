@@ -3,8 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from shipping.imports import shipping_rows_import
-from shipping.imports.shipping_rows import COLUMNS
-from shipping.models import ShippingTable
+from shipping.models import ROW_COLUMNS, ShippingTable
 
 from ._progress import add_batch_arguments, run_file_import
 
@@ -12,7 +11,7 @@ from ._progress import add_batch_arguments, run_file_import
 class Command(BaseCommand):
     help = (
         "Import the rows of a shipping table from a CSV file with a header row: "
-        + ", ".join(COLUMNS)
+        + ", ".join(ROW_COLUMNS)
         + ". A line with the same ranges as an existing row updates it; others are added."
     )
 
