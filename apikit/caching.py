@@ -142,8 +142,8 @@ class RecentAnswers:
     `SECONDS` at most. Bounded by entries and bytes; safe across threads."""
 
     SECONDS = 5
-    MAX_ENTRIES = 512
-    MAX_BYTES = 32 * 1024 * 1024
+    MAX_ENTRIES = 2048
+    MAX_BYTES = 8 * 1024 * 1024
 
     def __init__(self) -> None:
         self._entries: OrderedDict[str, tuple[float, RenderedAnswer]] = OrderedDict()
