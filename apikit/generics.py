@@ -70,14 +70,15 @@ class ListPagination(LimitOffsetPagination):
         return self.bounded(request, "offset", 0, 0, self.max_offset)
 
     def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> list:
-        """One COUNT query, and a page query only when registers are left."""
+        """The page's query, and a COUNT query only when the page does not tell the count
+        (a full page, or an empty one past the first)."""
         self.limit, self.offset = self.get_limit(request), self.get_offset(request)
-        self.count = self.get_count(queryset)
-        return (
-            list(queryset[self.offset : self.offset + self.limit])
-            if self.offset < self.count
-            else []
-        )
+        rows = list(queryset[self.offset : self.offset + self.limit])
+        if len(rows) < self.limit and (rows or not self.offset):
+            self.count = self.offset + len(rows)
+        else:
+            self.count = self.get_count(queryset)
+        return rows
 
     def page(self, registers: list) -> dict:
         pages = math.ceil(self.count / self.limit)

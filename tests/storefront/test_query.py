@@ -675,10 +675,27 @@ def test_a_page_runs_one_count_and_one_page_query(django_assert_num_queries):
         assert len(result["registers"]) == int(limit)
 
 
-def test_no_page_query_when_nothing_is_left(django_assert_num_queries):
+@pytest.mark.parametrize(
+    "query, queries, registers",
+    [
+        ("limit=5", 1, 3),  # a short page tells the count: no COUNT query
+        ("limit=2&offset=2", 1, 3),
+        ("limit=2", 2, 3),  # a full page does not
+        ("offset=3", 2, 3),  # nor an empty page past the first
+        ("offset=9", 2, 3),
+    ],
+)
+def test_a_count_query_only_when_the_page_does_not_tell_it(
+    django_assert_num_queries, query, queries, registers
+):
     make_customers(3)
+    with django_assert_num_queries(queries):
+        assert page(query)["pagination"]["registers"] == registers
+
+
+def test_an_empty_list_costs_one_query(django_assert_num_queries):
     with django_assert_num_queries(1):
-        page("offset=3")
+        assert page("")["pagination"] == {"limit": 10, "offset": 0, "pages": 0, "registers": 0}
 
 
 def test_factory_customers_page_like_bulk_ones():
