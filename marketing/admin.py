@@ -21,8 +21,7 @@ from django.utils.translation import gettext, ngettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apikit.responses import envelope
-from infra.cdn import cdn_purge, cdn_purge_configured
-from storefront.admin_utils import (
+from infra.admin import (
     NAME_COLUMN_CHARS,
     OwnPagesMixin,
     SafeAutocompleteMixin,
@@ -30,6 +29,7 @@ from storefront.admin_utils import (
     truncated,
     truncated_column,
 )
+from infra.cdn import cdn_purge, cdn_purge_configured
 from storefront.models import SalesChannel
 
 from .api.listing import banner_listing_get

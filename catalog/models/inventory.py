@@ -6,11 +6,11 @@ from django.utils.translation import gettext_lazy as _
 from infra.models import (
     ALPHA_3,
     ActiveQuerySet,
+    TimestampedModel,
     coordinate_constraints,
     degrees_field,
     one_default,
 )
-from storefront.models import TimestampedModel
 
 # The store's default cargo type, created by migration 0004 (and again on demand if a test
 # database was flushed): every product without a cargo type of its own gets it.
