@@ -7,19 +7,14 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from .models import PaymentOption, PaymentOptionKind, SalesChannel
+from demo import say_created
+from storefront.models import PaymentOption, PaymentOptionKind, SalesChannel
 
 DEMO_ADMIN_USERNAME = "admin"
 
 
 def demo_admin_password_file() -> Path:
     return Path(settings.DATA_DIR) / "demo-admin-password.txt"
-
-
-def say_created(stdout, label: str, count: int | bool = True) -> None:
-    """`  created <count> <label>`, or `  created <label>` for True; nothing for 0 or False."""
-    if count:
-        stdout.write(f"  created {label}" if count is True else f"  created {count} {label}")
 
 
 def _payment_option(stdout, kind: str, name: str, **terms) -> None:

@@ -10,9 +10,9 @@ overwritten.
 """
 
 import io
-from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
+from typing import Any
 
 from django.core.files.base import ContentFile
 from django.utils import timezone
@@ -20,109 +20,12 @@ from PIL import Image, ImageDraw, ImageFont
 
 from catalog.models import Category, PriceRule, Product
 from catalog.pricing import Target, Trigger
+from demo import load_data
+from marketing.models import Banner, BannerGroup, Upsell, UpsellLocation
+from marketing.services import banner_images_refresh
 
-from .models import Banner, BannerGroup, Upsell, UpsellLocation
-from .services import banner_images_refresh
-
-UPSELL_RULE_NAME = "Oferta de upsell: 10% de desconto"
-# Products of the catalog demo (catalog/demo.py) the two offers use.
-UPSELL_SKUS = {
-    "cart-trigger": "DEMO-0001",
-    "cart-offer": "DEMO-0002",
-    "checkout-offer": "DEMO-0003",
-}
-
-
-@dataclass(frozen=True)
-class DemoBanner:
-    name: str
-    colors: tuple[tuple[int, int, int], tuple[int, int, int]]
-    url: str
-    order: int
-    active: bool = True
-    starts_in_days: int | None = None  # negative: already started
-    ends_in_days: int | None = None
-    own_mobile_image: bool = False
-
-
-@dataclass(frozen=True)
-class DemoGroup:
-    code: str
-    name: str
-    location: str
-    title: str
-    sizes: tuple[int, int, int, int, int, int]  # desktop w/h, tablet w/h, mobile w/h
-    banners: tuple[DemoBanner, ...]
-
-
-GROUPS = (
-    DemoGroup(
-        code="home-main",
-        name="Home: carrossel principal",
-        location="home-top",
-        title="Ofertas da semana",
-        sizes=(1920, 600, 1024, 400, 768, 600),
-        banners=(
-            DemoBanner("Liquidação de verão", ((255, 140, 0), (220, 40, 90)), "/sale", 1),
-            DemoBanner(
-                "Nova coleção",
-                ((20, 90, 160), (10, 180, 170)),
-                "/new",
-                2,
-                own_mobile_image=True,
-            ),
-            DemoBanner(
-                "Black Friday (agendado)",
-                ((20, 20, 20), (90, 90, 90)),
-                "/black-friday",
-                3,
-                starts_in_days=30,
-                ends_in_days=33,
-            ),
-            DemoBanner(
-                "Carnaval (encerrado)",
-                ((140, 0, 160), (240, 200, 0)),
-                "/carnival",
-                4,
-                starts_in_days=-60,
-                ends_in_days=-30,
-            ),
-            DemoBanner(
-                "Campanha antiga (inativa)",
-                ((120, 120, 120), (60, 60, 60)),
-                "/old",
-                5,
-                active=False,
-            ),
-        ),
-    ),
-    DemoGroup(
-        code="home-secondary",
-        name="Home: faixa secundária",
-        location="home-middle",
-        title="Frete grátis",
-        sizes=(960, 300, 768, 300, 640, 320),
-        banners=(
-            DemoBanner("Frete grátis", ((0, 130, 80), (120, 200, 60)), "/shipping", 1),
-            DemoBanner(
-                "Mês do cliente",
-                ((200, 60, 60), (250, 170, 120)),
-                "/customers",
-                2,
-                starts_in_days=-1,
-                ends_in_days=30,
-            ),
-        ),
-    ),
-    DemoGroup(
-        code="category-top",
-        name="Páginas de categoria: banner do topo",
-        location="category-top",
-        title="",
-        sizes=(1200, 200, 900, 200, 640, 200),
-        banners=(DemoBanner("Destaques da categoria", ((40, 40, 120), (90, 120, 220)), "/c", 1),),
-    ),
-)
+DATA = load_data("marketing")
+UPSELL_SKUS: dict[str, str] = DATA["upsell_skus"]  # products of the catalog demo
 
 
 def demo_image(width: int, height: int, text: str, colors) -> ContentFile:
@@ -145,53 +48,55 @@ def _slug(text: str) -> str:
     return "".join(c if c.isalnum() else "-" for c in text.lower()).strip("-")[:40]
 
 
-def _seed_group(spec: DemoGroup, *, stdout) -> None:
-    dw, dh, tw, th, mw, mh = spec.sizes
+def _seed_group(spec: dict[str, Any], *, stdout) -> None:
+    dw, dh, tw, th, mw, mh = spec["sizes"]
     group, created = BannerGroup.objects.get_or_create(
-        code=spec.code,
+        code=spec["code"],
         defaults={
-            "name": spec.name,
-            "location_id": spec.location,
-            "title": spec.title,
+            "name": spec["name"],
+            "location_id": spec["location"],
+            "title": spec["title"],
             "desktop_width": dw,
             "desktop_height": dh,
             "tablet_width": tw,
             "tablet_height": th,
             "mobile_width": mw,
             "mobile_height": mh,
-            "additional_parameter": {"autoplaySeconds": 6} if spec.code == "home-main" else {},
-            "pages": ["home"] if spec.code.startswith("home") else ["category"],
+            "additional_parameter": {"autoplaySeconds": 6} if spec["code"] == "home-main" else {},
+            "pages": ["home"] if spec["code"].startswith("home") else ["category"],
         },
     )
     if not created:
         return
     now = timezone.now()
-    for item in spec.banners:
+    for item in spec["banners"]:
+        starts, ends = item.get("starts_in_days"), item.get("ends_in_days")
         banner = Banner(
             group=group,
-            name=item.name,
-            alt=item.name,
-            desktop_url=item.url,
-            order=item.order,
-            active=item.active,
-            start_at=None if item.starts_in_days is None else now + timedelta(item.starts_in_days),
-            end_at=None if item.ends_in_days is None else now + timedelta(item.ends_in_days),
+            name=item["name"],
+            alt=item["name"],
+            desktop_url=item["url"],
+            order=item["order"],
+            active=item.get("active", True),
+            start_at=None if starts is None else now + timedelta(starts),
+            end_at=None if ends is None else now + timedelta(ends),
         )
-        name = f"{spec.code}-{_slug(item.name)}"
+        name = f"{spec['code']}-{_slug(item['name'])}"
+        colors = [tuple(color) for color in item["colors"]]
         banner.desktop_original_image.save(
             f"{name}-desktop.jpg",
-            demo_image(dw * 3 // 2, dh * 3 // 2, item.name, item.colors),
+            demo_image(dw * 3 // 2, dh * 3 // 2, item["name"], colors),
             save=False,
         )
-        if item.own_mobile_image:
+        if item.get("own_mobile_image"):
             banner.mobile_original_image.save(
                 f"{name}-mobile.jpg",
-                demo_image(mw, mh, item.name, tuple(reversed(item.colors))),
+                demo_image(mw, mh, item["name"], colors[::-1]),
                 save=False,
             )
         banner.save()
         banner_images_refresh(banner=banner)
-    if spec.code == "category-top":
+    if spec["code"] == "category-top":
         # the first categories, and those of the offered products: their pages show it
         offered = Product.objects.filter(sku__in=UPSELL_SKUS.values(), main_category__isnull=False)
         group.categories.set(
@@ -201,12 +106,12 @@ def _seed_group(spec: DemoGroup, *, stdout) -> None:
             ]
         )
         group.products.set(Product.objects.filter(parent__isnull=True).order_by("id")[:3])
-    stdout.write(f"  created banner group {spec.code} with {len(spec.banners)} banners")
+    stdout.write(f"  created banner group {spec['code']} with {len(spec['banners'])} banners")
 
 
 def _upsell_rule() -> PriceRule:
     rule, _ = PriceRule.objects.get_or_create(
-        name=UPSELL_RULE_NAME,
+        name=DATA["upsell_rule_name"],
         defaults={
             "trigger": Trigger.UPSELL,
             "rule_target": Target.ALL,
@@ -248,6 +153,6 @@ def _seed_upsells(*, stdout) -> None:
 
 def seed(*, stdout) -> None:
     stdout.write("Marketing: banner groups and upsell offers")
-    for spec in GROUPS:
+    for spec in DATA["groups"]:
         _seed_group(spec, stdout=stdout)
     _seed_upsells(stdout=stdout)
