@@ -90,9 +90,7 @@ def _seed_group(spec: dict[str, Any], *, stdout) -> None:
         )
         if item.get("own_mobile_image"):
             banner.mobile_original_image.save(
-                f"{name}-mobile.jpg",
-                demo_image(mw, mh, item["name"], colors[::-1]),
-                save=False,
+                f"{name}-mobile.jpg", demo_image(mw, mh, item["name"], colors[::-1]), save=False
             )
         banner.save()
         banner_images_refresh(banner=banner)
@@ -112,11 +110,7 @@ def _seed_group(spec: dict[str, Any], *, stdout) -> None:
 def _upsell_rule() -> PriceRule:
     rule, _ = PriceRule.objects.get_or_create(
         name=DATA["upsell_rule_name"],
-        defaults={
-            "trigger": Trigger.UPSELL,
-            "rule_target": Target.ALL,
-            "value": Decimal("10"),
-        },
+        defaults={"trigger": Trigger.UPSELL, "rule_target": Target.ALL, "value": Decimal("10")},
     )
     return rule
 
