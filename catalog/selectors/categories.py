@@ -6,8 +6,7 @@ from infra.ids import is_db_id
 
 from ..models import Category
 from ..tree import CategoryIndex, CategoryRow, build_index, full_tree, specific_tree
-
-CATEGORY_CACHE = "categories"
+from .caches import CATEGORY_CACHE
 
 
 def category_rows() -> list[CategoryRow]:

@@ -12,6 +12,7 @@ from infra.prefetch import prefetched
 
 from ..models import AttributeValue, Category, Product, ProductRelation, RelationKind, Seal
 from ..tree import CategoryIndex, with_ancestors
+from .caches import PRODUCTS_CACHE
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,6 @@ def active_seals() -> tuple[SealData, ...]:
     """Every active seal with its targets, as plain data (cached under `products`, which a
     seal change bumps; the schedule is applied by `product_seals_get`). Three queries on
     a miss whatever the number of seals and targets."""
-    from .products import PRODUCTS_CACHE  # products.py imports this module
 
     def build() -> tuple[SealData, ...]:
         seals = Seal.objects.active().prefetch_related(

@@ -11,11 +11,8 @@ from infra.ids import is_db_id
 
 from ..models import AttributeValue, Product, ProductPrice, Stock
 from ..models.products import ProductQuerySet
+from .caches import PRODUCTS_CACHE
 from .merchandising import visible_relations_prefetch
-
-# Every public shape of a product (summary, full product, quote item) and answers showing one:
-# bumped by changes that reach many products (a category, a rule, a product's own row).
-PRODUCTS_CACHE = "products"
 
 
 def product_namespaces(product_ids: Iterable[int]) -> list[str]:
