@@ -39,7 +39,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache, caches
@@ -309,7 +309,10 @@ def _fresh(made: float) -> bool:
     return made > time.time() - OUTAGE_KEEP_SECONDS or cache_reachable()
 
 
-def kept(namespace: str, key: str, build: Callable[[], Any]) -> Any:
+T = TypeVar("T")
+
+
+def kept(namespace: str, key: str, build: Callable[[], T]) -> T:
     """Store-wide read data, kept in this process's memory until `namespace` changes.
 
     The value is shared by every request of the process: treat it as read-only.

@@ -1,5 +1,7 @@
 """Storages (stock locations), stock per product and storage, cargo types."""
 
+from typing import Self
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -144,7 +146,7 @@ class Storage(TimestampedModel):
 
 
 class StockQuerySet(models.QuerySet):
-    def in_active_storages(self):
+    def in_active_storages(self) -> Self:
         return self.filter(storage__active=True)
 
 

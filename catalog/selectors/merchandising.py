@@ -4,6 +4,7 @@ applied per moment), related and indicated products (a prefetch recipe) and filt
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Prefetch, Q
 
@@ -109,7 +110,7 @@ def product_seals_get(
     return tuple(live), min(edges, default=None)
 
 
-def visible_relations_prefetch(prefix: str = "") -> Prefetch:
+def visible_relations_prefetch(prefix: str = "") -> Prefetch[Any]:
     """Feeds `visible_relations` of the product at `prefix`: its relations to sellable
     products (active, and with an active parent for a variation), in display order."""
     sellable = Q(target__active=True) & (

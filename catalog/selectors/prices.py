@@ -36,8 +36,10 @@ class PriceContext:
 
 def default_trade_policy_id() -> int | None:
     def build() -> dict[str, int | None]:
-        policy = TradePolicy.objects.default()
-        return {"id": policy.pk if policy else None}
+        default: int | None = (
+            TradePolicy.objects.filter(is_default=True).values_list("pk", flat=True).first()
+        )
+        return {"id": default}
 
     return kept(TRADE_POLICY_CACHE, "default", build)["id"]
 

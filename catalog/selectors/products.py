@@ -2,6 +2,7 @@
 the active product by id, and stock levels."""
 
 from collections.abc import Iterable
+from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
@@ -64,7 +65,7 @@ def _stocked_variations() -> ProductQuerySet[Product]:
     )
 
 
-def product_summary_related(prefix: str = "") -> tuple[list[str], list[Prefetch | str]]:
+def product_summary_related(prefix: str = "") -> tuple[list[str], list[Prefetch[Any] | str]]:
     """select_related names and prefetches feeding the Product summary at `prefix`.
 
     `prefix` is the relation path from the queried model to the product ("" for
@@ -74,7 +75,7 @@ def product_summary_related(prefix: str = "") -> tuple[list[str], list[Prefetch 
     select = [f"{p}brand", f"{p}main_category"]
     if prefix:
         select.insert(0, prefix)
-    prefetch: list[Prefetch | str] = [
+    prefetch: list[Prefetch[Any] | str] = [
         # feeds `medias`
         f"{p}medias",
         # feeds `stock` (total available over active storages) and the Stock objects
