@@ -42,7 +42,6 @@ from catalog.models import (
     TradePolicy,
 )
 from catalog.models.merchandising import ProductRelation, RelationKind, Seal
-from catalog.pricing import Target, UpdateComparison
 from catalog.selectors import CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE
 from catalog.services import seal_prepare_image
 from demo import load_data, say_created
@@ -330,28 +329,13 @@ def _seed_products(rng, categories, brands, cargo_types, colors, sizes, storages
 
 
 def _seed_price_rules(categories, stdout) -> None:
-    sports, created = PriceRule.objects.get_or_create(
-        name="Semana do esporte: 15% off",
-        defaults={
-            "rule_target": Target.CATEGORY,
-            "value": Decimal("15"),
-            "priority": 10,
-            "update_comparison_price": UpdateComparison.SALE_PRICE,
-        },
-    )
-    if created:
-        sports.categories.set([categories["Esportes"]])
-        stdout.write(f"  created price rule '{sports.name}'")
-    bulk, created = PriceRule.objects.get_or_create(
-        name="Leve 3 ou mais: 5% off",
-        defaults={
-            "rule_target": Target.ALL,
-            "value": Decimal("5"),
-            "begin_quantity": 3,
-            "priority": 1,
-        },
-    )
-    say_created(stdout, f"price rule '{bulk.name}'", created)
+    for spec in DATA["price_rules"]:
+        defaults = {**spec, "value": Decimal(spec["value"])}
+        name, category_names = defaults.pop("name"), defaults.pop("categories", [])
+        rule, created = PriceRule.objects.get_or_create(name=name, defaults=defaults)
+        if created:
+            rule.categories.set([categories[category] for category in category_names])
+        say_created(stdout, f"price rule '{name}'", created)
 
 
 WHOLESALE_CODE = "atacado"

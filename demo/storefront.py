@@ -7,9 +7,10 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from demo import say_created
-from storefront.models import PaymentOption, PaymentOptionKind, SalesChannel
+from demo import load_data, say_created
+from storefront.models import PaymentOption, SalesChannel
 
+DATA = load_data("storefront")
 DEMO_ADMIN_USERNAME = "admin"
 
 
@@ -17,37 +18,24 @@ def demo_admin_password_file() -> Path:
     return Path(settings.DATA_DIR) / "demo-admin-password.txt"
 
 
-def _payment_option(stdout, kind: str, name: str, **terms) -> None:
-    """The option of `kind` named `name`; the default of its kind when there is none yet."""
-    first_of_kind = not PaymentOption.objects.filter(kind=kind, is_default=True).exists()
-    option, created = PaymentOption.objects.get_or_create(
-        kind=kind, name=name, defaults={**terms, "is_default": first_of_kind}
-    )
-    say_created(stdout, f"payment option {option}", created)
-
-
 def seed(*, stdout) -> None:
     stdout.write("Store: sales channel, payment options, demo admin")
+    spec = DATA["sales_channel"]
     channel, created = SalesChannel.objects.get_or_create(
-        domain="127.0.0.1", defaults={"name": "Demo store (127.0.0.1)"}
+        domain=spec["domain"], defaults={"name": spec["name"]}
     )
     say_created(stdout, f"sales channel {channel}", created)
 
-    _payment_option(
-        stdout,
-        PaymentOptionKind.CASH_DISCOUNT,
-        "Pix / boleto (5% de desconto)",
-        discount_percentage=Decimal("5.00"),
-    )
-    _payment_option(
-        stdout,
-        PaymentOptionKind.INSTALLMENTS,
-        "Cartão de crédito (12x)",
-        max_installments=12,
-        interest_free_installments=3,
-        monthly_interest_rate=Decimal("1.99"),
-        min_installment_value=Decimal("5.00"),
-    )
+    for option in DATA["payment_options"]:
+        terms = dict(option)
+        kind, name = terms.pop("kind"), terms.pop("name")
+        terms = {k: Decimal(v) if isinstance(v, str) else v for k, v in terms.items()}
+        # the default of its kind when there is none yet
+        first_of_kind = not PaymentOption.objects.filter(kind=kind, is_default=True).exists()
+        payment, created = PaymentOption.objects.get_or_create(
+            kind=kind, name=name, defaults={**terms, "is_default": first_of_kind}
+        )
+        say_created(stdout, f"payment option {payment}", created)
 
     user_model = get_user_model()
     if not user_model.objects.filter(username=DEMO_ADMIN_USERNAME).exists():
