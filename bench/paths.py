@@ -89,7 +89,7 @@ def upsell_paths(*, count: int, rng: random.Random) -> tuple[list[str], list[dic
     the replay row) plus 0-3 other random priced products or variations: never the
     offered product (an offer is not made for a product already in the cart)."""
     from catalog.models import Product
-    from marketing.demo import UPSELL_SKUS
+    from demo.marketing import UPSELL_SKUS
 
     trigger = Product.objects.get(sku=UPSELL_SKUS["cart-trigger"])
     offered = set(Product.objects.filter(sku__in=UPSELL_SKUS.values()).values_list("id", flat=True))

@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "storefront.third_party.TaskResultsConfig",  # django-tasks-db, named in Portuguese
     "jobs",
     "webhooks",
+    "demo",  # manage.py seed_demo and demo_admin_info
 ]
 
 MIDDLEWARE = [

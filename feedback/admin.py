@@ -24,7 +24,7 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from storefront.admin_utils import (
+from infra.admin import (
     HISTORY_FIELDSET,
     NAME_COLUMN_CHARS,
     OwnPagesMixin,

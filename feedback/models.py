@@ -10,7 +10,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from storefront.models import TimestampedModel
+from infra.models import TimestampedModel
 
 SCORE_MIN, SCORE_MAX = 1, 5
 REVIEW_COMMENT_MAX_LENGTH = 2000

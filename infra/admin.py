@@ -1,4 +1,249 @@
-"""Admin pieces for any app (infra knows no app, so even jobs may import them)."""
+"""Admin pieces for any app (infra knows no app, so even jobs may import them): the history
+fieldset, truncated texts, badges, short dates, safe autocompletes, own pages, read-only logs.
+
+Change lists fit a 1366 px screen with the sidebar open (docs/decisions.md, issues 13 and
+20): the columns a person acts on come first, long texts go through `truncated()` and dates
+through `short_date()`, both keeping the full text on hover.
+"""
+
+from collections.abc import Callable, Iterable, Sequence
+from datetime import date, datetime
+from functools import cache, partial
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+from django.contrib import admin
+from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
+from django.core.exceptions import FieldDoesNotExist
+from django.db import models
+from django.http import HttpRequest
+from django.urls import URLPattern, path
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.html import format_html
+from django.utils.text import Truncator
+from django.utils.translation import gettext_lazy as _
+
+from infra.ids import is_db_id
+from infra.numbers import money_text
+
+if TYPE_CHECKING:  # the mixins go before admin.ModelAdmin
+    from django_stubs_ext import StrOrPromise
+
+    _ModelAdmin = admin.ModelAdmin[Any]
+else:
+    _ModelAdmin = object
+
+HISTORY_FIELDSET: tuple[Any, Any] = (
+    _("History"),
+    {"fields": ("created_at", "updated_at"), "classes": ("collapse",)},
+)
+
+# Characters shown of a long text in a change-list column (the rest is on hover).
+TEXT_COLUMN_CHARS = 60
+NAME_COLUMN_CHARS = 32
+
+BADGE_COLORS = {
+    "green": "#1e7e34",
+    "blue": "#1d5fa8",
+    "grey": "#6c6c6c",
+    "red": "#a33",
+    "orange": "#a85a00",
+}
+
+
+def truncated(text: object, length: int = TEXT_COLUMN_CHARS) -> str:
+    """`text` cut to `length` characters with an ellipsis; the whole text is the hover title
+    (and what screen readers get). Short texts are returned as they are."""
+    text = "" if text is None else str(text)
+    if len(text) <= length:
+        return text
+    return format_html('<span title="{}">{}</span>', text, Truncator(text).chars(length))
+
+
+def badge(label: object, color: str) -> str:
+    """A small coloured label (status columns)."""
+    return format_html(
+        '<span style="color:#fff;background:{};padding:2px 8px;border-radius:8px;'
+        'white-space:nowrap">{}</span>',
+        BADGE_COLORS.get(color, color),
+        label,
+    )
+
+
+def moderation_badge(active: bool) -> str:
+    """Pending / Approved, for records staff approve before they are public."""
+    return badge(_("Approved"), "green") if active else badge(_("Pending"), "orange")
+
+
+def truncated_column(
+    field_name: str, *, description: "StrOrPromise", length: int = NAME_COLUMN_CHARS
+) -> Callable[[Any], str]:
+    """A change-list column showing a model field through `truncated()`, sortable by it."""
+
+    def column(obj: Any) -> str:
+        return truncated(getattr(obj, field_name), length)
+
+    column.__name__ = f"{field_name}_column"
+    return admin.display(description=description, ordering=field_name)(column)
+
+
+def money_column(field_name: str, *, description: "StrOrPromise") -> Callable[[Any], str]:
+    """A change-list column showing an amount as `R$ 1.234,56` (infra.numbers.money_text, the
+    one way staff read money), sortable by it."""
+
+    def column(obj: Any) -> str:
+        return money_text(getattr(obj, field_name))
+
+    column.__name__ = f"{field_name}_column"
+    return admin.display(description=description, ordering=field_name)(column)
+
+
+def short_date(value: date | datetime | None) -> str | None:
+    """A date as `26/11/2026 10:37` (the language's short format, local time); the long form
+    ("26 de Novembro de 2026 às 10:37") is the hover title."""
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        value = timezone.localtime(value) if timezone.is_aware(value) else value
+        short, full = "SHORT_DATETIME_FORMAT", "DATETIME_FORMAT"
+    else:
+        short, full = "SHORT_DATE_FORMAT", "DATE_FORMAT"
+    return format_html(
+        '<time datetime="{}" title="{}">{}</time>',
+        value.isoformat(),
+        date_format(value, full),
+        date_format(value, short),
+    )
+
+
+@cache
+def date_column(model: type[models.Model], field_name: str) -> Callable[[Any], str | None]:
+    """A change-list column showing the date field `field_name` through `short_date()`,
+    sortable by it, headed and classed (`column-<field_name>`) as the field itself."""
+    label = getattr(model._meta.get_field(field_name), "verbose_name", field_name)
+
+    def column(obj: Any) -> str | None:
+        return short_date(getattr(obj, field_name))
+
+    column.__name__ = field_name
+    return admin.display(description=label, ordering=field_name)(column)
+
+
+def is_date_field(model: type[models.Model], name: object) -> bool:
+    if not isinstance(name, str):
+        return False
+    try:
+        return isinstance(model._meta.get_field(name), models.DateField)
+    except FieldDoesNotExist:
+        return False
+
+
+class ShortDatesMixin(_ModelAdmin):
+    """Every date column of the change list as `short_date()` (columns edited in the list
+    stay inputs; a date named in `list_display_links` stays a link). The admin site mixes
+    it into every ModelAdmin registered, third-party ones included (storefront/admin_site.py)."""
+
+    def _short_dates(self, names: Sequence[Any]) -> list[Any]:
+        return [
+            date_column(self.model, name)  # type: ignore[arg-type]  # a class is hashable
+            if is_date_field(self.model, name) and name not in self.list_editable
+            else name
+            for name in names
+        ]
+
+    def get_list_display(self, request: HttpRequest) -> Any:
+        return self._short_dates(super().get_list_display(request))
+
+    def get_list_display_links(self, request: HttpRequest, list_display: Any) -> Any:
+        links = super().get_list_display_links(request, list_display)
+        return self._short_dates(links) if links else links
+
+
+# --- Autocomplete fields that refuse garbage ids ------------------------------------
+
+
+def _is_id(value: object) -> bool:
+    return str(value).isdigit() and is_db_id(int(str(value)))
+
+
+def _ids_only(value: Iterable[Any]) -> list[Any]:
+    """The submitted values that can be ids: the autocomplete widget looks the chosen rows
+    up to re-display a refused form, and a non-numeric value would fail that lookup."""
+    return [v for v in value if _is_id(v)]
+
+
+class IdAutocompleteSelect(AutocompleteSelect):
+    def optgroups(self, name: str, value: Any, attr: Any = None) -> Any:
+        return super().optgroups(name, _ids_only(value), attr)
+
+
+class IdAutocompleteSelectMultiple(AutocompleteSelectMultiple):
+    def optgroups(self, name: str, value: Any, attr: Any = None) -> Any:
+        return super().optgroups(name, _ids_only(value), attr)
+
+
+class IdModelChoiceField(forms.ModelChoiceField):
+    """Refuses a value that cannot be an id before looking it up (a huge number would
+    overflow the database integer: a 500)."""
+
+    def to_python(self, value: Any) -> Any:
+        if value not in self.empty_values and not _is_id(value):
+            raise forms.ValidationError(
+                self.error_messages["invalid_choice"], code="invalid_choice"
+            )
+        return super().to_python(value)
+
+
+class IdModelMultipleChoiceField(forms.ModelMultipleChoiceField):
+    def _check_values(self, value: Any) -> Any:
+        bad = next((v for v in value if not _is_id(v)), None)
+        if bad is not None:
+            raise forms.ValidationError(
+                self.error_messages["invalid_pk_value"],
+                code="invalid_pk_value",
+                params={"pk": bad},
+            )
+        return super()._check_values(value)  # type: ignore[misc]  # private: not in the stubs
+
+
+class SafeAutocompleteMixin(_ModelAdmin):
+    """Autocomplete fields that refuse garbage ids as a form error: Django's own look them
+    up (a ValueError or an integer overflow, a 500) to validate and re-display. Every
+    admin with `autocomplete_fields` uses it (tests/storefront/test_admin_autocomplete.py)."""
+
+    def formfield_for_foreignkey(self, db_field: Any, request: Any, **kwargs: Any) -> Any:
+        if db_field.name in self.get_autocomplete_fields(request):
+            kwargs["widget"] = IdAutocompleteSelect(db_field, self.admin_site)
+            kwargs["form_class"] = IdModelChoiceField
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def formfield_for_manytomany(self, db_field: Any, request: Any, **kwargs: Any) -> Any:
+        if db_field.name in self.get_autocomplete_fields(request):
+            kwargs["widget"] = IdAutocompleteSelectMultiple(db_field, self.admin_site)
+            kwargs["form_class"] = IdModelMultipleChoiceField
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+
+class OwnPagesMixin(_ModelAdmin):
+    """The admin's own pages, `own_pages` = ((route, view, name), ...): `view` a method's name
+    or a function `view(modeladmin, request, ...)`, behind the admin's login, its URL named
+    `<app>_<model>_<name>`."""
+
+    own_pages: tuple[tuple[str, Any, str], ...] = ()
+
+    def get_urls(self) -> list[URLPattern]:
+        opts = self.model._meta
+        return [
+            path(
+                route,
+                self.admin_site.admin_view(
+                    getattr(self, view) if isinstance(view, str) else partial(view, self)
+                ),
+                name=f"{opts.app_label}_{opts.model_name}_{name}",
+            )
+            for route, view, name in self.own_pages
+        ] + super().get_urls()
 
 
 class ReadOnlyAdminMixin:

@@ -26,6 +26,14 @@ NOT_NEGATIVE = MinValueValidator(ZERO)
 ALPHA_3 = RegexValidator(r"^[A-Z]{3}\Z", _("Use the ISO 3166-1 alpha-3 code, e.g. BRA."))
 
 
+class TimestampedModel(models.Model):
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        abstract = True
+
+
 class TypedDecimalField(models.DecimalField):
     """A DecimalField whose form field reads numbers as staff type them (infra/forms.py: a
     text input with its unit, in the staff member's language). Migrations see a plain

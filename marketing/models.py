@@ -6,8 +6,13 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from infra.models import EndsAfterStart, LiveQuerySet, derived_int_field, ends_after_start
-from storefront.models import TimestampedModel
+from infra.models import (
+    EndsAfterStart,
+    LiveQuerySet,
+    TimestampedModel,
+    derived_int_field,
+    ends_after_start,
+)
 
 from .images import MAX_SIDE, MAX_SOURCE_PIXELS
 from .scheduling import Status, Window, group_status, status_at

@@ -12,18 +12,18 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from infra.admin import ReadOnlyAdminMixin
-from infra.forms import MoneyField, NumberField, WeightField
-from infra.numbers import money_text, range_text, weight_text
-from storefront.admin_utils import (
+from infra.admin import (
     HISTORY_FIELDSET,
     NAME_COLUMN_CHARS,
     OwnPagesMixin,
+    ReadOnlyAdminMixin,
     SafeAutocompleteMixin,
     money_column,
     truncated,
     truncated_column,
 )
+from infra.forms import MoneyField, NumberField, WeightField
+from infra.numbers import money_text, range_text, weight_text
 
 from . import admin_holidays, admin_imports  # noqa: F401  (admin_holidays registers HolidayAdmin)
 from .models import (

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from storefront.admin_utils import HISTORY_FIELDSET, OwnPagesMixin
+from infra.admin import HISTORY_FIELDSET, OwnPagesMixin
 
 from .admin_imports import DRY_RUN, _context, _import_flow
 from .imports.holidays import holidays_import

@@ -8,10 +8,10 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from infra.admin import HISTORY_FIELDSET, truncated_column
 from infra.numbers import money_text, percent_text
 
 from .admin_third_party import register_third_party_admins
-from .admin_utils import HISTORY_FIELDSET, truncated_column
 from .models import Customer, PaymentOption, PaymentOptionKind, SalesChannel
 from .payments import (
     cash_discount,

@@ -2,12 +2,12 @@
 
 It differs from Django's in one thing: every ModelAdmin registered, the project's and
 third-party ones (django-axes, task results, users), shows its change-list dates short
-(`26/11/2026 10:37`, the full date on hover; storefront.admin_utils.ShortDatesMixin).
+(`26/11/2026 10:37`, the full date on hover; infra.admin.ShortDatesMixin).
 """
 
 from django.contrib import admin
 
-from .admin_utils import ShortDatesMixin
+from infra.admin import ShortDatesMixin
 
 
 class StoreAdminSite(admin.AdminSite):

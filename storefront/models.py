@@ -8,15 +8,14 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
-from infra.models import ZERO, ActiveQuerySet, money_field, one_default, percentage_field
-
-
-class TimestampedModel(models.Model):
-    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
-
-    class Meta:
-        abstract = True
+from infra.models import (
+    ZERO,
+    ActiveQuerySet,
+    TimestampedModel,
+    money_field,
+    one_default,
+    percentage_field,
+)
 
 
 class SalesChannel(TimestampedModel):

@@ -18,9 +18,8 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from infra.admin import ReadOnlyAdminMixin
+from infra.admin import OwnPagesMixin, ReadOnlyAdminMixin, truncated
 from infra.events import EVENT_TYPES
-from storefront.admin_utils import OwnPagesMixin, truncated
 
 from .models import EVENT_NAMES, Delivery, Endpoint, event_label, masked_secret
 from .selectors import endpoint_with_url

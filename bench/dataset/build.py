@@ -13,9 +13,9 @@ from django.db import connection, transaction
 
 from catalog.models import Category, Product, ProductMedia, Stock
 from catalog.selectors import CATEGORY_CACHE, PRICE_RULE_CACHE
+from demo.marketing import UPSELL_SKUS
 from feedback.models import Comment, ProductReview, SalesChannelReview
 from infra.cache import cache_namespace_bump
-from marketing.demo import UPSELL_SKUS
 from marketing.models import BannerGroup
 from shipping.models import PostalCode, ShippingRow
 
@@ -60,8 +60,8 @@ def fingerprint(*, size: Size, seed: int) -> str:
     """What the data set depends on: when any of it changes, the database is rebuilt."""
     digest = hashlib.sha256(json.dumps([asdict(size), seed]).encode())
     sources = sorted(Path(__file__).parent.glob("*.py"))
-    sources.append(ROOT / "storefront/management/commands/seed_demo.py")
-    sources += sorted(ROOT.glob("*/demo.py")) + sorted(ROOT.glob("*/migrations/0*.py"))
+    sources += sorted((ROOT / "demo").rglob("*.py")) + sorted((ROOT / "demo/data").glob("*"))
+    sources += sorted(ROOT.glob("*/migrations/0*.py"))
     for path in sources:
         digest.update(str(path.relative_to(ROOT)).encode())
         digest.update(path.read_bytes())

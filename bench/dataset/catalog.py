@@ -9,7 +9,6 @@ from django.core.files.storage import default_storage
 from django.utils.text import slugify
 from PIL import Image
 
-from catalog.demo import IMAGE_SIZE, product_media
 from catalog.models import (
     AttributeValue,
     Brand,
@@ -24,6 +23,7 @@ from catalog.models import (
     Storage,
     TradePolicy,
 )
+from demo.catalog import IMAGE_SIZE, product_media
 
 TOP_SKU = "BENCH-00001"
 SKU_PREFIX = "BENCH-"

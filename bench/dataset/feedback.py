@@ -8,18 +8,14 @@ from django.contrib.auth.hashers import make_password
 from django.utils import timezone
 
 from catalog.models import Product
-from feedback.demo import (
-    CUSTOMER_ANSWERS,
-    FIRST_NAMES,
-    LAST_NAMES,
-    QUESTIONS,
-    REVIEW_TEXTS,
-    STAFF_ANSWERS,
-    STORE_REVIEW_TEXTS,
-)
+from demo.feedback import DATA
 from feedback.models import Comment, ProductReview, SalesChannelReview
 from storefront.models import Customer, SalesChannel
 
+FIRST_NAMES, LAST_NAMES = DATA["first_names"], DATA["last_names"]
+QUESTIONS, CUSTOMER_ANSWERS = DATA["questions"], DATA["customer_answers"]
+STAFF_ANSWERS, STORE_REVIEW_TEXTS = DATA["staff_answers"], DATA["store_review_texts"]
+REVIEW_TEXTS = {int(score): texts for score, texts in DATA["review_texts"].items()}
 BENCH_EMAIL = "bench-{index:05d}@example.com"  # example.com: reserved, never delivered
 STORE_CHANNEL_DOMAIN = "127.0.0.1"  # the channel the benchmark's requests are served by
 

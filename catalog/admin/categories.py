@@ -7,7 +7,7 @@ from django.db.models.functions import Collate, Replace
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from storefront.admin_utils import HISTORY_FIELDSET, SafeAutocompleteMixin, truncated
+from infra.admin import HISTORY_FIELDSET, SafeAutocompleteMixin, truncated
 
 from ..models import Attribute, AttributeValue, Brand, CargoType, Category
 

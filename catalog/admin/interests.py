@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from storefront.admin_utils import NAME_COLUMN_CHARS, OwnPagesMixin, badge, truncated
+from infra.admin import NAME_COLUMN_CHARS, OwnPagesMixin, badge, truncated
 
 from ..models import InterestOrigin, InterestStatus, ProductInterest
 from ..services import InterestReplyError, interest_reply

@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.db.models import Sum
 from django.utils.translation import gettext_lazy as _
 
-from storefront.admin_utils import HISTORY_FIELDSET, SafeAutocompleteMixin, truncated_column
+from infra.admin import HISTORY_FIELDSET, SafeAutocompleteMixin, truncated_column
 
 from ..models import Stock, Storage
 

@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from storefront.admin_utils import HISTORY_FIELDSET, SafeAutocompleteMixin
+from infra.admin import HISTORY_FIELDSET, SafeAutocompleteMixin
 
 from ..models import ProductRelation, Seal
 from ..services import SealImageError, seal_prepare_image

@@ -3,9 +3,9 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from infra.admin import SafeAutocompleteMixin
 from infra.forms import NumberField
 from infra.numbers import money_text, percent_text
-from storefront.admin_utils import SafeAutocompleteMixin
 
 from ..models import PriceRule, TradePolicy
 from ..pricing import ValueType

@@ -9,8 +9,8 @@ from django.db.models import Q, Sum
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from infra.admin import HISTORY_FIELDSET, SafeAutocompleteMixin, truncated
 from infra.numbers import money_text
-from storefront.admin_utils import HISTORY_FIELDSET, SafeAutocompleteMixin, truncated
 
 from ..models import Product, ProductDescription, ProductMedia, ProductPrice, Stock
 from ..pricing import PRICE_CHANGE_FACTOR, price_change_needs_confirmation

@@ -5,8 +5,7 @@ from django.db import models
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from infra.models import ActiveQuerySet
-from storefront.models import TimestampedModel
+from infra.models import ActiveQuerySet, TimestampedModel
 
 URL_MAX_LENGTH = 1000
 

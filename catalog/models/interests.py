@@ -5,7 +5,7 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
-from storefront.models import TimestampedModel
+from infra.models import TimestampedModel
 
 
 class InterestOrigin(models.TextChoices):

@@ -1,16 +1,18 @@
 """Storages (stock locations), stock per product and storage, cargo types."""
 
+from typing import Self
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from infra.models import (
     ALPHA_3,
     ActiveQuerySet,
+    TimestampedModel,
     coordinate_constraints,
     degrees_field,
     one_default,
 )
-from storefront.models import TimestampedModel
 
 # The store's default cargo type, created by migration 0004 (and again on demand if a test
 # database was flushed): every product without a cargo type of its own gets it.
@@ -144,7 +146,7 @@ class Storage(TimestampedModel):
 
 
 class StockQuerySet(models.QuerySet):
-    def in_active_storages(self):
+    def in_active_storages(self) -> Self:
         return self.filter(storage__active=True)
 
 

@@ -6,8 +6,13 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
-from infra.models import ActiveQuerySet, EndsAfterStart, derived_int_field, ends_after_start
-from storefront.models import TimestampedModel
+from infra.models import (
+    ActiveQuerySet,
+    EndsAfterStart,
+    TimestampedModel,
+    derived_int_field,
+    ends_after_start,
+)
 
 # Largest seal upload accepted (pixels): a badge is small; this refuses decompression bombs.
 SEAL_MAX_SOURCE_PIXELS = 25_000_000

@@ -12,12 +12,12 @@ from infra.models import (
     ZERO,
     ActiveQuerySet,
     LiveQuerySet,
+    TimestampedModel,
     ends_after_start,
     money_field,
     one_default,
 )
 from infra.numbers import money_text
-from storefront.models import TimestampedModel
 
 from ..pricing import BaseField, Target, Trigger, UpdateComparison, ValueType
 

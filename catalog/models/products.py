@@ -11,12 +11,12 @@ from django.utils.translation import gettext_lazy as _
 from infra.models import (
     ZERO,
     ActiveQuerySet,
+    TimestampedModel,
     derived_int_field,
     length_field,
     money_field,
     weight_field,
 )
-from storefront.models import TimestampedModel
 
 from .inventory import CargoType
 

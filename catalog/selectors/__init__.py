@@ -11,12 +11,14 @@
   a fixed number of queries whatever the number of rows, medias or attributes;
   `products_for_summary()`, `product_full_queryset()` (everything the full product, contract
   2.11, reads), `product_get_active(*, product_id)`.
-- prices.py: trade policies, price rules as plain data (cached), and
+- caches.py: the cache namespaces the signals bump.
+- prices.py: `PriceContext` (what the prices of one request share), trade policies, price
+  rules as plain data (cached), and
   `product_price_get(*, product, context, quantity)`: the contract's Price object of a
   product (see catalog/pricing.py for the rules); of a plain row (`.values(*PRICING_FIELDS)`)
   `price_get(pricing_data_from_row(row, category_ids, context), stored, context=...)`.
-- price_context.py: `PriceContext` and `price_context_get(...)`, what the prices of one
-  request share; `selling_prices_get(products)`, what a list of products sells at now.
+- price_context.py: `price_context_get(...)` builds the PriceContext of a request;
+  `selling_prices_get(products)`, what a list of products sells at now.
 - facts.py: `full_product_facts_get(...)`, what the full product computes.
 - merchandising.py: seals (`active_seals()`, cached plain data), related and indicated
   products (a prefetch recipe), the product's filters.
@@ -24,21 +26,20 @@
 
 # ruff: noqa: F401  (this module re-exports the read API other apps import)
 
+from .caches import CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE, TRADE_POLICY_CACHE
 from .categories import (
-    CATEGORY_CACHE,
     category_index,
     category_subtree_get,
     category_tree_get,
 )
 from .facts import FullProductFacts, ProductStatus, StockFacts, full_product_facts_get
 from .merchandising import FilterFacts, SealData
-from .price_context import PriceContext, price_context_get, selling_prices_get
+from .price_context import price_context_get, selling_prices_get
 from .prices import (
-    PRICE_RULE_CACHE,
     PRICE_RULE_RELATIONS,
     PRICING_FIELDS,
     STORED_PRICE_FIELDS,
-    TRADE_POLICY_CACHE,
+    PriceContext,
     active_price_rule_records,
     active_price_rules,
     default_trade_policy_id,
@@ -49,7 +50,6 @@ from .prices import (
     trade_policy_exists,
 )
 from .products import (
-    PRODUCTS_CACHE,
     catalogue_ids,
     product_available_stock,
     product_full_queryset,

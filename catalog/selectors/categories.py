@@ -1,13 +1,14 @@
 """Reads of the category tree: every category as a plain row in one query, the visible tree
 built by catalog/tree.py, kept in process memory until a category changes (signals)."""
 
+from typing import Any
+
 from infra.cache import kept
 from infra.ids import is_db_id
 
 from ..models import Category
 from ..tree import CategoryIndex, CategoryRow, build_index, full_tree, specific_tree
-
-CATEGORY_CACHE = "categories"
+from .caches import CATEGORY_CACHE
 
 
 def category_rows() -> list[CategoryRow]:
@@ -25,7 +26,7 @@ def category_index() -> CategoryIndex:
     return kept(CATEGORY_CACHE, "index", lambda: build_index(category_rows()))
 
 
-def category_tree_get(*, channel: object = None) -> list[dict]:
+def category_tree_get(*, channel: object = None) -> list[dict[str, Any]]:
     """Full-tree nodes of every visible category.
 
     Categories are shared by all sales channels of the store, so `channel` does not
@@ -34,7 +35,7 @@ def category_tree_get(*, channel: object = None) -> list[dict]:
     return kept(CATEGORY_CACHE, "tree", lambda: full_tree(category_index()))
 
 
-def category_subtree_get(*, category_id: int) -> dict | None:
+def category_subtree_get(*, category_id: int) -> dict[str, Any] | None:
     """{current, children, sisters, parent} of a visible category, or None."""
     if not is_db_id(category_id):
         return None

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
+from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
 
@@ -33,8 +34,8 @@ from .merchandising import (
     product_seals_get,
     values_by_attribute,
 )
-from .price_context import PriceContext
 from .prices import (
+    PriceContext,
     active_price_rule_records,
     default_trade_policy_id,
     product_price_get,
@@ -75,8 +76,8 @@ class VariationFacts:
     """The `variations` block of a full product: its family's active variations."""
 
     values: tuple[AttributeValue, ...]  # every value used, in display order
-    combinations: tuple[dict, ...]  # {productId, sku, name, combination, active, stock}
-    attributes: tuple[dict, ...]  # {id, name, values: [value ids]}
+    combinations: tuple[dict[str, Any], ...]  # {productId, sku, name, combination, active, stock}
+    attributes: tuple[dict[str, Any], ...]  # {id, name, values: [value ids]}
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ class FullProductFacts:
     original_price: pricing.Price
     variations: VariationFacts
     description: ProductDescription | None
-    breadcrumb: list[dict]
+    breadcrumb: list[dict[str, Any]]
     stock: StockFacts
     stocks: tuple[StockFacts, ...]
     status: ProductStatus

@@ -4,6 +4,7 @@ applied per moment), related and indicated products (a prefetch recipe) and filt
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Prefetch, Q
 
@@ -12,6 +13,7 @@ from infra.prefetch import prefetched
 
 from ..models import AttributeValue, Category, Product, ProductRelation, RelationKind, Seal
 from ..tree import CategoryIndex, with_ancestors
+from .caches import PRODUCTS_CACHE
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,6 @@ def active_seals() -> tuple[SealData, ...]:
     """Every active seal with its targets, as plain data (cached under `products`, which a
     seal change bumps; the schedule is applied by `product_seals_get`). Three queries on
     a miss whatever the number of seals and targets."""
-    from .products import PRODUCTS_CACHE  # products.py imports this module
 
     def build() -> tuple[SealData, ...]:
         seals = Seal.objects.active().prefetch_related(
@@ -109,7 +110,7 @@ def product_seals_get(
     return tuple(live), min(edges, default=None)
 
 
-def visible_relations_prefetch(prefix: str = "") -> Prefetch:
+def visible_relations_prefetch(prefix: str = "") -> Prefetch[Any]:
     """Feeds `visible_relations` of the product at `prefix`: its relations to sellable
     products (active, and with an active parent for a variation), in display order."""
     sellable = Q(target__active=True) & (

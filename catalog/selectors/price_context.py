@@ -1,7 +1,6 @@
-"""The price context: everything the product prices of one request share (trade policy,
-moment, live rules, category index, payment terms)."""
+"""The price context (prices.py's PriceContext) of a request: trade policy, moment, live
+rules, category index, payment terms; and what a list of products sells at now."""
 
-from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db.models import Prefetch, prefetch_related_objects
@@ -13,30 +12,14 @@ from storefront.selectors import payment_terms_get
 
 from .. import pricing
 from ..models import PriceRule, Product
-from ..tree import CategoryIndex
 from .categories import category_index
 from .prices import (
+    PriceContext,
     active_price_rules,
     default_trade_policy_id,
     price_rule_data,
     product_price_get,
 )
-
-
-@dataclass(frozen=True)
-class PriceContext:
-    """Everything product prices of one request share."""
-
-    trade_policy_id: int | None
-    moment: datetime
-    rules: tuple[pricing.RuleData, ...]
-    categories: CategoryIndex
-    forced_rule: pricing.RuleData | None = None
-    coupon_code: str | None = None
-    triggers: frozenset[str] = frozenset({pricing.Trigger.AUTOMATIC})
-    cash_discount: payments.CashDiscountTerms = payments.NO_CASH_DISCOUNT
-    installment_terms: payments.InstallmentTerms = payments.SINGLE_PAYMENT
-    group_quantities: dict[int, int] = field(default_factory=dict)
 
 
 def price_context_get(

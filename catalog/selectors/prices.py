@@ -1,31 +1,45 @@
 """Reads of trade policies, price rules and prices: the contract's Price object of a
 product in a price context (the rules themselves are catalog/pricing.py's)."""
 
-from __future__ import annotations
-
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
 
 from infra.cache import kept
 from infra.ids import is_db_id
 from infra.models import LiveQuerySet
 from infra.prefetch import prefetched
+from storefront import payments
 
 from .. import pricing
 from ..models import PriceRule, Product, ProductPrice, TradePolicy
-from ..tree import with_ancestors
+from ..tree import CategoryIndex, with_ancestors
+from .caches import PRICE_RULE_CACHE, TRADE_POLICY_CACHE
 
-if TYPE_CHECKING:  # price_context.py reads the rules and policies of this module
-    from .price_context import PriceContext
 
-PRICE_RULE_CACHE = "price-rules"
-TRADE_POLICY_CACHE = "trade-policies"
+@dataclass(frozen=True)
+class PriceContext:
+    """Everything product prices of one request share."""
+
+    trade_policy_id: int | None
+    moment: datetime
+    rules: tuple[pricing.RuleData, ...]
+    categories: CategoryIndex
+    forced_rule: pricing.RuleData | None = None
+    coupon_code: str | None = None
+    triggers: frozenset[str] = frozenset({pricing.Trigger.AUTOMATIC})
+    cash_discount: payments.CashDiscountTerms = payments.NO_CASH_DISCOUNT
+    installment_terms: payments.InstallmentTerms = payments.SINGLE_PAYMENT
+    group_quantities: dict[int, int] = field(default_factory=dict)
 
 
 def default_trade_policy_id() -> int | None:
     def build() -> dict[str, int | None]:
-        policy = TradePolicy.objects.default()
-        return {"id": policy.pk if policy else None}
+        default: int | None = (
+            TradePolicy.objects.filter(is_default=True).values_list("pk", flat=True).first()
+        )
+        return {"id": default}
 
     return kept(TRADE_POLICY_CACHE, "default", build)["id"]
 

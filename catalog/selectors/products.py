@@ -2,6 +2,7 @@
 the active product by id, and stock levels."""
 
 from collections.abc import Iterable
+from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
@@ -11,11 +12,8 @@ from infra.ids import is_db_id
 
 from ..models import AttributeValue, Product, ProductPrice, Stock
 from ..models.products import ProductQuerySet
+from .caches import PRODUCTS_CACHE
 from .merchandising import visible_relations_prefetch
-
-# Every public shape of a product (summary, full product, quote item) and answers showing one:
-# bumped by changes that reach many products (a category, a rule, a product's own row).
-PRODUCTS_CACHE = "products"
 
 
 def product_namespaces(product_ids: Iterable[int]) -> list[str]:
@@ -67,7 +65,7 @@ def _stocked_variations() -> ProductQuerySet[Product]:
     )
 
 
-def product_summary_related(prefix: str = "") -> tuple[list[str], list[Prefetch | str]]:
+def product_summary_related(prefix: str = "") -> tuple[list[str], list[Prefetch[Any] | str]]:
     """select_related names and prefetches feeding the Product summary at `prefix`.
 
     `prefix` is the relation path from the queried model to the product ("" for
@@ -77,7 +75,7 @@ def product_summary_related(prefix: str = "") -> tuple[list[str], list[Prefetch 
     select = [f"{p}brand", f"{p}main_category"]
     if prefix:
         select.insert(0, prefix)
-    prefetch: list[Prefetch | str] = [
+    prefetch: list[Prefetch[Any] | str] = [
         # feeds `medias`
         f"{p}medias",
         # feeds `stock` (total available over active storages) and the Stock objects

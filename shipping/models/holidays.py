@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from storefront.models import TimestampedModel
+from infra.models import TimestampedModel
 
 from ..calendar import HolidayRule, city_key
 from ..countries import state_code_get

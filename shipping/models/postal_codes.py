@@ -4,8 +4,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from infra.models import ALPHA_3, coordinate_constraints, degrees_field
-from storefront.models import TimestampedModel
+from infra.models import ALPHA_3, TimestampedModel, coordinate_constraints, degrees_field
 
 from ..countries import Country, country_get, state_code_get
 from ..postal import MAX_CODE_LENGTH, InvalidPostalCode, format_postal_code, normalize_postal_code

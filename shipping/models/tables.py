@@ -11,6 +11,7 @@ from infra.models import (
     ALPHA_3,
     ZERO,
     ActiveQuerySet,
+    TimestampedModel,
     coordinate_constraints,
     degrees_field,
     money_field,
@@ -18,7 +19,6 @@ from infra.models import (
     weight_field,
 )
 from infra.numbers import money_text, range_text, weight_text
-from storefront.models import TimestampedModel
 
 from ..countries import state_code_get
 from ..postal import MAX_CODE_LENGTH, InvalidPostalCode, format_postal_code, normalize_postal_code

@@ -20,9 +20,9 @@ from bench.report import churn_report, hit_ratio
 from bench.targets import CHURN_GOAL, RANDOM_ROWS, random_targets
 from catalog.models import Product, Stock
 from catalog.selectors import product_namespaces
+from demo.marketing import UPSELL_SKUS
 from feedback.models import Comment, ProductReview
 from infra.cache import namespace_versions
-from marketing.demo import UPSELL_SKUS
 from shipping.models import PostalCode, ShippingRow
 from tests.bench.conftest import SEED
 

@@ -1,10 +1,9 @@
-"""catalog/demo.py: the demo catalog is complete, idempotent and keeps staff changes."""
+"""demo/catalog.py: the demo catalog is complete, idempotent and keeps staff changes."""
 
 from io import StringIO
 
 import pytest
 
-from catalog import demo
 from catalog.models import (
     Brand,
     Category,
@@ -16,6 +15,7 @@ from catalog.models import (
     Storage,
 )
 from catalog.selectors import category_tree_get
+from demo import catalog as demo
 
 pytestmark = pytest.mark.django_db
 

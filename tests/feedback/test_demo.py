@@ -1,4 +1,4 @@
-"""feedback/demo.py: the demo reviews and comments (idempotent, deterministic)."""
+"""demo/feedback.py: the demo reviews and comments (idempotent, deterministic)."""
 
 import importlib
 import io
@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count
 
 from catalog.models import ProductReviewSummary
-from feedback import demo
+from demo import feedback as demo
 from feedback.models import Comment, ProductReview, ReviewMedia, SalesChannelReview
 from storefront.models import Customer
 from tests.catalog.factories import BrandFactory, CategoryFactory, ProductFactory
@@ -47,18 +47,18 @@ def test_the_demo_adds_customers_reviews_and_comments(demo_store):
     assert time.monotonic() - started < 20
     assert Customer.objects.count() == 40
     reviews = ProductReview.objects.all()
-    assert reviews.count() == demo.PRODUCT_REVIEWS + len(demo.PENDING_REVIEWS)
-    pending_texts = {text for _, _, text in demo.PENDING_REVIEWS}
+    assert reviews.count() == demo.DATA["product_reviews"] + len(demo.DATA["pending_reviews"])
+    pending_texts = {text for _, _, text in demo.DATA["pending_reviews"]}
     pending = reviews.filter(comment__in=pending_texts)
-    assert pending.count() == len(demo.PENDING_REVIEWS)
+    assert pending.count() == len(demo.DATA["pending_reviews"])
     assert not pending.filter(active=True).exists()  # waiting for moderation
     assert reviews.filter(masked=True).exists() and reviews.filter(active=False).exists()
     assert reviews.filter(active=True).count() > 300
-    assert ReviewMedia.objects.count() == demo.REVIEW_PHOTOS
+    assert ReviewMedia.objects.count() == demo.DATA["review_photos"]
     assert SalesChannelReview.objects.count() == 40
     assert SalesChannelReview.objects.filter(sales_channel__domain="127.0.0.1").count() == 25
     comments = Comment.objects.all()
-    assert comments.filter(parent__isnull=True).count() >= demo.COMMENTED_PRODUCTS
+    assert comments.filter(parent__isnull=True).count() >= demo.DATA["commented_products"]
     assert comments.filter(reply_by_user=True, active=True).exists()
     assert comments.filter(parent__isnull=False, reply_by_user=False).exists()
     assert comments.filter(active=False).exists()  # pending moderation

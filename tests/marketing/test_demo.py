@@ -1,4 +1,4 @@
-"""marketing/demo.py: the demo banner groups and upsell offers (idempotent)."""
+"""demo/marketing.py: the demo banner groups and upsell offers (idempotent)."""
 
 import io
 from pathlib import Path
@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from marketing.demo import seed
+from demo.marketing import seed
 from marketing.models import Banner, BannerGroup, Upsell
 from marketing.scheduling import Status
 from tests.catalog.factories import ProductFactory

@@ -6,9 +6,9 @@ import io
 
 import pytest
 
-from catalog import demo as catalog_demo
 from catalog.models import Product, ProductRelation, Seal
-from marketing import demo as marketing_demo
+from demo import catalog as catalog_demo
+from demo import marketing as marketing_demo
 from marketing.models import Upsell
 
 pytestmark = pytest.mark.django_db
@@ -55,4 +55,4 @@ def test_seeding_twice_adds_no_relations_or_seals(media_root):
     counts = (ProductRelation.objects.count(), Seal.objects.count())
     seed_store()
     assert (ProductRelation.objects.count(), Seal.objects.count()) == counts
-    assert counts[0] > 0 and counts[1] == len(catalog_demo.SEALS)
+    assert counts[0] > 0 and counts[1] == len(catalog_demo.DATA["seals"])

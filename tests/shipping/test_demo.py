@@ -5,9 +5,9 @@ from io import StringIO
 
 import pytest
 
-from catalog import demo as catalog_demo
 from catalog.models import Product
-from shipping import demo
+from demo import catalog as catalog_demo
+from demo import shipping as demo
 from shipping.models import Carrier, Holiday, Pickup, PostalCode, ShippingRow, ShippingTable
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +27,7 @@ def demo_store(media_root):
 def test_seeding_twice_creates_nothing_more_and_keeps_staff_changes(shipping_demo):
     models = (PostalCode, Holiday, Carrier, ShippingTable, ShippingRow, Pickup)
     counts = [m.objects.count() for m in models]
-    assert counts[1] == len(demo.HOLIDAYS)
+    assert counts[1] == len(demo.DATA["holidays"])
     ShippingRow.objects.filter(table__label="PAC").update(shipping_value=1)
     Holiday.objects.filter(city="São Paulo").update(name="Aniversário da cidade")
     output = StringIO()

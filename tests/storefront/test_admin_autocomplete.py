@@ -6,7 +6,7 @@ import pytest
 from django.contrib import admin
 from django.urls import reverse
 
-from storefront.admin_utils import SafeAutocompleteMixin
+from infra.admin import SafeAutocompleteMixin
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ The checkable rule, for every change list of the project's admin:
   schedule, row actions like Reply or Preview, columns edited in the list) come first,
   before every other column;
 - no column shows a long text as is: a TextField, or a CharField longer than
-  LONG_TEXT_CHARS, goes through storefront.admin_utils.truncated() (full text on hover);
+  LONG_TEXT_CHARS, goes through infra.admin.truncated() (full text on hover);
 - no "by <relation>" filter lists a model that grows with the store (products, customers,
   comments...): those are searched, or filtered by clicking a row's link;
 - dates are short (`26/11/2026 10:37`, the full date on hover) in every change list, the
@@ -25,7 +25,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils import translation
 
-from storefront.admin_utils import ShortDatesMixin, truncated
+from infra.admin import ShortDatesMixin, truncated
 from storefront.models import Customer
 
 from .factories import CustomerFactory
@@ -97,7 +97,7 @@ def test_long_texts_are_truncated(model, model_admin):
             continue
         try:
             field = model._meta.get_field(item)
-        except FieldDoesNotExist:  # a display method: it truncates itself (admin_utils)
+        except FieldDoesNotExist:  # a display method: it truncates itself (infra.admin)
             continue
         long_char = isinstance(field, models.CharField) and (field.max_length or 0) > (
             LONG_TEXT_CHARS
@@ -105,7 +105,7 @@ def test_long_texts_are_truncated(model, model_admin):
         if isinstance(field, models.TextField) or long_char:
             raw_long_texts.append(item)
 
-    assert not raw_long_texts, f"use storefront.admin_utils.truncated(): {raw_long_texts}"
+    assert not raw_long_texts, f"use infra.admin.truncated(): {raw_long_texts}"
 
 
 @pytest.mark.parametrize(("model", "model_admin"), ADMINS, ids=IDS)

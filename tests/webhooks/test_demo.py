@@ -7,7 +7,8 @@ from io import StringIO
 
 import pytest
 
-from webhooks import demo, signing
+from demo import webhooks as demo
+from webhooks import signing
 from webhooks.demo_views import demo_webhook_receiver
 from webhooks.models import Endpoint
 

@@ -5,9 +5,8 @@ so posting a comment in `make run` shows a delivery in the admin's log."""
 from django.conf import settings
 
 from infra.events import EVENT_TYPES
-
-from .demo_views import DEMO_PATH
-from .models import Endpoint
+from webhooks.demo_views import DEMO_PATH
+from webhooks.models import Endpoint
 
 
 def seed(*, stdout) -> None:

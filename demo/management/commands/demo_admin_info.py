@@ -3,7 +3,7 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-from storefront.demo import DEMO_ADMIN_USERNAME, demo_admin_password_file
+from demo.storefront import DEMO_ADMIN_USERNAME, demo_admin_password_file
 
 
 class Command(BaseCommand):

@@ -1,12 +1,10 @@
-"""Admin of the marketing app: banner groups (banners inline, "preview at"), banners and
-upsell offers."""
+"""Banner groups (the form with identifier lists and the page's publish buttons, banners
+inline, the "Preview at" page) and banners (schedule, fitted images, publishing actions)."""
 
 import json
-from typing import Any
 
 from django import forms
-from django.conf import settings
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Count
@@ -21,206 +19,32 @@ from django.utils.translation import gettext, ngettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apikit.responses import envelope
-from infra.cdn import cdn_purge, cdn_purge_configured
-from storefront.admin_utils import (
-    NAME_COLUMN_CHARS,
-    OwnPagesMixin,
-    SafeAutocompleteMixin,
-    badge,
-    truncated,
-    truncated_column,
-)
+from infra.admin import HISTORY_FIELDSET, OwnPagesMixin, SafeAutocompleteMixin, truncated_column
 from storefront.models import SalesChannel
 
-from .api.listing import banner_listing_get
-from .models import DEVICES, Banner, BannerGroup, Upsell, UpsellLocation
-from .scheduling import Status
-from .services import (
+from ..api.listing import banner_listing_get
+from ..models import Banner, BannerGroup
+from ..services import (
     banner_groups_publish_now,
     banner_groups_unpublish,
     banners_publish_now,
     banners_set_active,
     banners_unpublish,
 )
-from .tasks import refresh_banner_images, refresh_group_images
-
-STATUS_BADGES = {  # label, colour
-    Status.LIVE: (_("live"), "green"),
-    Status.SCHEDULED: (_("scheduled"), "blue"),
-    Status.EXPIRED: (_("expired"), "grey"),
-    Status.INACTIVE: (_("inactive"), "red"),
-}
-
-
-def status_badge(record, moment=None):
-    return badge(*STATUS_BADGES[record.status_at(moment or timezone.now())])
-
-
-@admin.display(description=_("status"))
-def status_column(record):
-    return status_badge(record) if record.pk else "-"
-
-
-def thumbnail(file, *, height: int = 48):
-    if not file:
-        return "-"
-    return format_html(
-        '<img src="{}" alt="" style="max-height:{}px;max-width:160px;border:1px solid #ddd">',
-        file.url,
-        height,
-    )
-
-
-def fitted_thumbnails(banner):
-    return format_html(
-        "{} {} {}", *(thumbnail(getattr(banner, f"{device}_image")) for device in DEVICES)
-    )
-
-
-def _when(moment) -> str:
-    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
-
-
-def _scheduled_reason(banner: Banner, moment) -> str:
-    """Why a scheduled banner is not live yet: its group's start or its own."""
-    group_start = banner.group.start_at
-    if (
-        group_start is not None
-        and group_start > moment
-        and (banner.start_at is None or group_start >= banner.start_at)
-    ):
-        return gettext("its group starts %(when)s") % {"when": _when(group_start)}
-    if banner.start_at is not None and banner.start_at > moment:
-        return gettext("starts %(when)s") % {"when": _when(banner.start_at)}
-    return gettext("its schedule never overlaps its group's")
-
-
-def banner_states_message(banners: list[Banner], moment) -> str:
-    """ "2 banners live, 1 still scheduled (its group starts 2026-12-01 00:00)": what
-    `banners` show in the public listing at `moment` (their group's schedule included)."""
-    by_status: dict[Status, list[Banner]] = {status: [] for status in Status}
-    for banner in banners:
-        by_status[banner.status_at(moment)].append(banner)
-    live = len(by_status[Status.LIVE])
-    parts = [ngettext("%(n)d banner live", "%(n)d banners live", live) % {"n": live}]
-    scheduled = by_status[Status.SCHEDULED]
-    if scheduled:
-        reasons = list(dict.fromkeys(_scheduled_reason(banner, moment) for banner in scheduled))
-        parts.append(
-            ngettext(
-                "%(n)d still scheduled (%(why)s)", "%(n)d still scheduled (%(why)s)", len(scheduled)
-            )
-            % {"n": len(scheduled), "why": "; ".join(reasons[:3])}
-        )
-    expired = len(by_status[Status.EXPIRED])
-    if expired:
-        parts.append(ngettext("%(n)d expired", "%(n)d expired", expired) % {"n": expired})
-    inactive = len(by_status[Status.INACTIVE])
-    if inactive:
-        parts.append(ngettext("%(n)d inactive", "%(n)d inactive", inactive) % {"n": inactive})
-    return ", ".join(parts) + "."
-
-
-def public_cache_note() -> str:
-    """How long a browser or CDN may keep the listing answered before a change."""
-    note = gettext(
-        "The public banner listing answers the change at once to clients that revalidate; "
-        "a browser or CDN may keep its previous copy for up to %(seconds)d seconds "
-        "(Cache-Control max-age of %(path)s)."
-    ) % {"seconds": settings.PUBLIC_CACHE_SECONDS, "path": banners_public_path()}
-    if cdn_purge_configured():
-        note += " " + gettext('Use the "Purge CDN" action to drop the CDN\'s copies now.')
-    return note
-
-
-def banners_public_path() -> str:
-    return "/api/v3" + reverse("banner-groups")
-
-
-def banners_public_url() -> str:
-    return settings.PUBLIC_BASE_URL.rstrip("/") + banners_public_path()
-
-
-def publishing_action(description, message, change):
-    """An action of a PublishingActions admin: `change(queryset, moment)` returns the records
-    it changed; the report counts them with `message` (ngettext_lazy(..., "n")) and says what
-    their banners show now."""
-
-    @admin.action(description=description)
-    def action(self, request, queryset):
-        moment = timezone.now()
-        records = change(queryset, moment)
-        banners = self.banners_of(records)
-        self.message_user(
-            request,
-            f"{message % {'n': len(records)}} {banner_states_message(banners, moment)} "
-            f"{public_cache_note()}",
-        )
-
-    return action
-
-
-class PublishingActions:
-    """ "Publish now", "Unpublish" and "Purge CDN" for the banner and banner group admins."""
-
-    def get_actions(self, request):
-        actions = super().get_actions(request)
-        if not cdn_purge_configured():
-            actions.pop("purge_cdn", None)
-        return actions
-
-    def banners_of(self, records: list) -> list[Banner]:
-        """The banners whose state an action on `records` reports (these are banners)."""
-        return records
-
-    @admin.action(description=_("Purge CDN copies of the banner listing"))
-    def purge_cdn(self, request, queryset):
-        url = banners_public_url()
-        failure = cdn_purge([url])
-        if failure:
-            self.message_user(
-                request,
-                gettext("CDN purge of %(url)s failed: %(reason)s.")
-                % {"url": url, "reason": failure},
-                messages.ERROR,
-            )
-        else:
-            self.message_user(request, gettext("CDN purge requested for %(url)s.") % {"url": url})
-
-
-class StatusListFilter(admin.SimpleListFilter):
-    """live / scheduled / expired / inactive, right now."""
-
-    title = _("status")
-    parameter_name = "status"
-
-    def lookups(self, request, model_admin):
-        return [(status.value, STATUS_BADGES[status][0]) for status in Status]
-
-    def queryset(self, request, queryset):
-        if self.value() in {status.value for status in Status}:
-            return queryset.with_status(self.value(), timezone.now())
-        return queryset
-
-
-class AutocompleteWhenSearchable(SafeAutocompleteMixin):
-    """Autocomplete widgets for the relations whose admin can be searched (the catalog's);
-    plain selects otherwise, so a catalog admin without search_fields never breaks checks.
-    The widgets are the safe ones: a garbage id is a form error."""
-
-    autocomplete_candidates: tuple[str, ...] = ()
-
-    def get_autocomplete_fields(self, request):
-        fields = []
-        for name in self.autocomplete_candidates:
-            related = self.model._meta.get_field(name).related_model
-            related_admin = self.admin_site._registry.get(related)
-            if related_admin is not None and related_admin.search_fields:
-                fields.append(name)
-        return fields
-
-
-# --- Banner groups ---------------------------------------------------------------------
+from ..tasks import refresh_banner_images, refresh_group_images
+from .common import (
+    BANNER_IMAGES_FIELDSET,
+    AutocompleteWhenSearchable,
+    PublishingActions,
+    StatusListFilter,
+    fitted_thumbnails,
+    public_cache_note,
+    publishing_action,
+    status_badge,
+    status_column,
+    thumbnail,
+    when_text,
+)
 
 
 class IdentifierListField(forms.CharField):
@@ -237,9 +61,6 @@ class IdentifierListField(forms.CharField):
         text = super().to_python(value) or ""
         parts = (part.strip() for line in text.splitlines() for part in line.split(","))
         return list(dict.fromkeys(part for part in parts if part))
-
-
-# The admin forms below have no Meta: the admin builds them from its fieldsets.
 
 
 # The change page's buttons (bannergroup/submit_line.html): "_<name>" saves the form, then
@@ -272,7 +93,7 @@ class BannerGroupForm(forms.ModelForm):
                     "The group is planned to start %(when)s; publishing or unpublishing it now "
                     "drops that start: tick “Replace the planned start” and click again."
                 )
-                % {"when": _when(start)},
+                % {"when": when_text(start)},
             )
         return cleaned
 
@@ -282,19 +103,6 @@ class BannerGroupForm(forms.ModelForm):
     pages = IdentifierListField(
         label=capfirst(_("pages")), required=False, help_text=_("One identifier per line.")
     )
-
-
-BANNER_IMAGES_FIELDSET: tuple[Any, Any] = (  # shared by the inline and the banner admin
-    _("Images and links"),
-    {
-        "fields": [
-            ("desktop_original_image", "desktop_url"),
-            ("tablet_original_image", "tablet_url"),
-            ("mobile_original_image", "mobile_url"),
-            "fitted_images",
-        ]
-    },
-)
 
 
 class BannerInline(admin.StackedInline):
@@ -368,7 +176,7 @@ class BannerGroupAdmin(
             {"fields": ["products", "brands", "categories", "showcases", "pages"]},
         ),
         (_("Front-end data"), {"fields": ["additional_parameter"]}),
-        (_("History"), {"fields": ["created_at", "updated_at"]}),
+        HISTORY_FIELDSET,
     ]
 
     def get_queryset(self, request):
@@ -480,15 +288,7 @@ class PreviewForm(forms.Form):
 
 @admin.register(Banner)
 class BannerAdmin(SafeAutocompleteMixin, PublishingActions, admin.ModelAdmin):
-    list_display = [
-        "status",
-        "start_at",
-        "end_at",
-        "preview",
-        "short_name",
-        "group",
-        "order",
-    ]
+    list_display = ["status", "start_at", "end_at", "preview", "short_name", "group", "order"]
     list_display_links = ["preview", "short_name"]
     list_filter = [StatusListFilter, "active", "group"]
     list_select_related = ["group"]
@@ -508,7 +308,7 @@ class BannerAdmin(SafeAutocompleteMixin, PublishingActions, admin.ModelAdmin):
         (_("Scheduling"), {"fields": [("start_at", "end_at")]}),
         BANNER_IMAGES_FIELDSET,
         (_("Front-end data"), {"fields": ["additional_parameter"]}),
-        (_("History"), {"fields": ["created_at", "updated_at"]}),
+        HISTORY_FIELDSET,
     ]
 
     @admin.display(description=_("image"))
@@ -562,78 +362,3 @@ class BannerAdmin(SafeAutocompleteMixin, PublishingActions, admin.ModelAdmin):
             )
             % {"count": len(ids)},
         )
-
-
-# --- Upsell -------------------------------------------------------------------------------
-
-
-class UpsellForm(forms.ModelForm):
-    location = forms.CharField(
-        label=capfirst(_("location")),
-        max_length=50,
-        initial=UpsellLocation.CART,
-        widget=forms.TextInput(attrs={"list": "upsell-locations"}),
-        help_text=_(
-            "cart, checkout, or any location your front end asks for (GET /cart/upsell/{location})."
-        ),
-    )
-
-
-@admin.register(Upsell)
-class UpsellAdmin(AutocompleteWhenSearchable, admin.ModelAdmin):
-    form = UpsellForm
-    list_display = [
-        "status",
-        "start_at",
-        "end_at",
-        "short_title",
-        "location",
-        "product_name",
-        "priority",
-    ]
-    list_display_links = ["short_title"]
-    list_filter = [StatusListFilter, "location", "active"]
-    list_select_related = ["product", "price_rule"]
-    search_fields = ["display_title", "product__name", "product__sku", "location"]
-    readonly_fields = ["status", "created_at", "updated_at"]
-    autocomplete_candidates = ("product", "price_rule", "trigger_products", "trigger_categories")
-    fieldsets = [
-        (
-            _("Offer"),
-            {
-                "fields": [
-                    "display_title",
-                    "display_description",
-                    "display_button_text",
-                    ("product", "quantity"),
-                    "price_rule",
-                ]
-            },
-        ),
-        (
-            _("Where and when"),
-            {"fields": ["location", "priority", ("active", "status"), "start_at", "end_at"]},
-        ),
-        (
-            _("Triggers (empty: always offered)"),
-            {"fields": ["trigger_products", "trigger_categories"]},
-        ),
-        (_("History"), {"fields": ["created_at", "updated_at"]}),
-    ]
-
-    short_title = staticmethod(truncated_column("display_title", description=_("title")))
-
-    @admin.display(description=_("product"), ordering="product__name")
-    def product_name(self, upsell):
-        return truncated(upsell.product.name, NAME_COLUMN_CHARS)
-
-    status = staticmethod(status_column)
-
-    def render_change_form(self, request, context, *args, **kwargs):
-        context["upsell_locations"] = list(
-            dict.fromkeys(
-                [choice.value for choice in UpsellLocation]
-                + list(Upsell.objects.values_list("location", flat=True).distinct()[:50])
-            )
-        )
-        return super().render_change_form(request, context, *args, **kwargs)

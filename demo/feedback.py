@@ -20,86 +20,13 @@ from django.utils import timezone, translation
 from PIL import Image
 
 from catalog.models import Product
-from storefront.demo import say_created
+from demo import load_data, say_created
+from feedback.models import Comment, ProductReview, ReviewMedia, SalesChannelReview
+from feedback.services import product_review_summaries_refresh, staff_display_name
 from storefront.models import Customer, SalesChannel
 from storefront.selectors import sales_channel_for_domain
 
-from .models import Comment, ProductReview, ReviewMedia, SalesChannelReview
-from .services import product_review_summaries_refresh, staff_display_name
-
-SEED = 6
-CUSTOMER_EMAIL = "{slug}@example.com"  # example.com: reserved, never delivered
-PRODUCT_REVIEWS = 400
-REVIEWED_PRODUCTS = 120
-STORE_REVIEWS_LOCAL, STORE_REVIEWS_DEFAULT = 25, 15
-COMMENTED_PRODUCTS = 30
-REVIEW_PHOTOS = 24
-
-FIRST_NAMES = [
-    "Ana", "Bruno", "Camila", "Diego", "Eduarda", "Felipe", "Gabriela", "Henrique",
-    "Isabela", "João", "Karina", "Lucas", "Mariana", "Nicolas", "Olívia", "Pedro",
-    "Rafaela", "Samuel", "Tatiane", "Vinícius",
-]  # fmt: skip
-LAST_NAMES = [
-    "Almeida", "Barbosa", "Cardoso", "Dias", "Ferreira", "Gomes", "Lima", "Martins",
-    "Nascimento", "Oliveira", "Pereira", "Ribeiro", "Santos", "Souza",
-]  # fmt: skip
-
-REVIEW_TEXTS = {
-    5: [
-        "Qualidade excelente, exatamente como descrito. Compraria de novo.",
-        "Chegou antes do prazo e funciona perfeitamente. Muito satisfeita.",
-        "Melhor compra do ano: ótimo acabamento e ótimo preço.",
-    ],
-    4: [
-        "Produto muito bom; a embalagem podia ser melhor.",
-        "Bom custo-benefício. A entrega atrasou uns dois dias.",
-        "Faz o que promete. O tamanho é um pouco menor.",
-    ],
-    3: [
-        "É ok, nada de especial pelo preço.",
-        "Qualidade mediana. A cor é um pouco diferente das fotos.",
-    ],
-    2: [
-        "Esperava mais: o material parece barato.",
-        "Precisei trocar uma vez; o segundo funciona.",
-    ],
-    1: ["Parou de funcionar depois de uma semana. Mas o atendimento ajudou."],
-}
-STORE_REVIEW_TEXTS = [
-    "Entrega rápida e embalagem caprichada.",
-    "Compra fácil e o pedido chegou no prazo.",
-    "O atendimento respondeu minha dúvida em minutos.",
-    "A troca foi simples e gratuita. Loja recomendada.",
-    "Bons preços, mas o frete para a minha região é demorado.",
-]
-# Reviews customers just wrote through POST /review/product, waiting in the admin's
-# moderation queue (the storefront's language: Brazilian Portuguese).
-PENDING_REVIEWS = [
-    (5, True, "Produto excelente! Chegou bem embalado e antes do prazo."),
-    (4, True, "Gostei bastante, mas o tamanho é um pouco menor do que eu esperava."),
-    (2, False, "A cor veio diferente da foto. Vou pedir a troca."),
-    (5, True, "Ótimo custo-benefício, recomendo para quem está em dúvida."),
-    (3, True, "Bom produto, porém a entrega demorou mais do que o informado."),
-]
-QUESTIONS = [
-    "Vem com garantia?",
-    "Tem em outras cores?",
-    "Quais são as medidas exatas da caixa?",
-    "Posso retirar na loja?",
-    "Serve para uso diário?",
-    "Quanto tempo leva a entrega para Porto Alegre?",
-]
-CUSTOMER_ANSWERS = [
-    "Comprei um mês passado e é ótimo.",
-    "O meu chegou em uma semana na região Sul.",
-    "Também quero saber!",
-]
-STAFF_ANSWERS = [
-    "Olá! Sim: 12 meses de garantia do fabricante.",
-    "Oi! Outras cores chegam no mês que vem; use o botão avise-me na página do produto.",
-    "Obrigado pela pergunta! O envio é feito em 1 a 2 dias úteis.",
-]
+DATA = load_data("feedback")
 
 
 def seed_customers(stdout) -> list[Customer]:
@@ -107,10 +34,13 @@ def seed_customers(stdout) -> list[Customer]:
     rng = _rng("customers")
     wanted = {}
     for index in range(40):
-        first, last = FIRST_NAMES[index % len(FIRST_NAMES)], rng.choice(LAST_NAMES)
+        first, last = (
+            DATA["first_names"][index % len(DATA["first_names"])],
+            rng.choice(DATA["last_names"]),
+        )
         slug = f"{first}.{last}{index:02d}".lower()
         slug = slug.translate(str.maketrans("áéíóúâêôãõç", "aeiouaeoaoc"))
-        wanted[CUSTOMER_EMAIL.format(slug=slug)] = f"{first} {last}"
+        wanted[DATA["customer_email"].format(slug=slug)] = f"{first} {last}"
     existing = {
         email.lower()
         for email in Customer.objects.filter(email__in=list(wanted)).values_list("email", flat=True)
@@ -127,7 +57,7 @@ def seed_customers(stdout) -> list[Customer]:
 
 def _rng(section: str) -> random.Random:
     """One generator per section, so each section's plan never depends on another's."""
-    return random.Random(f"{SEED}:{section}")  # noqa: S311  (reproducible demo data)
+    return random.Random(f"{DATA['seed']}:{section}")  # noqa: S311  (reproducible demo data)
 
 
 def _plan_age(record, rng: random.Random, days: int) -> None:
@@ -145,12 +75,8 @@ def _apply_ages(model, records) -> None:
 
 def _plan_product_reviews(customers, products) -> list[ProductReview]:
     rng = _rng("product-reviews")
-    pairs = sorted(
-        rng.sample(
-            [(p.pk, c.pk) for p in products[:REVIEWED_PRODUCTS] for c in customers],
-            k=min(PRODUCT_REVIEWS, len(products[:REVIEWED_PRODUCTS]) * len(customers)),
-        )
-    )
+    pool = [(p.pk, c.pk) for p in products[: DATA["reviewed_products"]] for c in customers]
+    pairs = sorted(rng.sample(pool, k=min(DATA["product_reviews"], len(pool))))
     by_id = {c.pk: c for c in customers}
     plan = []
     for product_id, customer_id in pairs:
@@ -161,7 +87,7 @@ def _plan_product_reviews(customers, products) -> list[ProductReview]:
             name=by_id[customer_id].name,
             email=by_id[customer_id].email,
             score=score,
-            comment=rng.choice(REVIEW_TEXTS[score]),
+            comment=rng.choice(DATA["review_texts"][str(score)]),
             recommended=score >= 3,
             active=rng.random() > 0.1,
             masked=rng.random() < 0.15,
@@ -192,9 +118,9 @@ def seed_product_reviews(plan: list[ProductReview]) -> int:
 def seed_pending_reviews(customers, products) -> int:
     """A few reviews customers just wrote, held for moderation (active false), on products
     the main plan does not review (so the one-review-per-customer rule holds)."""
-    spare = products[REVIEWED_PRODUCTS:] or products
+    spare = products[DATA["reviewed_products"] :] or products
     new = []
-    for index, (score, recommended, text) in enumerate(PENDING_REVIEWS):
+    for index, (score, recommended, text) in enumerate(DATA["pending_reviews"]):
         if not spare or index >= len(customers):
             break
         product, customer = spare[index % len(spare)], customers[index]
@@ -222,9 +148,9 @@ def _photo(index: int) -> bytes:
 
 
 def seed_review_photos(plan: list[ProductReview]) -> int:
-    """A photo (small generated PNG) on each of the first REVIEW_PHOTOS planned approved
+    """A photo (small generated PNG) on each of the first `review_photos` planned approved
     reviews that has none."""
-    wanted = [(r.product_id, r.customer_id) for r in plan if r.active][:REVIEW_PHOTOS]
+    wanted = [(r.product_id, r.customer_id) for r in plan if r.active][: DATA["review_photos"]]
     reviews = {
         (r.product_id, r.customer_id): r
         for r in ProductReview.objects.filter(
@@ -251,8 +177,8 @@ def seed_store_reviews(customers) -> int:
     rng = _rng("store-reviews")
     counts: dict[SalesChannel, int] = {}
     for channel, count in (
-        (sales_channel_for_domain(domain="127.0.0.1"), STORE_REVIEWS_LOCAL),
-        (SalesChannel.objects.filter(is_default=True).first(), STORE_REVIEWS_DEFAULT),
+        (sales_channel_for_domain(domain="127.0.0.1"), DATA["store_reviews_local"]),
+        (SalesChannel.objects.filter(is_default=True).first(), DATA["store_reviews_default"]),
     ):
         if channel is not None:
             counts[channel] = counts.get(channel, 0) + count
@@ -271,7 +197,7 @@ def seed_store_reviews(customers) -> int:
                 name=customer.name,
                 email=customer.email,
                 score=score,
-                comment=rng.choice(STORE_REVIEW_TEXTS),
+                comment=rng.choice(DATA["store_review_texts"]),
                 recommended=score >= 3,
                 active=rng.random() > 0.1,
                 masked=rng.random() < 0.2,
@@ -292,14 +218,14 @@ def _plan_comments(customers, products, staff) -> list[tuple[Comment, list[Comme
         signature = staff_display_name(staff) if staff is not None else ""
     rng = _rng("comments")
     plan = []
-    for product in products[:COMMENTED_PRODUCTS]:
+    for product in products[: DATA["commented_products"]]:
         for asker in rng.sample(customers, k=rng.randint(1, 3)):
             question = Comment(
                 product=product,
                 customer=asker if rng.random() < 0.5 else None,
                 customer_name=asker.name,
                 customer_email=asker.email,
-                message=rng.choice(QUESTIONS),
+                message=rng.choice(DATA["questions"]),
                 active=rng.random() > 0.15,
             )
             _plan_age(question, rng, days=120)
@@ -311,7 +237,7 @@ def _plan_comments(customers, products, staff) -> list[tuple[Comment, list[Comme
                         product=product,
                         customer_name=answerer.name,
                         customer_email=answerer.email,
-                        message=rng.choice(CUSTOMER_ANSWERS),
+                        message=rng.choice(DATA["customer_answers"]),
                         active=rng.random() > 0.2,
                     )
                 )
@@ -323,7 +249,7 @@ def _plan_comments(customers, products, staff) -> list[tuple[Comment, list[Comme
                         user=staff,
                         user_name=signature,
                         user_email=staff.email,
-                        message=rng.choice(STAFF_ANSWERS),
+                        message=rng.choice(DATA["staff_answers"]),
                         reply_by_user=True,
                         active=True,
                     )
@@ -340,7 +266,7 @@ def seed_comments(customers, products) -> int:
     """Questions with customer and staff answers; some questions and answers pending."""
     staff = get_user_model().objects.filter(is_staff=True).order_by("id").first()
     plan = _plan_comments(customers, products, staff)
-    commented = products[:COMMENTED_PRODUCTS]
+    commented = products[: DATA["commented_products"]]
 
     def top_level_ids() -> dict[tuple, int]:
         rows = Comment.objects.filter(product__in=commented, parent__isnull=True).values_list(

@@ -16,17 +16,14 @@ import random
 from dataclasses import dataclass
 from decimal import Decimal
 from io import BytesIO
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.utils.text import slugify
 from PIL import Image, ImageDraw
 
-from infra.cache import cache_namespace_bump
-from storefront.demo import say_created
-
-from .models import (
+from catalog.models import (
     Attribute,
     AttributeValue,
     Brand,
@@ -44,136 +41,16 @@ from .models import (
     Storage,
     TradePolicy,
 )
-from .models.merchandising import ProductRelation, RelationKind, Seal
-from .pricing import Target, UpdateComparison
-from .selectors import CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE
-from .services import seal_prepare_image
+from catalog.models.merchandising import ProductRelation, RelationKind, Seal
+from catalog.selectors import CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE
+from catalog.services import seal_prepare_image
+from demo import load_data, say_created
+from infra.cache import cache_namespace_bump
 
-SEED = 20240601
-PRODUCT_COUNT = 150
+DATA = load_data("catalog")
 IMAGE_SIZE = 320
-
-# root -> {child: [grandchildren]}; the root flag says whether the branch is active.
-CATEGORY_TREE: dict[str, tuple[bool, dict[str, list[str]]]] = {
-    "Moda": (
-        True,
-        {
-            "Camisetas": ["Manga curta", "Manga longa"],
-            "Calças": ["Jeans", "Sarja"],
-            "Calçados": ["Tênis", "Sandálias"],
-            "Acessórios": ["Bolsas", "Relógios"],
-            "Moda praia": ["Biquínis", "Sungas"],
-        },
-    ),
-    "Casa": (
-        True,
-        {
-            "Cozinha": ["Panelas", "Utensílios"],
-            "Cama e banho": ["Toalhas", "Lençóis"],
-            "Decoração": ["Quadros", "Luminárias"],
-            "Jardim": [],
-        },
-    ),
-    "Eletrônicos": (
-        True,
-        {
-            "Celulares": ["Smartphones", "Capas"],
-            "Áudio": ["Fones de ouvido", "Caixas de som"],
-            "Informática": ["Notebooks", "Periféricos"],
-        },
-    ),
-    "Esportes": (
-        True,
-        {
-            "Corrida": ["Tênis de corrida", "Roupas de corrida"],
-            "Ciclismo": ["Bicicletas", "Capacetes"],
-            "Fitness": ["Halteres", "Tapetes de yoga"],
-        },
-    ),
-    "Beleza": (True, {"Perfumes": [], "Maquiagem": ["Batons", "Bases"], "Cuidados": []}),
-    "Brinquedos": (True, {"Jogos de tabuleiro": [], "Bonecos": [], "Educativos": []}),
-    "Outlet": (False, {"Últimas unidades": [], "Mostruário": []}),
-}
-
-# Leaf category -> (product noun, price range in reais, cargo type, takes variations)
-LEAF_PRODUCTS: dict[str, tuple[str, tuple[int, int], str, bool]] = {
-    "Manga curta": ("Camiseta", (39, 129), "Regular", True),
-    "Manga longa": ("Camiseta manga longa", (59, 159), "Regular", True),
-    "Jeans": ("Calça jeans", (119, 299), "Regular", True),
-    "Sarja": ("Calça de sarja", (99, 249), "Regular", True),
-    "Tênis": ("Tênis casual", (149, 499), "Regular", True),
-    "Sandálias": ("Sandália", (49, 199), "Regular", False),
-    "Bolsas": ("Bolsa", (89, 459), "Regular", False),
-    "Relógios": ("Relógio", (129, 899), "Frágil", False),
-    "Biquínis": ("Biquíni", (69, 189), "Regular", True),
-    "Sungas": ("Sunga", (49, 129), "Regular", True),
-    "Panelas": ("Jogo de panelas", (149, 899), "Regular", False),
-    "Utensílios": ("Kit de utensílios", (29, 149), "Regular", False),
-    "Toalhas": ("Toalha de banho", (39, 119), "Regular", False),
-    "Lençóis": ("Jogo de lençol", (99, 349), "Regular", False),
-    "Quadros": ("Quadro decorativo", (79, 399), "Frágil", False),
-    "Luminárias": ("Luminária", (89, 499), "Frágil", False),
-    "Jardim": ("Vaso para plantas", (29, 199), "Frágil", False),
-    "Smartphones": ("Smartphone", (899, 4999), "Frágil", False),
-    "Capas": ("Capa para celular", (19, 89), "Regular", False),
-    "Fones de ouvido": ("Fone de ouvido", (59, 1299), "Regular", False),
-    "Caixas de som": ("Caixa de som", (99, 1499), "Regular", False),
-    "Notebooks": ("Notebook", (2499, 8999), "Frágil", False),
-    "Periféricos": ("Teclado e mouse", (79, 599), "Regular", False),
-    "Tênis de corrida": ("Tênis de corrida", (199, 899), "Regular", True),
-    "Roupas de corrida": ("Camiseta de corrida", (59, 199), "Regular", True),
-    "Bicicletas": ("Bicicleta", (899, 5999), "Volumoso", False),
-    "Capacetes": ("Capacete", (99, 599), "Regular", False),
-    "Halteres": ("Par de halteres", (59, 399), "Regular", False),
-    "Tapetes de yoga": ("Tapete de yoga", (49, 249), "Regular", False),
-    "Perfumes": ("Perfume", (89, 699), "Frágil", False),
-    "Batons": ("Batom", (19, 99), "Regular", False),
-    "Bases": ("Base líquida", (39, 229), "Regular", False),
-    "Cuidados": ("Hidratante facial", (29, 199), "Regular", False),
-    "Jogos de tabuleiro": ("Jogo de tabuleiro", (59, 399), "Regular", False),
-    "Bonecos": ("Boneco articulado", (39, 299), "Regular", False),
-    "Educativos": ("Brinquedo educativo", (29, 249), "Regular", False),
-    "Últimas unidades": ("Mochila", (59, 199), "Regular", False),
-    "Mostruário": ("Cadeira de escritório", (299, 999), "Volumoso", False),
-}
-
-STYLES = ["Essencial", "Premium", "Clássico", "Urbano", "Eco", "Pro", "Max", "Lite", "Plus"]
-BRANDS = [
-    "Aurora", "Boreal", "Cáctus", "Dunas", "Estrela Azul", "Figueira", "Guará", "Horizonte",
-    "Ipê", "Jacarandá", "Kaiser Tech", "Lumen",
-]  # fmt: skip
-COLORS = [("Preto", "#1F1F1F"), ("Azul", "#1F4E9A"), ("Vermelho", "#B3261E")]
-SIZES = ["P", "M", "G"]
-CARGO_TYPES = ["Regular", "Frágil", "Volumoso"]
-
-
-class DemoStorage(NamedTuple):
-    code: str
-    trade_name: str
-    document: str
-    zip_code: str
-    address: str
-    number: str
-    district: str
-    city: str
-    state_code: str
-    latitude: str
-    longitude: str
-    priority: int
-    additional_time: int
-
-
-STORAGES = [
-    DemoStorage("cd-sao-paulo", "CD São Paulo", "12.345.678/0001-90", "01310-100",
-                "Avenida Paulista", "1578", "Bela Vista", "São Paulo", "BR-SP",
-                "-23.561414", "-46.655881", 30, 0),
-    DemoStorage("loja-rio-centro", "Loja Rio Centro", "12.345.678/0002-71", "20040-002",
-                "Avenida Rio Branco", "156", "Centro", "Rio de Janeiro", "BR-RJ",
-                "-22.906847", "-43.176360", 20, 1),
-    DemoStorage("cd-curitiba", "CD Curitiba", "12.345.678/0003-52", "80010-000",
-                "Rua XV de Novembro", "700", "Centro", "Curitiba", "BR-PR",
-                "-25.429596", "-49.271272", 10, 2),
-]  # fmt: skip
+COLORS = DATA["colors"]
+SIZES = DATA["sizes"]
 
 
 def _placeholder_png(label: str, color: str) -> bytes:
@@ -232,8 +109,8 @@ def _seed_categories(stdout) -> dict[str, Category]:
         by_name[name] = category
         return category
 
-    for root_position, (root_name, (active, children)) in enumerate(CATEGORY_TREE.items()):
-        root = get(root_name, None, root_position, active)
+    for root_position, (root_name, children) in enumerate(DATA["categories"].items()):
+        root = get(root_name, None, root_position, root_name not in DATA["inactive_roots"])
         for child_position, (child_name, grandchildren) in enumerate(children.items()):
             child = get(child_name, root, child_position, True)
             for leaf_position, leaf_name in enumerate(grandchildren):
@@ -274,17 +151,17 @@ def _seed_attributes(stdout) -> tuple[dict[str, AttributeValue], dict[str, Attri
 
 def _seed_storages(stdout) -> list[Storage]:
     storages = []
-    for spec in STORAGES:
+    for spec in DATA["storages"]:
         storage, created = Storage.objects.get_or_create(
-            code=spec.code,
+            code=spec["code"],
             defaults={
-                **spec._asdict(),
-                "corporate_name": f"Loja Demo Comércio Ltda - {spec.city}",
-                "email": f"{spec.code}@store.example",
+                **spec,
+                "corporate_name": f"Loja Demo Comércio Ltda - {spec['city']}",
+                "email": f"{spec['code']}@store.example",
                 "phone": "+55 11 4000-0000",
                 "country_code": "BRA",
-                "latitude": Decimal(spec.latitude),
-                "longitude": Decimal(spec.longitude),
+                "latitude": Decimal(spec["latitude"]),
+                "longitude": Decimal(spec["longitude"]),
             },
         )
         say_created(stdout, f"storage {storage}", created)
@@ -308,14 +185,14 @@ VARIATION_SHARES = ("base_price", "brand", "main_category", "cargo_type", "addit
 
 def _plan_products(rng, categories, brands, cargo_types, colors, sizes):
     """Every demo product (main products and variations), unsaved, in a fixed order."""
-    leaves = list(LEAF_PRODUCTS)
-    brand_list = list(brands.values())
+    leaves = list(DATA["leaf_products"])
+    brand_list, styles = list(brands.values()), DATA["styles"]
     planned: list[_NewProduct] = []
-    for index in range(PRODUCT_COUNT):
+    for index in range(DATA["product_count"]):
         leaf = leaves[index % len(leaves)]
-        noun, (low, high), cargo, varies = LEAF_PRODUCTS[leaf]
+        noun, low, high, cargo, varies = DATA["leaf_products"][leaf]
         brand = brand_list[rng.randrange(len(brand_list))]
-        style = STYLES[rng.randrange(len(STYLES))]
+        style = styles[rng.randrange(len(styles))]
         sku = f"DEMO-{index + 1:04d}"
         price = Decimal(rng.randint(low, high)) + Decimal("0.90")
         category = categories[leaf]
@@ -452,28 +329,13 @@ def _seed_products(rng, categories, brands, cargo_types, colors, sizes, storages
 
 
 def _seed_price_rules(categories, stdout) -> None:
-    sports, created = PriceRule.objects.get_or_create(
-        name="Semana do esporte: 15% off",
-        defaults={
-            "rule_target": Target.CATEGORY,
-            "value": Decimal("15"),
-            "priority": 10,
-            "update_comparison_price": UpdateComparison.SALE_PRICE,
-        },
-    )
-    if created:
-        sports.categories.set([categories["Esportes"]])
-        stdout.write(f"  created price rule '{sports.name}'")
-    bulk, created = PriceRule.objects.get_or_create(
-        name="Leve 3 ou mais: 5% off",
-        defaults={
-            "rule_target": Target.ALL,
-            "value": Decimal("5"),
-            "begin_quantity": 3,
-            "priority": 1,
-        },
-    )
-    say_created(stdout, f"price rule '{bulk.name}'", created)
+    for spec in DATA["price_rules"]:
+        defaults = {**spec, "value": Decimal(spec["value"])}
+        name, category_names = defaults.pop("name"), defaults.pop("categories", [])
+        rule, created = PriceRule.objects.get_or_create(name=name, defaults=defaults)
+        if created:
+            rule.categories.set([categories[category] for category in category_names])
+        say_created(stdout, f"price rule '{name}'", created)
 
 
 WHOLESALE_CODE = "atacado"
@@ -549,12 +411,6 @@ def _seed_interests(stdout) -> None:
 # Related and indicated products of the first demo products (the upsell offers' too).
 RELATION_SOURCES = 12
 RELATIONS_PER_KIND = 3
-# name -> (colour, on the first products (count), on the categories (names))
-SEALS: dict[str, tuple[str, int, tuple[str, ...]]] = {
-    "Frete grátis": ("#1e7e34", 0, ("Eletrônicos",)),
-    "Lançamento": ("#1d5fa8", 8, ()),
-    "Oferta da semana": ("#c0392b", 0, ("Moda",)),
-}
 
 
 def _seed_relations(stdout) -> None:
@@ -597,9 +453,11 @@ def _seal_png(label: str, color: str) -> bytes:
 
 
 def _seed_seals(stdout) -> None:
-    """The seals of SEALS, created once by name (a seal staff changed is left alone)."""
+    """The demo seals, created once by name (a seal staff changed is left alone)."""
     mains = Product.objects.filter(parent__isnull=True, sku__startswith="DEMO-").order_by("sku")
-    for position, (name, (color, product_count, category_names)) in enumerate(SEALS.items()):
+    for position, (name, (color, product_count, category_names)) in enumerate(
+        DATA["seals"].items()
+    ):
         if Seal.objects.filter(name=name).exists():
             continue
         seal = Seal(name=name, position=position)
@@ -617,10 +475,10 @@ def _seed_seals(stdout) -> None:
 
 def seed(*, stdout) -> None:
     stdout.write("Catalog: categories, brands, products, storages, stock, prices")
-    rng = random.Random(SEED)  # noqa: S311 (demo data, not security)
+    rng = random.Random(DATA["seed"])  # noqa: S311 (demo data, not security)
     categories = _seed_categories(stdout)
-    brands = _seed_named(Brand, BRANDS, stdout, "brands")
-    cargo_types = _seed_named(CargoType, CARGO_TYPES, stdout, "cargo types")
+    brands = _seed_named(Brand, DATA["brands"], stdout, "brands")
+    cargo_types = _seed_named(CargoType, DATA["cargo_types"], stdout, "cargo types")
     colors, sizes = _seed_attributes(stdout)
     storages = _seed_storages(stdout)
     _seed_products(rng, categories, brands, cargo_types, colors, sizes, storages, stdout)

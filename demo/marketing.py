@@ -1,0 +1,152 @@
+"""Demo data of the marketing app: three banner groups with generated images (one banner
+scheduled in the future, one expired, one inactive) and two upsell offers. The
+`category-top` group is linked to categories (those of the offered products among them),
+so product pages show it in `bannerGroups`.
+
+Idempotent: a group is looked up by its code and its banners are only created with it;
+upsell offers (on catalog demo products, looked up by SKU) are created only for a location
+that has none. Nothing staff changed is
+overwritten.
+"""
+
+import io
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.core.files.base import ContentFile
+from django.utils import timezone
+from PIL import Image, ImageDraw, ImageFont
+
+from catalog.models import Category, PriceRule, Product
+from catalog.pricing import Target, Trigger
+from demo import load_data
+from marketing.models import Banner, BannerGroup, Upsell, UpsellLocation
+from marketing.services import banner_images_refresh
+
+DATA = load_data("marketing")
+UPSELL_SKUS: dict[str, str] = DATA["upsell_skus"]  # products of the catalog demo
+
+
+def demo_image(width: int, height: int, text: str, colors) -> ContentFile:
+    """A horizontal two-colour gradient with a caption, as a JPEG upload."""
+    start, end = colors
+    mask = Image.linear_gradient("L").rotate(90).resize((width, height))
+    # The mask is 255 on the right after the rotation: the end colour shows there.
+    image = Image.composite(
+        Image.new("RGB", (width, height), end), Image.new("RGB", (width, height), start), mask
+    )
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=max(16, height // 8))
+    draw.text((width // 20, height // 2), text, fill=(255, 255, 255), font=font, anchor="lm")
+    buffer = io.BytesIO()
+    image.save(buffer, format="JPEG", quality=85)
+    return ContentFile(buffer.getvalue())
+
+
+def _slug(text: str) -> str:
+    return "".join(c if c.isalnum() else "-" for c in text.lower()).strip("-")[:40]
+
+
+def _seed_group(spec: dict[str, Any], *, stdout) -> None:
+    dw, dh, tw, th, mw, mh = spec["sizes"]
+    group, created = BannerGroup.objects.get_or_create(
+        code=spec["code"],
+        defaults={
+            "name": spec["name"],
+            "location_id": spec["location"],
+            "title": spec["title"],
+            "desktop_width": dw,
+            "desktop_height": dh,
+            "tablet_width": tw,
+            "tablet_height": th,
+            "mobile_width": mw,
+            "mobile_height": mh,
+            "additional_parameter": {"autoplaySeconds": 6} if spec["code"] == "home-main" else {},
+            "pages": ["home"] if spec["code"].startswith("home") else ["category"],
+        },
+    )
+    if not created:
+        return
+    now = timezone.now()
+    for item in spec["banners"]:
+        starts, ends = item.get("starts_in_days"), item.get("ends_in_days")
+        banner = Banner(
+            group=group,
+            name=item["name"],
+            alt=item["name"],
+            desktop_url=item["url"],
+            order=item["order"],
+            active=item.get("active", True),
+            start_at=None if starts is None else now + timedelta(starts),
+            end_at=None if ends is None else now + timedelta(ends),
+        )
+        name = f"{spec['code']}-{_slug(item['name'])}"
+        colors = [tuple(color) for color in item["colors"]]
+        banner.desktop_original_image.save(
+            f"{name}-desktop.jpg",
+            demo_image(dw * 3 // 2, dh * 3 // 2, item["name"], colors),
+            save=False,
+        )
+        if item.get("own_mobile_image"):
+            banner.mobile_original_image.save(
+                f"{name}-mobile.jpg", demo_image(mw, mh, item["name"], colors[::-1]), save=False
+            )
+        banner.save()
+        banner_images_refresh(banner=banner)
+    if spec["code"] == "category-top":
+        # the first categories, and those of the offered products: their pages show it
+        offered = Product.objects.filter(sku__in=UPSELL_SKUS.values(), main_category__isnull=False)
+        group.categories.set(
+            [
+                *Category.objects.order_by("id")[:2],
+                *Category.objects.filter(pk__in=offered.values("main_category_id")),
+            ]
+        )
+        group.products.set(Product.objects.filter(parent__isnull=True).order_by("id")[:3])
+    stdout.write(f"  created banner group {spec['code']} with {len(spec['banners'])} banners")
+
+
+def _upsell_rule() -> PriceRule:
+    rule, _ = PriceRule.objects.get_or_create(
+        name=DATA["upsell_rule_name"],
+        defaults={"trigger": Trigger.UPSELL, "rule_target": Target.ALL, "value": Decimal("10")},
+    )
+    return rule
+
+
+def _seed_upsells(*, stdout) -> None:
+    products = {
+        product.sku: product
+        for product in Product.objects.sellable().filter(sku__in=UPSELL_SKUS.values())
+    }
+    if len(products) < len(set(UPSELL_SKUS.values())):
+        stdout.write("  catalog demo products not found: upsell offers skipped")
+        return
+    offers = [
+        (UpsellLocation.CART, "Complete o visual", "cart-offer", ["cart-trigger"]),
+        (UpsellLocation.CHECKOUT, "Oferta de última hora", "checkout-offer", []),
+    ]
+    for location, title, offered, triggers in offers:
+        if Upsell.objects.filter(location=location).exists():
+            continue
+        product = products[UPSELL_SKUS[offered]]
+        offer = Upsell.objects.create(
+            display_title=title,
+            display_description=f"Leve {product.name} com 10% de desconto.",
+            display_button_text="Adicionar ao carrinho",
+            quantity=1,
+            product=product,
+            price_rule=_upsell_rule(),
+            location=location,
+            priority=10,
+        )
+        offer.trigger_products.set([products[UPSELL_SKUS[name]] for name in triggers])
+        stdout.write(f"  created upsell offer '{title}' ({location})")
+
+
+def seed(*, stdout) -> None:
+    stdout.write("Marketing: banner groups and upsell offers")
+    for spec in DATA["groups"]:
+        _seed_group(spec, stdout=stdout)
+    _seed_upsells(stdout=stdout)

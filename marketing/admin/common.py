@@ -1,0 +1,206 @@
+"""Pieces the marketing admins share: status badges and filter, thumbnails, the
+publishing actions and their report, autocompletes for searchable relations."""
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import admin, messages
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from infra.admin import SafeAutocompleteMixin, badge
+from infra.cdn import cdn_purge, cdn_purge_configured
+
+from ..models import DEVICES, Banner
+from ..scheduling import Status
+
+STATUS_BADGES = {  # label, colour
+    Status.LIVE: (_("live"), "green"),
+    Status.SCHEDULED: (_("scheduled"), "blue"),
+    Status.EXPIRED: (_("expired"), "grey"),
+    Status.INACTIVE: (_("inactive"), "red"),
+}
+
+
+def status_badge(record, moment=None):
+    return badge(*STATUS_BADGES[record.status_at(moment or timezone.now())])
+
+
+@admin.display(description=_("status"))
+def status_column(record):
+    return status_badge(record) if record.pk else "-"
+
+
+def thumbnail(file, *, height: int = 48):
+    if not file:
+        return "-"
+    return format_html(
+        '<img src="{}" alt="" style="max-height:{}px;max-width:160px;border:1px solid #ddd">',
+        file.url,
+        height,
+    )
+
+
+def fitted_thumbnails(banner):
+    return format_html(
+        "{} {} {}", *(thumbnail(getattr(banner, f"{device}_image")) for device in DEVICES)
+    )
+
+
+def when_text(moment) -> str:
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
+
+
+def _scheduled_reason(banner: Banner, moment) -> str:
+    """Why a scheduled banner is not live yet: its group's start or its own."""
+    group_start = banner.group.start_at
+    if (
+        group_start is not None
+        and group_start > moment
+        and (banner.start_at is None or group_start >= banner.start_at)
+    ):
+        return gettext("its group starts %(when)s") % {"when": when_text(group_start)}
+    if banner.start_at is not None and banner.start_at > moment:
+        return gettext("starts %(when)s") % {"when": when_text(banner.start_at)}
+    return gettext("its schedule never overlaps its group's")
+
+
+def banner_states_message(banners: list[Banner], moment) -> str:
+    """ "2 banners live, 1 still scheduled (its group starts 2026-12-01 00:00)": what
+    `banners` show in the public listing at `moment` (their group's schedule included)."""
+    by_status: dict[Status, list[Banner]] = {status: [] for status in Status}
+    for banner in banners:
+        by_status[banner.status_at(moment)].append(banner)
+    live = len(by_status[Status.LIVE])
+    parts = [ngettext("%(n)d banner live", "%(n)d banners live", live) % {"n": live}]
+    scheduled = by_status[Status.SCHEDULED]
+    if scheduled:
+        reasons = list(dict.fromkeys(_scheduled_reason(banner, moment) for banner in scheduled))
+        parts.append(
+            ngettext(
+                "%(n)d still scheduled (%(why)s)", "%(n)d still scheduled (%(why)s)", len(scheduled)
+            )
+            % {"n": len(scheduled), "why": "; ".join(reasons[:3])}
+        )
+    expired = len(by_status[Status.EXPIRED])
+    if expired:
+        parts.append(ngettext("%(n)d expired", "%(n)d expired", expired) % {"n": expired})
+    inactive = len(by_status[Status.INACTIVE])
+    if inactive:
+        parts.append(ngettext("%(n)d inactive", "%(n)d inactive", inactive) % {"n": inactive})
+    return ", ".join(parts) + "."
+
+
+def public_cache_note() -> str:
+    """How long a browser or CDN may keep the listing answered before a change."""
+    note = gettext(
+        "The public banner listing answers the change at once to clients that revalidate; "
+        "a browser or CDN may keep its previous copy for up to %(seconds)d seconds "
+        "(Cache-Control max-age of %(path)s)."
+    ) % {"seconds": settings.PUBLIC_CACHE_SECONDS, "path": banners_public_path()}
+    if cdn_purge_configured():
+        note += " " + gettext('Use the "Purge CDN" action to drop the CDN\'s copies now.')
+    return note
+
+
+def banners_public_path() -> str:
+    return "/api/v3" + reverse("banner-groups")
+
+
+def banners_public_url() -> str:
+    return settings.PUBLIC_BASE_URL.rstrip("/") + banners_public_path()
+
+
+def publishing_action(description, message, change):
+    """An action of a PublishingActions admin: `change(queryset, moment)` returns the records
+    it changed; the report counts them with `message` (ngettext_lazy(..., "n")) and says what
+    their banners show now."""
+
+    @admin.action(description=description)
+    def action(self, request, queryset):
+        moment = timezone.now()
+        records = change(queryset, moment)
+        banners = self.banners_of(records)
+        self.message_user(
+            request,
+            f"{message % {'n': len(records)}} {banner_states_message(banners, moment)} "
+            f"{public_cache_note()}",
+        )
+
+    return action
+
+
+class PublishingActions:
+    """ "Publish now", "Unpublish" and "Purge CDN" for the banner and banner group admins."""
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        if not cdn_purge_configured():
+            actions.pop("purge_cdn", None)
+        return actions
+
+    def banners_of(self, records: list) -> list[Banner]:
+        """The banners whose state an action on `records` reports (these are banners)."""
+        return records
+
+    @admin.action(description=_("Purge CDN copies of the banner listing"))
+    def purge_cdn(self, request, queryset):
+        url = banners_public_url()
+        failure = cdn_purge([url])
+        if failure:
+            self.message_user(
+                request,
+                gettext("CDN purge of %(url)s failed: %(reason)s.")
+                % {"url": url, "reason": failure},
+                messages.ERROR,
+            )
+        else:
+            self.message_user(request, gettext("CDN purge requested for %(url)s.") % {"url": url})
+
+
+class StatusListFilter(admin.SimpleListFilter):
+    """live / scheduled / expired / inactive, right now."""
+
+    title = _("status")
+    parameter_name = "status"
+
+    def lookups(self, request, model_admin):
+        return [(status.value, STATUS_BADGES[status][0]) for status in Status]
+
+    def queryset(self, request, queryset):
+        if self.value() in {status.value for status in Status}:
+            return queryset.with_status(self.value(), timezone.now())
+        return queryset
+
+
+class AutocompleteWhenSearchable(SafeAutocompleteMixin):
+    """Autocomplete widgets for the relations whose admin can be searched (the catalog's);
+    plain selects otherwise, so a catalog admin without search_fields never breaks checks.
+    The widgets are the safe ones: a garbage id is a form error."""
+
+    autocomplete_candidates: tuple[str, ...] = ()
+
+    def get_autocomplete_fields(self, request):
+        fields = []
+        for name in self.autocomplete_candidates:
+            related = self.model._meta.get_field(name).related_model
+            related_admin = self.admin_site._registry.get(related)
+            if related_admin is not None and related_admin.search_fields:
+                fields.append(name)
+        return fields
+
+
+BANNER_IMAGES_FIELDSET: tuple[Any, Any] = (  # shared by the inline and the banner admin
+    _("Images and links"),
+    {
+        "fields": [
+            ("desktop_original_image", "desktop_url"),
+            ("tablet_original_image", "tablet_url"),
+            ("mobile_original_image", "mobile_url"),
+            "fitted_images",
+        ]
+    },
+)
