@@ -241,7 +241,7 @@ def _upload_image(upload: FieldFile, *, max_pixels: int) -> PILImage:
     try:
         upload.open("rb")
         upload.seek(0)
-        return open_image(upload, max_pixels=max_pixels)
+        return open_image(upload.read(), max_pixels=max_pixels)
     except (ImageFitError, OSError) as exc:
         raise MediaImageError(_("The file is not a readable image.")) from exc
 
