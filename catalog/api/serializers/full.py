@@ -244,7 +244,7 @@ class VariationsSerializer(serializers.Serializer):
     attributes = VariationAttributeSerializer(many=True)
 
 
-def _summaries(help_text: str) -> serializers.Field:
+def _summaries_field(help_text: str) -> serializers.Field:
     return serializers.SerializerMethodField(
         help_text=help_text + " A variation without its own shows its main product's."
     )
@@ -285,10 +285,10 @@ class FullProductSerializer(serializers.Serializer):
     brand = BrandSerializer(source="product.brand", allow_null=True)
     flags = FlagsSerializer(source="product")
     tax = TaxSerializer(source="product")
-    indicatedProducts = _summaries(
+    indicatedProducts = _summaries_field(
         "Products staff indicate with this one (bought together), in staff order; active ones only."
     )
-    relatedProducts = _summaries(
+    relatedProducts = _summaries_field(
         "Similar products staff relate to this one, in staff order; active ones only."
     )
     filters = FilterSerializer(
