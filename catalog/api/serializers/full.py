@@ -13,7 +13,7 @@ from ...models import ProductDescription
 from ...selectors import FullProductFacts, ProductStatus, SealData
 from ...selectors.facts import ReviewSummaryFacts
 from .fields import MoneyField, OptionalTextField, stored_file_url
-from .price_rules import PriceRuleSerializer
+from .price_rules import PriceRuleSchedulingSerializer, PriceRuleSerializer
 from .summary import (
     AttributeSerializer,
     AttributeValueSerializer,
@@ -23,9 +23,7 @@ from .summary import (
 )
 
 
-class StockSerializer(serializers.Serializer):
-    """The contract's Stock, of a `catalog.selectors.StockFacts`."""
-
+class StockSerializer(serializers.Serializer):  # of a `catalog.selectors.StockFacts`
     productId = serializers.IntegerField(source="product_id")
     productStorageId = serializers.IntegerField(source="storage_id", help_text="The storage's id.")
     availableStock = serializers.IntegerField(source="available")
@@ -199,9 +197,8 @@ class VariationCombinationSerializer(serializers.Serializer):
     stock = serializers.IntegerField()
 
 
-class SealSchedulingSerializer(serializers.Serializer):
-    startDate = serializers.DateTimeField(source="start_at", allow_null=True)
-    endDate = serializers.DateTimeField(source="end_at", allow_null=True)
+class SealSchedulingSerializer(PriceRuleSchedulingSerializer):  # the seal's schema name
+    pass
 
 
 class SealSerializer(serializers.Serializer):
