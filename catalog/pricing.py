@@ -31,7 +31,7 @@ from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
 
-from infra.money import CENT, money
+from infra.money import CENT, ZERO, money
 from storefront.payments import (
     NO_CASH_DISCOUNT,
     SINGLE_PAYMENT,
@@ -42,7 +42,6 @@ from storefront.payments import (
     installment_plan,
 )
 
-ZERO = Decimal("0")
 HUNDRED = Decimal("100")
 
 

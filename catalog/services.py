@@ -2,7 +2,6 @@
 
 import logging
 from dataclasses import dataclass, field
-from io import BytesIO
 from pathlib import Path
 
 from django.conf import settings
@@ -10,15 +9,17 @@ from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models.fields.files import FieldFile
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.functional import Promise
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL.Image import Image as PILImage
 
 from infra.cache import cache_namespace_bump
 from infra.events import emit
+from infra.images import ImageFitError, open_image, scale_down
 from jobs.services import email_enqueue
 
 from .errors import ProductNotFound
@@ -227,50 +228,46 @@ def interest_reply(
 # Images larger than this on a side get a web-sized copy in `file`; the upload is kept
 # untouched in `original_file`.
 WEB_IMAGE_MAX_SIDE = 1600
-_WEB_FORMATS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "GIF": "gif"}
+# Pillow's own decompression-bomb limit (2 x Image.MAX_IMAGE_PIXELS): nothing real is larger.
+MEDIA_MAX_SOURCE_PIXELS = 178_956_970
 
 
 class MediaImageError(Exception):
-    """The uploaded file is not an image Pillow can read."""
+    """An uploaded product image or seal is not an image Pillow can read, or is too large."""
+
+
+def _upload_image(upload: FieldFile, *, max_pixels: int) -> PILImage:
+    """The upload decoded by infra.images.open_image (upright, first frame)."""
+    try:
+        upload.open("rb")
+        upload.seek(0)
+        return open_image(upload.read(), max_pixels=max_pixels)
+    except (ImageFitError, OSError) as exc:
+        raise MediaImageError(_("The file is not a readable image.")) from exc
 
 
 def media_prepare_image(*, media: ProductMedia) -> ProductMedia:
     """Read the uploaded original with Pillow: width, height and sizes; web-sized `file`.
 
-    Images larger than WEB_IMAGE_MAX_SIDE get a resized copy in `file`; smaller ones
-    leave `file` empty and are shown from the original. Call before saving a media whose
-    original was (re)uploaded; it does not save the row.
+    Images larger than WEB_IMAGE_MAX_SIDE get a copy scaled to it in `file` (infra.images:
+    JPEG, or PNG with transparency); smaller ones leave `file` empty and are shown from the
+    original. Call before saving a media whose original was (re)uploaded; it does not save
+    the row.
     """
     source = media.original_file
     if not source:
         return media
-    try:
-        source.open("rb")
-        source.seek(0)
-        with Image.open(source) as image:
-            image.load()
-            fmt = image.format or "PNG"
-            width, height = image.size
-            media.original_size = source.size
-            if max(width, height) <= WEB_IMAGE_MAX_SIDE:
-                # Small enough to show as is: no copy (the API falls back to the original).
-                media.file = None
-                media.width, media.height, media.size = width, height, source.size
-                return media
-            web = image.copy()
-    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
-        raise MediaImageError(_("The file is not a readable image.")) from exc
-
-    web.thumbnail((WEB_IMAGE_MAX_SIDE, WEB_IMAGE_MAX_SIDE))
-    fmt = fmt if fmt in _WEB_FORMATS else "PNG"
-    if fmt == "JPEG" and web.mode not in ("RGB", "L"):
-        web = web.convert("RGB")
-    buffer = BytesIO()
-    web.save(buffer, format=fmt, optimize=True)
+    image = _upload_image(source, max_pixels=MEDIA_MAX_SOURCE_PIXELS)
+    media.original_size = source.size
+    if max(image.size) <= WEB_IMAGE_MAX_SIDE:
+        # Small enough to show as is: no copy (the API falls back to the original).
+        media.file = None
+        media.width, media.height, media.size = image.width, image.height, source.size
+        return media
+    web = scale_down(image, max_side=WEB_IMAGE_MAX_SIDE)
     stem = Path(source.name or "image").stem
-    media.file.save(f"{stem}-web.{_WEB_FORMATS[fmt]}", ContentFile(buffer.getvalue()), save=False)
-    media.width, media.height = web.size
-    media.size = buffer.tell()
+    media.file.save(f"{stem}-web.{web.extension}", ContentFile(web.content), save=False)
+    media.width, media.height, media.size = web.width, web.height, len(web.content)
     return media
 
 
@@ -315,10 +312,6 @@ def product_review_summaries_store(*, counts: dict[int, dict[int, int]]) -> None
 # --- Seals --------------------------------------------------------------------------
 
 
-class SealImageError(Exception):
-    """The seal's upload is not an image Pillow can read, or it is too large."""
-
-
 def seal_prepare_image(*, seal: Seal) -> Seal:
     """Fit the uploaded original in SEAL_MAX_SIDE x SEAL_MAX_SIDE (aspect kept, EXIF
     orientation applied, metadata dropped) as a PNG in `image`. Call before saving a
@@ -326,29 +319,9 @@ def seal_prepare_image(*, seal: Seal) -> Seal:
     source = seal.original_image
     if not source:
         return seal
-    try:
-        source.open("rb")
-        source.seek(0)
-        with Image.open(source) as opened:
-            if opened.width * opened.height > SEAL_MAX_SOURCE_PIXELS:
-                raise SealImageError(
-                    _("The image has %(width)sx%(height)s pixels; at most %(limit)s accepted.")
-                    % {
-                        "width": opened.width,
-                        "height": opened.height,
-                        "limit": f"{SEAL_MAX_SOURCE_PIXELS:,}",
-                    }
-                )
-            opened.seek(0)  # first frame of an animation
-            image = ImageOps.exif_transpose(opened)
-            image.load()
-    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
-        raise SealImageError(_("The file is not a readable image.")) from exc
-    image = image.convert("RGBA")
-    image.thumbnail((SEAL_MAX_SIDE, SEAL_MAX_SIDE), Image.Resampling.LANCZOS)
-    buffer = BytesIO()
-    image.save(buffer, format="PNG", optimize=True)
+    image = _upload_image(source, max_pixels=SEAL_MAX_SOURCE_PIXELS)
+    fitted = scale_down(image, max_side=SEAL_MAX_SIDE, png=True)
     stem = Path(source.name or "seal").stem
-    seal.image.save(f"{stem}-{SEAL_MAX_SIDE}.png", ContentFile(buffer.getvalue()), save=False)
-    seal.width, seal.height = image.size
+    seal.image.save(f"{stem}-{SEAL_MAX_SIDE}.png", ContentFile(fitted.content), save=False)
+    seal.width, seal.height = fitted.width, fitted.height
     return seal

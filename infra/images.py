@@ -5,8 +5,9 @@ header claims more than `max_pixels` (a decompression bomb), is refused with
 `ImageFitError` before any pixel is decoded; EXIF orientation is applied. `encode_image`
 writes the result without metadata: opaque images as progressive JPEG, images with
 transparency as PNG. `fit_within` scales an image down (never up) to fit a box, keeping its
-aspect ratio. Banner copies (marketing.images.fit_image) and review photos
-(feedback.services) are built from these.
+aspect ratio (`scale_down` from an opened image). Banner copies (marketing.images.fit_image),
+review photos (feedback.review_writes), product medias and seals (catalog.services) are built
+from these.
 """
 
 import io
@@ -75,10 +76,16 @@ def encode_image(image: Image.Image, *, transparent: bool) -> FittedImage:
     )
 
 
-def fit_within(source: bytes | BinaryIO, *, max_side: int, max_pixels: int) -> FittedImage:
+def fit_within(
+    source: bytes | BinaryIO, *, max_side: int, max_pixels: int, png: bool = False
+) -> FittedImage:
     """`source` scaled down (never up) so neither side exceeds `max_side`, re-encoded."""
-    image = open_image(source, max_pixels=max_pixels)
-    transparent = has_alpha(image)
+    return scale_down(open_image(source, max_pixels=max_pixels), max_side=max_side, png=png)
+
+
+def scale_down(image: Image.Image, *, max_side: int, png: bool = False) -> FittedImage:
+    """`image` scaled down (never up) to fit `max_side`, encoded (as PNG when `png`)."""
+    transparent = png or has_alpha(image)
     image = image.convert("RGBA" if transparent else "RGB")
     scale = min(1.0, max_side / max(image.width, image.height))
     if scale < 1.0:

@@ -17,11 +17,11 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from . import forms as number_forms
+from .money import ZERO
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
-ZERO = Decimal("0")
 NOT_NEGATIVE = MinValueValidator(ZERO)
 ALPHA_3 = RegexValidator(r"^[A-Z]{3}\Z", _("Use the ISO 3166-1 alpha-3 code, e.g. BRA."))
 

@@ -3,6 +3,7 @@
 from decimal import ROUND_HALF_UP, Decimal
 
 CENT = Decimal("0.01")
+ZERO = Decimal("0")
 
 
 def money(value: Decimal) -> Decimal:

@@ -15,9 +15,8 @@ from decimal import ROUND_CEILING, Decimal, localcontext
 from functools import lru_cache
 from typing import Protocol
 
-from infra.money import CENT, money
+from infra.money import CENT, ZERO, money
 
-ZERO = Decimal("0.00")
 # (1 + i) ** -n needs more digits than money does: 99 months at 100%/month is 2 ** -99.
 _RATE_PRECISION = 60
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from infra.admin import HISTORY_FIELDSET, SafeAutocompleteMixin
 
 from ..models import ProductRelation, Seal
-from ..services import SealImageError, seal_prepare_image
+from ..services import MediaImageError, seal_prepare_image
 
 
 class ProductRelationInline(SafeAutocompleteMixin, admin.TabularInline):
@@ -46,7 +46,7 @@ class SealForm(forms.ModelForm):
                 return
             try:
                 seal_prepare_image(seal=self.instance)
-            except SealImageError as exc:
+            except MediaImageError as exc:
                 self.add_error("original_image", str(exc))
 
 

@@ -4,8 +4,9 @@ answers without being built again.
 
 - `product_summaries(ids, base_url=..., key="id")`: {id: Fragment} of the contract's
   Product summary (2.2); `key="productId"` gives the review list's variant.
-- `product_full(product_id, base_url=..., price_rule=..., quantity=...)`: the contract's
-  Upsell product (2.11), priced in the default trade policy with the offer's rule.
+- `product_full_answer(product_id, base_url=..., price_rule=..., quantity=...)`: the
+  contract's Upsell product (2.11), priced in the default trade policy with the offer's
+  rule, and the moment it stops being exact by itself.
 
 A page of N products costs one `get_many` on the cache; the misses are loaded with a
 fixed number of queries whatever N is (`catalog.selectors` prefetch recipes), rendered
@@ -121,21 +122,6 @@ class FullProductAnswer:
     valid_until: datetime | None
 
 
-def product_full(
-    product_id: int,
-    *,
-    base_url: str,
-    price_rule: PriceRule | None = None,
-    quantity: int = 1,
-) -> Fragment | None:
-    """The rendered full product, priced for `quantity` in the default trade policy with
-    `price_rule` forced (an upsell offer's), or None when the product does not exist."""
-    answer = product_full_answer(
-        product_id, base_url=base_url, price_rule=price_rule, quantity=quantity
-    )
-    return answer.body if answer is not None else None
-
-
 def _earliest(*moments: datetime | None) -> datetime | None:
     return min((moment for moment in moments if moment is not None), default=None)
 
@@ -147,7 +133,9 @@ def product_full_answer(
     price_rule: PriceRule | None = None,
     quantity: int = 1,
 ) -> FullProductAnswer | None:
-    """`product_full` with the moment it stops being exact by itself."""
+    """The rendered full product, priced for `quantity` in the default trade policy with
+    `price_rule` forced (an upsell offer's), and the moment it stops being exact by itself;
+    None when the product does not exist."""
     moment = timezone.now()
     rule_id = price_rule.pk if price_rule is not None else 0
     sections = tuple(FULL_PRODUCT_SECTIONS.values())
@@ -197,15 +185,8 @@ def _render_full(
         rendered_sections[section.field] = value
         boundary = _earliest(boundary, section_until)
     summaries = product_summaries((*facts.indicated_ids, *facts.related_ids), base_url=base_url)
-    data = FullProductSerializer(
-        product,
-        context={
-            "base_url": base_url,
-            "facts": {product.pk: facts},
-            "product_summaries": summaries,
-            "sections": rendered_sections,
-        },
-    ).data
+    shown = {"base_url": base_url, "product_summaries": summaries, "sections": rendered_sections}
+    data = FullProductSerializer(facts, context=shown).data
     return json_bytes(data), boundary
 
 

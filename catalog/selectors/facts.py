@@ -82,8 +82,9 @@ class VariationFacts:
 
 @dataclass(frozen=True)
 class FullProductFacts:
-    """What the full product shows beyond its own columns (prices, variations, ...)."""
+    """The product and what it shows beyond its own columns (prices, variations, ...)."""
 
+    product: Product
     price: pricing.Price
     original_price: pricing.Price
     variations: VariationFacts
@@ -93,7 +94,7 @@ class FullProductFacts:
     stocks: tuple[StockFacts, ...]
     status: ProductStatus
     review: ReviewSummaryFacts | None
-    price_rules: tuple[PriceRule, ...]
+    price_rules: tuple[PriceRule, ...] | None
     linked_trade_policies: tuple[TradePolicy, ...] | None
     # ids of the sellable products of `indicatedProducts` / `relatedProducts`, in order
     indicated_ids: tuple[int, ...] = ()
@@ -200,19 +201,19 @@ def product_review_summary_get(product: Product) -> ReviewSummaryFacts | None:
     )
 
 
-def product_price_rules_get(product: Product, context: PriceContext) -> tuple[PriceRule, ...]:
+def product_price_rules_get(
+    product: Product, context: PriceContext
+) -> tuple[PriceRule, ...] | None:
     """The price rules applying to the product now (`pricing.rules_for_product`), as the
-    cached rule records (no query on a warm cache)."""
+    cached rule records (no query on a warm cache); None when none applies."""
     applying = pricing.rules_for_product(
         product_pricing_data(product, context),
         context.rules,
         trade_policy_id=context.trade_policy_id,
         moment=context.moment,
     )
-    if not applying:
-        return ()
-    records = active_price_rule_records()
-    return tuple(records[rule.id] for rule in applying if rule.id in records)
+    records = active_price_rule_records() if applying else {}
+    return tuple(records[rule.id] for rule in applying if rule.id in records) or None
 
 
 def product_trade_policies_get(product: Product) -> tuple[TradePolicy, ...] | None:
@@ -242,6 +243,7 @@ def full_product_facts_get(
     )
     relations = product_relation_ids(product)
     return FullProductFacts(
+        product=product,
         price=product_price_get(product=product, context=context, quantity=quantity),
         original_price=product_price_get(product=product, context=context, apply_rules=False),
         variations=variations,

@@ -309,7 +309,7 @@ class UpsellProductField(serializers.Field):
 @extend_schema_serializer(many=False)  # one offer, though its view lists the candidates
 class UpsellSerializer(serializers.Serializer):
     """The contract's Upsell. Context: `upsell_product`, the offered product's fragment
-    (`catalog.api.fragments.product_full` with the offer's rule and quantity)."""
+    (`catalog.api.fragments.product_full_answer` with the offer's rule and quantity)."""
 
     id = serializers.IntegerField()
     displayTitle = serializers.CharField(source="display_title")

@@ -308,6 +308,8 @@ def test_reply_must_not_be_empty(staff_client):
     response = staff_client.post(url, {"reply": "   "})
 
     assert response.status_code == 200
+    change = reverse("admin:catalog_productinterest_change", args=[interest.pk])
+    assert f'<a href="{change}">' in response.content.decode()  # the breadcrumbs
     assert mail.outbox == []
     interest.refresh_from_db()
     assert interest.replied_at is None

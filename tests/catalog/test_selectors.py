@@ -158,9 +158,11 @@ def test_full_product_query_count_does_not_grow_with_medias_attributes_or_variat
     price_context = price_context_get()
 
     def render() -> list[dict]:
-        products = list(product_full_queryset())
-        facts = {p.pk: full_product_facts_get(product=p, context=price_context) for p in products}
-        return FullProductSerializer(products, many=True, context={"facts": facts}).data
+        facts = [
+            full_product_facts_get(product=p, context=price_context)
+            for p in product_full_queryset()
+        ]
+        return FullProductSerializer(facts, many=True).data
 
     # (variation stock: 2; relations of the product and of a variation's parent, and the
     # cached seals: 3)
@@ -196,7 +198,7 @@ def test_full_product_has_every_contract_field(media_root):
     facts = full_product_facts_get(
         product=product, context=price_context_get(trade_policy_id=policy.pk)
     )
-    data = FullProductSerializer(product, context={"facts": {product.pk: facts}}).data
+    data = FullProductSerializer(facts).data
 
     assert set(data) == {
         "id", "type", "sku", "name", "priority", "basePrice", "active", "review",

@@ -116,6 +116,8 @@ def test_the_reply_form_publishes_a_staff_reply_and_emails_the_customer(staff_cl
     response = staff_client.post(url, {"message": "It ships in 2 days.", "approve_comment": "on"})
 
     assert page.status_code == 200 and b"ana@example.com" in page.content
+    change = reverse("admin:feedback_comment_change", args=[comment.pk])
+    assert f'href="{change}">#{comment.pk}</a>' in page.content.decode()  # the breadcrumbs
     assert response.status_code == 302
     assert response["Location"] == reverse("admin:feedback_comment_changelist")  # the queue
     reply = Comment.objects.get(parent=comment)

@@ -4,9 +4,9 @@
   loaded with `catalog.selectors.product_summary_related(prefix)` (fixed query count).
   `ReviewProductSummarySerializer` is the same with `productId` in place of `id`;
   `ProductSummaryField` / `ReviewProductSummaryField` pass a rendered one through.
-- `FullProductSerializer(product, context={...})`: contract 2.11 Upsell product, of a
-  product of `catalog.selectors.product_full_queryset()` with its computed facts in the
-  context (see its docstring; catalog/api/fragments.py renders it).
+- `FullProductSerializer(facts, context={...})`: contract 2.11 Upsell product, of the
+  `catalog.selectors.FullProductFacts` of a product (see its docstring;
+  catalog/api/fragments.py renders it).
 - `PriceRuleSerializer` (contract Price rule; prefetch `selectors.PRICE_RULE_RELATIONS`);
   `MoneyField`, `OptionalTextField` and `file_url` for the other apps' shapes.
 

@@ -9,11 +9,11 @@ from rest_framework import serializers
 from infra.prefetch import prefetched
 from storefront.api.payment_serializers import InstallmentSerializer
 
-from ...models import Product, ProductDescription, Stock
-from ...selectors import FullProductFacts, ProductStatus, SealData, StockFacts
+from ...models import ProductDescription
+from ...selectors import FullProductFacts, ProductStatus, SealData
 from ...selectors.facts import ReviewSummaryFacts
 from .fields import MoneyField, OptionalTextField, stored_file_url
-from .price_rules import PriceRuleSerializer
+from .price_rules import PriceRuleSchedulingSerializer, PriceRuleSerializer
 from .summary import (
     AttributeSerializer,
     AttributeValueSerializer,
@@ -23,23 +23,13 @@ from .summary import (
 )
 
 
-class StockSerializer(serializers.Serializer):
-    productId = serializers.IntegerField()
-    productStorageId = serializers.IntegerField(help_text="The storage's id.")
-    availableStock = serializers.IntegerField()
-    reservedStock = serializers.IntegerField()
-    updatedAt = serializers.DateTimeField()
-
-
-def stock_payload(stock: StockFacts | Stock) -> dict[str, Any]:
-    """The contract's Stock of a `catalog.selectors.StockFacts` (or a Stock row)."""
-    return {
-        "productId": stock.product_id,
-        "productStorageId": stock.storage_id,
-        "availableStock": stock.available,
-        "reservedStock": stock.reserved,
-        "updatedAt": stock.updated_at,
-    }
+class StockSerializer(serializers.Serializer):  # of a `catalog.selectors.StockFacts`
+    productId = serializers.IntegerField(source="product_id")
+    productStorageId = serializers.IntegerField(source="storage_id", help_text="The storage's id.")
+    availableStock = serializers.IntegerField(source="available")
+    reservedStock = serializers.IntegerField(source="reserved")
+    # format=None: written by the JSON encoder (UTC, milliseconds) like every stock time
+    updatedAt = serializers.DateTimeField(source="updated_at", format=None)
 
 
 class ReviewScoreSerializer(serializers.Serializer):
@@ -207,15 +197,8 @@ class VariationCombinationSerializer(serializers.Serializer):
     stock = serializers.IntegerField()
 
 
-class VariationsSerializer(serializers.Serializer):
-    valueList = VariationValueSerializer(many=True)
-    combinations = VariationCombinationSerializer(many=True)
-    attributes = VariationAttributeSerializer(many=True)
-
-
-class SealSchedulingSerializer(serializers.Serializer):
-    startDate = serializers.DateTimeField(source="start_at", allow_null=True)
-    endDate = serializers.DateTimeField(source="end_at", allow_null=True)
+class SealSchedulingSerializer(PriceRuleSchedulingSerializer):  # the seal's schema name
+    pass
 
 
 class SealSerializer(serializers.Serializer):
@@ -252,157 +235,111 @@ class FilterSerializer(serializers.Serializer):
     values = AttributeValueSerializer(many=True)
 
 
+class VariationsSerializer(serializers.Serializer):
+    valueList = VariationValueSerializer(many=True, source="values")
+    combinations = VariationCombinationSerializer(many=True)
+    attributes = VariationAttributeSerializer(many=True)
+
+
+def _summaries_field(help_text: str) -> serializers.Field:
+    return serializers.SerializerMethodField(
+        help_text=help_text + " A variation without its own shows its main product's."
+    )
+
+
 class FullProductSerializer(serializers.Serializer):
-    """The contract's Upsell product (2.11): renders a product of
-    `catalog.selectors.product_full_queryset()` with its computed facts in
-    `context["facts"]` ({product id: `FullProductFacts`} from `full_product_facts_get`)."""
+    """The contract's Upsell product (2.11): renders a `catalog.selectors.FullProductFacts`
+    (`full_product_facts_get` of a product of `product_full_queryset()`): the product's own
+    columns from `facts.product`, the computed facts from `facts`. Context: `base_url`,
+    `product_summaries` (rendered summaries by id) and `sections` (other apps' fields)."""
 
-    id = serializers.IntegerField()
-    type = serializers.CharField()
-    sku = serializers.CharField()
-    name = serializers.CharField()
-    priority = serializers.IntegerField()
-    basePrice = MoneyField(source="base_price")
-    active = serializers.BooleanField()
-    review = serializers.SerializerMethodField()
-    isGiftCard = serializers.BooleanField(source="is_gift_card")
-    stock = serializers.SerializerMethodField()
-    stocks = serializers.SerializerMethodField()
-    originalPrice = serializers.SerializerMethodField()
-    price = serializers.SerializerMethodField()
-    priceRules = serializers.SerializerMethodField()
-    brand = serializers.SerializerMethodField()
-    flags = FlagsSerializer(source="*")
-    tax = TaxSerializer(source="*")
-    indicatedProducts = serializers.SerializerMethodField()
-    relatedProducts = serializers.SerializerMethodField()
-    filters = serializers.SerializerMethodField()
-    seals = serializers.SerializerMethodField()
-    mainCategory = serializers.SerializerMethodField()
-    categories = CategoryNodeSerializer(many=True, source="categories.all")
-    categoryBreadcrumb = serializers.SerializerMethodField()
-    dimensions = DimensionsSerializer(source="*")
-    parentProductId = serializers.IntegerField(source="parent_id", allow_null=True)
+    id = serializers.IntegerField(source="product.id")
+    type = serializers.CharField(source="product.type")
+    sku = serializers.CharField(source="product.sku")
+    name = serializers.CharField(source="product.name")
+    priority = serializers.IntegerField(source="product.priority")
+    basePrice = MoneyField(source="product.base_price")
+    active = serializers.BooleanField(source="product.active")
+    review = ReviewSummarySerializer(
+        allow_null=True,
+        help_text="The approved reviews' summary; null when the product has no approved review.",
+    )
+    isGiftCard = serializers.BooleanField(source="product.is_gift_card")
+    stock = StockSerializer(
+        help_text="Totals over active storages; `productStorageId` is the storage holding the "
+        "most available units (0 when none)."
+    )
+    stocks = StockSerializer(many=True)
+    originalPrice = PriceSerializer(source="original_price")
+    price = PriceSerializer()
+    priceRules = PriceRuleSerializer(
+        many=True,
+        allow_null=True,
+        source="price_rules",
+        help_text="The automatic price rules applying to the product now in the trade policy, "
+        "whatever the quantity, highest priority first; null when none.",
+    )
+    brand = BrandSerializer(source="product.brand", allow_null=True)
+    flags = FlagsSerializer(source="product")
+    tax = TaxSerializer(source="product")
+    indicatedProducts = _summaries_field(
+        "Products staff indicate with this one (bought together), in staff order; active ones only."
+    )
+    relatedProducts = _summaries_field(
+        "Similar products staff relate to this one, in staff order; active ones only."
+    )
+    filters = FilterSerializer(
+        many=True,
+        help_text="Values of the filterable attributes of the product and of its active "
+        "variations, one entry per attribute.",
+    )
+    seals = SealSerializer(
+        many=True,
+        help_text="Seals live now on the product, its main product, or one of their "
+        "categories or the categories' ancestors, in staff order.",
+    )
+    mainCategory = CategoryNodeSerializer(source="product.main_category", allow_null=True)
+    categories = CategoryNodeSerializer(many=True, source="product.categories.all")
+    categoryBreadcrumb = CategoryNodeSerializer(many=True, source="breadcrumb")
+    dimensions = DimensionsSerializer(source="product")
+    parentProductId = serializers.IntegerField(source="product.parent_id", allow_null=True)
     combination = serializers.SerializerMethodField()
-    currentAttributes = AttributeSerializer(many=True, source="attribute_values.all")
-    variations = serializers.SerializerMethodField()
-    medias = MediaSerializer(many=True, source="medias.all")
+    currentAttributes = AttributeSerializer(many=True, source="product.attribute_values.all")
+    variations = VariationsSerializer()
+    medias = MediaSerializer(many=True, source="product.medias.all")
     bannerGroups = serializers.SerializerMethodField()
-    status = serializers.SerializerMethodField()
-    createdAt = serializers.DateTimeField(source="created_at")
-    updatedAt = serializers.DateTimeField(source="updated_at")
-    url = serializers.CharField()
+    status = StatusSerializer()
+    createdAt = serializers.DateTimeField(source="product.created_at")
+    updatedAt = serializers.DateTimeField(source="product.updated_at")
+    url = serializers.CharField(source="product.url")
     urls = serializers.SerializerMethodField()
-    linkedTradePolicies = serializers.SerializerMethodField()
-    description = serializers.SerializerMethodField()
-
-    def _facts(self, product: Product) -> FullProductFacts:
-        return self.context["facts"][product.pk]
-
-    @extend_schema_field(ReviewSummarySerializer(allow_null=True))
-    def get_review(self, product: Product) -> dict | None:
-        """The approved reviews' summary; null when the product has no approved review."""
-        review = self._facts(product).review
-        return ReviewSummarySerializer(review).data if review is not None else None
-
-    @extend_schema_field(StockSerializer)
-    def get_stock(self, product: Product) -> dict:
-        # totals over active storages; `productStorageId` is the storage holding the most
-        # available units (0 when none)
-        return stock_payload(self._facts(product).stock)
-
-    @extend_schema_field(StockSerializer(many=True))
-    def get_stocks(self, product: Product) -> list[dict]:
-        return [stock_payload(stock) for stock in self._facts(product).stocks]
-
-    @extend_schema_field(PriceSerializer)
-    def get_originalPrice(self, product: Product) -> dict:
-        return PriceSerializer(self._facts(product).original_price).data
-
-    @extend_schema_field(PriceSerializer)
-    def get_price(self, product: Product) -> dict:
-        return PriceSerializer(self._facts(product).price).data
-
-    @extend_schema_field(PriceRuleSerializer(many=True, allow_null=True))
-    def get_priceRules(self, product: Product) -> list[dict] | None:
-        """The automatic price rules applying to the product now in the trade policy,
-        whatever the quantity, highest priority first; null when none."""
-        rules = self._facts(product).price_rules
-        return list(PriceRuleSerializer(rules, many=True).data) if rules else None
-
-    @extend_schema_field(BrandSerializer(allow_null=True))
-    def get_brand(self, product: Product) -> dict | None:
-        return BrandSerializer(product.brand).data if product.brand_id else None
+    linkedTradePolicies = LinkedTradePolicySerializer(
+        many=True,
+        allow_null=True,
+        source="linked_trade_policies",
+        help_text="The active trade policies the product has a price in, default first; null "
+        "when only the default one.",
+    )
+    description = ProductDescriptionSerializer(
+        allow_null=True,
+        help_text="The description of the trade policy, else of the default policy, else null.",
+    )
 
     def _summaries(self, ids: tuple[int, ...]) -> list:
         summaries = self.context.get("product_summaries", {})
         return [summaries[product_id] for product_id in ids if product_id in summaries]
 
-    @extend_schema_field(
-        ProductSummarySerializer(
-            many=True,
-            help_text="Products staff indicate with this one (bought together), in staff "
-            "order; active ones only. A variation without its own shows its main product's.",
-        )
-    )
-    def get_indicatedProducts(self, product: Product) -> list:
-        return self._summaries(self._facts(product).indicated_ids)
+    @extend_schema_field(ProductSummarySerializer(many=True))
+    def get_indicatedProducts(self, facts: FullProductFacts) -> list:
+        return self._summaries(facts.indicated_ids)
 
-    @extend_schema_field(
-        ProductSummarySerializer(
-            many=True,
-            help_text="Similar products staff relate to this one, in staff order; active "
-            "ones only. A variation without its own shows its main product's.",
-        )
-    )
-    def get_relatedProducts(self, product: Product) -> list:
-        return self._summaries(self._facts(product).related_ids)
-
-    @extend_schema_field(
-        FilterSerializer(
-            many=True,
-            help_text="Values of the filterable attributes of the product and of its active "
-            "variations, one entry per attribute.",
-        )
-    )
-    def get_filters(self, product: Product) -> list:
-        filters = self._facts(product).filters
-        return list(FilterSerializer(filters, many=True, context=self.context).data)
-
-    @extend_schema_field(
-        SealSerializer(
-            many=True,
-            help_text="Seals live now on the product, its main product, or one of their "
-            "categories or the categories' ancestors, in staff order.",
-        )
-    )
-    def get_seals(self, product: Product) -> list:
-        seals = self._facts(product).seals
-        return list(SealSerializer(seals, many=True, context=self.context).data)
-
-    @extend_schema_field(CategoryNodeSerializer(allow_null=True))
-    def get_mainCategory(self, product: Product) -> dict | None:
-        category = product.main_category
-        return CategoryNodeSerializer(category).data if category is not None else None
-
-    @extend_schema_field(CategoryNodeSerializer(many=True))
-    def get_categoryBreadcrumb(self, product: Product) -> list[dict]:
-        return self._facts(product).breadcrumb
+    @extend_schema_field(ProductSummarySerializer(many=True))
+    def get_relatedProducts(self, facts: FullProductFacts) -> list:
+        return self._summaries(facts.related_ids)
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
-    def get_combination(self, product: Product) -> list[int]:
-        return [value.pk for value in prefetched(product, "attribute_values")]
-
-    @extend_schema_field(VariationsSerializer)
-    def get_variations(self, product: Product) -> dict:
-        variations = self._facts(product).variations
-        return {
-            "valueList": VariationValueSerializer(
-                variations.values, many=True, context=self.context
-            ).data,
-            "combinations": list(variations.combinations),
-            "attributes": list(variations.attributes),
-        }
+    def get_combination(self, facts: FullProductFacts) -> list[int]:
+        return [value.pk for value in prefetched(facts.product, "attribute_values")]
 
     @extend_schema_field(
         serializers.ListField(
@@ -410,26 +347,9 @@ class FullProductSerializer(serializers.Serializer):
             help_text="Banner groups linked to the product or its categories (marketing).",
         )
     )
-    def get_bannerGroups(self, product: Product) -> list:
+    def get_bannerGroups(self, facts: FullProductFacts) -> list:
         return self.context.get("sections", {}).get("bannerGroups", [])
 
-    @extend_schema_field(StatusSerializer)
-    def get_status(self, product: Product) -> dict:
-        return StatusSerializer(self._facts(product).status).data
-
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
-    def get_urls(self, product: Product) -> list[str]:
-        return [product.url]
-
-    @extend_schema_field(LinkedTradePolicySerializer(many=True, allow_null=True))
-    def get_linkedTradePolicies(self, product: Product) -> list[dict] | None:
-        """The active trade policies the product has a price in, default first; null when
-        only the default one."""
-        policies = self._facts(product).linked_trade_policies
-        return list(LinkedTradePolicySerializer(policies, many=True).data) if policies else None
-
-    @extend_schema_field(ProductDescriptionSerializer(allow_null=True))
-    def get_description(self, product: Product) -> dict | None:
-        """The description of the trade policy, else of the default policy, else null."""
-        chosen = self._facts(product).description
-        return ProductDescriptionSerializer(chosen).data if chosen is not None else None
+    def get_urls(self, facts: FullProductFacts) -> list[str]:
+        return [facts.product.url]
