@@ -38,11 +38,13 @@ queue is awaited until empty.
 Checks: failed requests per phase (no answer, or 5xx; a write counts once, after its
 retries); every acknowledged (2xx) write is in the database; one e-mail per interest (files
 by Message-ID: none missing, none twice); one delivery per event (a delivery row for every
-comment and interest, each received by the receiver, none twice); every answer's X-Release is
+comment and interest, each received; a delivery received again, after its worker was killed
+mid-call, is counted and must carry the same X-Webhook-Id); every answer's X-Release is
 the release of the instance that served it (by X-Upstream and the instances' lifetimes),
 cached hits included (a stored answer carries the release that rendered it).
 
-Writes bench/results/scale_drill.json (and prints it); exit status 1 when a goal is missed.
+Writes bench/results/scale_drill.json (and prints it); exit status 1 when a goal is missed. The
+temporary folder (instance, worker and nginx logs) is deleted when every goal is met, else kept.
 """
 
 import argparse
@@ -56,6 +58,7 @@ import platform
 import random
 import re
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -665,6 +668,7 @@ def main() -> int:
     workers = None
     load = None
     result: dict = {}
+    passed = False
     try:
         database_create()
         redis_flush()
@@ -847,7 +851,8 @@ def main() -> int:
         result["goals"] = {name: "met" if ok else "NOT met" for name, ok in goals.items()}
         Path(args.output).write_text(json.dumps(result, indent=2, default=str) + "\n")
         print(json.dumps(result, indent=2, default=str))
-        return 0 if all(goals.values()) else 1
+        passed = all(goals.values())
+        return 0 if passed else 1
     finally:
         if load is not None:
             load.finish()
@@ -861,7 +866,10 @@ def main() -> int:
             redis_flush()
         with contextlib.suppress(Exception):
             database_drop()
-        print(f"logs: {folder}", file=sys.stderr)
+        if passed:
+            shutil.rmtree(folder, ignore_errors=True)
+        else:
+            print(f"logs (kept): {folder}", file=sys.stderr)
 
 
 if __name__ == "__main__":
