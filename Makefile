@@ -20,7 +20,7 @@ RUN_ENV = HTTPS=0 \
 	CSRF_TRUSTED_ORIGINS="$${CSRF_TRUSTED_ORIGINS:-http://$(BASE_URL_HOST):$(PORT),http://localhost:$(PORT)}" \
 	PUBLIC_BASE_URL="$${PUBLIC_BASE_URL:-http://$(BASE_URL_HOST):$(PORT)}"
 
-.PHONY: help install run serve env test lint fmt migrate seed check clean bench messages jobs-status
+.PHONY: help install run serve env test lint fmt migrate seed check clean bench scale-drill messages jobs-status
 
 help:
 	@echo "make run    - install, migrate, load the demo store and serve http://$(BASE_URL_HOST):$(PORT)"
@@ -32,6 +32,7 @@ help:
 	@echo "make env    - print the local environment, for running manage.py by hand"
 	@echo "make jobs-status - the background job queue at a glance"
 	@echo "make bench  - load benchmark at a real store's size, wrk + gunicorn (bench/README.md)"
+	@echo "make scale-drill - two instances behind nginx, two job workers, PostgreSQL and Redis: kills and a rolling deploy"
 	@echo "make messages - update locale/pt_BR/LC_MESSAGES/django.po and compile its .mo"
 
 $(BIN)/python:
@@ -127,8 +128,14 @@ check: install $(DATA_DIR)/secret_key
 # Options after BENCH_ARGS, e.g. make bench BENCH_ARGS="--seconds 5 --runs 1"; PostgreSQL and
 # Redis with DATABASE_URL and REDIS_URL set (see bench/README.md).
 BENCH_ARGS ?=
+DRILL_ARGS ?=
 bench: install
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
+# Needs nginx, PostgreSQL on 127.0.0.1:5432 (user postgres) and Redis on 127.0.0.1:6379 (its
+# database 13 is flushed); about 3 minutes. Writes bench/results/scale_drill.json.
+scale-drill: install
+	$(BIN)/python bench/scale_drill.py $(DRILL_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache

@@ -71,6 +71,9 @@ class RenderedAnswer:
     fresh_uuids: bool = False  # the body holds fresh_uuid_marker()s: no ETag, new ids each time
     # Versions of single records the answer shows (a product's): checked before it is reused.
     dependencies: tuple[tuple[str, int], ...] = ()
+    # The code's version that rendered it (settings.RELEASE), sent as X-Release: a stored
+    # answer served by another release would show it (keys carry the release: it never is).
+    release: str = ""
 
     def seconds_left(self, now: float) -> int:
         if self.valid_until is None:
@@ -92,6 +95,8 @@ class RenderedAnswer:
                 response = HttpResponseNotModified(headers=headers)
             else:
                 response = HttpResponse(self.body, content_type="application/json", headers=headers)
+        if self.release:
+            response["X-Release"] = self.release
         response.rendered_answer = self  # type: ignore[attr-defined]  # read by cached_answers
         return response
 
@@ -123,6 +128,7 @@ def conditional_response(
         max_age=settings.PUBLIC_CACHE_SECONDS if max_age is None else max_age,
         valid_until=valid_until.timestamp() if valid_until is not None else None,
         fresh_uuids=fresh_uuids,
+        release=settings.RELEASE,
     )
     return answer.response(request)
 

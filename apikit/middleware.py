@@ -117,6 +117,21 @@ class BodySizeLimitMiddleware:
         return None
 
 
+class ReleaseHeaderMiddleware:
+    """`X-Release` on every answer: the code's version (settings.RELEASE) that rendered it,
+    so a rolling deploy can be watched from outside. A stored answer keeps the release that
+    rendered it (apikit.caching.RenderedAnswer); anything else is this process's."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        response = self.get_response(request)
+        if "X-Release" not in response:
+            response["X-Release"] = settings.RELEASE
+        return response
+
+
 class ApiErrorMiddleware:
     """Turn exceptions that escape a view into the error envelope, whatever DEBUG says.
 

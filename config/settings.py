@@ -82,6 +82,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # X-Release (the code's version) on every answer, errors included.
+    "apikit.middleware.ReleaseHeaderMiddleware",
     "apikit.middleware.ApiErrorMiddleware",
     # Each cache namespace's version is read once per request (infra/cache.py).
     "infra.cache.versions_per_request",
@@ -358,6 +360,7 @@ CORS_ALLOW_HEADERS = (
 )
 CORS_EXPOSE_HEADERS = [
     "ETag",
+    "X-Release",
     "Retry-After",
     "Idempotent-Replayed",
     "RateLimit-Limit",

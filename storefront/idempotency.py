@@ -9,7 +9,8 @@ request's own writes, so either both commit or neither does:
 - a retry while the first request is still running raises `IdempotencyInProgress`;
 - an answer that is a failure worth retrying (`keep=False`, e.g. a 5xx) is not stored:
   the key is released and the next retry runs;
-- a claim whose request died (worker killed) is taken over once its lease runs out.
+- a claim whose request died (worker killed) is taken over: at once where rows lock
+  (PostgreSQL: the dead request's lock is gone), else once its lease runs out.
 
 Records live IDEMPOTENCY_KEY_TTL seconds (24 h); `idempotency_records_purge` deletes the
 expired ones (`manage.py purge_idempotency_records`). Pure domain code: the HTTP side is
@@ -25,13 +26,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, OperationalError, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from .models import IdempotencyRecord
 
-# Longer than any request may run (gunicorn's timeout): a claim older than this whose
-# row is not locked belongs to a request that died.
+# Longer than any request may run (gunicorn's timeout): where rows do not lock (SQLite), a
+# claim older than this belongs to a request that died.
 LEASE = timedelta(seconds=60)
 LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL: FOR UPDATE NOWAIT found the row locked
 
@@ -115,10 +116,12 @@ def _claim(
             raise IdempotencyKeyReused
         if existing.status_code is not None:
             return _answer(existing)
-        if existing.locked_until > moment:
+        if existing.locked_until > moment and not connection.features.has_select_for_update_nowait:
             raise IdempotencyInProgress
         # Its request died before answering (its transaction rolled back): take it over.
-        # Two takers at once are settled by the row lock in _run_claimed.
+        # Where rows lock (PostgreSQL) that is known at once, without waiting for the lease: a
+        # live request holds the row locked while it runs (_run_claimed), a dead one's lock went
+        # with its connection; two takers at once are settled by that lock too.
         return existing
     raise IdempotencyInProgress
 

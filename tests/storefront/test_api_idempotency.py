@@ -222,6 +222,11 @@ def test_a_retry_while_the_first_is_in_flight_is_409_then_after_the_lease_it_run
     assert IdempotencyRecord.objects.get().status_code is None  # claimed, never answered
 
     response = post(api_client, comment_url(product), body, key="k")
+    if connection.features.has_select_for_update_nowait:
+        # PostgreSQL: no row lock held on the claim, so no request runs it: taken over at once
+        # (across connections: test_a_retry_after_the_first_died_runs_at_once).
+        assert response.status_code == 201 and Comment.objects.count() == 1
+        return
     data = assert_error_envelope(response, 409, "IDEMPOTENCY_REQUEST_IN_PROGRESS")
     assert response["Retry-After"] == "1" and "still being processed" in data["data"]["message"]
     assert not Comment.objects.exists()
@@ -326,6 +331,33 @@ def test_two_identical_requests_at_once_write_once_and_the_second_is_409(product
         answers = concurrent_posts(comment_url(product), {"message": "Race", **ANONYMOUS})
     assert sorted(a.status_code for a in answers) == [201, 409]
     assert Comment.objects.count() == 1
+
+
+@needs_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_retry_after_the_first_died_runs_at_once(product):
+    """An instance killed mid-request (scale drill, issue 23): its connection and row lock are
+    gone, so the client's retry with the same key runs now, not after the 60-s lease."""
+    body = {"message": "Killed", **ANONYMOUS}
+
+    def dying_request():
+        try:
+            with mock.patch("feedback.api.views.comment_create", side_effect=Dies):
+                post(Client(), comment_url(product), body, key="k")
+        except Dies:
+            pass
+        finally:
+            connection.close()  # the process is gone: so is its connection
+
+    thread = threading.Thread(target=dying_request)
+    thread.start()
+    thread.join(30)
+    assert IdempotencyRecord.objects.get().status_code is None  # claimed, never answered
+
+    retry = post(Client(), comment_url(product), body, key="k")
+    assert retry.status_code == 201 and Comment.objects.count() == 1
+    replay = post(Client(), comment_url(product), body, key="k")
+    assert replay.status_code == 201 and replay["Idempotent-Replayed"] == "true"
 
 
 @needs_postgresql

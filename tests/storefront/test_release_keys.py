@@ -32,17 +32,28 @@ def test_each_release_renders_its_own_answers(api_client, settings):
     PostalCodeFactory(country="BRA", code="01310100", city="São Paulo")
     url = "/shipping/zipcode/consult/BRA/01310-100"
     as_release(settings, "release-a")
-    assert api_client.get(url)["X-Cache"] == "miss"
-    assert api_client.get(url)["X-Cache"] == "hit"
+    first = api_client.get(url)
+    assert (first["X-Cache"], first["X-Release"]) == ("miss", "release-a")
+    again = api_client.get(url)
+    assert (again["X-Cache"], again["X-Release"]) == ("hit", "release-a")
 
     as_release(settings, "release-b")
     with CaptureQueriesContext(connection) as queries:
         rendered = api_client.get(url)
     assert rendered["X-Cache"] == "miss" and len(queries) > 0  # its own address, read again
+    assert rendered["X-Release"] == "release-b"
     assert rendered.json()["data"]["city"] == "São Paulo"
 
     as_release(settings, "release-a")
-    assert api_client.get(url)["X-Cache"] == "hit"  # the first release's answer is still there
+    kept = api_client.get(url)  # the first release's answer is still there
+    assert (kept["X-Cache"], kept["X-Release"]) == ("hit", "release-a")
+
+
+def test_every_answer_names_the_release_that_rendered_it(api_client, settings):
+    as_release(settings, "release-c")
+    assert api_client.get("/health")["X-Release"] == "release-c"
+    missing = api_client.get("/no/such/page")
+    assert missing.status_code == 404 and missing["X-Release"] == "release-c"
 
 
 def test_each_release_renders_its_own_fragments(api_client, settings):
