@@ -175,6 +175,12 @@ for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS"), start=1):
 if RUNNING_TESTS and not DATABASE_REPLICA_ALIASES:
     # A mirror of the test database, for the routing tests (they turn routing on).
     DATABASES["replica1"] = {**DATABASES["default"], "TEST": {"MIRROR": "default"}}
+if DATABASE_REPLICA_ALIASES and not env_str("REDIS_URL"):
+    # The grace and the last change's position must be seen by every process.
+    raise ImproperlyConfigured(
+        "DATABASE_REPLICA_URLS needs the shared cache: set REDIS_URL as well, so every "
+        "process knows when the data changed and reads the primary until replicas have it."
+    )
 DATABASE_REPLICA_GRACE_SECONDS = env_int("DATABASE_REPLICA_GRACE_SECONDS", 5)
 DATABASE_ROUTERS = ["infra.db_routing.ReplicaRouter"]
 ADMIN_PATH_PREFIX = "/admin/"

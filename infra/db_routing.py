@@ -81,7 +81,7 @@ def note_change() -> None:
 
 def _lsn(alias: str, function: str) -> int | None:
     with connections[alias].cursor() as cursor:
-        cursor.execute(f"SELECT {function}() - '0/0'")  # noqa: S608 (a fixed function name)
+        cursor.execute(f"SELECT {function}() - '0/0'")  # a fixed function name
         value = cursor.fetchone()[0]
     return None if value is None else int(value)
 
@@ -119,8 +119,7 @@ def _fits(alias: str, position: int) -> bool:
             if replayed is not None and replayed < position:
                 _skip_until[alias] = now + REPLICA_BEHIND_RECHECK_SECONDS
                 return False
-    except DatabaseError:
-        connection.close_if_unusable_or_obsolete()
+    except DatabaseError:  # Django closes the broken connection when the request ends
         _skip_until[alias] = now + REPLICA_DOWN_SECONDS
         return False
     return True

@@ -141,7 +141,8 @@ class Cluster:
         dsn = f"host=127.0.0.1 port={self.ports[name]} user={self.user} dbname={database}"
         with psycopg.connect(dsn, autocommit=True) as db:
             cursor = db.execute(query, params or None)
-            return cursor.fetchone()[0] if cursor.description else None
+            row = cursor.fetchone() if cursor.description else None
+            return None if row is None else row[0]
 
     def table_queries(self, name: str) -> int:
         """Statements this server ran on the postal-code table."""
@@ -241,6 +242,7 @@ def store(tmp_path_factory):
     finally:
         for process, _ in instances:
             process.terminate()
+        for process, _ in instances:
             process.wait(timeout=10)
         cluster.stop()
         redis.flushdb()
@@ -333,8 +335,11 @@ def _admin_postal_codes(port: int, env: dict[str, str]) -> str:
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
     base = f"http://127.0.0.1:{port}/admin/"
     page = opener.open(base + "login/", timeout=10).read().decode()
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
-    form = urlencode({"csrfmiddlewaretoken": token, "username": "boss", "password": password})
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert token is not None
+    form = urlencode(
+        {"csrfmiddlewaretoken": token.group(1), "username": "boss", "password": password}
+    )
     request = urllib.request.Request(  # noqa: S310 - 127.0.0.1 only
         base + "login/?next=/admin/", data=form.encode(), headers={"Referer": base}
     )
