@@ -198,6 +198,8 @@ def _set_public_place(env: dict[str, str], text: str) -> None:
 
 
 SETUP = """
+from django.core.management import call_command
+call_command("migrate", interactive=False, verbosity=0, skip_checks=True)
 from django.contrib.auth import get_user_model
 from tests.shipping.factories import PostalCodeFactory
 PostalCodeFactory()
@@ -240,7 +242,6 @@ def store(tmp_path_factory):
                 "GUNICORN_GRACEFUL_TIMEOUT": "2",
             }
         )
-        _manage(env, "migrate", "--noinput", "-v0")
         password = secrets.token_urlsafe(16)
         _manage(env, "shell", "-c", SETUP.format(codes=CODES, password=password))
         env["ADMIN_TEST_PASSWORD"] = password
