@@ -158,12 +158,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Read replicas (infra/db_routing.py): reads of public GET requests go to one of these,
 # everything else (writes, the admin, reads after a write, commands) to the primary. For
-# DATABASE_REPLICA_GRACE_SECONDS after any change all reads go to the primary, so answers
-# cached right after a change never come from a replica that has not received it.
+# DATABASE_REPLICA_GRACE_SECONDS after any change all reads go to the primary, and then
+# until the replica has replayed the change (PostgreSQL standbys), so answers cached after
+# a change never come from a replica that has not received it. A replica that does not
+# connect within DATABASE_REPLICA_CONNECT_TIMEOUT seconds is skipped for a few seconds.
 DATABASE_REPLICA_ALIASES: list[str] = []
 for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS"), start=1):
+    _replica = dj_database_url.parse(_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))
+    if _replica["ENGINE"].endswith("postgresql"):
+        _replica.setdefault("OPTIONS", {})["connect_timeout"] = env_int(
+            "DATABASE_REPLICA_CONNECT_TIMEOUT", 2
+        )
     DATABASES[f"replica{_number}"] = {
-        **dj_database_url.parse(_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60)),
+        **_replica,
         "CONN_HEALTH_CHECKS": True,
         "TEST": {"MIRROR": "default"},
     }
@@ -171,6 +178,12 @@ for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS"), start=1):
 if RUNNING_TESTS and not DATABASE_REPLICA_ALIASES:
     # A mirror of the test database, for the routing tests (they turn routing on).
     DATABASES["replica1"] = {**DATABASES["default"], "TEST": {"MIRROR": "default"}}
+if DATABASE_REPLICA_ALIASES and not env_str("REDIS_URL"):
+    # The grace and the last change's position must be seen by every process.
+    raise ImproperlyConfigured(
+        "DATABASE_REPLICA_URLS needs the shared cache: set REDIS_URL as well, so every "
+        "process knows when the data changed and reads the primary until replicas have it."
+    )
 DATABASE_REPLICA_GRACE_SECONDS = env_int("DATABASE_REPLICA_GRACE_SECONDS", 5)
 DATABASE_ROUTERS = ["infra.db_routing.ReplicaRouter"]
 ADMIN_PATH_PREFIX = "/admin/"

@@ -231,12 +231,14 @@ def namespace_versions(namespaces: tuple[str, ...]) -> Versions:
 def cache_namespace_bump(*namespaces: str) -> None:
     """Forget every cached value of the namespaces, in every process (call on any change
     to their data)."""
+    # First the replicas' grace (reads go to the primary for a moment), so a reader that
+    # sees a new version also sees the grace and never rebuilds from a lagging replica.
+    note_change()
     store, seen = _store(), _request_versions.get()
     for namespace in namespaces:
         version = store.bump(namespace)
         if seen is not None:
             seen[namespace] = version
-    note_change()  # reads go to the primary for a moment (read replicas)
 
 
 # --- What a rendering depends on ------------------------------------------------------

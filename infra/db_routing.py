@@ -2,63 +2,155 @@
 replica, everything else to the primary ("default").
 
 `ReplicaReadsMiddleware` marks a public GET/HEAD request (not the admin) as allowed to read
-from one replica, picked at random per request; `ReplicaRouter` sends that request's reads
-there until it writes (`db_for_write`), opens a transaction on the primary, or the data
-changed a moment ago. Writes, the admin, management commands, background work and any
-code outside such a request read and write the primary.
+from a replica; `ReplicaRouter` picks one (at random, per request) at the request's first
+read and sends the request's reads there until it writes (`db_for_write`) or opens a
+transaction on the primary. Writes, the admin, management commands, background work and
+any code outside such a request read and write the primary.
 
-"Changed a moment ago": every cache namespace bump (a staff or customer change, see
-`infra.cache.cache_namespace_bump`) calls `note_change`, and for the next
-DATABASE_REPLICA_GRACE_SECONDS all reads go to the primary. The answers rebuilt right after
-a change are what the shared cache keeps, so they must not come from a replica that has
-not received the change yet (docs/decisions.md).
+A replica is skipped (the request reads the primary) when:
+
+- the data changed a moment ago: every cache namespace bump (a staff or customer change,
+  see `infra.cache.cache_namespace_bump`) calls `note_change`, and for the next
+  DATABASE_REPLICA_GRACE_SECONDS every process reads the primary (a key of the shared
+  cache). The answers rebuilt right after a change are what the shared cache keeps, so they
+  must not come from a replica that has not received the change yet;
+- it has not replayed the last change yet (PostgreSQL streaming standbys): after a change
+  commits (and after any request that wrote) the primary's WAL position is noted in the
+  shared cache, and a replica is used only once its replayed position reached it. Each
+  process remembers the position it last saw a replica reach, so the check is a query on
+  the replica only while a change is newer than that, at most once a second per replica
+  while it lags (replay paused, a long query on the standby...);
+- it does not answer: then it is left alone for REPLICA_DOWN_SECONDS.
+
+So in a steady store a public read costs one cache call (the two keys, together) and no
+query beyond Django's health check; a lagging or stopped standby costs the primary the
+reads, never a stale answer or a 5xx (docs/decisions.md, issue 23).
 """
 
 from __future__ import annotations
 
 import contextvars
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connections
+from django.db import DatabaseError, connections, transaction
 from django.http import HttpRequest, HttpResponse
 
 PRIMARY = "default"
-_CHANGE_KEY = "db:recent-change"
+_CHANGE_KEY = "db:recent-change"  # set for the grace period after each change
+_POSITION_KEY = "db:change-position"  # the primary's WAL position after the last change
+REPLICA_BEHIND_RECHECK_SECONDS = 1.0
+REPLICA_DOWN_SECONDS = 5.0
 
 
 @dataclass
 class _ReplicaReads:
-    alias: str
-    primary: bool = False  # stuck to the primary (wrote, or data changed a moment ago)
-    checked_changes: bool = False
+    allowed: bool  # a public GET: may read from a replica
+    alias: str | None = None  # the replica picked, once checked
+    primary: bool = False  # stuck to the primary (wrote, or no replica fit)
+    wrote: bool = False  # note the primary's position when the request ends
 
 
 _reads: contextvars.ContextVar[_ReplicaReads | None] = contextvars.ContextVar(
     "replica_reads", default=None
 )
 
+# This process's view of each replica: the WAL position it was last seen to have replayed
+# (None: not a streaming standby, always current), and until when it is skipped.
+_replayed: dict[str, int | None] = {}
+_skip_until: dict[str, float] = {}
+
 
 def note_change() -> None:
-    """Data changed: reads go to the primary for the grace period (every process)."""
-    if settings.DATABASE_REPLICA_ALIASES:
-        cache.set(_CHANGE_KEY, True, settings.DATABASE_REPLICA_GRACE_SECONDS)
+    """Data changed: reads go to the primary for the grace period (every process), then to
+    a replica only once it replayed the change."""
+    if not settings.DATABASE_REPLICA_ALIASES:
+        return
+    cache.set(_CHANGE_KEY, True, settings.DATABASE_REPLICA_GRACE_SECONDS)
+    state = _reads.get()
+    if state is not None:
+        state.wrote = True  # noted when the request ends, its transactions committed
+    else:
+        transaction.on_commit(_note_position, using=PRIMARY)
+
+
+def _lsn(alias: str, function: str) -> int | None:
+    with connections[alias].cursor() as cursor:
+        cursor.execute(f"SELECT {function}() - '0/0'")  # a fixed function name
+        value = cursor.fetchone()[0]
+    return None if value is None else int(value)
+
+
+def _note_position() -> None:
+    """Note the primary's WAL position (after a committed change) in the shared cache,
+    unless a later one is there already."""
+    if connections[PRIMARY].vendor != "postgresql":
+        return
+    try:
+        position = _lsn(PRIMARY, "pg_current_wal_insert_lsn")
+    except DatabaseError:
+        return  # not available: the grace period alone holds reads on the primary
+    if position is None:
+        return
+    for _ in range(3):  # two processes noting at once: the larger position stays
+        noted = cache.get(_POSITION_KEY)
+        if noted is not None and noted >= position:
+            return
+        cache.set(_POSITION_KEY, position, timeout=None)
+
+
+def _fits(alias: str, position: int) -> bool:
+    """Whether `alias` answers and has replayed `position` (this process's view)."""
+    now = time.monotonic()
+    if _skip_until.get(alias, 0.0) > now:
+        return False
+    connection = connections[alias]
+    try:
+        connection.close_if_health_check_failed()  # once per request, as Django does
+        connection.ensure_connection()
+        replayed = _replayed.get(alias, -1)  # -1: not asked yet
+        if connection.vendor == "postgresql" and replayed is not None and replayed < position:
+            replayed = _replayed[alias] = _lsn(alias, "pg_last_wal_replay_lsn")
+            if replayed is not None and replayed < position:
+                _skip_until[alias] = now + REPLICA_BEHIND_RECHECK_SECONDS
+                return False
+    except DatabaseError:  # Django closes the broken connection when the request ends
+        _skip_until[alias] = now + REPLICA_DOWN_SECONDS
+        return False
+    return True
+
+
+def _pick() -> str | None:
+    from .cache import cache_reachable  # infra.cache imports this module
+
+    if not cache_reachable():
+        return None  # blind to other processes' changes: the primary
+    found = cache.get_many([_CHANGE_KEY, _POSITION_KEY])
+    if found.get(_CHANGE_KEY):
+        return None
+    position = found.get(_POSITION_KEY) or 0
+    aliases = settings.DATABASE_REPLICA_ALIASES
+    for alias in random.sample(aliases, len(aliases)):
+        if _fits(alias, position):
+            return alias
+    return None
 
 
 class ReplicaRouter:
     def db_for_read(self, model: Any, **hints: Any) -> str | None:
         state = _reads.get()
-        if state is None or state.primary:
+        if state is None or not state.allowed or state.primary:
             return None  # the primary
         if connections[PRIMARY].in_atomic_block:
             return None  # a transaction on the primary reads what it writes
-        if not state.checked_changes:
-            state.checked_changes = True
-            if cache.get(_CHANGE_KEY):
+        if state.alias is None:
+            state.alias = _pick()
+            if state.alias is None:
                 state.primary = True
                 return None
         return state.alias
@@ -67,6 +159,7 @@ class ReplicaRouter:
         state = _reads.get()
         if state is not None:
             state.primary = True  # read your writes: the rest of the request uses the primary
+            state.wrote = True
         return PRIMARY
 
     def allow_relation(self, obj1: Any, obj2: Any, **hints: Any) -> bool:
@@ -77,21 +170,23 @@ class ReplicaRouter:
 
 
 class ReplicaReadsMiddleware:
-    """Lets a public GET/HEAD read from a replica (see the module docstring)."""
+    """Lets a public GET/HEAD read from a replica, and notes where the primary is after a
+    request that wrote (see the module docstring)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        aliases = settings.DATABASE_REPLICA_ALIASES
-        if (
-            not aliases
-            or request.method not in ("GET", "HEAD")
-            or request.path.startswith(settings.ADMIN_PATH_PREFIX)
-        ):
+        if not settings.DATABASE_REPLICA_ALIASES:
             return self.get_response(request)
-        token = _reads.set(_ReplicaReads(alias=random.choice(aliases)))  # noqa: S311 (load spreading)
+        allowed = request.method in ("GET", "HEAD") and not request.path.startswith(
+            settings.ADMIN_PATH_PREFIX
+        )
+        state = _ReplicaReads(allowed=allowed)
+        token = _reads.set(state)
         try:
             return self.get_response(request)
         finally:
             _reads.reset(token)
+            if state.wrote:
+                _note_position()

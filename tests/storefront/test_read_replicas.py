@@ -9,6 +9,7 @@ from django.db import connections
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from infra import db_routing
 from infra.cache import cache_namespace_bump
 from shipping.models import PostalCode
 from tests.shipping.factories import PostalCodeFactory
@@ -22,7 +23,9 @@ ZIP_URL = "/shipping/zipcode/consult/BRA/01310-100"
 def replicas(settings):
     settings.DATABASE_REPLICA_ALIASES = ["replica1"]
     settings.DATABASE_REPLICA_GRACE_SECONDS = 5
-    return settings
+    yield settings
+    db_routing._skip_until.clear()  # what this process learnt about the replica
+    db_routing._replayed.clear()
 
 
 class Queries:
@@ -57,6 +60,33 @@ def test_a_public_get_reads_from_the_replica(api_client, replicas):
     assert response.json()["data"]["city"] == "São Paulo"
     assert len(queries.replica) >= 1
     assert len(queries.primary) == 0
+
+
+def test_a_replica_that_does_not_answer_leaves_the_reads_to_the_primary(
+    api_client, replicas, monkeypatch
+):
+    from django.core.cache import cache
+    from django.db import OperationalError
+
+    PostalCodeFactory()
+    cache.clear()
+
+    attempts = []
+
+    def refused():
+        attempts.append(1)
+        raise OperationalError("connection refused")
+
+    for attempt in range(2):
+        with Queries() as queries, monkeypatch.context() as patch:
+            patch.setattr(connections["replica1"], "ensure_connection", refused)
+            response = api_client.get(f"{ZIP_URL}?attempt={attempt}")
+        assert response.status_code == 200
+        assert response.json()["data"]["city"] == "São Paulo"
+        assert len(queries.primary) >= 1
+        assert len(queries.replica) == 0
+        cache.clear()
+    assert len(attempts) == 1  # then left alone for a few seconds
 
 
 def test_without_replicas_configured_everything_reads_the_primary(api_client, settings):
