@@ -15,7 +15,8 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.http.response import HttpResponseBase
 
@@ -191,6 +192,12 @@ class RecentAnswers:
 RECENT_ANSWERS = RecentAnswers()
 
 
+def _recent_answers() -> RecentAnswers | None:
+    """The recent answers, in front of a shared cache only: a local-memory cache is the
+    process's own already, and a second copy of every answer cost a worker 20 MB."""
+    return None if isinstance(caches["default"], LocMemCache) else RECENT_ANSWERS
+
+
 # Bodies of read-only POSTs larger than this are computed every time (never a cache key).
 MAX_CACHED_BODY = 16 * 1024
 # URL digest -> the records (product versions) its last answer showed, this process.
@@ -252,11 +259,12 @@ def cached_answers(
         versions = ".".join(map(str, namespace_versions((*namespaces, *shown))[: len(namespaces)]))
         key = _ANSWER_KEY.format(release=settings.RELEASE, versions=versions, digest=digest)
         now = time.time()
-        answer = RECENT_ANSWERS.get(key, now)
+        recent = _recent_answers()
+        answer = recent.get(key, now) if recent else None
         if answer is None:
             answer = cache.get(key)
-            if answer is not None:
-                RECENT_ANSWERS.put(key, answer, now)
+            if answer is not None and recent:
+                recent.put(key, answer, now)
         if (
             answer is not None
             and (answer.valid_until is None or answer.valid_until > now)
@@ -279,7 +287,8 @@ def cached_answers(
                 timeout = min(timeout, math.floor(answer.valid_until - now))
             if timeout > 0:
                 cache.set(key, answer, timeout=timeout)
-                RECENT_ANSWERS.put(key, answer, now)
+                if recent:
+                    recent.put(key, answer, now)
         return response
 
     return serve

@@ -224,7 +224,7 @@ else:
             # bounded share of each worker's memory (bench/README.md, memory).
             "OPTIONS": {
                 "MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 10000),
-                "MAX_BYTES": env_int("CACHE_MAX_BYTES", 16 * 1024 * 1024),
+                "MAX_BYTES": env_int("CACHE_MAX_BYTES", 12 * 1024 * 1024),
             },
         }
     }

@@ -112,3 +112,12 @@ def test_recent_answers_are_bounded_and_expire():
     assert recent.get("b", now=101.0) is None
     assert recent.get("c", now=101.0).body == b"3"
     assert recent.get("a", now=100.0 + RecentAnswers.SECONDS) is None  # expired
+
+
+def test_recent_answers_stand_only_in_front_of_a_shared_cache(settings):
+    from apikit.caching import RECENT_ANSWERS, _recent_answers
+
+    settings.CACHES = {"default": {"BACKEND": "infra.cache_backend.BoundedLocMemCache"}}
+    assert _recent_answers() is None  # the local cache is the process's own: no second copy
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+    assert _recent_answers() is RECENT_ANSWERS
