@@ -25,7 +25,7 @@ from storefront.admin_utils import (
     truncated_column,
 )
 
-from . import admin_holidays, admin_imports  # noqa: F401  (admin_holidays registers HolidayAdmin)
+from . import admin_carriers, admin_holidays, admin_imports  # noqa: F401  (they register admins)
 from .imports.shipping_rows import COLUMNS, VARIABLE_COLUMNS
 from .models import (
     MAX_ORDER_VALUE,

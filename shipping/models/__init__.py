@@ -1,8 +1,9 @@
 """Models of the shipping app: postal codes, carriers, shipping tables and rows, pickups,
-holidays."""
+holidays, carrier integrations."""
 
 from .holidays import Holiday, HolidayScope
 from .imports import ImportKind, JobStatus, PostalFileFormat, PostalImportJob, StagedImport
+from .integrations import CallStatus, CarrierCall, CarrierIntegration
 from .postal_codes import PostalCode
 from .tables import (
     MAX_ORDER_VALUE,
@@ -21,7 +22,10 @@ __all__ = [
     "MAX_ORDER_VALUE",
     "MAX_WEIGHT",
     "VARIABLE_FIELDS",
+    "CallStatus",
     "Carrier",
+    "CarrierCall",
+    "CarrierIntegration",
     "Holiday",
     "HolidayScope",
     "ImportKind",
