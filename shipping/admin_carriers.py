@@ -2,6 +2,7 @@
 call log (read only)."""
 
 from django.contrib import admin, messages
+from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -18,6 +19,7 @@ class CarrierIntegrationAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
     list_select_related = ("table", "table__carrier")
     autocomplete_fields = ("table",)
     actions = ("test_connection",)
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     fieldsets = (
         (None, {"fields": ("table", "base_url", "token_variable")}),
         (_("Offer"), {"fields": ("services", ("markup_percent", "markup_fixed"), "extra_days")}),

@@ -325,10 +325,13 @@ def live_answers(
         if (cached := found.get(keys[index])) is not None:
             answers[index] = cached
         elif not breaker_of(integration.pk).allow():
-            answers[index] = LiveAnswer(None, "skipped: the carrier failed moments ago")
-        elif not budget_take(integration):
             answers[index] = LiveAnswer(
-                None, f"over its budget of {integration.calls_per_minute} calls a minute"
+                None, "skipped: the carrier failed moments ago", now + FAILURE_SECONDS
+            )
+        elif not budget_take(integration):
+            budget = integration.calls_per_minute
+            answers[index] = LiveAnswer(
+                None, f"over its budget of {budget} calls a minute", now + FAILURE_SECONDS
             )
         else:
             timeout = deadline - time.monotonic()

@@ -1,5 +1,5 @@
 """Live carrier quotes (issue 22 items 3 and 4) through HTTP, against a fake freight
-aggregator on a free local port (tests/shipping/fake_carrier.py): normal answers merged
+aggregator on a free local port (bench/fake_carrier.py): normal answers merged
 with the table options by price, slow answers bounded by one deadline, 500s and garbage
 left out, the answer cache, the outbound budget, explain=true's carrier_unavailable."""
 
@@ -12,6 +12,7 @@ import pytest
 import time_machine
 from django.core.exceptions import ValidationError
 
+from bench.fake_carrier import FakeCarrier
 from shipping import carriers
 from shipping.models import (
     CallStatus,
@@ -23,7 +24,6 @@ from shipping.models import (
 from tests.catalog.factories import StockFactory
 
 from .factories import PostalCodeFactory, ShippingRowFactory, ShippingTableFactory
-from .fake_carrier import FakeCarrier
 from .test_api_quote import get_quote, priced_product, rio_storage, sao_paulo_storage
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,6 @@
 """A fake freight aggregator (Melhor Envio's shipment calculate) on a free local port, for
-the live-carrier tests and the bench: `mode` picks its behaviour, `calls` records what it
-was asked (time, path, headers, body)."""
+the live-carrier tests (tests/shipping) and the bench's live row: `mode` picks its behaviour,
+`calls` records what it was asked (time, path, headers, body)."""
 
 from __future__ import annotations
 
