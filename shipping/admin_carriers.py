@@ -7,7 +7,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from infra.admin import ReadOnlyAdminMixin
-from storefront.admin_utils import SafeAutocompleteMixin, truncated
+from storefront.admin_utils import SafeAutocompleteMixin, truncated, truncated_column
 
 from .carriers import breaker_of, connection_test
 from .models import CallStatus, CarrierCall, CarrierIntegration
@@ -15,7 +15,14 @@ from .models import CallStatus, CarrierCall, CarrierIntegration
 
 @admin.register(CarrierIntegration)
 class CarrierIntegrationAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
-    list_display = ("table", "base_url", "services", "markup_percent", "extra_days", "breaker")
+    list_display = (
+        "table",
+        truncated_column("base_url", description=_("base URL")),
+        "services",
+        "markup_percent",
+        "extra_days",
+        "breaker",
+    )
     list_select_related = ("table", "table__carrier")
     autocomplete_fields = ("table",)
     actions = ("test_connection",)
@@ -56,7 +63,8 @@ class CarrierIntegrationAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
 class CarrierCallAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Calls to carriers' APIs (quotes and connection tests): read only."""
 
-    list_display = ("created_at", "integration", "status", "latency_ms", "options", "short_error")
+    list_display = ("status", "created_at", "integration", "latency_ms", "options", "short_error")
+    list_display_links = ("created_at",)
     list_filter = ("status", "integration")
     list_select_related = ("integration__table__carrier",)
     date_hierarchy = "created_at"

@@ -43,7 +43,7 @@ class CarrierIntegration(models.Model):
     )
     services = models.CharField(
         _("enabled services"),
-        max_length=200,
+        max_length=100,
         blank=True,
         help_text=_("The service ids to offer, comma-separated, e.g. 1,2,17. Empty: all."),
     )
