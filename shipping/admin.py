@@ -31,6 +31,7 @@ from .models import (
     MAX_ORDER_VALUE,
     MAX_WEIGHT,
     Carrier,
+    CarrierIntegration,
     Pickup,
     PostalCode,
     PostalImportJob,
@@ -182,6 +183,15 @@ class ShippingTableAdmin(OwnPagesMixin, SafeAutocompleteMixin, admin.ModelAdmin)
     def rows_link(self, obj):
         if obj.pk is None:
             return _("Save the table first, then add or import its rows.")
+        if obj.kind == ShippingTableKind.LIVE:  # priced by its carrier integration, no rows
+            integration = CarrierIntegration.objects.filter(table=obj).first()
+            url = (
+                reverse("admin:shipping_carrierintegration_change", args=[integration.pk])
+                if integration
+                else reverse("admin:shipping_carrierintegration_add") + f"?table={obj.pk}"
+            )
+            text = _("Live prices: its carrier integration")
+            return format_html('<a href="{}">{}</a>', url, text)
         rows_url = reverse("admin:shipping_shippingrow_changelist") + f"?table={obj.pk}"
         add_url = reverse("admin:shipping_shippingrow_add") + f"?table={obj.pk}"
         import_url = reverse("admin:shipping_shippingtable_import_rows", args=[obj.pk])

@@ -93,3 +93,12 @@ def test_the_integration_pages_speak_portuguese(staff, settings):
         form = staff.get(ADD).content.decode()
     assert "Testar a conexão" in page and "disjuntor" in page.lower()
     assert "variável do token" in form.lower() and "dias extras de manuseio" in form.lower()
+
+
+def test_a_live_table_links_to_its_integration_instead_of_rows(staff):
+    table = ShippingTableFactory(kind=ShippingTableKind.LIVE)
+    change = reverse("admin:shipping_shippingtable_change", args=[table.pk])
+    assert f"{ADD}?table={table.pk}" in staff.get(change).content.decode()
+    integration = CarrierIntegration.objects.create(table=table, token_variable="X")
+    page = staff.get(change).content.decode()
+    assert reverse("admin:shipping_carrierintegration_change", args=[integration.pk]) in page
