@@ -164,6 +164,7 @@ def row_report(target: Target, ceiling: float, ceiling_cpu_ms: float) -> dict:
         "cache_misses": sum(run.cache_misses for run in target.runs),
         "cache_uncounted": sum(run.cache_uncounted for run in target.runs),
         **(_churn_fields(target) if target.group == "churn" else {}),
+        **({"carrier_calls": target.carrier_calls} if target.live else {}),
         "requests": sum(run.requests for run in target.runs),
         "status_errors": sum(run.status_errors for run in target.runs),
         "socket_errors": sum(run.socket_errors for run in target.runs),

@@ -26,7 +26,8 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import wrk  # noqa: E402
+from bench import live_carrier, wrk  # noqa: E402
+from bench.fake_carrier import FakeCarrier  # noqa: E402
 from bench.report import (  # noqa: E402
     ceiling_report,
     churn_report,
@@ -197,6 +198,27 @@ def preflight(target: Target, port: int) -> None:
             if target.samples:
                 target.problem = f"{path}: {target.problem}"
             return
+
+
+LIVE_CARRIER_SECONDS = 0.05
+
+
+def live_carrier_command(env: dict, *args: str) -> None:
+    command = [PYTHON, "-m", "bench.live_carrier", *args]
+    subprocess.run(command, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
+
+
+def live_row(target: Target, args, tool: str, server: Server, env: dict, carrier) -> None:
+    """The live-carrier row: its table added (bench/live_carrier.py), checked, measured,
+    and removed again, whatever happens."""
+    live_carrier_command(env, "add", carrier.url)
+    try:
+        preflight(target, args.port)
+        if not target.problem:
+            measure(target, args, tool, server)
+    finally:
+        live_carrier_command(env, "remove")
+    target.carrier_calls = len(carrier.calls)  # the fake's count, warm-up and checks included
 
 
 def settle(port: int, workers: int, *, limit: float = 180) -> None:
@@ -407,20 +429,26 @@ def main() -> None:
     workers_label = f"{args.workers} {worker_class} workers" + (
         f" x {threads} threads" if worker_class == "gthread" else ""
     )
+    env[live_carrier.TOKEN_VARIABLE] = "bench-token"
     load_before = os.getloadavg()
     started = time.perf_counter()
     server = Server(env, port=args.port, workers=args.workers, log=data_dir / "gunicorn.log")
+    # the live row's carrier: Melhor Envio's answer after 50 ms (bench/fake_carrier.py)
+    carrier = FakeCarrier(delay=LIVE_CARRIER_SECONDS)
     try:
-        with server:
+        with server, carrier:
             for target in rows:
-                preflight(target, args.port)
+                if not target.live:  # (checked once its live table is there)
+                    preflight(target, args.port)
             after_random = None
             for target in rows:
+                if target.live:
+                    live_row(target, args, tool, server, env, carrier)
                 if target.problem:
                     print(f"{target.name}: FAILED before measuring: {target.problem}")
                 elif target.group == "churn":
                     measure(target, args, tool, server, env)
-                else:
+                elif not target.live:
                     measure(target, args, tool, server)
                 if target.group != "replay":
                     after_random = [rss_of(pid) for pid in server.workers()]

@@ -69,6 +69,8 @@ class Target:
     runs_without_churn: list = field(default_factory=list)
     cpu_ms_without_churn: list = field(default_factory=list)
     churn_runs: list = field(default_factory=list)
+    live: bool = False  # served with a live carrier table (bench/live_carrier.py) added
+    carrier_calls: int = 0  # live row: calls the fake carrier answered
 
 
 def q(text: str) -> str:
@@ -139,8 +141,28 @@ RANDOM_ROWS = (
 )
 
 
+LIVE_ROW = "quote with a live carrier"
+
+
+def _live_check(expect: dict):
+    """A random quote's check, plus: its groups carry the live carrier's options."""
+    quote_check = _quote_check(expect)
+
+    def check(body) -> str | None:
+        problem = quote_check(body)
+        for group in [] if problem else body["quoteGroups"]:
+            live = [option for option in group["shippingOptions"] if option.get("row") is None]
+            if not group.get("service") and not live:
+                return "a quote group without a live carrier option"
+        return problem
+
+    return check
+
+
 def random_targets(manifest: dict) -> list[Target]:
-    """The random-key rows, then the churn rows, from bench/paths.py's manifest."""
+    """The random-key rows, then the churn rows, then the live-carrier row (the random
+    quote's paths, with a live table added just before it), from bench/paths.py's
+    manifest."""
     rows = []
     for name, key in RANDOM_ROWS:
         listed = manifest["rows"][key]
@@ -171,6 +193,20 @@ def random_targets(manifest: dict) -> list[Target]:
                 without_churn=row.name,
             )
         )
+    quotes = manifest["rows"]["quote"]
+    samples = [(sample["path"], _live_check(sample["expect"])) for sample in quotes["samples"]]
+    rows.append(
+        Target(
+            LIVE_ROW,
+            samples[0][0],
+            samples[0][1],
+            group="random",
+            paths_file=quotes["file"],
+            paths=quotes["paths"],
+            samples=samples,
+            live=True,
+        )
+    )
     return rows
 
 

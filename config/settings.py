@@ -493,6 +493,12 @@ POSTAL_CODE_PROVIDER_COUNTRIES = env_list("POSTAL_CODE_PROVIDER_COUNTRIES", "BRA
 POSTAL_CODE_PROVIDER_TIMEOUT_MS = env_int("POSTAL_CODE_PROVIDER_TIMEOUT_MS", 1500)
 POSTAL_CODE_PROVIDER_BREAKER_SECONDS = env_int("POSTAL_CODE_PROVIDER_BREAKER_SECONDS", 30)
 POSTAL_CODE_PROVIDER_MISS_SECONDS = env_int("POSTAL_CODE_PROVIDER_MISS_SECONDS", 3600)
+# Live carrier quotes (shipping tables of kind "live", shipping/carriers.py): one deadline
+# in milliseconds for all of a quote's calls; a carrier skipped for CARRIER_BREAKER_SECONDS
+# after a failure; the User-Agent sent (Melhor Envio asks for the app's name and a contact).
+CARRIER_TIMEOUT_MS = env_int("CARRIER_TIMEOUT_MS", 1500)
+CARRIER_BREAKER_SECONDS = env_int("CARRIER_BREAKER_SECONDS", 30)
+CARRIER_USER_AGENT = env_str("CARRIER_USER_AGENT", "storefront (set CARRIER_USER_AGENT)")
 # Public base URL used to build absolute links in e-mails and image URLs outside a request.
 PUBLIC_BASE_URL = env_str("PUBLIC_BASE_URL", "http://127.0.0.1:8000")
 # Seconds a hot public read (card flags, trees, banners) stays in the cache at most.

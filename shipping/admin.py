@@ -25,13 +25,14 @@ from infra.admin import (
 from infra.forms import MoneyField, NumberField, WeightField
 from infra.numbers import money_text, range_text, weight_text
 
-from . import admin_holidays, admin_imports  # noqa: F401  (admin_holidays registers HolidayAdmin)
+from . import admin_carriers, admin_holidays, admin_imports  # noqa: F401  (they register admins)
 from .models import (
     MAX_ORDER_VALUE,
     MAX_WEIGHT,
     ROW_COLUMNS,
     VARIABLE_FIELDS,
     Carrier,
+    CarrierIntegration,
     Pickup,
     PostalCode,
     PostalImportJob,
@@ -183,6 +184,15 @@ class ShippingTableAdmin(OwnPagesMixin, SafeAutocompleteMixin, admin.ModelAdmin)
     def rows_link(self, obj):
         if obj.pk is None:
             return _("Save the table first, then add or import its rows.")
+        if obj.kind == ShippingTableKind.LIVE:  # priced by its carrier integration, no rows
+            integration = CarrierIntegration.objects.filter(table=obj).first()
+            url = (
+                reverse("admin:shipping_carrierintegration_change", args=[integration.pk])
+                if integration
+                else reverse("admin:shipping_carrierintegration_add") + f"?table={obj.pk}"
+            )
+            text = _("Live prices: its carrier integration")
+            return format_html('<a href="{}">{}</a>', url, text)
         rows_url = reverse("admin:shipping_shippingrow_changelist") + f"?table={obj.pk}"
         add_url = reverse("admin:shipping_shippingrow_add") + f"?table={obj.pk}"
         import_url = reverse("admin:shipping_shippingtable_import_rows", args=[obj.pk])

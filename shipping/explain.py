@@ -11,7 +11,8 @@ when it gave one, with the row chosen):
 - ``postal_code_out_of_every_row``: no row of the table covers the target postal code;
 - ``weight_out_of_range`` / ``value_out_of_range``: no row covering the postal code holds
   the group's billable weight / order value;
-- ``no_row_holds_weight_and_value``: rows hold each, but none holds both.
+- ``no_row_holds_weight_and_value``: rows hold each, but none holds both;
+- ``carrier_unavailable``: a live table's carrier gave no option (set by shipping.live).
 
 A group of services needs no shipping: its tables are not considered (no verdicts).
 
@@ -45,6 +46,9 @@ class Rejection(StrEnum):
     WEIGHT_OUT_OF_RANGE = "weight_out_of_range"
     VALUE_OUT_OF_RANGE = "value_out_of_range"
     NO_ROW_HOLDS_WEIGHT_AND_VALUE = "no_row_holds_weight_and_value"
+    # a live table (carrier integration, shipping.live): the carrier failed, was slow, over
+    # its budget or offered nothing (the verdict's `detail` says which)
+    CARRIER_UNAVAILABLE = "carrier_unavailable"
 
 
 @dataclass(frozen=True)

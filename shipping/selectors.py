@@ -3,6 +3,7 @@ calculate: shipping.fetch reads, shipping.quote computes, `shipping_quote_get` j
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -17,6 +18,7 @@ from infra.queries import CompiledQuery
 
 from . import quote
 from .calendar import Estimate, Place, city_key, dates_valid_until, estimate
+from .carriers import Service
 from .explain import TableVerdict, explain_group
 from .fetch import (
     ProductInfo,
@@ -26,7 +28,7 @@ from .fetch import (
     holiday_calendar,
     quote_info_fetch,
 )
-from .models import PostalCode, ShippingTable
+from .models import PostalCode, ShippingTable, ShippingTableKind
 from .postal import format_postal_code
 
 POSTAL_CODES_CACHE = "postal-codes"
@@ -87,6 +89,7 @@ class QuotedOption:
     table: TableInfo
     selected_pickup_id: int | None = None  # the table's pickup point nearest the target
     estimate: Estimate | None = None  # with deliveryDates=true: the option's dates
+    live: Service | None = None  # a live table's carrier service (`option.row` is a stand-in)
 
     @property
     def initial_zipcode(self) -> str:
@@ -101,6 +104,7 @@ class QuotedOption:
 class ExplainedTable:
     table: ShippingTable  # with its carrier
     verdict: TableVerdict
+    detail: str = ""  # why a live table gave no option (carrier_unavailable)
 
 
 @dataclass(frozen=True)
@@ -149,6 +153,7 @@ def shipping_quote_get(
     country's switched-off tables). With `delivery_dates`, each option carries its dates
     (shipping.calendar; the destination's state and city from its postal code) and the
     outcome is valid until the next cut-off or midnight."""
+    started = time.monotonic()  # live carrier calls end by started + CARRIER_TIMEOUT_MS
     # the items' own versions (stock, prices), read before their rows, for the cached answer
     depend_on(product_namespaces(pid for pid, _ in items))
     target = postal_code_get(country=country, code=zip_code)
@@ -191,6 +196,14 @@ def shipping_quote_get(
         for group in result.groups
     )
     valid_until = info.valid_until
+    if any(table.table.kind == ShippingTableKind.LIVE for table in info.tables.values()):
+        from .live import with_live_options  # (carrier integrations; it imports this module)
+
+        groups, live_until = with_live_options(
+            groups, info, country=country, target=target, dates=delivery_dates, started=started
+        )
+        if live_until is not None:
+            valid_until = live_until if valid_until is None else min(valid_until, live_until)
     if delivery_dates:
         cutoffs = [o.estimate.cutoff_at for g in groups for o in g.options if o.estimate]
         until = dates_valid_until(timezone.localtime(info.moment), cutoffs)

@@ -173,7 +173,33 @@ def _estimate(estimate: Estimate, table: ShippingTable) -> dict[str, Any]:
     }
 
 
+def _live_option(quoted: QuotedOption) -> dict[str, Any]:
+    """A live table's carrier service (`row` null): the carrier's company and service."""
+    option, table, service = quoted.option, quoted.table.table, quoted.live
+    assert service is not None
+    return {
+        "shippingTableId": table.pk,
+        "integrationCode": table.integration_code,
+        "externalShippingCode": str(service.id),
+        "carrierId": table.carrier_id,
+        "carrierName": service.company or table.carrier.name,
+        "label": service.name,
+        "value": _money(option.value),
+        "beginShippingTime": option.begin_days,
+        "endShippingTime": option.end_days,
+        "trackingUrl": table.carrier.tracking_url_template or None,
+        "row": None,
+        "pickups": [],
+        "error": None,
+    }
+
+
 def _option(quoted: QuotedOption) -> dict[str, Any]:
+    if quoted.live is not None:
+        answer = _live_option(quoted)
+        if quoted.estimate is not None:
+            answer["deliveryEstimate"] = _estimate(quoted.estimate, quoted.table.table)
+        return answer
     option, row, table = quoted.option, quoted.option.row, quoted.table.table
     answer = {
         "shippingTableId": table.pk,
@@ -245,6 +271,7 @@ def _verdict(explained: ExplainedTable) -> dict[str, Any]:
         "rowId": verdict.row_id,
         "rowsCoveringZipCode": verdict.rows_covering,
         "reasons": [str(reason) for reason in verdict.reasons],
+        **({"detail": explained.detail} if explained.detail else {}),
     }
 
 

@@ -293,7 +293,12 @@ class ShippingOptionSerializer(serializers.Serializer):
     beginShippingTime = serializers.IntegerField(help_text="Days, additional times included.")
     endShippingTime = serializers.IntegerField(help_text="Days, additional times included.")
     trackingUrl = OptionalTextField(read_only=False)
-    row = ShippingRowSerializer()
+    row = ShippingRowSerializer(
+        allow_null=True,
+        help_text="The table's row that priced the option; null for a live carrier option "
+        "(a table of kind live: `externalShippingCode` is then the carrier's service id, "
+        "`label` its name, `carrierName` its company).",
+    )
     pickups = PickupSerializer(
         many=True,
         read_only=True,
@@ -351,6 +356,11 @@ class TableVerdictSerializer(serializers.Serializer):
         help_text="Why the table gave no option; empty when it gave one. "
         + "; ".join(reason.value for reason in Rejection)
         + ".",
+    )
+    detail = serializers.CharField(
+        required=False,
+        help_text="Only with carrier_unavailable: why the live carrier gave no option "
+        "(failed, timed out, over its budget, offered nothing).",
     )
 
 

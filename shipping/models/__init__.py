@@ -1,8 +1,9 @@
 """Models of the shipping app: postal codes, carriers, shipping tables and rows, pickups,
-holidays."""
+holidays, carrier integrations."""
 
 from .holidays import Holiday, HolidayScope
 from .imports import ImportKind, JobStatus, PostalFileFormat, PostalImportJob, StagedImport
+from .integrations import CallStatus, CarrierCall, CarrierIntegration
 from .postal_codes import PostalCode
 from .tables import (
     MAX_ORDER_VALUE,
@@ -22,7 +23,10 @@ __all__ = [
     "MAX_WEIGHT",
     "ROW_COLUMNS",
     "VARIABLE_FIELDS",
+    "CallStatus",
     "Carrier",
+    "CarrierCall",
+    "CarrierIntegration",
     "Holiday",
     "HolidayScope",
     "ImportKind",

@@ -64,6 +64,7 @@ class Carrier(TimestampedModel):
 class ShippingTableKind(models.TextChoices):
     DELIVERY = "delivery", _("Delivery to the address")
     PICKUP = "pickup", _("Pickup at a pickup point")
+    LIVE = "live", _("Live quotes from a carrier integration")
 
 
 class ShippingTableQuerySet(models.QuerySet):

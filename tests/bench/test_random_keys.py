@@ -13,17 +13,24 @@ from urllib.parse import unquote
 
 import pytest
 
+from bench import live_carrier, wrk
 from bench import paths as bench_paths
-from bench import wrk
 from bench.churn import churn
+from bench.fake_carrier import FakeCarrier
 from bench.report import churn_report, hit_ratio
-from bench.targets import CHURN_GOAL, RANDOM_ROWS, random_targets
+from bench.targets import CHURN_GOAL, LIVE_ROW, RANDOM_ROWS, random_targets
 from catalog.models import Product, Stock
 from catalog.selectors import product_namespaces
 from demo.marketing import UPSELL_SKUS
 from feedback.models import Comment, ProductReview
 from infra.cache import namespace_versions
-from shipping.models import PostalCode, ShippingRow
+from shipping.models import (
+    CarrierIntegration,
+    PostalCode,
+    ShippingRow,
+    ShippingTable,
+    ShippingTableKind,
+)
 from tests.bench.conftest import SEED
 
 pytestmark = pytest.mark.django_db
@@ -97,17 +104,25 @@ def test_the_same_database_gives_the_same_lists(manifest, tmp_path):
         assert again["rows"][key]["samples"] == manifest["rows"][key]["samples"]
 
 
-def test_every_sample_and_the_first_paths_answer_right(manifest, api_client):
-    for row in random_targets(manifest):
-        with open(row.paths_file) as file:
-            first = [(path, None) for path in file.read().splitlines()[:15]]
-        for path, check in row.samples + first:
-            response = api_client.get(path, HTTP_HOST="127.0.0.1")
+def test_every_sample_and_the_first_paths_answer_right(manifest, api_client, monkeypatch):
+    monkeypatch.setenv(live_carrier.TOKEN_VARIABLE, "bench-token")
+    with FakeCarrier(delay=0.05) as carrier:
+        for row in random_targets(manifest):
+            if row.live:  # the last row: its live table added as bench/run.py does
+                live_carrier.add(carrier.url)
+            with open(row.paths_file) as file:
+                first = [(path, None) for path in file.read().splitlines()[:15]]
+            for path, check in row.samples + first:
+                response = api_client.get(path, HTTP_HOST="127.0.0.1")
 
-            assert response.status_code == 200, (row.name, path, response.status_code)
-            assert response["X-Cache"] in ("hit", "miss"), (row.name, path)
-            if check is not None:
-                assert check(json.loads(response.content)) is None, (row.name, path)
+                assert response.status_code == 200, (row.name, path, response.status_code)
+                assert response["X-Cache"] in ("hit", "miss"), (row.name, path)
+                if check is not None:
+                    assert check(json.loads(response.content)) is None, (row.name, path)
+        assert row.name == LIVE_ROW and carrier.calls
+        live_carrier.remove()
+    assert not ShippingTable.objects.filter(kind=ShippingTableKind.LIVE).exists()
+    assert not CarrierIntegration.objects.exists()
 
 
 def test_the_churn_rows_are_the_reviews_and_comments_again(manifest):

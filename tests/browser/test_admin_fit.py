@@ -84,7 +84,13 @@ def full_store(staff, settings):
     from django_tasks_db.models import DBTaskResult
 
     from jobs.models import OutboundEmail
-    from shipping.models import PostalImportJob
+    from shipping.models import (
+        Carrier,
+        CarrierCall,
+        CarrierIntegration,
+        PostalImportJob,
+        ShippingTable,
+    )
     from webhooks.models import Delivery, Endpoint
 
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
@@ -134,6 +140,23 @@ def full_store(staff, settings):
         rows_read=1_234_567,
         rows_created=1_200_000,
         finished_at=now,
+    )
+    live = ShippingTable.objects.create(
+        label="Cotação Melhor Envio (Correios, Jadlog, Loggi)",
+        carrier=Carrier.objects.create(name="Melhor Envio Agregador de Fretes"),
+        kind="live",
+    )
+    integration = CarrierIntegration.objects.create(
+        table=live,
+        base_url="https://sandbox.melhorenvio.com.br",
+        token_variable="MELHOR_ENVIO_SANDBOX_TOKEN_LOJA_PRINCIPAL",
+        services="1,2,3,4,17,27,28,31,32",
+    )
+    CarrierCall.objects.create(
+        integration=integration,
+        latency_ms=1500,
+        status="timeout",
+        error="URLError: <urlopen error [Errno 111] Connection refused> após 1500 ms de espera",
     )
     DBTaskResult.objects.create(
         task_path="webhooks.tasks.deliver_webhook",
