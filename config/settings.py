@@ -498,6 +498,8 @@ POSTAL_CODE_PROVIDER_MISS_SECONDS = env_int("POSTAL_CODE_PROVIDER_MISS_SECONDS",
 # after a failure; the User-Agent sent (Melhor Envio asks for the app's name and a contact).
 CARRIER_TIMEOUT_MS = env_int("CARRIER_TIMEOUT_MS", 1500)
 CARRIER_BREAKER_SECONDS = env_int("CARRIER_BREAKER_SECONDS", 30)
+# Days of the carrier call log kept (older calls are deleted as new ones are logged).
+CARRIER_CALL_LOG_DAYS = env_int("CARRIER_CALL_LOG_DAYS", 30)
 CARRIER_USER_AGENT = env_str("CARRIER_USER_AGENT", "storefront (set CARRIER_USER_AGENT)")
 # Public base URL used to build absolute links in e-mails and image URLs outside a request.
 PUBLIC_BASE_URL = env_str("PUBLIC_BASE_URL", "http://127.0.0.1:8000")

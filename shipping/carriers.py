@@ -32,6 +32,7 @@ import urllib.request
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -362,7 +363,21 @@ def live_answers(
     for key, (answer, seconds) in fresh.items():
         cache.set(key, answer, timeout=seconds)
     CarrierCall.objects.bulk_create(logs)
+    _call_log_prune(now)
     return [answer or LiveAnswer(None) for answer in answers]
+
+
+_pruned_at = 0.0
+
+
+def _call_log_prune(now: float) -> None:
+    """The call log keeps CARRIER_CALL_LOG_DAYS days (looked at hourly by each process)."""
+    global _pruned_at
+    if now - _pruned_at < 3600:
+        return
+    _pruned_at = now
+    oldest = timezone.now() - timedelta(days=settings.CARRIER_CALL_LOG_DAYS)
+    CarrierCall.objects.filter(created_at__lt=oldest).delete()
 
 
 SAMPLE_PARCEL = Parcel(

@@ -329,3 +329,30 @@ def test_the_token_is_never_stored():
     with pytest.raises(ValidationError) as raised:
         integration.full_clean()
     assert "token_variable" in raised.value.message_dict
+
+
+def test_the_call_log_keeps_the_days_the_setting_says(api_client, store, settings):
+    # given a call logged 31 days ago and one 29 days ago, and a 30-day log
+    settings.CARRIER_CALL_LOG_DAYS = 30
+    carriers._pruned_at = 0.0
+    with FakeCarrier() as fake:
+        table = live_table(fake)
+        integration = CarrierIntegration.objects.get(table=table)
+        now = datetime.now(tz=ZoneInfo("UTC"))
+        for days in (31, 29):
+            CarrierCall.objects.create(
+                integration=integration,
+                created_at=now - timedelta(days=days),
+                latency_ms=10,
+                status=CallStatus.OK,
+                options=1,
+            )
+
+        # when a quote asks the carrier
+        options_of(get_quote(api_client, [(store.pk, 1)]))
+
+    # then the old call is gone, the recent one and the new one stay
+    ages = sorted(
+        round((now - call.created_at) / timedelta(days=1)) for call in CarrierCall.objects.all()
+    )
+    assert ages == [0, 29]
