@@ -31,7 +31,12 @@ class RememberingResolver(URLResolver):
 
     def __init__(self, patterns: list, size: int = 2048) -> None:
         super().__init__(RegexPattern(r"^"), patterns)
-        self._remembered = functools.lru_cache(maxsize=size)(super().resolve)
+        self._remembered = functools.lru_cache(maxsize=size)(self._resolve)
+
+    def _resolve(self, path: str) -> ResolverMatch:
+        match = super().resolve(path)
+        match.tried = None  # the patterns tried first: only for DEBUG's 404 page, and every
+        return match  # enclosing resolver would copy them on each request
 
     def resolve(self, path: object) -> ResolverMatch:
         path = str(path)
