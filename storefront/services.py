@@ -79,9 +79,7 @@ def customer_authenticate(*, email: str, password: str) -> Customer:
         customer.set_password(raw_password)
         Customer.objects.filter(pk=customer.pk).update(password=customer.password)
 
-    if not check_password(password, customer.password, setter=upgrade_hash):
-        raise InvalidCredentials
-    if not customer.active:
+    if not check_password(password, customer.password, setter=upgrade_hash) or not customer.active:
         raise InvalidCredentials
     return customer
 
