@@ -181,12 +181,6 @@ def rate_limit_headers() -> list[OpenApiParameter]:
         "RateLimit-Reset": "Seconds until the current window ends.",
     }
     return [
-        OpenApiParameter(
-            name,
-            OpenApiTypes.INT,
-            location=OpenApiParameter.HEADER,
-            response=True,
-            description=description,
-        )
-        for name, description in described.items()
+        OpenApiParameter(name, OpenApiTypes.INT, location="header", response=True, description=text)
+        for name, text in described.items()
     ]
