@@ -149,16 +149,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # change, reads stay on the primary until replicas have it (infra/db_routing.py).
 DATABASE_REPLICA_ALIASES: list[str] = []
 for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS"), start=1):
-    _replica = dj_database_url.parse(_url, conn_max_age=_CONN_MAX_AGE)
+    _replica = dj_database_url.parse(_url, conn_max_age=_CONN_MAX_AGE, conn_health_checks=True)
     if _replica["ENGINE"].endswith("postgresql"):
-        _replica.setdefault("OPTIONS", {})["connect_timeout"] = env_int(
-            "DATABASE_REPLICA_CONNECT_TIMEOUT", 2
-        )
-    DATABASES[f"replica{_number}"] = {
-        **_replica,
-        "CONN_HEALTH_CHECKS": True,
-        "TEST": {"MIRROR": "default"},
-    }
+        _timeout = env_int("DATABASE_REPLICA_CONNECT_TIMEOUT", 2)
+        _replica.setdefault("OPTIONS", {})["connect_timeout"] = _timeout
+    DATABASES[f"replica{_number}"] = {**_replica, "TEST": {"MIRROR": "default"}}
     DATABASE_REPLICA_ALIASES.append(f"replica{_number}")
 if RUNNING_TESTS and not DATABASE_REPLICA_ALIASES:
     # A mirror of the test database, for the routing tests (they turn routing on).
@@ -180,34 +175,29 @@ REDIS_URL = env_str("REDIS_URL")
 CACHE_CONNECT_TIMEOUT_MS = env_int("CACHE_CONNECT_TIMEOUT_MS", 50)
 CACHE_TIMEOUT_MS = env_int("CACHE_TIMEOUT_MS", 80)
 CACHE_BREAKER_SECONDS = env_int("CACHE_BREAKER_SECONDS", 3)
+CACHES: dict[str, dict[str, Any]] = {"default": {"TIMEOUT": env_int("CACHE_TIMEOUT", 300)}}
 if REDIS_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "infra.cache_backend.BreakerRedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "storefront"),
-            "TIMEOUT": env_int("CACHE_TIMEOUT", 300),
-            "OPTIONS": {
-                "CLIENT_CLASS": "django_redis.client.DefaultClient",
-                "SOCKET_CONNECT_TIMEOUT": CACHE_CONNECT_TIMEOUT_MS / 1000,
-                "SOCKET_TIMEOUT": CACHE_TIMEOUT_MS / 1000,
-                "BREAKER_RESET_SECONDS": CACHE_BREAKER_SECONDS,
-            },
-        }
+    CACHES["default"] |= {
+        "BACKEND": "infra.cache_backend.BreakerRedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "storefront"),
+        "OPTIONS": {
+            "CLIENT_CLASS": "django_redis.client.DefaultClient",
+            "SOCKET_CONNECT_TIMEOUT": CACHE_CONNECT_TIMEOUT_MS / 1000,
+            "SOCKET_TIMEOUT": CACHE_TIMEOUT_MS / 1000,
+            "BREAKER_RESET_SECONDS": CACHE_BREAKER_SECONDS,
+        },
     }
 else:
-    CACHES = {
-        "default": {
-            "BACKEND": "infra.cache_backend.BoundedLocMemCache",
-            "LOCATION": "storefront",
-            "TIMEOUT": env_int("CACHE_TIMEOUT", 300),
-            # Rendered answers and full products: room for a real store's catalogue, in a
-            # bounded share of each worker's memory (bench/README.md, memory).
-            "OPTIONS": {
-                "MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 10000),
-                "MAX_BYTES": env_int("CACHE_MAX_BYTES", 16 * 1024 * 1024),
-            },
-        }
+    CACHES["default"] |= {
+        "BACKEND": "infra.cache_backend.BoundedLocMemCache",
+        "LOCATION": "storefront",
+        # Rendered answers and full products: room for a real store's catalogue, in a
+        # bounded share of each worker's memory (bench/README.md, memory).
+        "OPTIONS": {
+            "MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 10000),
+            "MAX_BYTES": env_int("CACHE_MAX_BYTES", 16 * 1024 * 1024),
+        },
     }
 # Without Redis, the namespace versions live in this file, shared by every process of the
 # machine (infra/cache.py).
