@@ -31,14 +31,11 @@ def etag_for(body: bytes) -> str:
 
 
 def _body_length(request: HttpRequest) -> int:
+    """The Content-Length (-1 when unreadable): anything but 0 means a body."""
     try:
         return int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         return -1
-
-
-def _has_body(request: HttpRequest) -> bool:
-    return _body_length(request) != 0
 
 
 @functools.cache
@@ -125,7 +122,7 @@ def conditional_response(
         etag=etag_for(body),
         # A response that may depend on a request body (the banner listing reads `codes`
         # from the body of a GET) is `private`: shared caches key on the URL.
-        scope="private" if _has_body(request) else "public",
+        scope="private" if _body_length(request) else "public",
         max_age=settings.PUBLIC_CACHE_SECONDS if max_age is None else max_age,
         valid_until=valid_until.timestamp() if valid_until is not None else None,
         fresh_uuids=fresh_uuids,
@@ -243,7 +240,7 @@ def cached_answers(
                 return view(request, *args, **kwargs)
             # the media type decides whether the view parses the body at all (415)
             body = request.META.get("CONTENT_TYPE", "").encode() + b"\0" + request.body
-        elif request.method not in ("GET", "HEAD") or _has_body(request):
+        elif request.method not in ("GET", "HEAD") or _body_length(request):
             return view(request, *args, **kwargs)
         if not _accepts_json(request):
             return view(request, *args, **kwargs)

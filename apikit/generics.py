@@ -94,16 +94,12 @@ class ListPagination(LimitOffsetPagination):
         page = {
             "type": "object",
             "properties": {"registers": schema, "pagination": pagination_schema},
+            "required": ["pagination", "registers"],
         }
-        page["required"] = ["pagination", "registers"]
         if not self.envelope:
             return page
-        status = {"type": "boolean", "default": True}
-        return {
-            "type": "object",
-            "properties": {"status": status, "data": page},
-            "required": ["data"],
-        }
+        properties = {"status": {"type": "boolean", "default": True}, "data": page}
+        return {"type": "object", "properties": properties, "required": ["data"]}
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict]:
         limit = {"type": "integer", "minimum": 1, "maximum": self.max_limit}

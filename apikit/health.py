@@ -44,16 +44,9 @@ def health(request: HttpRequest) -> JsonResponse:
     """200 when the database answers (cache down is "degraded", still 200: the service
     works without it, and every instance shares the one Redis, so a 503 would take them
     all out of the load balancer at once); else 503."""
-    database = _database_ok()
-    cache_ok = _cache_ok()
-    if not database:
-        status = "unavailable"
-    elif not cache_ok:
-        status = "degraded"
-    else:
-        status = "ok"
+    database, cache_ok = _database_ok(), _cache_ok()
     body = {
-        "status": status,
+        "status": ("ok" if cache_ok else "degraded") if database else "unavailable",
         "database": "ok" if database else "unavailable",
         "cache": "ok" if cache_ok else "unavailable",
         "cacheBreaker": _cache_breaker_state(),

@@ -2,12 +2,12 @@
 
 import io
 import re
-from collections.abc import Callable
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, SuspiciousOperation
 from django.http import Http404, HttpRequest, JsonResponse
 from django.http.response import HttpResponseBase
+from django.utils.deprecation import MiddlewareMixin
 
 from .errors import ErrorCode, error_body, error_response
 from .fallback import bad_request, page_not_found, permission_denied
@@ -15,15 +15,7 @@ from .text import check_path, check_query_string
 from .unavailable import failure_response
 
 
-def validation_error_response(errors: dict[str, list[str]]) -> JsonResponse:
-    message = next(iter(errors.values()))[0]
-    body = error_body(
-        status_code=422, message=message, error_code=ErrorCode.VALIDATION_ERROR, errors=errors
-    )
-    return JsonResponse(body, status=422)
-
-
-class RequestGuardMiddleware:
+class RequestGuardMiddleware(MiddlewareMixin):
     """The request line and headers within the documented limits, and no control characters
     in the path or the query string, checked once for every URL before anything else runs.
 
@@ -36,10 +28,7 @@ class RequestGuardMiddleware:
     answers first, in the envelope.
     """
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+    def process_request(self, request: HttpRequest) -> JsonResponse | None:
         meta = request.META
         url_length = len(meta.get("RAW_URI") or request.get_full_path())
         if url_length > settings.MAX_URL_BYTES:
@@ -65,11 +54,14 @@ class RequestGuardMiddleware:
             )
         errors = check_path(request.path_info) or check_query_string(meta.get("QUERY_STRING", ""))
         if errors:
-            return validation_error_response(errors)
-        return self.get_response(request)
+            message = next(iter(errors.values()))[0]
+            code = ErrorCode.VALIDATION_ERROR
+            body = error_body(status_code=422, message=message, error_code=code, errors=errors)
+            return JsonResponse(body, status=422)
+        return None
 
 
-class BodySizeLimitMiddleware:
+class BodySizeLimitMiddleware(MiddlewareMixin):
     """Refuse bodies over the cap (413) before anything reads them.
 
     DRF's parsers read the body stream directly, so Django's own
@@ -81,17 +73,14 @@ class BodySizeLimitMiddleware:
     everything below; a server that cannot terminate the stream gets 411 LENGTH_REQUIRED.
     """
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+    def process_request(self, request: HttpRequest) -> JsonResponse | None:
         is_admin = request.path.startswith("/admin/")
         limit = settings.ADMIN_MAX_BODY_BYTES if is_admin else settings.API_MAX_BODY_BYTES
         if not is_admin and any(re.match(p, request.path) for p in settings.API_UPLOAD_PATHS):
             limit = settings.API_UPLOAD_MAX_BODY_BYTES  # writes that carry images
         transfer_encoding = request.META.get("HTTP_TRANSFER_ENCODING", "").lower()
         if "chunked" in transfer_encoding:
-            return self.read_chunked(request, limit) or self.get_response(request)
+            return self.read_chunked(request, limit)
         raw = request.META.get("CONTENT_LENGTH") or "0"
         try:
             length = int(raw)
@@ -99,7 +88,7 @@ class BodySizeLimitMiddleware:
             return error_response(400, "The Content-Length header is not a valid number.")
         if length > limit:
             return error_response(413, f"The request body is larger than {limit} bytes.")
-        return self.get_response(request)
+        return None
 
     @staticmethod
     def read_chunked(request: HttpRequest, limit: int) -> JsonResponse | None:
@@ -117,34 +106,26 @@ class BodySizeLimitMiddleware:
         return None
 
 
-class ReleaseHeaderMiddleware:
+class ReleaseHeaderMiddleware(MiddlewareMixin):
     """`X-Release` on every answer: the code's version (settings.RELEASE) that rendered it,
     so a rolling deploy can be watched from outside. A stored answer keeps the release that
     rendered it (apikit.caching.RenderedAnswer); anything else is this process's."""
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        response = self.get_response(request)
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
         if "X-Release" not in response:
             response["X-Release"] = settings.RELEASE
         return response
 
 
-class ApiErrorMiddleware:
+class ApiErrorMiddleware(MiddlewareMixin):
     """Turn exceptions that escape a view into the error envelope, whatever DEBUG says.
 
     DRF views already answer through `api_exception_handler`; this catches the rest
     (plain Django views, middleware below this one). No traceback ever leaves the
     process: it is logged on the `django.request` logger instead.
     """
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> JsonResponse | None:
         if isinstance(exception, Http404):  # the answers of Django's handler404, 403, 400

@@ -1,9 +1,5 @@
-"""Settings of the storefront service.
-
-Every value comes from the environment (see `.env.example` and the README's
-configuration table) with a default that is safe. Sections below are grouped by
-concern.
-"""
+"""Settings of the storefront service: every value comes from the environment, with a safe
+default (`.env.example` and the README's configuration table describe them)."""
 
 import os
 import sys
@@ -25,10 +21,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 DEBUG = env_bool("DJANGO_DEBUG", False)
 RUNNING_TESTS = "pytest" in sys.modules
 
-# The code's version: part of every cached answer's and fragment's key, so that two
-# releases serving side by side during a rolling deploy never read each other's renderings
-# (namespace versions and rate-limit counters stay shared). Set it where the code is not a
-# git checkout (an image tag, a package version).
+# The code's version, part of every cached rendering's key: two releases serving side by side
+# never read each other's renderings (namespace versions and rate-limit counters stay shared).
 RELEASE = env_str("RELEASE") or git_commit(str(BASE_DIR)) or "unreleased"
 
 DATA_DIR = Path(env_str("DATA_DIR", str(BASE_DIR / "data")))
@@ -130,56 +124,41 @@ TEMPLATES = [
 # --- Database ---------------------------------------------------------------
 
 DATABASE_URL = env_str("DATABASE_URL")
-if DATABASE_URL:
-    DATABASES = {
-        "default": dj_database_url.parse(
-            DATABASE_URL,
-            conn_max_age=env_int("DB_CONN_MAX_AGE", 60),
-            conn_health_checks=True,
-        )
-    }
-else:
-    DATABASES = {
-        "default": {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": str(DATA_DIR / "db.sqlite3"),
-            # One connection per worker thread, kept between requests like PostgreSQL's.
-            "CONN_MAX_AGE": env_int("DB_CONN_MAX_AGE", 60),
-            "CONN_HEALTH_CHECKS": True,
-            "OPTIONS": {
-                "timeout": 20,
-                "transaction_mode": "IMMEDIATE",
-                # Readers never wait for the writer (several gunicorn workers on one file).
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-            },
-        }
+# One connection per worker thread, kept between requests (SQLite like PostgreSQL).
+_CONN_MAX_AGE = env_int("DB_CONN_MAX_AGE", 60)
+DATABASES = {
+    "default": dj_database_url.parse(
+        DATABASE_URL or "sqlite://",
+        conn_max_age=_CONN_MAX_AGE,
+        conn_health_checks=True,
+    )
+}
+if not DATABASE_URL:
+    DATABASES["default"] |= {
+        "NAME": str(DATA_DIR / "db.sqlite3"),
+        "OPTIONS": {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            # Readers never wait for the writer (several gunicorn workers on one file).
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        },
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Read replicas (infra/db_routing.py): reads of public GET requests go to one of these,
-# everything else (writes, the admin, reads after a write, commands) to the primary. For
-# DATABASE_REPLICA_GRACE_SECONDS after any change all reads go to the primary, and then
-# until the replica has replayed the change (PostgreSQL standbys), so answers cached after
-# a change never come from a replica that has not received it. A replica that does not
-# connect within DATABASE_REPLICA_CONNECT_TIMEOUT seconds is skipped for a few seconds.
+# Read replicas: public GET requests read from them, everything else from the primary; after a
+# change, reads stay on the primary until replicas have it (infra/db_routing.py).
 DATABASE_REPLICA_ALIASES: list[str] = []
 for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS"), start=1):
-    _replica = dj_database_url.parse(_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))
+    _replica = dj_database_url.parse(_url, conn_max_age=_CONN_MAX_AGE, conn_health_checks=True)
     if _replica["ENGINE"].endswith("postgresql"):
-        _replica.setdefault("OPTIONS", {})["connect_timeout"] = env_int(
-            "DATABASE_REPLICA_CONNECT_TIMEOUT", 2
-        )
-    DATABASES[f"replica{_number}"] = {
-        **_replica,
-        "CONN_HEALTH_CHECKS": True,
-        "TEST": {"MIRROR": "default"},
-    }
+        _timeout = env_int("DATABASE_REPLICA_CONNECT_TIMEOUT", 2)
+        _replica.setdefault("OPTIONS", {})["connect_timeout"] = _timeout
+    DATABASES[f"replica{_number}"] = {**_replica, "TEST": {"MIRROR": "default"}}
     DATABASE_REPLICA_ALIASES.append(f"replica{_number}")
 if RUNNING_TESTS and not DATABASE_REPLICA_ALIASES:
     # A mirror of the test database, for the routing tests (they turn routing on).
     DATABASES["replica1"] = {**DATABASES["default"], "TEST": {"MIRROR": "default"}}
 if DATABASE_REPLICA_ALIASES and not env_str("REDIS_URL"):
-    # The grace and the last change's position must be seen by every process.
     raise ImproperlyConfigured(
         "DATABASE_REPLICA_URLS needs the shared cache: set REDIS_URL as well, so every "
         "process knows when the data changed and reads the primary until replicas have it."
@@ -191,64 +170,50 @@ ADMIN_PATH_PREFIX = "/admin/"
 # --- Cache ------------------------------------------------------------------
 
 REDIS_URL = env_str("REDIS_URL")
-# Socket timeouts of the Redis client, in milliseconds: short, so a hung Redis costs a
-# request tens of milliseconds, not seconds. After a failure the circuit breaker skips the
-# cache for CACHE_BREAKER_SECONDS, then lets one request probe it (storefront/circuit.py).
+# Short socket timeouts (ms) and a circuit breaker: a hung Redis costs tens of milliseconds
+# once per CACHE_BREAKER_SECONDS, never a wait per cache call (infra/cache_backend.py).
 CACHE_CONNECT_TIMEOUT_MS = env_int("CACHE_CONNECT_TIMEOUT_MS", 50)
 CACHE_TIMEOUT_MS = env_int("CACHE_TIMEOUT_MS", 80)
 CACHE_BREAKER_SECONDS = env_int("CACHE_BREAKER_SECONDS", 3)
+CACHES: dict[str, dict[str, Any]] = {"default": {"TIMEOUT": env_int("CACHE_TIMEOUT", 300)}}
 if REDIS_URL:
-    CACHES = {
-        "default": {
-            # django-redis behind a circuit breaker: a Redis outage is a cache miss, never
-            # a 500, and never a wait per cache call.
-            "BACKEND": "infra.cache_backend.BreakerRedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "storefront"),
-            "TIMEOUT": env_int("CACHE_TIMEOUT", 300),
-            "OPTIONS": {
-                "CLIENT_CLASS": "django_redis.client.DefaultClient",
-                "SOCKET_CONNECT_TIMEOUT": CACHE_CONNECT_TIMEOUT_MS / 1000,
-                "SOCKET_TIMEOUT": CACHE_TIMEOUT_MS / 1000,
-                "BREAKER_RESET_SECONDS": CACHE_BREAKER_SECONDS,
-            },
-        }
+    CACHES["default"] |= {
+        "BACKEND": "infra.cache_backend.BreakerRedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "storefront"),
+        "OPTIONS": {
+            "CLIENT_CLASS": "django_redis.client.DefaultClient",
+            "SOCKET_CONNECT_TIMEOUT": CACHE_CONNECT_TIMEOUT_MS / 1000,
+            "SOCKET_TIMEOUT": CACHE_TIMEOUT_MS / 1000,
+            "BREAKER_RESET_SECONDS": CACHE_BREAKER_SECONDS,
+        },
     }
 else:
-    CACHES = {
-        "default": {
-            "BACKEND": "infra.cache_backend.BoundedLocMemCache",
-            "LOCATION": "storefront",
-            "TIMEOUT": env_int("CACHE_TIMEOUT", 300),
-            # Rendered answers and full products: room for a real store's catalogue, in a
-            # bounded share of each worker's memory (bench/README.md, memory).
-            "OPTIONS": {
-                "MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 10000),
-                "MAX_BYTES": env_int("CACHE_MAX_BYTES", 12 * 1024 * 1024),
-            },
-        }
+    CACHES["default"] |= {
+        "BACKEND": "infra.cache_backend.BoundedLocMemCache",
+        "LOCATION": "storefront",
+        # Rendered answers and full products: room for a real store's catalogue, in a
+        # bounded share of each worker's memory (bench/README.md, memory).
+        "OPTIONS": {
+            "MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 10000),
+            "MAX_BYTES": env_int("CACHE_MAX_BYTES", 12 * 1024 * 1024),
+        },
     }
-# Without Redis, the cache namespaces' versions live in this memory-mapped file, shared by
-# every process of the machine (gunicorn workers, manage.py commands, the job worker), so
-# a change made by any of them shows in the next answer of all (infra/cache.py).
+# Without Redis, the namespace versions live in this file, shared by every process of the
+# machine (infra/cache.py).
 CACHE_VERSIONS_FILE = Path(env_str("CACHE_VERSIONS_FILE", str(DATA_DIR / "cache-versions")))
 
 # --- Internationalisation and time -----------------------------------------
 
-# LANGUAGE_CODE is the language of everything outside the admin: the public API's texts
-# and error messages are English (the contract's), whatever the client's Accept-Language.
-# The admin speaks ADMIN_LANGUAGE_CODE unless a staff member picks another language with
-# the switcher at the top of every admin page (a cookie); with ADMIN_LANGUAGE_CODE empty,
-# it follows the browser's Accept-Language. E-mails to customers are written in
-# CUSTOMER_LANGUAGE_CODE. See storefront/admin_locale.py and docs/decisions.md (issue 13).
+# The public API speaks LANGUAGE_CODE whatever the Accept-Language; the admin speaks
+# ADMIN_LANGUAGE_CODE (empty: the browser's) unless staff pick another (storefront/admin_locale.py,
+# docs/decisions.md issue 13); customer e-mails CUSTOMER_LANGUAGE_CODE.
 LANGUAGE_CODE = env_str("LANGUAGE_CODE", "en-us")
 ADMIN_LANGUAGE_CODE = os.environ.get("ADMIN_LANGUAGE_CODE", "pt-br").strip()
 CUSTOMER_LANGUAGE_CODE = env_str("CUSTOMER_LANGUAGE_CODE", "pt-br")
 LANGUAGES = [("pt-br", "Português (Brasil)"), ("en", "English")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "America/Sao_Paulo")
-USE_I18N = True
-USE_TZ = True
 
 # --- Static and media files ------------------------------------------------
 
@@ -257,9 +222,7 @@ STATIC_ROOT = Path(env_str("STATIC_ROOT", str(DATA_DIR / "staticfiles")))
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise expects it to exist
 MEDIA_URL = env_str("MEDIA_URL", "/media/")
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(DATA_DIR / "media")))
-# Where media and staged import files live (infra/storage.py): "local" (this machine's
-# disk: MEDIA_ROOT, IMPORT_STAGING_DIR) or "s3" (an S3-compatible bucket every instance
-# and job worker shares: media under media/, staged imports under imports/).
+# Media and staged imports: "local" (MEDIA_ROOT, IMPORT_STAGING_DIR) or "s3" (infra/storage.py).
 MEDIA_STORAGE = env_str("MEDIA_STORAGE", "local")
 S3_ENDPOINT_URL = env_str("S3_ENDPOINT_URL")  # empty: AWS itself
 S3_BUCKET = env_str("S3_BUCKET")
@@ -267,8 +230,7 @@ S3_REGION = env_str("S3_REGION")
 S3_ACCESS_KEY_ID = env_str("S3_ACCESS_KEY_ID")  # empty (both): boto3's own credential chain
 S3_SECRET_ACCESS_KEY = env_str("S3_SECRET_ACCESS_KEY")
 S3_PUBLIC_URL = env_str("S3_PUBLIC_URL")  # the bucket's public base URL (a CDN in front)
-# Serve uploaded media from Django itself (single-machine set-ups and `make run`);
-# turn off when a reverse proxy or object storage serves MEDIA_URL.
+# Django serves uploaded media itself unless a proxy or object storage does.
 SERVE_MEDIA = env_bool("SERVE_MEDIA", MEDIA_STORAGE == "local")
 # Serve app static files even before `collectstatic` (collected, hashed files win).
 WHITENOISE_USE_FINDERS = True
@@ -297,8 +259,7 @@ STORAGES = {
 
 # --- Security ---------------------------------------------------------------
 
-# HTTPS=1 (default) means the service is reached over TLS (directly or via a proxy):
-# redirect plain HTTP, secure cookies, HSTS. `make run` sets HTTPS=0 for local HTTP.
+# HTTPS=1: reached over TLS (directly or via a proxy); `make run` sets HTTPS=0.
 HTTPS = env_bool("HTTPS", True)
 SECURE_SSL_REDIRECT = HTTPS
 SESSION_COOKIE_SECURE = HTTPS
@@ -306,10 +267,6 @@ CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS)
-SECURE_CONTENT_TYPE_NOSNIFF = True
-SECURE_REFERRER_POLICY = "same-origin"
-X_FRAME_OPTIONS = "DENY"
-SESSION_COOKIE_HTTPONLY = True
 # Only when the reverse proxy sets (and strips client-sent) X-Forwarded-Proto.
 if env_bool("TRUST_X_FORWARDED_PROTO", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -325,23 +282,17 @@ API_UPLOAD_PATHS = [r"^/(api/v3/)?review/product/?$"]
 DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 2000
-# Request line and header limits the application answers in the error envelope (414, 431);
-# gunicorn's own limits (config/gunicorn.conf.py) and the proxy's (deploy/nginx.conf) sit
-# above them. The URL is the path and query string as sent.
+# Answered in the error envelope (414, 431); gunicorn's and the proxy's limits sit above them.
 MAX_URL_BYTES = 8000
 MAX_HEADER_BYTES = 8000
 MAX_HEADER_FIELDS = 100
 
 # --- Staff sign-in limit (django-axes) ---------------------------------------------
-# Failed admin sign-ins are counted in the database (so the limit holds without Redis) per
-# client IP and, separately, per username; at the limit both are locked out for the
-# cool-off time (each further failure restarts it). Staff lift a lock under
-# Axes > Access attempts in the admin (or `manage.py axes_reset_username NAME`).
+# Failures counted in the database (the limit holds without Redis), per IP and per username.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_ONLY_ADMIN_SITE = True
 AXES_FAILURE_LIMIT = env_int("ADMIN_LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("ADMIN_LOGIN_COOLOFF_MINUTES", 15))
@@ -395,8 +346,7 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Store <no-reply@store.example>")
 SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 ADMINS = [("Operators", a) for a in env_list("ADMINS")]
-# Error e-mails to ADMINS: sent from a background thread, at most one per distinct error
-# per ERROR_EMAIL_INTERVAL seconds (storefront/log_handlers.py); ERROR_EMAILS=0 turns them off.
+# Error e-mails to ADMINS: from a thread, at most one per distinct error per interval.
 ERROR_EMAILS = env_bool("ERROR_EMAILS", True)
 ERROR_EMAIL_INTERVAL = env_int("ERROR_EMAIL_INTERVAL", 300)
 
@@ -452,44 +402,28 @@ SPECTACULAR_SETTINGS = {
 
 # --- Store behaviour ----------------------------------------------------------
 
-# The store's country (ISO 3166-1 alpha-3): preselected where staff choose one (imports).
 STORE_COUNTRY = env_str("STORE_COUNTRY", "BRA")
-# Signed customer tokens (POST /publics/customers/login) expire after this many seconds.
 CUSTOMER_TOKEN_MAX_AGE = env_int("CUSTOMER_TOKEN_MAX_AGE", 7 * 24 * 3600)
-# New product comments are held until staff approve them, unless this is off.
 COMMENTS_REQUIRE_MODERATION = env_bool("COMMENTS_REQUIRE_MODERATION", True)
-# Staff replies to comments are e-mailed to the customer when this is on.
 COMMENTS_EMAIL_REPLIES = env_bool("COMMENTS_EMAIL_REPLIES", True)
-# New product and store reviews written by customers (and a customer's edit of one) are
-# held until staff approve them, unless this is off.
 REVIEWS_REQUIRE_MODERATION = env_bool("REVIEWS_REQUIRE_MODERATION", True)
-# Photos of a customer's product review: at most this many bytes each (decoded), this many
-# pixels in the source, and stored scaled down to this many pixels on the longer side.
+# Review photos: bytes each (decoded), source pixels, stored longer side.
 REVIEW_IMAGE_MAX_BYTES = env_int("REVIEW_IMAGE_MAX_BYTES", 3 * 1024 * 1024)
 REVIEW_IMAGE_MAX_PIXELS = env_int("REVIEW_IMAGE_MAX_PIXELS", 40_000_000)
 REVIEW_IMAGE_MAX_SIDE = env_int("REVIEW_IMAGE_MAX_SIDE", 1600)
-# Password reset links (POST /publics/customers/password-reset) expire after this many
-# seconds; the link opens PASSWORD_RESET_URL (relative to PUBLIC_BASE_URL) with uid and token.
 PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600)
 PASSWORD_RESET_URL = env_str(
     "PASSWORD_RESET_URL", "/account/password-reset?uid={uid}&token={token}"
 )
-# The storefront hosts that page; this service serves a minimal demo one at
-# /account/password-reset (so the e-mailed link works in `make run`), never in production.
+# A minimal page at /account/password-reset, so the e-mailed link works in `make run`.
 PASSWORD_RESET_DEMO_PAGE = env_bool("PASSWORD_RESET_DEMO_PAGE", DEBUG or not HTTPS)
-# Cubic weight divisor of the shipping quote: volume in cm3 / divisor = kilograms.
 SHIPPING_CUBIC_DIVISOR = env_int("SHIPPING_CUBIC_DIVISOR", 6000)
-# Postal-code provider fallback (docs/decisions.md): when a postal code is not in the
-# database, ask a ViaCEP-compatible API (`{code}` in the URL is the 8-digit CEP), store the
-# answer and serve it from the database next time. Off by default.
+# Postal codes missing from the database asked of a ViaCEP-compatible API (docs/decisions.md).
 POSTAL_CODE_PROVIDER_ENABLED = env_bool("POSTAL_CODE_PROVIDER_ENABLED", False)
 POSTAL_CODE_PROVIDER_URL = env_str(
     "POSTAL_CODE_PROVIDER_URL", "https://viacep.com.br/ws/{code}/json/"
 )
 POSTAL_CODE_PROVIDER_COUNTRIES = env_list("POSTAL_CODE_PROVIDER_COUNTRIES", "BRA")
-# Milliseconds a provider call may take; after a failure the provider is skipped for
-# POSTAL_CODE_PROVIDER_BREAKER_SECONDS, and an unknown code is not asked again for
-# POSTAL_CODE_PROVIDER_MISS_SECONDS.
 POSTAL_CODE_PROVIDER_TIMEOUT_MS = env_int("POSTAL_CODE_PROVIDER_TIMEOUT_MS", 1500)
 POSTAL_CODE_PROVIDER_BREAKER_SECONDS = env_int("POSTAL_CODE_PROVIDER_BREAKER_SECONDS", 30)
 POSTAL_CODE_PROVIDER_MISS_SECONDS = env_int("POSTAL_CODE_PROVIDER_MISS_SECONDS", 3600)
@@ -503,32 +437,22 @@ CARRIER_CALL_LOG_DAYS = env_int("CARRIER_CALL_LOG_DAYS", 30)
 CARRIER_USER_AGENT = env_str("CARRIER_USER_AGENT", "storefront (set CARRIER_USER_AGENT)")
 # Public base URL used to build absolute links in e-mails and image URLs outside a request.
 PUBLIC_BASE_URL = env_str("PUBLIC_BASE_URL", "http://127.0.0.1:8000")
-# Seconds a hot public read (card flags, trees, banners) stays in the cache at most.
 PUBLIC_CACHE_SECONDS = env_int("PUBLIC_CACHE_SECONDS", 300)
-# Admin imports: uploads kept between a dry run and its confirmation (minutes), where (with
-# MEDIA_STORAGE=local; the bucket's imports/ with s3), and the postal-code file size (lines)
-# above which the import runs in the background.
+# Admin imports: staged uploads, and the size (lines) above which postal imports run apart.
 IMPORT_STAGING_DIR = Path(env_str("IMPORT_STAGING_DIR", str(DATA_DIR / "imports")))
 IMPORT_STAGING_MINUTES = env_int("IMPORT_STAGING_MINUTES", 30)
 POSTAL_IMPORT_INLINE_MAX_LINES = env_int("POSTAL_IMPORT_INLINE_MAX_LINES", 50_000)
-# How a background postal import starts: "job" (a job for the workers, enqueued in the
-# request's transaction), "command" (manage.py run_postal_import <id> in a new process,
-# after the request's commit) or "none" (left pending; run the command by hand).
+# "job" (the workers), "command" (manage.py run_postal_import in a new process) or "none".
 POSTAL_IMPORT_RUNNER = env_str("POSTAL_IMPORT_RUNNER", "job")
-# Optional: a CDN purge endpoint; the banner admin POSTs {"urls": [...]} to it ("Purge CDN").
 CDN_PURGE_URL = env_str("CDN_PURGE_URL")
 CDN_PURGE_TIMEOUT_SECONDS = env_int("CDN_PURGE_TIMEOUT_SECONDS", 5)
-# How long a rendered product fragment may stay in the shared cache (changes retire it at once).
 PRODUCT_FRAGMENT_SECONDS = env_int("PRODUCT_FRAGMENT_SECONDS", 3600)
-# Seconds the first answer to a POST with an Idempotency-Key is kept for retries.
 IDEMPOTENCY_KEY_TTL = env_int("IDEMPOTENCY_KEY_TTL", 24 * 3600)
 
 # --- Background jobs (docs/decisions.md, "Background jobs and webhooks") --------------
 
-# django-tasks with its database backend: a job is a row written in the caller's transaction
-# (it exists only if that write commits) and run by `manage.py jobs_worker` processes on any
-# machine reaching the database. JOBS_BACKEND=immediate runs jobs inside the request instead
-# (tests; a one-process demo without a worker).
+# A job is a row written in the caller's transaction, run by `manage.py jobs_worker`;
+# "immediate" runs it inside the request (tests, a demo without a worker).
 JOBS_BACKEND = env_str("JOBS_BACKEND", "immediate" if RUNNING_TESTS else "database")
 TASKS = {
     "default": {
@@ -539,28 +463,22 @@ TASKS = {
         ),
     }
 }
-# A job still marked running this many seconds after a worker claimed it is taken to belong
-# to a dead worker and made ready again (django-tasks has no lease of its own).
+# A job running this long belongs to a dead worker: ready again (django-tasks has no lease).
 JOBS_LEASE_SECONDS = env_int("JOBS_LEASE_SECONDS", 300)
 # Attempts of an outbound e-mail before it is marked failed (backoff 1, 2, 4... minutes).
 EMAIL_MAX_ATTEMPTS = env_int("EMAIL_MAX_ATTEMPTS", 6)
 
 # --- Outbound webhooks (docs/webhooks.md) --------------------------------------------------
 
-# The rule: production (HTTPS=1) delivers only to https URLs whose every resolved address is
-# public; a development or test set-up (HTTPS=0) may use plain http and private/loopback
-# addresses (the demo receiver on 127.0.0.1). Each can be set explicitly.
+# Production (HTTPS=1) delivers only to https URLs whose every address is public.
 WEBHOOKS_ALLOW_HTTP = env_bool("WEBHOOKS_ALLOW_HTTP", not HTTPS)
 WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", not HTTPS)
-# Seconds to connect and to wait for the answer of one delivery attempt.
 WEBHOOKS_TIMEOUT = env_int("WEBHOOKS_TIMEOUT", 5)
-# Retries with exponential backoff (first delay, cap) for this long after the event.
+# Exponential backoff (first delay, cap) for this long after the event.
 WEBHOOKS_RETRY_FIRST_SECONDS = env_int("WEBHOOKS_RETRY_FIRST_SECONDS", 30)
 WEBHOOKS_RETRY_MAX_DELAY_SECONDS = env_int("WEBHOOKS_RETRY_MAX_DELAY_SECONDS", 4 * 3600)
 WEBHOOKS_RETRY_FOR_SECONDS = env_int("WEBHOOKS_RETRY_FOR_SECONDS", 24 * 3600)
-# An endpoint whose attempts failed this many times in a row is paused and staff are told.
 WEBHOOKS_PAUSE_AFTER_FAILURES = env_int("WEBHOOKS_PAUSE_AFTER_FAILURES", 15)
-# Demo-only receiver view /demo/webhook-receiver (off in production).
 WEBHOOKS_DEMO_RECEIVER = env_bool("WEBHOOKS_DEMO_RECEIVER", DEBUG or not HTTPS)
 MANAGERS = [("Managers", a) for a in env_list("MANAGERS")]
 
@@ -584,8 +502,7 @@ LOGGING = {
     "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
-        # Each error is logged once (one record per failed request) and e-mailed at most once
-        # per distinct error per ERROR_EMAIL_INTERVAL, never inside the request.
+        # One record per failed request; e-mailed at most once per distinct error per interval.
         **{
             name: {"handlers": ["console", "operator_email"], "level": "ERROR", "propagate": False}
             for name in ("django.request", "storefront.database")
@@ -596,8 +513,7 @@ LOGGING = {
 
 # --- Error tracker (optional) ---------------------------------------------------
 
-# With SENTRY_DSN set (and `pip install "sentry-sdk[django]"`), every error logged above
-# (one event per failed request) and every unhandled exception goes to Sentry as well.
+# Errors logged above and unhandled exceptions also go to Sentry (needs sentry-sdk[django]).
 SENTRY_DSN = env_str("SENTRY_DSN")
 if SENTRY_DSN:
     try:

@@ -1,9 +1,5 @@
-"""URL configuration.
-
-Every public API route is served at the path the contract writes and again under
-/api/v3/, each with and without a trailing slash (see apikit.routing).
-Anything else answers the error envelope.
-"""
+"""URL configuration: every API route at the contract's path and under /api/v3/, each with
+and without a trailing slash (apikit.routing); anything else answers the error envelope."""
 
 from django.conf import settings
 from django.contrib import admin

@@ -76,27 +76,29 @@ def moderation_badge(active: bool) -> str:
     return badge(_("Approved"), "green") if active else badge(_("Pending"), "orange")
 
 
+def _column(
+    field_name: str, description: Any, show: Callable[[Any], Any], name: str = ""
+) -> Callable[[Any], Any]:
+    """A change-list column showing the field `field_name` through `show`, sortable by it."""
+
+    def column(obj: Any) -> Any:
+        return show(getattr(obj, field_name))
+
+    column.__name__ = name or f"{field_name}_column"
+    return admin.display(description=description, ordering=field_name)(column)
+
+
 def truncated_column(
     field_name: str, *, description: "StrOrPromise", length: int = NAME_COLUMN_CHARS
 ) -> Callable[[Any], str]:
     """A change-list column showing a model field through `truncated()`, sortable by it."""
-
-    def column(obj: Any) -> str:
-        return truncated(getattr(obj, field_name), length)
-
-    column.__name__ = f"{field_name}_column"
-    return admin.display(description=description, ordering=field_name)(column)
+    return _column(field_name, description, lambda value: truncated(value, length))
 
 
 def money_column(field_name: str, *, description: "StrOrPromise") -> Callable[[Any], str]:
     """A change-list column showing an amount as `R$ 1.234,56` (infra.numbers.money_text, the
     one way staff read money), sortable by it."""
-
-    def column(obj: Any) -> str:
-        return money_text(getattr(obj, field_name))
-
-    column.__name__ = f"{field_name}_column"
-    return admin.display(description=description, ordering=field_name)(column)
+    return _column(field_name, description, money_text)
 
 
 def short_date(value: date | datetime | None) -> str | None:
@@ -122,12 +124,7 @@ def date_column(model: type[models.Model], field_name: str) -> Callable[[Any], s
     """A change-list column showing the date field `field_name` through `short_date()`,
     sortable by it, headed and classed (`column-<field_name>`) as the field itself."""
     label = getattr(model._meta.get_field(field_name), "verbose_name", field_name)
-
-    def column(obj: Any) -> str | None:
-        return short_date(getattr(obj, field_name))
-
-    column.__name__ = field_name
-    return admin.display(description=label, ordering=field_name)(column)
+    return _column(field_name, label, short_date, name=field_name)
 
 
 def is_date_field(model: type[models.Model], name: object) -> bool:

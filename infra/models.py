@@ -65,37 +65,27 @@ class PercentageModelField(TypedDecimalField):
     form_class = number_forms.PercentageField
 
 
+def _never_negative(
+    field_class: type[TypedDecimalField], name: "StrOrPromise", digits: int, places: int, **kw: Any
+) -> models.DecimalField:
+    return field_class(
+        name, max_digits=digits, decimal_places=places, validators=[NOT_NEGATIVE], **kw
+    )
+
+
 def money_field(verbose_name: "StrOrPromise", **kwargs: Any) -> models.DecimalField:
     """An amount of money (prices, order values, fees): never negative, typed as `R$ 99,90`."""
-    return MoneyModelField(
-        verbose_name,
-        max_digits=12,
-        decimal_places=2,
-        validators=[NOT_NEGATIVE],
-        **kwargs,
-    )
+    return _never_negative(MoneyModelField, verbose_name, 12, 2, **kwargs)
 
 
 def weight_field(verbose_name: "StrOrPromise", **kwargs: Any) -> models.DecimalField:
     """Kilograms, to the gram: never negative."""
-    return WeightModelField(
-        verbose_name,
-        max_digits=10,
-        decimal_places=3,
-        validators=[NOT_NEGATIVE],
-        **kwargs,
-    )
+    return _never_negative(WeightModelField, verbose_name, 10, 3, **kwargs)
 
 
 def length_field(verbose_name: "StrOrPromise", **kwargs: Any) -> models.DecimalField:
     """Centimetres, to the tenth of a millimetre: never negative."""
-    return LengthModelField(
-        verbose_name,
-        max_digits=10,
-        decimal_places=2,
-        validators=[NOT_NEGATIVE],
-        **kwargs,
-    )
+    return _never_negative(LengthModelField, verbose_name, 10, 2, **kwargs)
 
 
 def percentage_field(

@@ -26,11 +26,8 @@ register_third_party_admins()
 # --- Sales channels -------------------------------------------------------------------
 
 
+# The admin forms get their model and fields (those of the fieldsets) from the ModelAdmin.
 class SalesChannelForm(forms.ModelForm):
-    class Meta:
-        model = SalesChannel
-        fields = ("name", "domain", "active", "is_default")
-
     def clean_is_default(self):
         is_default = self.cleaned_data["is_default"]
         if is_default:
@@ -71,20 +68,6 @@ PREVIEW_VALUE = Decimal("1000.00")
 
 
 class PaymentOptionForm(forms.ModelForm):
-    class Meta:
-        model = PaymentOption
-        fields = (
-            "kind",
-            "name",
-            "active",
-            "is_default",
-            "discount_percentage",
-            "max_installments",
-            "interest_free_installments",
-            "monthly_interest_rate",
-            "min_installment_value",
-        )
-
     def clean(self):
         cleaned = super().clean()
         kind = cleaned.get("kind") or self.instance.kind

@@ -49,6 +49,15 @@ def _brand(key: str, *groups: BinGroup) -> CardBrand:
 #              https://github.com/erikhenrique/bin-cc
 #  [mc-2]      Mastercard's 2-series BIN range 222100-272099, in issuance since 2017
 #              https://www.mastercard.us/en-us/business/overview/start-accepting/2-series-bin.html
+
+# [braintree] elo, length 16. [bin-cc] data/sources/elo/base.json lists the same ranges
+# except 650901-650978, which it widens to 65090-65099; we keep the narrower range that
+# both tables agree on.
+_ELO_BINS = (
+    "401178 401179 431274 438935 451416 457393 457631 457632 504175 506699-506778 509000-509999 "
+    "627780 636297 636368 650031-650033 650035-650051 650405-650439 650485-650538 650541-650598 "
+    "650700-650718 650720-650727 650901-650978 651652-651679 655000-655019 655021-655058"
+)
 CARD_BRANDS: tuple[CardBrand, ...] = (
     # [braintree] visa: pattern 4, lengths 16, 18, 19; plus the legacy 13-digit numbers still
     # issued and used by published test cards (4222222222222).
@@ -58,42 +67,7 @@ CARD_BRANDS: tuple[CardBrand, ...] = (
     _brand("master", BinGroup(("51-55", "2221-2720"), (16,))),
     # [braintree] american-express: 34, 37; length 15.
     _brand("americanexpress", BinGroup(("34", "37"), (15,))),
-    # [braintree] elo, length 16. [bin-cc] data/sources/elo/base.json lists the same ranges
-    # except 650901-650978, which it widens to 65090-65099; we keep the narrower range that
-    # both tables agree on.
-    _brand(
-        "elo",
-        BinGroup(
-            (
-                "401178",
-                "401179",
-                "431274",
-                "438935",
-                "451416",
-                "457393",
-                "457631",
-                "457632",
-                "504175",
-                "506699-506778",
-                "509000-509999",
-                "627780",
-                "636297",
-                "636368",
-                "650031-650033",
-                "650035-650051",
-                "650405-650439",
-                "650485-650538",
-                "650541-650598",
-                "650700-650718",
-                "650720-650727",
-                "650901-650978",
-                "651652-651679",
-                "655000-655019",
-                "655021-655058",
-            ),
-            (16,),
-        ),
-    ),
+    _brand("elo", BinGroup(tuple(_ELO_BINS.split()), (16,))),
     _brand(
         "hipercard",
         # [braintree] hipercard: 606282, length 16; [bin-cc] gist regex

@@ -74,12 +74,12 @@ def idempotent_call(
     caller: str,
     fingerprint: str,
     run: Callable[[], tuple[Any, RunOutcome]],
-) -> tuple[Any | StoredAnswer, bool]:
-    """Run `run` once per key and caller. Returns (result, replayed): `run`'s first value,
-    or the StoredAnswer of an earlier run with `replayed` True."""
+) -> Any | StoredAnswer:
+    """Run `run` once per key and caller: `run`'s first value, or the StoredAnswer of an
+    earlier run (a replay)."""
     claim = _claim(key=key, caller=caller, fingerprint=fingerprint, moment=timezone.now())
     if isinstance(claim, StoredAnswer):
-        return claim, True
+        return claim
     try:
         return _run_claimed(record=claim, run=run)
     except (IdempotencyInProgress, IdempotencyKeyReused):
@@ -128,7 +128,7 @@ def _claim(
 
 def _run_claimed(
     *, record: IdempotencyRecord, run: Callable[[], tuple[Any, RunOutcome]]
-) -> tuple[Any | StoredAnswer, bool]:
+) -> Any | StoredAnswer:
     with transaction.atomic():
         try:
             with transaction.atomic():
@@ -144,7 +144,7 @@ def _run_claimed(
         if locked is None:
             raise IdempotencyInProgress  # purged or released by another taker: retry later
         if locked.status_code is not None:
-            return _answer(locked), True  # another taker finished it meanwhile
+            return _answer(locked)  # another taker finished it meanwhile
         with transaction.atomic():  # the request's writes, undone alone on rollback
             result, outcome = run()
             if outcome.rollback:
@@ -153,7 +153,7 @@ def _run_claimed(
             IdempotencyRecord.objects.filter(pk=locked.pk).update(**asdict(outcome.answer))
         else:
             locked.delete()
-    return result, False
+    return result
 
 
 def _release_quietly(record: IdempotencyRecord) -> None:

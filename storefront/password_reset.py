@@ -1,13 +1,7 @@
 """Customers reset a forgotten password: a one-time, expiring link sent by e-mail.
 
-`password_reset_request` answers the same way whether or not an active account uses the
-e-mail (no account enumeration): with an account, a token is made
-(tokens.customer_password_reset_tokens) and the e-mail is queued in the request's
-transaction (emails.password_reset_email_enqueue; a worker sends it); without one, the
-same token and message are built and dropped, so both paths do comparable work.
-`password_reset_confirm` checks the link's uid and token, runs Django's password
-validators and sets the password; the new password hash voids every reset token and
-sign-in token issued before.
+A request does the same work whether or not an account uses the e-mail (no account
+enumeration); the new password hash voids every reset and sign-in token issued before.
 """
 
 from django.db import transaction
@@ -58,11 +52,7 @@ def _customer_for_uid(uid: str) -> Customer | None:
 
 
 def password_reset_confirm(*, uid: str, token: str, password: str) -> Customer:
-    """Set a new password from a reset link.
-
-    Raises PasswordResetLinkInvalid (unknown uid, wrong, used or expired token) and
-    PasswordRejected (Django's validators refused the password).
-    """
+    """Set a new password from a reset link (PasswordResetLinkInvalid, PasswordRejected)."""
     customer = _customer_for_uid(uid)
     if (
         customer is None

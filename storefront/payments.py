@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from decimal import ROUND_CEILING, Decimal, localcontext
 from functools import lru_cache
-from typing import Protocol
+from typing import Any
 
 from infra.money import CENT, ZERO, money
 
@@ -73,27 +73,12 @@ SINGLE_PAYMENT = InstallmentTerms(
 )
 
 
-class CashDiscountOption(Protocol):
-    """What the terms are read from: a cash-discount PaymentOption, or any look-alike."""
-
-    discount_percentage: Decimal
-
-
-class InstallmentOption(Protocol):
-    """What the terms are read from: an installment PaymentOption, or any look-alike."""
-
-    max_installments: int
-    min_installment_value: Decimal
-    interest_free_installments: int
-    monthly_interest_rate: Decimal
-
-
-def cash_discount_terms_of(option: CashDiscountOption) -> CashDiscountTerms:
+def cash_discount_terms_of(option: Any) -> CashDiscountTerms:
     """Terms of a cash-discount PaymentOption (any object with the same attributes)."""
     return CashDiscountTerms(percentage=option.discount_percentage)
 
 
-def installment_terms_of(option: InstallmentOption) -> InstallmentTerms:
+def installment_terms_of(option: Any) -> InstallmentTerms:
     """Terms of an installment PaymentOption (any object with the same attributes)."""
     return InstallmentTerms(**{f.name: getattr(option, f.name) for f in fields(InstallmentTerms)})
 
@@ -131,25 +116,11 @@ def installment(value: Decimal, count: int, terms: InstallmentTerms) -> Installm
     """
     rate = terms.monthly_interest_rate
     if count <= terms.interest_free_installments or rate == 0:
-        return Installment(
-            installment=count,
-            installment_value=money(value / count),
-            total_value=value,
-            fee=Decimal("0"),
-            fee_total_value=ZERO,
-        )
+        return Installment(count, money(value / count), value, Decimal("0"), ZERO)
     # The factor carries 60 digits; the default context's 28 are plenty to round to the cent.
     payment = money(value * _price_factor(rate, count))
-    even_split = (value / count).quantize(CENT, rounding=ROUND_CEILING)
-    installment_value = max(payment, even_split)
-    total = installment_value * count
-    return Installment(
-        installment=count,
-        installment_value=installment_value,
-        total_value=total,
-        fee=rate,
-        fee_total_value=total - value,
-    )
+    each = max(payment, (value / count).quantize(CENT, rounding=ROUND_CEILING))
+    return Installment(count, each, each * count, rate, each * count - value)
 
 
 def installment_plan(

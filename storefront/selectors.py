@@ -41,11 +41,8 @@ def current_sales_channel(request: HttpRequest) -> SalesChannel | None:
 
 
 def payment_option_get(*, option_id: int | None, kind: str) -> PaymentOption | None:
-    """The active option `option_id` of `kind`, or the default of `kind` when no id is given.
-
-    Returns None when an id is given but no active option of that kind has it; callers
-    turn that into a 404.
-    """
+    """The active option `option_id` of `kind` (None: no such option), or the default of
+    `kind` when no id is given."""
     if option_id is None:
         return PaymentOption.objects.default_for(kind)
     return PaymentOption.objects.active().filter(pk=option_id, kind=kind).first()

@@ -46,11 +46,7 @@ def customer_password_validate(password: str, customer: Customer) -> None:
 
 
 def customer_register(*, name: str, email: str, password: str) -> Customer:
-    """Create an active customer account.
-
-    Raises EmailAlreadyRegistered on a duplicate e-mail (case-insensitive) and
-    PasswordRejected when Django's validators (AUTH_PASSWORD_VALIDATORS) refuse the password.
-    """
+    """Create an active customer account (EmailAlreadyRegistered, PasswordRejected)."""
     customer = Customer(name=name.strip(), email=customer_normalize_email(email), active=True)
     if Customer.objects.by_email(customer.email).exists():
         raise EmailAlreadyRegistered
@@ -65,11 +61,8 @@ def customer_register(*, name: str, email: str, password: str) -> Customer:
 
 
 def customer_authenticate(*, email: str, password: str) -> Customer:
-    """The active customer with these credentials, else InvalidCredentials.
-
-    Unknown e-mails run the password hasher too, so timing does not tell whether an
-    account exists; an outdated hash is upgraded on success.
-    """
+    """The active customer with these credentials, else InvalidCredentials. Unknown e-mails
+    run the hasher too (timing tells nothing); an outdated hash is upgraded on success."""
     customer = Customer.objects.by_email(customer_normalize_email(email)).first()
     if customer is None:
         check_password(password, _dummy_password_hash())
@@ -79,9 +72,7 @@ def customer_authenticate(*, email: str, password: str) -> Customer:
         customer.set_password(raw_password)
         Customer.objects.filter(pk=customer.pk).update(password=customer.password)
 
-    if not check_password(password, customer.password, setter=upgrade_hash):
-        raise InvalidCredentials
-    if not customer.active:
+    if not check_password(password, customer.password, setter=upgrade_hash) or not customer.active:
         raise InvalidCredentials
     return customer
 

@@ -1,9 +1,5 @@
 """Customer accounts: POST /publics/customers (register), POST /publics/customers/login
-(signed token) and GET /publics/customers/me (the signed-in customer).
-
-Answers use the success envelope; errors the error envelope. Both writes are throttled
-per client IP and per e-mail address.
-"""
+(signed token) and GET /publics/customers/me; both writes throttled per IP and per e-mail."""
 
 import hashlib
 

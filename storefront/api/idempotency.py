@@ -128,7 +128,7 @@ def idempotent(post: Callable[..., Response]) -> Callable[..., HttpResponseBase]
 
         fingerprint = idempotency_fingerprint(endpoint=request_endpoint(request), data=request.data)
         try:
-            result, _replayed = idempotent_call(
+            result = idempotent_call(
                 key=key, caller=request_caller(request), fingerprint=fingerprint, run=run
             )
         except IdempotencyKeyReused:

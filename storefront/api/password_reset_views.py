@@ -1,11 +1,6 @@
-"""Password reset: POST /publics/customers/password-reset (e-mail a one-time link; always
-202) and POST /publics/customers/password-reset/confirm (uid, token and new password).
-
-Both answer the success envelope with a `message`; both are throttled per client IP like
-sign-in (`login` rate, counted in the database while the shared cache is down), and the
-request also per e-mail address. The request honours `Idempotency-Key` (a retry sends no
-second e-mail); the confirmation does not (its body holds the new password, which must not
-be kept even as a fingerprint, and a link works once anyway).
+"""Password reset: POST /publics/customers/password-reset and .../confirm, throttled like
+sign-in. The confirmation ignores `Idempotency-Key`: its body holds the new password, which
+must not be kept even as a fingerprint (and a link works once anyway).
 """
 
 from django.utils.translation import gettext as _

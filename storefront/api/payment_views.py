@@ -1,7 +1,5 @@
 """GET /publics/payments/card-flags and POST /publics/payments/conditions (contract 4.1, 4.2)."""
 
-from typing import TypeVar
-
 from django.http import HttpResponse
 from rest_framework.request import Request
 from rest_framework.views import APIView
@@ -12,7 +10,6 @@ from apikit.parsers import valid_data
 from apikit.responses import envelope
 from storefront.cards import CARD_FLAG_PATTERNS
 from storefront.models import PaymentOptionKind
-from storefront.payments import CashDiscountTerms, InstallmentTerms
 from storefront.selectors import payment_terms_get
 
 from .payment_serializers import (
@@ -41,37 +38,17 @@ class PaymentConditionsView(APIView):
     def post(self, request: Request) -> HttpResponse:
         body = valid_data(PaymentConditionsBodySerializer, request)
         cash_id, plan_id = body["cashDiscountPaymentOptionId"], body["installmentPaymentOptionId"]
-        cash = _known(
-            payment_terms_get(option_id=cash_id, kind=PaymentOptionKind.CASH_DISCOUNT),
-            cash_id,
-            PaymentOptionKind.CASH_DISCOUNT,
-        )
-        plan = _known(
-            payment_terms_get(option_id=plan_id, kind=PaymentOptionKind.INSTALLMENTS),
-            plan_id,
-            PaymentOptionKind.INSTALLMENTS,
-        )
+        cash = payment_terms_get(option_id=cash_id, kind=PaymentOptionKind.CASH_DISCOUNT)
+        plan = payment_terms_get(option_id=plan_id, kind=PaymentOptionKind.INSTALLMENTS)
+        # A named option that is not found is a 404 (none named: the default, if any).
+        for option_id, terms, label in (
+            (cash_id, cash, "Cash-discount"),
+            (plan_id, plan, "Installment"),
+        ):
+            if option_id is not None and terms is None:
+                message = f"{label} payment option {option_id} was not found."
+                raise not_found(ErrorCode.PAYMENT_OPTION_NOT_FOUND, message)
         return conditional_response(
             request,
             envelope(payment_conditions_data(body["items"], cash=cash, plan=plan)),
         )
-
-
-_OPTION_LABELS = {
-    PaymentOptionKind.CASH_DISCOUNT: "Cash-discount",
-    PaymentOptionKind.INSTALLMENTS: "Installment",
-}
-
-
-Terms = TypeVar("Terms", CashDiscountTerms, InstallmentTerms)
-
-
-def _known(terms: Terms | None, option_id: int | None, kind: PaymentOptionKind) -> Terms | None:
-    """The terms of the named option (else the default one; None when none applies): a 404
-    when an option was named but not found."""
-    if option_id is not None and terms is None:
-        raise not_found(
-            ErrorCode.PAYMENT_OPTION_NOT_FOUND,
-            f"{_OPTION_LABELS[kind]} payment option {option_id} was not found.",
-        )
-    return terms

@@ -31,11 +31,11 @@ from __future__ import annotations
 import logging
 import math
 import threading
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponseBase
+from django.utils.deprecation import MiddlewareMixin
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.throttling import SimpleRateThrottle
@@ -162,14 +162,10 @@ class PublicWriteThrottle(FixedWindowThrottle):
         return super().allow_request(request, view)
 
 
-class RateLimitHeadersMiddleware:
+class RateLimitHeadersMiddleware(MiddlewareMixin):
     """Adds RateLimit-Limit / -Remaining / -Reset to answers of throttled endpoints."""
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        response = self.get_response(request)
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> Any:
         figures = getattr(request, "rate_limit", None)
         if figures is not None:
             for name, value in zip(RATE_LIMIT_HEADERS, figures, strict=True):
@@ -185,12 +181,6 @@ def rate_limit_headers() -> list[OpenApiParameter]:
         "RateLimit-Reset": "Seconds until the current window ends.",
     }
     return [
-        OpenApiParameter(
-            name,
-            OpenApiTypes.INT,
-            location=OpenApiParameter.HEADER,
-            response=True,
-            description=description,
-        )
-        for name, description in described.items()
+        OpenApiParameter(name, OpenApiTypes.INT, location="header", response=True, description=text)
+        for name, text in described.items()
     ]
