@@ -68,11 +68,10 @@ def _seed_group(spec: dict[str, Any], *, stdout) -> None:
         )
         name = f"{spec['code']}-{_slug(item['name'])}"
         colors = [tuple(color) for color in item["colors"]]
+        width, height = group.size_for("desktop")
         banner.desktop_original_image.save(
             f"{name}-desktop.jpg",
-            demo_image(
-                *(side * 3 // 2 for side in group.size_for("desktop")), item["name"], colors
-            ),
+            demo_image(width * 3 // 2, height * 3 // 2, item["name"], colors),
             save=False,
         )
         if item.get("own_mobile_image"):
