@@ -131,10 +131,10 @@ def _seed_named(model, names, stdout, label: str) -> dict[str, Any]:
     return rows
 
 
-def _seed_attributes(stdout) -> tuple[dict[str, AttributeValue], dict[str, AttributeValue]]:
-    color, _ = Attribute.objects.get_or_create(code="cor", defaults={"name": "Cor", "position": 0})
-    size, _ = Attribute.objects.get_or_create(
-        code="tamanho", defaults={"name": "Tamanho", "position": 1}
+def _seed_attributes() -> tuple[dict[str, AttributeValue], dict[str, AttributeValue]]:
+    color, size = (
+        Attribute.objects.get_or_create(code=code, defaults={"name": name, "position": position})[0]
+        for code, (name, position) in DATA["attributes"].items()
     )
     colors = {}
     for order, (label, hex_color) in enumerate(COLORS):
@@ -152,18 +152,7 @@ def _seed_attributes(stdout) -> tuple[dict[str, AttributeValue], dict[str, Attri
 def _seed_storages(stdout) -> list[Storage]:
     storages = []
     for spec in DATA["storages"]:
-        storage, created = Storage.objects.get_or_create(
-            code=spec["code"],
-            defaults={
-                **spec,
-                "corporate_name": f"Loja Demo Comércio Ltda - {spec['city']}",
-                "email": f"{spec['code']}@store.example",
-                "phone": "+55 11 4000-0000",
-                "country_code": "BRA",
-                "latitude": Decimal(spec["latitude"]),
-                "longitude": Decimal(spec["longitude"]),
-            },
-        )
+        storage, created = Storage.objects.get_or_create(code=spec["code"], defaults=spec)
         say_created(stdout, f"storage {storage}", created)
         storages.append(storage)
     return storages
@@ -479,7 +468,7 @@ def seed(*, stdout) -> None:
     categories = _seed_categories(stdout)
     brands = _seed_named(Brand, DATA["brands"], stdout, "brands")
     cargo_types = _seed_named(CargoType, DATA["cargo_types"], stdout, "cargo types")
-    colors, sizes = _seed_attributes(stdout)
+    colors, sizes = _seed_attributes()
     storages = _seed_storages(stdout)
     _seed_products(rng, categories, brands, cargo_types, colors, sizes, storages, stdout)
     _seed_price_rules(categories, stdout)

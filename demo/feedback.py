@@ -73,28 +73,37 @@ def _apply_ages(model, records) -> None:
     model.objects.bulk_update(records, ["created_at", "updated_at"], batch_size=500)
 
 
+def _plan_review(rng: random.Random, kind: str, model, customer, texts, **subject):
+    """A review by `customer` drawn as DATA["review_draws"][kind] says, with a text of
+    `texts` (of `texts[score]` when it is by score), aged; the draws in this order."""
+    draws = DATA["review_draws"][kind]
+    score = rng.choices([5, 4, 3, 2, 1], weights=draws["weights"])[0]
+    review = model(
+        **subject,
+        customer=customer,
+        name=customer.name,
+        email=customer.email,
+        score=score,
+        comment=rng.choice(texts[str(score)] if isinstance(texts, dict) else texts),
+        recommended=score >= 3,
+        active=rng.random() > 0.1,
+        masked=rng.random() < draws["masked"],
+    )
+    _plan_age(review, rng, days=365)
+    return review
+
+
 def _plan_product_reviews(customers, products) -> list[ProductReview]:
     rng = _rng("product-reviews")
     pool = [(p.pk, c.pk) for p in products[: DATA["reviewed_products"]] for c in customers]
     pairs = sorted(rng.sample(pool, k=min(DATA["product_reviews"], len(pool))))
     by_id = {c.pk: c for c in customers}
-    plan = []
-    for product_id, customer_id in pairs:
-        score = rng.choices([5, 4, 3, 2, 1], weights=[45, 30, 13, 7, 5])[0]
-        review = ProductReview(
-            product_id=product_id,
-            customer_id=customer_id,
-            name=by_id[customer_id].name,
-            email=by_id[customer_id].email,
-            score=score,
-            comment=rng.choice(DATA["review_texts"][str(score)]),
-            recommended=score >= 3,
-            active=rng.random() > 0.1,
-            masked=rng.random() < 0.15,
+    return [
+        _plan_review(
+            rng, "product", ProductReview, by_id[c_id], DATA["review_texts"], product_id=p_id
         )
-        _plan_age(review, rng, days=365)
-        plan.append(review)
-    return plan
+        for p_id, c_id in pairs
+    ]
 
 
 def _create_missing_reviews(reviews: list[ProductReview]) -> list[ProductReview]:
@@ -190,19 +199,10 @@ def seed_store_reviews(customers) -> int:
             )
         )
         for customer in rng.sample(customers, k=min(count, len(customers))):
-            score = rng.choices([5, 4, 3, 2, 1], weights=[50, 30, 10, 6, 4])[0]
-            review = SalesChannelReview(
-                sales_channel=channel,
-                customer=customer,
-                name=customer.name,
-                email=customer.email,
-                score=score,
-                comment=rng.choice(DATA["store_review_texts"]),
-                recommended=score >= 3,
-                active=rng.random() > 0.1,
-                masked=rng.random() < 0.2,
+            texts = DATA["store_review_texts"]
+            review = _plan_review(
+                rng, "store", SalesChannelReview, customer, texts, sales_channel=channel
             )
-            _plan_age(review, rng, days=365)
             if customer.pk not in existing:
                 new.append(review)
     created = SalesChannelReview.objects.bulk_create(new)

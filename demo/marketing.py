@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw, ImageFont
 from catalog.models import Category, PriceRule, Product
 from catalog.pricing import Target, Trigger
 from demo import load_data
-from marketing.models import Banner, BannerGroup, Upsell, UpsellLocation
+from marketing.models import Banner, BannerGroup, Upsell
 from marketing.services import banner_images_refresh
 
 DATA = load_data("marketing")
@@ -49,23 +49,8 @@ def _slug(text: str) -> str:
 
 
 def _seed_group(spec: dict[str, Any], *, stdout) -> None:
-    dw, dh, tw, th, mw, mh = spec["sizes"]
-    group, created = BannerGroup.objects.get_or_create(
-        code=spec["code"],
-        defaults={
-            "name": spec["name"],
-            "location_id": spec["location"],
-            "title": spec["title"],
-            "desktop_width": dw,
-            "desktop_height": dh,
-            "tablet_width": tw,
-            "tablet_height": th,
-            "mobile_width": mw,
-            "mobile_height": mh,
-            "additional_parameter": {"autoplaySeconds": 6} if spec["code"] == "home-main" else {},
-            "pages": ["home"] if spec["code"].startswith("home") else ["category"],
-        },
-    )
+    fields = {name: value for name, value in spec.items() if name not in ("code", "banners")}
+    group, created = BannerGroup.objects.get_or_create(code=spec["code"], defaults=fields)
     if not created:
         return
     now = timezone.now()
@@ -83,14 +68,17 @@ def _seed_group(spec: dict[str, Any], *, stdout) -> None:
         )
         name = f"{spec['code']}-{_slug(item['name'])}"
         colors = [tuple(color) for color in item["colors"]]
+        width, height = group.size_for("desktop")
         banner.desktop_original_image.save(
             f"{name}-desktop.jpg",
-            demo_image(dw * 3 // 2, dh * 3 // 2, item["name"], colors),
+            demo_image(width * 3 // 2, height * 3 // 2, item["name"], colors),
             save=False,
         )
         if item.get("own_mobile_image"):
             banner.mobile_original_image.save(
-                f"{name}-mobile.jpg", demo_image(mw, mh, item["name"], colors[::-1]), save=False
+                f"{name}-mobile.jpg",
+                demo_image(*group.size_for("mobile"), item["name"], colors[::-1]),
+                save=False,
             )
         banner.save()
         banner_images_refresh(banner=banner)
@@ -123,14 +111,11 @@ def _seed_upsells(*, stdout) -> None:
     if len(products) < len(set(UPSELL_SKUS.values())):
         stdout.write("  catalog demo products not found: upsell offers skipped")
         return
-    offers = [
-        (UpsellLocation.CART, "Complete o visual", "cart-offer", ["cart-trigger"]),
-        (UpsellLocation.CHECKOUT, "Oferta de última hora", "checkout-offer", []),
-    ]
-    for location, title, offered, triggers in offers:
+    for spec in DATA["upsells"]:
+        location, title = spec["location"], spec["display_title"]
         if Upsell.objects.filter(location=location).exists():
             continue
-        product = products[UPSELL_SKUS[offered]]
+        product = products[UPSELL_SKUS[spec["offered"]]]
         offer = Upsell.objects.create(
             display_title=title,
             display_description=f"Leve {product.name} com 10% de desconto.",
@@ -141,7 +126,7 @@ def _seed_upsells(*, stdout) -> None:
             location=location,
             priority=10,
         )
-        offer.trigger_products.set([products[UPSELL_SKUS[name]] for name in triggers])
+        offer.trigger_products.set([products[UPSELL_SKUS[name]] for name in spec["triggers"]])
         stdout.write(f"  created upsell offer '{title}' ({location})")
 
 

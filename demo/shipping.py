@@ -30,7 +30,6 @@ from shipping.models import (
     Carrier,
     Holiday,
     Pickup,
-    PickupType,
     PostalCode,
     ShippingRow,
     ShippingTable,
@@ -204,31 +203,10 @@ def seed(*, stdout) -> None:
         integration_code="40",
         storages=storages,
         cargo_types=small_cargo,
-        rows=lambda table: [
-            ShippingRow(
-                table=table,
-                initial_zipcode="00000000",
-                final_zipcode="09999999",
-                initial_weight=Decimal("0"),
-                final_weight=Decimal("30"),
-                shipping_value=Decimal("9.90"),
-                begin_shipping_time=2,
-                end_shipping_time=4,
-            )
-        ],
+        rows=lambda table: [ShippingRow(table=table, **DATA["pickup_row"])],
     )
     for spec in DATA["pickups"]:
         _, created = Pickup.objects.get_or_create(
-            table=pickup_table,
-            name=spec["name"],
-            defaults={
-                **spec,
-                "type": PickupType.PARTNER,
-                "city": "São Paulo",
-                "state_code": "BR-SP",
-                "country_code": "BRA",
-                "latitude": Decimal(spec["latitude"]),
-                "longitude": Decimal(spec["longitude"]),
-            },
+            table=pickup_table, name=spec["name"], defaults=spec
         )
         say_created(stdout, f"pickup point {spec['name']}", created)

@@ -65,6 +65,19 @@ class Review(TimestampedModel):
         return f"{self.name}: {self.score}/5"
 
 
+def review_constraints(subject: str) -> list:
+    """A score from 1 to 5, one review per customer and `subject` (its FK's name)."""
+    return [
+        models.CheckConstraint(
+            condition=models.Q(score__gte=SCORE_MIN, score__lte=SCORE_MAX),
+            name=f"{subject}_review_score_1_5",
+        ),
+        models.UniqueConstraint(
+            fields=[subject, "customer"], name=f"{subject}_review_one_per_customer"
+        ),
+    ]
+
+
 class ProductReview(Review):
     product = models.ForeignKey(
         "catalog.Product",
@@ -81,15 +94,7 @@ class ProductReview(Review):
             models.Index(fields=["active", "-created_at"], name="product_review_public"),
             models.Index(fields=["product", "active"], name="product_review_product"),
         ]
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(score__gte=SCORE_MIN, score__lte=SCORE_MAX),
-                name="product_review_score_1_5",
-            ),
-            models.UniqueConstraint(
-                fields=["product", "customer"], name="product_review_one_per_customer"
-            ),
-        ]
+        constraints = review_constraints("product")
 
 
 class ReviewMedia(models.Model):
@@ -129,16 +134,7 @@ class SalesChannelReview(Review):
                 fields=["sales_channel", "active", "-created_at"], name="channel_review_public"
             ),
         ]
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(score__gte=SCORE_MIN, score__lte=SCORE_MAX),
-                name="sales_channel_review_score_1_5",
-            ),
-            models.UniqueConstraint(
-                fields=["sales_channel", "customer"],
-                name="sales_channel_review_one_per_customer",
-            ),
-        ]
+        constraints = review_constraints("sales_channel")
 
 
 class CommentQuerySet(models.QuerySet):

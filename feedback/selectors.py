@@ -1,17 +1,7 @@
 """Reads of the feedback app: the public review and comment lists (their query whitelists
 are the API layer's, feedback/api/lists.py)."""
 
-from django.db.models import (
-    Case,
-    Count,
-    F,
-    IntegerField,
-    OuterRef,
-    QuerySet,
-    Subquery,
-    Value,
-    When,
-)
+from django.db.models import Case, Count, F, IntegerField, OuterRef, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce
 
 from storefront.models import SalesChannel

@@ -150,15 +150,14 @@ def _email_failed(email_id: int, error: str) -> str:
     return "retry scheduled"
 
 
-def jobs_requeue_stale(*, lease_seconds: int | None = None) -> int:
+def jobs_requeue_stale() -> int:
     """Make jobs claimed by a worker that died (running past the lease) ready again.
 
     django-tasks' database worker marks a job running when it claims it and leaves it so if
     the process is killed; this gives such a job to the next worker. Jobs are written to be
     run again safely (an e-mail checks its row, a webhook delivery its attempt).
     """
-    lease = settings.JOBS_LEASE_SECONDS if lease_seconds is None else lease_seconds
-    cutoff = timezone.now() - timedelta(seconds=lease)
+    cutoff = timezone.now() - timedelta(seconds=settings.JOBS_LEASE_SECONDS)
     return DBTaskResult.objects.filter(
         status=TaskResultStatus.RUNNING, started_at__lt=cutoff
     ).update(status=TaskResultStatus.READY, started_at=None)

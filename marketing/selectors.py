@@ -178,7 +178,9 @@ class UpsellOffer:
         )
 
 
-OFFER_FIELDS = ("id", "display_title", "display_description", "display_button_text")
+# The columns an offer keeps as they are.
+OFFER_FIELDS = ("id", "display_title", "display_description", "display_button_text", "quantity",
+                "product_id", "priority")  # fmt: skip
 # What an offer as kept depends on: the offers, their products, their price rules.
 OFFER_NAMESPACES = (UPSELLS_CACHE, PRODUCTS_CACHE, PRICE_RULE_CACHE)
 
@@ -196,16 +198,7 @@ def location_offers(location: str) -> tuple[UpsellOffer, ...]:
                 product_active=Q(product__active=True)
                 & (Q(product__parent__isnull=True) | Q(product__parent__active=True))
             )
-            .values(
-                *OFFER_FIELDS,
-                "quantity",
-                "product_id",
-                "priority",
-                "start_at",
-                "end_at",
-                "price_rule_id",
-                "product_active",
-            )
+            .values(*OFFER_FIELDS, "start_at", "end_at", "price_rule_id", "product_active")
         )
         triggers = {
             kind: _trigger_ids(model, field)
@@ -217,9 +210,6 @@ def location_offers(location: str) -> tuple[UpsellOffer, ...]:
         offers = tuple(
             UpsellOffer(
                 **{name: row[name] for name in OFFER_FIELDS},
-                quantity=row["quantity"],
-                product_id=row["product_id"],
-                priority=row["priority"],
                 window=Window(row["start_at"], row["end_at"]),
                 sellable=bool(row["product_active"]) and row["price_rule_id"] in rules,
                 trigger_product_ids=triggers["products"].get(row["id"], frozenset()),

@@ -1,7 +1,7 @@
 """Cache invalidation (the one side effect allowed in signals): any change to a banner
 group, a banner or a group's links drops every cached banner listing at once."""
 
-from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
 from catalog.models import Brand, Category, Product
@@ -11,20 +11,7 @@ from .models import Banner, BannerGroup, Upsell
 from .selectors import BANNERS_CACHE, UPSELLS_CACHE
 
 invalidate_on_change(UPSELLS_CACHE, Upsell)
-
-
-@receiver([post_save, post_delete], sender=BannerGroup)
-@receiver([post_save, post_delete], sender=Banner)
-def banners_changed(**kwargs) -> None:
-    cache_namespace_bump(BANNERS_CACHE)
-
-
-@receiver(m2m_changed, sender=BannerGroup.products.through)
-@receiver(m2m_changed, sender=BannerGroup.brands.through)
-@receiver(m2m_changed, sender=BannerGroup.categories.through)
-def banner_group_links_changed(action: str, **kwargs) -> None:
-    if action in ("post_add", "post_remove", "post_clear"):
-        cache_namespace_bump(BANNERS_CACHE)
+invalidate_on_change(BANNERS_CACHE, BannerGroup, Banner)
 
 
 @receiver(post_delete, sender=Product)

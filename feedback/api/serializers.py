@@ -11,11 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from apikit.fields import StrictCharField, StrictEmailField
-from catalog.api.serializers import (
-    ProductSummaryField,
-    ReviewProductSummaryField,
-    file_url,
-)
+from catalog.api.serializers import ProductSummaryField, ReviewProductSummaryField, file_url
 from infra.ids import MAX_ID
 
 from ..masking import mask_email, mask_name

@@ -7,11 +7,7 @@ from apikit.errors import ErrorCode
 from apikit.schema import error_responses, success_envelope
 from infra.ids import MAX_ID
 
-from .serializers import (
-    MAX_CART_ENTRIES,
-    BannerGroupSerializer,
-    UpsellSerializer,
-)
+from .serializers import MAX_CART_ENTRIES, BannerGroupSerializer, UpsellSerializer
 
 banner_groups_list_schema = extend_schema(
     operation_id="banner_groups_list",

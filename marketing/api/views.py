@@ -22,20 +22,11 @@ from infra.cache import kept_many
 from storefront.selectors import current_sales_channel
 
 from ..models import Upsell
-from ..selectors import (
-    OFFER_NAMESPACES,
-    UpsellOffer,
-    upsell_answer_valid_until,
-    upsell_for_cart,
-)
+from ..selectors import OFFER_NAMESPACES, UpsellOffer, upsell_answer_valid_until, upsell_for_cart
 from .filters import UpsellFilter
 from .listing import banner_listing_get
 from .schema import banner_groups_list_schema, cart_upsell_get_schema
-from .serializers import (
-    BannerListingQuerySerializer,
-    UpsellSerializer,
-    parse_variation_map,
-)
+from .serializers import BannerListingQuerySerializer, UpsellSerializer, parse_variation_map
 
 BANNER_GROUP_NOT_FOUND_MESSAGE = "No banner group was found for the given codes."
 UPSELL_NOT_FOUND_MESSAGE = "No upsell offer was found for this location and cart."

@@ -39,8 +39,7 @@ class Command(DbWorkerCommand):
             worker_id=worker_id,
             excluded_queue_names=exclude_queues.split(",") if exclude_queues else [],
         )
-        lease = settings.JOBS_LEASE_SECONDS
-        requeue_every = max(min(lease / 2, 30.0), 0.5)
+        requeue_every = max(min(settings.JOBS_LEASE_SECONDS / 2, 30.0), 0.5)
 
         def loop() -> None:
             if startup_delay and interval:
@@ -49,7 +48,7 @@ class Command(DbWorkerCommand):
             while True:
                 now = time.monotonic()
                 if now - last_requeue >= requeue_every:
-                    requeued = jobs_requeue_stale(lease_seconds=lease)
+                    requeued = jobs_requeue_stale()
                     if requeued:
                         logger.warning("Made %s job(s) of dead workers ready again", requeued)
                     last_requeue = now
