@@ -100,14 +100,9 @@ class FullProductFacts:
     category_ids: frozenset[int] = frozenset()
 
 
-def _family_variations(product: Product) -> list[Product]:
-    """Active variations of the product's family (its own, or its parent's for a variation);
-    from the `active_variations` prefetch of `product_full_queryset()`."""
-    return (product.parent or product).active_variations
-
-
 def product_variations_get(product: Product) -> VariationFacts:
-    variations = _family_variations(product)
+    # the family's: its own, or its parent's for a variation (`product_full_queryset()`)
+    variations = (product.parent or product).active_variations
     grouped = values_by_attribute(
         value for variation in variations for value in prefetched(variation, "attribute_values")
     )
