@@ -161,25 +161,28 @@ class Price:
     installments: tuple[Installment, ...] = ()
 
 
+Window = tuple[datetime | None, datetime | None]  # (start inclusive, end exclusive); None: open
+
+
+def in_window(window: Window, moment: datetime) -> bool:
+    start, end = window
+    return (start is None or start <= moment) and (end is None or moment < end)
+
+
+def next_edge(windows: Iterable[Window], moment: datetime) -> datetime | None:
+    """The first start or end strictly after `moment`: until then, what is live stays live."""
+    edges = (edge for window in windows for edge in window if edge is not None and edge > moment)
+    return min(edges, default=None)
+
+
 def rule_is_live(rule: RuleData, moment: datetime) -> bool:
-    if not rule.active:
-        return False
-    if rule.start_at is not None and moment < rule.start_at:
-        return False
-    return not (rule.end_at is not None and moment >= rule.end_at)
+    return rule.active and in_window((rule.start_at, rule.end_at), moment)
 
 
 def next_rule_boundary(rules: Iterable[RuleData], moment: datetime) -> datetime | None:
-    """The first start or end of an active rule strictly after `moment`: until then, every
-    price computed at `moment` stays exact."""
-    upcoming = [
-        edge
-        for rule in rules
-        if rule.active
-        for edge in (rule.start_at, rule.end_at)
-        if edge is not None and edge > moment
-    ]
-    return min(upcoming, default=None)
+    """The first start or end of an active rule after `moment`: until then, every price
+    computed at `moment` stays exact."""
+    return next_edge(((rule.start_at, rule.end_at) for rule in rules if rule.active), moment)
 
 
 def rule_targets(rule: RuleData, product: ProductData) -> bool:
@@ -212,18 +215,23 @@ def rule_trigger_fires(rule: RuleData, request: PriceRequest) -> bool:
     return True
 
 
+def rule_reaches(
+    rule: RuleData, product: ProductData, trade_policy_id: int | None, moment: datetime
+) -> bool:
+    """Live at `moment`, for the trade policy (no policies: all) and targeting the product."""
+    return (
+        rule_is_live(rule, moment)
+        and (not rule.trade_policy_ids or trade_policy_id in rule.trade_policy_ids)
+        and rule_targets(rule, product)
+    )
+
+
 def rule_applies(
-    rule: RuleData,
-    product: ProductData,
-    request: PriceRequest,
-    *,
-    check_trigger: bool = True,
+    rule: RuleData, product: ProductData, request: PriceRequest, *, check_trigger: bool = True
 ) -> bool:
     return (
-        rule_is_live(rule, request.moment)
-        and (not rule.trade_policy_ids or request.trade_policy_id in rule.trade_policy_ids)
+        rule_reaches(rule, product, request.trade_policy_id, request.moment)
         and rule_quantity_fits(rule, request)
-        and rule_targets(rule, product)
         and (not check_trigger or rule_trigger_fires(rule, request))
     )
 
@@ -275,9 +283,7 @@ def rules_for_product(
         rule
         for rule in rules
         if rule.trigger == Trigger.AUTOMATIC
-        and rule_is_live(rule, moment)
-        and (not rule.trade_policy_ids or trade_policy_id in rule.trade_policy_ids)
-        and rule_targets(rule, product)
+        and rule_reaches(rule, product, trade_policy_id, moment)
     ]
     return tuple(sorted(chosen, key=lambda rule: (-rule.priority, rule.id)))
 

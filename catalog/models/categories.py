@@ -10,13 +10,6 @@ from infra.models import ActiveQuerySet, TimestampedModel
 URL_MAX_LENGTH = 1000
 
 
-class CategoryQuerySet(ActiveQuerySet):
-    # active(): the flag only; a category under an inactive one is still hidden (see tree.py).
-
-    def tree_order(self):
-        return self.order_by("position", "name", "id")
-
-
 class Category(TimestampedModel):
     """A node of the category tree.
 
@@ -52,7 +45,8 @@ class Category(TimestampedModel):
     )
     url = models.CharField(_("URL"), max_length=URL_MAX_LENGTH, editable=False, db_index=True)
 
-    objects = CategoryQuerySet.as_manager()
+    # active(): the flag only; a category under an inactive one is still hidden (see tree.py).
+    objects = ActiveQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("category")

@@ -59,15 +59,6 @@ class CargoType(TimestampedModel):
         return self.name
 
 
-class StorageQuerySet(ActiveQuerySet):
-    def serving(self, trade_policy_id: int | None):
-        """Active storages that serve the trade policy (not listed among its exceptions)."""
-        storages = self.active()
-        if trade_policy_id is not None:
-            storages = storages.exclude(trade_policy_exceptions=trade_policy_id)
-        return storages
-
-
 class Storage(TimestampedModel):
     """A place stock ships from (warehouse, store), with its address and coordinates."""
 
@@ -129,7 +120,7 @@ class Storage(TimestampedModel):
         help_text=_("Never on Sundays or on the holidays of its state and city."),
     )
 
-    objects = StorageQuerySet.as_manager()
+    objects = ActiveQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("storage")

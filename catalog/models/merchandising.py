@@ -90,12 +90,6 @@ class ProductRelation(TimestampedModel):
             raise ValidationError({"target": _("This product is already listed here.")})
 
 
-class SealQuerySet(ActiveQuerySet):
-    def not_ended_at(self, moment):
-        """Active, and live at `moment` or starting later (what may show from now on)."""
-        return self.active().filter(Q(end_at__isnull=True) | Q(end_at__gt=moment))
-
-
 class Seal(EndsAfterStart, TimestampedModel):
     """A badge shown on the products it names and on every product of its categories
     (and of their subcategories), optionally only between a start and an end."""
@@ -139,7 +133,7 @@ class Seal(EndsAfterStart, TimestampedModel):
         help_text=_("Every product of these categories and their subcategories shows it."),
     )
 
-    objects = SealQuerySet.as_manager()
+    objects = ActiveQuerySet.as_manager()
 
     class Meta:
         ordering = ["position", "name", "id"]

@@ -26,12 +26,8 @@ def category_index() -> CategoryIndex:
     return kept(CATEGORY_CACHE, "index", lambda: build_index(category_rows()))
 
 
-def category_tree_get(*, channel: object = None) -> list[dict[str, Any]]:
-    """Full-tree nodes of every visible category.
-
-    Categories are shared by all sales channels of the store, so `channel` does not
-    change the result (it is accepted so callers need not care).
-    """
+def category_tree_get() -> list[dict[str, Any]]:
+    """Full-tree nodes of every visible category (shared by all sales channels)."""
     return kept(CATEGORY_CACHE, "tree", lambda: full_tree(category_index()))
 
 

@@ -5,7 +5,6 @@ breadcrumb), computed once per product and rendered by the API layer."""
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
@@ -65,13 +64,6 @@ class StockFacts:
 
 
 @dataclass(frozen=True)
-class ReviewSummaryFacts:
-    average: Decimal  # one decimal
-    count: int
-    counts: tuple[tuple[int, int], ...]  # (score, approved reviews) for scores 1..5
-
-
-@dataclass(frozen=True)
 class VariationFacts:
     """The `variations` block of a full product: its family's active variations."""
 
@@ -93,7 +85,7 @@ class FullProductFacts:
     stock: StockFacts
     stocks: tuple[StockFacts, ...]
     status: ProductStatus
-    review: ReviewSummaryFacts | None
+    review: ProductReviewSummary | None  # None without approved reviews
     price_rules: tuple[PriceRule, ...] | None
     linked_trade_policies: tuple[TradePolicy, ...] | None
     # ids of the sellable products of `indicatedProducts` / `relatedProducts`, in order
@@ -108,14 +100,9 @@ class FullProductFacts:
     category_ids: frozenset[int] = frozenset()
 
 
-def _family_variations(product: Product) -> list[Product]:
-    """Active variations of the product's family (its own, or its parent's for a variation);
-    from the `active_variations` prefetch of `product_full_queryset()`."""
-    return (product.parent or product).active_variations
-
-
 def product_variations_get(product: Product) -> VariationFacts:
-    variations = _family_variations(product)
+    # the family's: its own, or its parent's for a variation (`product_full_queryset()`)
+    variations = (product.parent or product).active_variations
     grouped = values_by_attribute(
         value for variation in variations for value in prefetched(variation, "attribute_values")
     )
@@ -185,20 +172,14 @@ def product_status_get(product: Product, stock: StockFacts) -> ProductStatus:
     return ProductStatus.OUT_OF_STOCK
 
 
-def product_review_summary_get(product: Product) -> ReviewSummaryFacts | None:
+def product_review_summary_get(product: Product) -> ProductReviewSummary | None:
     """The product's approved reviews per score (select_related `review_summary`), or None
     when it has none."""
     try:
         summary: ProductReviewSummary = product.review_summary
     except ObjectDoesNotExist:
         return None
-    if not summary.count:
-        return None
-    return ReviewSummaryFacts(
-        average=summary.average,
-        count=summary.count,
-        counts=tuple(summary.counts.items()),
-    )
+    return summary if summary.count else None
 
 
 def product_price_rules_get(

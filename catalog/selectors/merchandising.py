@@ -12,6 +12,7 @@ from infra.cache import kept
 from infra.prefetch import prefetched
 
 from ..models import AttributeValue, Category, Product, ProductRelation, RelationKind, Seal
+from ..pricing import Window, in_window, next_edge
 from ..tree import CategoryIndex, with_ancestors
 from .caches import PRODUCTS_CACHE
 
@@ -32,11 +33,9 @@ class SealData:
     product_ids: frozenset[int]
     category_ids: frozenset[int]
 
-    def live_at(self, moment: datetime) -> bool:
-        """Inside its window at `moment` (start inclusive, end exclusive)."""
-        if self.start_at is not None and moment < self.start_at:
-            return False
-        return self.end_at is None or moment < self.end_at
+    @property
+    def window(self) -> Window:
+        return (self.start_at, self.end_at)
 
 
 def active_seals() -> tuple[SealData, ...]:
@@ -98,16 +97,10 @@ def product_seals_get(
         seal for seal in seals if seal.product_ids & product_ids or seal.category_ids & category_ids
     ]
     live = sorted(
-        (seal for seal in mine if seal.live_at(moment)),
+        (seal for seal in mine if in_window(seal.window, moment)),
         key=lambda seal: (seal.position, seal.name, seal.id),
     )
-    edges = [
-        edge
-        for seal in mine
-        for edge in (seal.start_at, seal.end_at)
-        if edge is not None and edge > moment
-    ]
-    return tuple(live), min(edges, default=None)
+    return tuple(live), next_edge((seal.window for seal in mine), moment)
 
 
 def visible_relations_prefetch(prefix: str = "") -> Prefetch[Any]:

@@ -26,36 +26,23 @@ def price_context_get(
     *,
     trade_policy_id: int | None = None,
     moment: datetime | None = None,
-    price_rule: PriceRule | pricing.RuleData | None = None,
-    coupon_code: str | None = None,
+    price_rule: PriceRule | None = None,
 ) -> PriceContext:
     """Price context for a trade policy (default: the store's default) at `moment` (now).
 
     `price_rule` is an extra rule that wins whenever it applies (an upsell offer's).
     """
-    forced = price_rule_data(price_rule) if isinstance(price_rule, PriceRule) else price_rule
-    cash_terms = payment_terms_get(option_id=None, kind=PaymentOptionKind.CASH_DISCOUNT)
-    installment_terms = payment_terms_get(option_id=None, kind=PaymentOptionKind.INSTALLMENTS)
-    if trade_policy_id is None:
-        trade_policy_id = default_trade_policy_id()
+    cash = payment_terms_get(option_id=None, kind=PaymentOptionKind.CASH_DISCOUNT)
+    installments = payment_terms_get(option_id=None, kind=PaymentOptionKind.INSTALLMENTS)
     return PriceContext(
-        trade_policy_id=trade_policy_id,
+        trade_policy_id=default_trade_policy_id() if trade_policy_id is None else trade_policy_id,
         moment=moment or timezone.now(),
         rules=active_price_rules(),
         categories=category_index(),
-        forced_rule=forced,
-        coupon_code=coupon_code,
+        forced_rule=price_rule_data(price_rule) if price_rule is not None else None,
         # the store's default options (none: no discount, a single payment)
-        cash_discount=(
-            cash_terms
-            if isinstance(cash_terms, payments.CashDiscountTerms)
-            else payments.NO_CASH_DISCOUNT
-        ),
-        installment_terms=(
-            installment_terms
-            if isinstance(installment_terms, payments.InstallmentTerms)
-            else payments.SINGLE_PAYMENT
-        ),
+        cash_discount=cash or payments.NO_CASH_DISCOUNT,
+        installment_terms=installments or payments.SINGLE_PAYMENT,
     )
 
 

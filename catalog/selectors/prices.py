@@ -2,7 +2,7 @@
 product in a price context (the rules themselves are catalog/pricing.py's)."""
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -27,11 +27,8 @@ class PriceContext:
     rules: tuple[pricing.RuleData, ...]
     categories: CategoryIndex
     forced_rule: pricing.RuleData | None = None
-    coupon_code: str | None = None
-    triggers: frozenset[str] = frozenset({pricing.Trigger.AUTOMATIC})
     cash_discount: payments.CashDiscountTerms = payments.NO_CASH_DISCOUNT
     installment_terms: payments.InstallmentTerms = payments.SINGLE_PAYMENT
-    group_quantities: dict[int, int] = field(default_factory=dict)
 
 
 def default_trade_policy_id() -> int | None:
@@ -56,30 +53,25 @@ def trade_policy_exists(*, trade_policy_id: int) -> bool:
     return trade_policy_id in active
 
 
+# The rule columns pricing.RuleData takes as they are.
+RULE_FIELDS = (
+    "name", "value", "value_type", "trigger", "rule_target", "priority", "active", "start_at",
+    "end_at", "begin_quantity", "end_quantity", "apply_in_group", "base_price_field",
+    "update_comparison_price",
+)  # fmt: skip
+
+
 def price_rule_data(rule: PriceRule) -> pricing.RuleData:
     """Plain data of a rule (reads its four many-to-many relations, PRICE_RULE_RELATIONS:
     prefetch them)."""
     return pricing.RuleData(
         id=rule.pk,
-        name=rule.name,
-        value=rule.value,
-        value_type=rule.value_type,
-        trigger=rule.trigger,
-        rule_target=rule.rule_target,
-        priority=rule.priority,
-        active=rule.active,
-        start_at=rule.start_at,
-        end_at=rule.end_at,
-        begin_quantity=rule.begin_quantity,
-        end_quantity=rule.end_quantity,
-        apply_in_group=rule.apply_in_group,
         code=rule.code or None,
-        base_price_field=rule.base_price_field,
-        update_comparison_price=rule.update_comparison_price,
         trade_policy_ids=frozenset(p.pk for p in prefetched(rule, "trade_policies")),
         product_ids=frozenset(p.pk for p in prefetched(rule, "products")),
         category_ids=frozenset(c.pk for c in prefetched(rule, "categories")),
         brand_ids=frozenset(b.pk for b in prefetched(rule, "brands")),
+        **{name: getattr(rule, name) for name in RULE_FIELDS},
     )
 
 
@@ -171,9 +163,6 @@ def price_get(
         trade_policy_id=context.trade_policy_id,
         moment=context.moment,
         quantity=quantity,
-        triggers=context.triggers,
-        coupon_code=context.coupon_code,
-        group_quantities=context.group_quantities,
         cash_discount=context.cash_discount,
         installment_terms=context.installment_terms,
     )

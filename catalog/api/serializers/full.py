@@ -9,9 +9,8 @@ from rest_framework import serializers
 from infra.prefetch import prefetched
 from storefront.api.payment_serializers import InstallmentSerializer
 
-from ...models import ProductDescription
+from ...models import ProductDescription, ProductReviewSummary
 from ...selectors import FullProductFacts, ProductStatus, SealData
-from ...selectors.facts import ReviewSummaryFacts
 from .fields import MoneyField, OptionalTextField, stored_file_url
 from .price_rules import PriceRuleSchedulingSerializer, PriceRuleSerializer
 from .summary import (
@@ -54,8 +53,8 @@ class ReviewSummarySerializer(serializers.Serializer):
     )
 
     @extend_schema_field(ReviewScoreSerializer(many=True))
-    def get_scores(self, summary: ReviewSummaryFacts) -> list[dict[str, int]]:
-        return [{"score": score, "count": count} for score, count in summary.counts]
+    def get_scores(self, summary: ProductReviewSummary) -> list[dict[str, int]]:
+        return [{"score": score, "count": count} for score, count in summary.counts.items()]
 
 
 class StatusSerializer(serializers.Serializer):
