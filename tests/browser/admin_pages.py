@@ -17,7 +17,11 @@ from pathlib import Path
 from urllib.request import urlopen
 
 from selenium import webdriver
-from selenium.common.exceptions import NoSuchElementException
+from selenium.common.exceptions import (
+    NoSuchElementException,
+    StaleElementReferenceException,
+    WebDriverException,
+)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
@@ -110,7 +114,7 @@ class Browser:
         element = self.find(css)
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", element)
         element.click()
-        WebDriverWait(self.driver, WAIT_SECONDS).until(ec.staleness_of(page))
+        WebDriverWait(self.driver, WAIT_SECONDS).until(lambda driver: left(page))
         self.find("body")
 
     # --- forms ----------------------------------------------------------------------------------
@@ -179,6 +183,21 @@ class Browser:
         self.fill("username", username)
         self.fill("password", password)
         self.click_and_wait('#login-form [type="submit"]')
+
+
+def left(page: WebElement) -> bool:
+    """True once `page` (the old document's root) is gone. Chromium, asked about the old root
+    while the new document is being attached, may answer "Node with given id does not belong
+    to the document" instead of a stale-element error: that also means the page was left."""
+    try:
+        page.is_enabled()
+    except StaleElementReferenceException:
+        return True
+    except WebDriverException as error:
+        if "does not belong to the document" in (error.msg or ""):
+            return True
+        raise
+    return False
 
 
 def slug(text: str) -> str:
