@@ -15,12 +15,11 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache, caches
-from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.http.response import HttpResponseBase
 
-from infra.cache import namespace_versions, recording, still_current
+from infra.cache import cache_is_local, namespace_versions, recording, still_current
 
 from .renderers import json_bytes
 
@@ -192,7 +191,7 @@ RECENT_ANSWERS = RecentAnswers()
 def _recent_answers() -> RecentAnswers | None:
     """The recent answers, in front of a shared cache only: a local-memory cache is the
     process's own already, and a second copy of every answer cost a worker 20 MB."""
-    return None if isinstance(caches["default"], LocMemCache) else RECENT_ANSWERS
+    return None if cache_is_local() else RECENT_ANSWERS
 
 
 # Bodies of read-only POSTs larger than this are computed every time (never a cache key).
@@ -246,7 +245,8 @@ def cached_answers(
             return view(request, *args, **kwargs)
         # The Host header was validated against ALLOWED_HOSTS by CommonMiddleware.
         host = request.META.get("HTTP_HOST") or request.get_host()
-        url = f"{request.scheme}://{host}{request.get_full_path()}"
+        # the raw query string: two spellings of one query are two keys, each answered right
+        url = f"{request.scheme}://{host}{request.path}?{request.META.get('QUERY_STRING', '')}"
         if settings_names:
             url += repr([getattr(settings, name) for name in settings_names])
         digest = hashlib.blake2b(url.encode() + b"\0" + body, digest_size=16).hexdigest()

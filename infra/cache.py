@@ -61,9 +61,16 @@ def _default_breaker() -> Any:
     return getattr(caches["default"], "breaker", None)
 
 
+@functools.cache
+def cache_is_local() -> bool:
+    """True when the default cache is this process's own memory (no shared cache)."""
+    return isinstance(caches["default"], LocMemCache)
+
+
 def _settings_changed(*, setting: str, **kwargs: Any) -> None:
     if setting == "CACHES":
         _default_breaker.cache_clear()
+        cache_is_local.cache_clear()
 
 
 setting_changed.connect(_settings_changed)
@@ -139,6 +146,7 @@ class FileVersions:
         self._lock = threading.Lock()
         self._pid = 0
         self._fd = -1
+        self._offsets: dict[str, int] = {}
         self._open()
 
     def _open(self) -> None:
@@ -156,8 +164,14 @@ class FileVersions:
         self._epoch = self._HEADER.unpack_from(self._map, 0)[0]
 
     def _offset(self, namespace: str) -> int:
-        digest = hashlib.blake2b(namespace.encode(), digest_size=8).digest()
-        return self._HEADER.size + int.from_bytes(digest, "little") % self.SLOTS * 8
+        offset = self._offsets.get(namespace)
+        if offset is None:
+            if len(self._offsets) >= self.SLOTS:
+                self._offsets.clear()
+            digest = hashlib.blake2b(namespace.encode(), digest_size=8).digest()
+            offset = self._HEADER.size + int.from_bytes(digest, "little") % self.SLOTS * 8
+            self._offsets[namespace] = offset
+        return offset
 
     def _version(self, namespace: str) -> int:
         return self._SLOT.unpack_from(self._map, self._offset(namespace))[0] or self._epoch
@@ -185,8 +199,10 @@ _FILE_LOCK = threading.Lock()
 
 def _store() -> CacheVersions | FileVersions:
     """The file beside the database when the cache is this process's memory, else the cache."""
-    backend = caches["default"] if isinstance(cache, ConnectionProxy) else cache
-    if not isinstance(backend, LocMemCache):
+    local = (
+        cache_is_local() if isinstance(cache, ConnectionProxy) else isinstance(cache, LocMemCache)
+    )
+    if not local:
         return _CACHE_VERSIONS
     path = str(settings.CACHE_VERSIONS_FILE)
     store = _FILE_VERSIONS.get(path)
