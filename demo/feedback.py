@@ -67,8 +67,7 @@ def _apply_ages(model, records) -> int:
 
 
 def _plan_review(rng: random.Random, kind: str, model, customer, texts, **subject):
-    """A review by `customer` drawn as DATA["review_draws"][kind] says, with a text of
-    `texts` (of `texts[score]` when it is by score)."""
+    """A review by `customer` drawn as DATA["review_draws"][kind] says, its text from `texts`."""
     draws = DATA["review_draws"][kind]
     score = rng.choices([5, 4, 3, 2, 1], weights=draws["weights"])[0]
     review = model(

@@ -425,8 +425,7 @@ class CommentAdmin(OwnPagesMixin, ModerationAdmin):
 
     @staticmethod
     def user_page(request) -> str:
-        """The signed-in staff member's User admin page (their display name), if they may
-        change it."""
+        """The staff member's own User admin page (display name), if they may change it."""
         user = request.user
         opts = user._meta
         if not request.user.has_perm(f"{opts.app_label}.change_{opts.model_name}"):
