@@ -1,21 +1,10 @@
-"""Demo catalog for `manage.py seed_demo`: a believable Brazilian store.
-
-About 60 categories on 3 levels (the "Outlet" branch inactive), 12 brands, 150 products
-(the clothing and sports ones with colour/size variations), generated placeholder
-images, 3 storages (São Paulo, Rio de Janeiro, Curitiba) with real postal codes and
-coordinates, stock (some products sold out), prices in the default trade policy, two
-price rules, a few product interests, related and indicated products of the first
-products, and three seals with generated images (on products and on categories).
-
-Idempotent: rows are looked up by natural key (slug, SKU, code, name) and only what is
-missing is created; nothing existing is changed. Deterministic (seeded random) and
-fast (bulk inserts).
-"""
+"""Demo catalog: categories, brands, products with variations, images, storages, stock,
+prices, price rules, interests, relations and seals. Rows are looked up by natural key
+(slug, SKU, code, name): only what is missing is created, in bulk, from a seeded random."""
 
 import random
 from dataclasses import dataclass
 from decimal import Decimal
-from io import BytesIO
 from typing import Any
 
 from django.core.files.base import ContentFile
@@ -29,7 +18,6 @@ from catalog.models import (
     Brand,
     CargoType,
     Category,
-    InterestOrigin,
     PriceRule,
     Product,
     ProductDescription,
@@ -44,7 +32,7 @@ from catalog.models import (
 from catalog.models.merchandising import ProductRelation, RelationKind, Seal
 from catalog.selectors import CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE
 from catalog.services import seal_prepare_image
-from demo import load_data, say_created
+from demo import image_bytes, load_data, say_created
 from infra.cache import cache_namespace_bump
 
 DATA = load_data("catalog")
@@ -58,17 +46,11 @@ def _placeholder_png(label: str, color: str) -> bytes:
     draw = ImageDraw.Draw(image)
     draw.rectangle((12, 12, IMAGE_SIZE - 12, IMAGE_SIZE - 12), outline="white", width=4)
     draw.text((24, IMAGE_SIZE // 2 - 8), label[:40], fill="white")
-    return _png_bytes(image)
-
-
-def _png_bytes(image: Image.Image) -> bytes:
-    buffer = BytesIO()
-    image.save(buffer, format="PNG", optimize=True)
-    return buffer.getvalue()
+    return image_bytes(image, format="PNG", optimize=True)
 
 
 def _image_file(name: str, label: str, color: str) -> tuple[str, int]:
-    """Write the placeholder once (kept when it already exists); its name and size."""
+    """The stored placeholder (written once): its name and size."""
     path = f"products/demo/{name}.png"
     if not default_storage.exists(path):
         path = default_storage.save(path, ContentFile(_placeholder_png(label, color)))
@@ -76,8 +58,7 @@ def _image_file(name: str, label: str, color: str) -> tuple[str, int]:
 
 
 def product_media(product: Product, image: tuple[str, int], position: int = 0) -> ProductMedia:
-    """An unsaved media of `product` showing a stored placeholder `image` (name, size in
-    bytes); the benchmark's data set builds its medias with it too."""
+    """An unsaved media of `product` showing a stored `image` (name, size in bytes)."""
     name, size = image
     return ProductMedia(
         product_id=product.pk,
@@ -224,14 +205,11 @@ def _plan_products(rng, categories, brands, cargo_types, colors, sizes):
 
 def _seed_products(rng, categories, brands, cargo_types, colors, sizes, storages, stdout):
     planned = _plan_products(rng, categories, brands, cargo_types, colors, sizes)
-    existing = set(
-        Product.objects.filter(sku__in=[p.product.sku for p in planned]).values_list(
-            "sku", flat=True
-        )
-    )
+    skus = [p.product.sku for p in planned]
+    existing = set(Product.objects.filter(sku__in=skus).values_list("sku", flat=True))
     new = [p for p in planned if p.product.sku not in existing]
     if not new:
-        return []
+        return
 
     mains = [p for p in new if p.product.type == ProductType.PRODUCT]
     Product.objects.bulk_create([p.product for p in mains], batch_size=500)
@@ -241,11 +219,6 @@ def _seed_products(rng, categories, brands, cargo_types, colors, sizes, storages
     for item in variations:
         item.product.parent_id = parents[item.parent_sku]
     Product.objects.bulk_create([p.product for p in variations], batch_size=500)
-    ids = dict(
-        Product.objects.filter(sku__in=[p.product.sku for p in new]).values_list("sku", "id")
-    )
-    for item in new:
-        item.product.pk = ids[item.product.sku]
 
     policy = TradePolicy.objects.default()
     category_links, value_links = [], []
@@ -288,20 +261,10 @@ def _seed_products(rng, categories, brands, cargo_types, colors, sizes, storages
             product_media(product, _image_file(product.sku.lower(), product.name, item.color))
         )
         if product.type == ProductType.PRODUCT:
+            words = {"name": product.name, "brand": product.brand.name, "leaf": item.leaf}
+            texts = {field: text.format(**words) for field, text in DATA["descriptions"].items()}
             descriptions.append(
-                ProductDescription(
-                    product_id=product.pk,
-                    trade_policy=policy,
-                    name=product.name,
-                    short_description=f"{product.name}: qualidade {product.brand.name}.",
-                    description=(
-                        f"{product.name} da marca {product.brand.name}. Produto de demonstração "
-                        "da loja, com garantia de 90 dias e troca grátis em 30 dias."
-                    ),
-                    search_description=f"{product.name} {product.brand.name} {item.leaf}",
-                    seo_title=f"{product.name} | Loja Demo",
-                    seo_description=f"Compre {product.name} com frete rápido.",
-                )
+                ProductDescription(product_id=product.pk, trade_policy=policy, **texts)
             )
 
     Product.categories.through.objects.bulk_create(category_links, batch_size=1000)
@@ -314,7 +277,6 @@ def _seed_products(rng, categories, brands, cargo_types, colors, sizes, storages
         f"  created {len(mains)} products and {len(variations)} variations "
         f"with prices, stock, images and descriptions"
     )
-    return new
 
 
 def _seed_price_rules(categories, stdout) -> None:
@@ -332,8 +294,7 @@ WHOLESALE_PRODUCTS = 20  # the first demo products (by SKU) also sell at wholesa
 
 
 def _seed_wholesale(stdout) -> None:
-    """A second trade policy (wholesale, 10% below retail) pricing the first demo products:
-    their full product lists both policies in `linkedTradePolicies`."""
+    """A wholesale trade policy, 10% below retail, pricing the first demo products."""
     policy, created = TradePolicy.objects.get_or_create(
         code=WHOLESALE_CODE, defaults={"name": "Atacado", "active": True}
     )
@@ -374,24 +335,9 @@ def _seed_interests(stdout) -> None:
         .order_by("id")[:2]
     )
     rows = [
-        ProductInterest(
-            product=product,
-            origin=InterestOrigin.NOTIFY_ME,
-            name=f"Cliente {index + 1}",
-            email=f"cliente{index + 1}@cliente.example",
-        )
-        for index, product in enumerate(sold_out)
-    ]
-    rows += [
-        ProductInterest(
-            product=product,
-            origin=InterestOrigin.ON_REQUEST,
-            name=f"Empresa {index + 1}",
-            email=f"compras{index + 1}@cliente.example",
-            phone="+55 41 3000-0000",
-            message="Qual o preço para 20 unidades?",
-        )
-        for index, product in enumerate(in_stock)
+        ProductInterest(product=product, **{k: v.format(n=n) for k, v in spec.items()})
+        for products, spec in zip((sold_out, in_stock), DATA["interests"], strict=True)
+        for n, product in enumerate(products, start=1)
     ]
     ProductInterest.objects.bulk_create(rows)
     stdout.write(f"  created {len(rows)} product interests")
@@ -403,8 +349,7 @@ RELATIONS_PER_KIND = 3
 
 
 def _seed_relations(stdout) -> None:
-    """Each of the first main products gets related products of its main category and
-    indicated products of other categories; a product with relations is left alone."""
+    """Related (same category) and indicated products of the first main products."""
     mains = list(
         Product.objects.filter(parent__isnull=True, sku__startswith="DEMO-")
         .order_by("sku")
@@ -438,11 +383,11 @@ def _seal_png(label: str, color: str) -> bytes:
     draw = ImageDraw.Draw(image)
     draw.ellipse((4, 4, side - 4, side - 4), fill=color, outline="white", width=6)
     draw.text((side // 2, side // 2), label, fill="white", anchor="mm")
-    return _png_bytes(image)
+    return image_bytes(image, format="PNG", optimize=True)
 
 
 def _seed_seals(stdout) -> None:
-    """The demo seals, created once by name (a seal staff changed is left alone)."""
+    """The demo seals, created once by name."""
     mains = Product.objects.filter(parent__isnull=True, sku__startswith="DEMO-").order_by("sku")
     for position, (name, (color, product_count, category_names)) in enumerate(
         DATA["seals"].items()

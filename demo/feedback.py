@@ -1,13 +1,7 @@
-"""Demo data of the feedback app: customers, product and store reviews, comments.
+"""Demo data of the feedback app: customers, product and store reviews, comments. Records
+are planned from seeded randoms and created, in bulk, only when their natural key is
+missing (customer e-mail; subject and customer; product, author e-mail and message)."""
 
-Idempotent and deterministic: every record has a natural key (customer e-mail; product
-and customer for reviews; sales channel and customer for store reviews; product, author
-e-mail and message for comments); only missing ones are created, in bulk, and nothing
-staff changed is overwritten. Runs after the store and catalog demos (it reviews the
-demo products; without products it creates customers and store reviews only).
-"""
-
-import io
 import random
 from datetime import timedelta
 
@@ -20,7 +14,7 @@ from django.utils import timezone, translation
 from PIL import Image
 
 from catalog.models import Product
-from demo import load_data, say_created
+from demo import image_bytes, load_data, say_created
 from feedback.models import Comment, ProductReview, ReviewMedia, SalesChannelReview
 from feedback.services import product_review_summaries_refresh, staff_display_name
 from storefront.models import Customer, SalesChannel
@@ -34,10 +28,8 @@ def seed_customers(stdout) -> list[Customer]:
     rng = _rng("customers")
     wanted = {}
     for index in range(40):
-        first, last = (
-            DATA["first_names"][index % len(DATA["first_names"])],
-            rng.choice(DATA["last_names"]),
-        )
+        first = DATA["first_names"][index % len(DATA["first_names"])]
+        last = rng.choice(DATA["last_names"])
         slug = f"{first}.{last}{index:02d}".lower()
         slug = slug.translate(str.maketrans("áéíóúâêôãõç", "aeiouaeoaoc"))
         wanted[DATA["customer_email"].format(slug=slug)] = f"{first} {last}"
@@ -65,17 +57,17 @@ def _plan_age(record, rng: random.Random, days: int) -> None:
     record.demo_age = timedelta(minutes=rng.randint(60, days * 24 * 60))
 
 
-def _apply_ages(model, records) -> None:
-    """auto_now_add set created_at to now: back-date the new records to their planned age."""
+def _apply_ages(model, records) -> int:
+    """Back-date the new records to their planned age (auto_now_add set now); how many."""
     now = timezone.now()
     for record in records:
         record.created_at = record.updated_at = now - record.demo_age
     model.objects.bulk_update(records, ["created_at", "updated_at"], batch_size=500)
+    return len(records)
 
 
 def _plan_review(rng: random.Random, kind: str, model, customer, texts, **subject):
-    """A review by `customer` drawn as DATA["review_draws"][kind] says, with a text of
-    `texts` (of `texts[score]` when it is by score), aged; the draws in this order."""
+    """A review by `customer` drawn as DATA["review_draws"][kind] says, its text from `texts`."""
     draws = DATA["review_draws"][kind]
     score = rng.choices([5, 4, 3, 2, 1], weights=draws["weights"])[0]
     review = model(
@@ -107,7 +99,6 @@ def _plan_product_reviews(customers, products) -> list[ProductReview]:
 
 
 def _create_missing_reviews(reviews: list[ProductReview]) -> list[ProductReview]:
-    """Create the reviews whose customer has not reviewed that product yet."""
     existing = set(
         ProductReview.objects.filter(customer__in={r.customer_id for r in reviews}).values_list(
             "product_id", "customer_id"
@@ -118,15 +109,8 @@ def _create_missing_reviews(reviews: list[ProductReview]) -> list[ProductReview]
     )
 
 
-def seed_product_reviews(plan: list[ProductReview]) -> int:
-    created = _create_missing_reviews(plan)
-    _apply_ages(ProductReview, created)
-    return len(created)
-
-
 def seed_pending_reviews(customers, products) -> int:
-    """A few reviews customers just wrote, held for moderation (active false), on products
-    the main plan does not review (so the one-review-per-customer rule holds)."""
+    """A few reviews held for moderation, on products the main plan does not review."""
     spare = products[DATA["reviewed_products"] :] or products
     new = []
     for index, (score, recommended, text) in enumerate(DATA["pending_reviews"]):
@@ -150,15 +134,11 @@ def seed_pending_reviews(customers, products) -> int:
 
 def _photo(index: int) -> bytes:
     hue = (index * 47) % 255
-    image = Image.new("RGB", (320, 240), (hue, 180, 255 - hue))
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG")
-    return buffer.getvalue()
+    return image_bytes(Image.new("RGB", (320, 240), (hue, 180, 255 - hue)), format="PNG")
 
 
 def seed_review_photos(plan: list[ProductReview]) -> int:
-    """A photo (small generated PNG) on each of the first `review_photos` planned approved
-    reviews that has none."""
+    """A generated photo on each of the first `review_photos` approved planned reviews."""
     wanted = [(r.product_id, r.customer_id) for r in plan if r.active][: DATA["review_photos"]]
     reviews = {
         (r.product_id, r.customer_id): r
@@ -193,11 +173,7 @@ def seed_store_reviews(customers) -> int:
             counts[channel] = counts.get(channel, 0) + count
     new = []
     for channel, count in sorted(counts.items(), key=lambda item: item[0].pk):
-        existing = set(
-            SalesChannelReview.objects.filter(sales_channel=channel).values_list(
-                "customer_id", flat=True
-            )
-        )
+        existing = set(channel.reviews.values_list("customer_id", flat=True))
         for customer in rng.sample(customers, k=min(count, len(customers))):
             texts = DATA["store_review_texts"]
             review = _plan_review(
@@ -205,15 +181,12 @@ def seed_store_reviews(customers) -> int:
             )
             if customer.pk not in existing:
                 new.append(review)
-    created = SalesChannelReview.objects.bulk_create(new)
-    _apply_ages(SalesChannelReview, created)
-    return len(created)
+    return _apply_ages(SalesChannelReview, SalesChannelReview.objects.bulk_create(new))
 
 
 def _plan_comments(customers, products, staff) -> list[tuple[Comment, list[Comment]]]:
     """Questions on the first products, each with its planned replies (not saved)."""
-    # Staff answers are signed as a reply written in the admin is, in the customers'
-    # language (the display name, else "Equipe da loja").
+    # signed as a reply written in the admin is, in the customers' language
     with translation.override(settings.CUSTOMER_LANGUAGE_CODE):
         signature = staff_display_name(staff) if staff is not None else ""
     rng = _rng("comments")
@@ -263,7 +236,6 @@ def _comment_key(comment: Comment) -> tuple:
 
 
 def seed_comments(customers, products) -> int:
-    """Questions with customer and staff answers; some questions and answers pending."""
     staff = get_user_model().objects.filter(is_staff=True).order_by("id").first()
     plan = _plan_comments(customers, products, staff)
     commented = products[: DATA["commented_products"]]
@@ -279,8 +251,7 @@ def seed_comments(customers, products) -> int:
     for question, _ in plan:
         if _comment_key(question) not in existing:
             questions.setdefault(_comment_key(question), question)
-    created = Comment.objects.bulk_create(questions.values())
-    _apply_ages(Comment, created)
+    created = _apply_ages(Comment, Comment.objects.bulk_create(questions.values()))
 
     parents = top_level_ids()
     existing_replies = set(
@@ -299,8 +270,7 @@ def seed_comments(customers, products) -> int:
                 existing_replies.add(key)
                 answer.parent_id = parent_id
                 replies.append(answer)
-    created_replies = Comment.objects.bulk_create(replies)
-    return len(created) + len(created_replies)
+    return created + len(Comment.objects.bulk_create(replies))
 
 
 def seed(*, stdout) -> None:
@@ -310,7 +280,8 @@ def seed(*, stdout) -> None:
     if not products:
         stdout.write("  no active products yet: product reviews and comments skipped")
     reviews = _plan_product_reviews(customers, products)
-    say_created(stdout, "product reviews", seed_product_reviews(reviews))
+    created = _apply_ages(ProductReview, _create_missing_reviews(reviews))
+    say_created(stdout, "product reviews", created)
     # bulk inserts send no signal: recount the summaries of the reviewed products
     product_review_summaries_refresh(product_ids={r.product_id for r in reviews})
     say_created(stdout, "review photos", seed_review_photos(reviews))

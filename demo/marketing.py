@@ -1,15 +1,7 @@
-"""Demo data of the marketing app: three banner groups with generated images (one banner
-scheduled in the future, one expired, one inactive) and two upsell offers. The
-`category-top` group is linked to categories (those of the offered products among them),
-so product pages show it in `bannerGroups`.
+"""Demo data of the marketing app: banner groups with generated images (their banners only
+created with the group) and upsell offers on the catalog demo's products (only for a
+location that has none)."""
 
-Idempotent: a group is looked up by its code and its banners are only created with it;
-upsell offers (on catalog demo products, looked up by SKU) are created only for a location
-that has none. Nothing staff changed is
-overwritten.
-"""
-
-import io
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
@@ -20,7 +12,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from catalog.models import Category, PriceRule, Product
 from catalog.pricing import Target, Trigger
-from demo import load_data
+from demo import image_bytes, load_data
 from marketing.models import Banner, BannerGroup, Upsell
 from marketing.services import banner_images_refresh
 
@@ -39,9 +31,7 @@ def demo_image(width: int, height: int, text: str, colors) -> ContentFile:
     draw = ImageDraw.Draw(image)
     font = ImageFont.load_default(size=max(16, height // 8))
     draw.text((width // 20, height // 2), text, fill=(255, 255, 255), font=font, anchor="lm")
-    buffer = io.BytesIO()
-    image.save(buffer, format="JPEG", quality=85)
-    return ContentFile(buffer.getvalue())
+    return ContentFile(image_bytes(image, format="JPEG", quality=85))
 
 
 def _slug(text: str) -> str:
@@ -83,7 +73,7 @@ def _seed_group(spec: dict[str, Any], *, stdout) -> None:
         banner.save()
         banner_images_refresh(banner=banner)
     if spec["code"] == "category-top":
-        # the first categories, and those of the offered products: their pages show it
+        # the first categories and the offered products': their pages show it
         offered = Product.objects.filter(sku__in=UPSELL_SKUS.values(), main_category__isnull=False)
         group.categories.set(
             [

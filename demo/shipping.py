@@ -1,19 +1,6 @@
-"""Demo shipping data for `manage.py seed_demo`.
-
-- Postal codes: the demo storages' addresses (01310-100 São Paulo, 20040-002 Rio de
-  Janeiro, 80010-000 Curitiba) and about 330 more around the state capitals and
-  Campinas, with coordinates near each city's centre.
-- Holidays of the demo storages' cities and São Paulo state (Brazil's national and state
-  holidays come from the `holidays` package; these show staff the store's own list).
-- Carriers Correios (PAC, SEDEX) and Jadlog (.Package, and a pickup table with two pickup
-  points in São Paulo). The delivery tables cover every Brazilian postal code
-  (00000-000 to 99999-999) in ten regions by first digit and six weight bands; the last
-  band charges per extra kilogram above 30 kg.
-
-Idempotent: postal codes are inserted only when missing; holidays by place and date;
-carriers, tables and pickup points are looked up by name; a table gets its rows only when
-it has none. Nothing staff changed is overwritten.
-"""
+"""Demo shipping data: postal codes (the storages' and around the state capitals), local
+holidays, carriers with delivery tables covering every postal code, and a pickup table.
+Rows are looked up by natural key; a table gets its rows only when it has none."""
 
 from __future__ import annotations
 
@@ -45,39 +32,30 @@ WEIGHT_BANDS = [
 
 
 def _demo_postal_codes() -> list[PostalCode]:
+    """The storages' addresses, then `codes_per_city` codes around each city's centre."""
+    fields = ("code", "public_place", "complement", "district", "city", "state_code")
     records = [
         PostalCode(
             country="BRA",
-            code=code,
-            public_place=street,
-            complement=complement,
-            district=district,
-            city=city,
-            state_code=state,
-            latitude=Decimal(latitude),
-            longitude=Decimal(longitude),
+            **dict(zip(fields, address, strict=True)),
+            latitude=Decimal(lat),
+            longitude=Decimal(lon),
         )
-        for code, street, complement, district, city, state, latitude, longitude in DATA[
-            "storage_addresses"
-        ]
+        for *address, lat, lon in DATA["storage_addresses"]
     ]
+    step = Decimal("0.000001")
     for city, state, prefix, latitude, longitude in DATA["cities"]:
         for index in range(DATA["codes_per_city"]):
-            code = f"{prefix + index * 7:05d}{(index * 137) % 1000:03d}"
             records.append(
                 PostalCode(
                     country="BRA",
-                    code=code,
+                    code=f"{prefix + index * 7:05d}{(index * 137) % 1000:03d}",
                     public_place=DATA["streets"][index],
                     district=DATA["districts"][index],
                     city=city,
                     state_code=state,
-                    latitude=(Decimal(latitude) + Decimal(index % 4 - 1) / 100).quantize(
-                        Decimal("0.000001")
-                    ),
-                    longitude=(Decimal(longitude) + Decimal(index // 4 - 1) / 100).quantize(
-                        Decimal("0.000001")
-                    ),
+                    latitude=(Decimal(latitude) + Decimal(index % 4 - 1) / 100).quantize(step),
+                    longitude=(Decimal(longitude) + Decimal(index // 4 - 1) / 100).quantize(step),
                 )
             )
     return records
@@ -92,14 +70,9 @@ def _seed_postal_codes(stdout) -> None:
         stdout.write(f"  created {created} postal codes")
 
 
-def _delivery_rows(
-    price_factor: str,
-    days: list[int],
-    days_per_zone: list[int],
-    extra_kg_value: str,
-    order_value_percentage: str,
-    table: ShippingTable,
-) -> list[ShippingRow]:
+def _delivery_rows(prices: list, table: ShippingTable) -> list[ShippingRow]:
+    """`prices`: the price columns of a row of DATA["delivery_tables"]."""
+    price_factor, days, days_per_zone, extra_kg_value, order_value_percentage = prices
     rows = []
     for initial_zipcode, final_zipcode, zone in DATA["regions"]:
         for band, (low, high) in enumerate(WEIGHT_BANDS):
@@ -126,26 +99,13 @@ def _delivery_rows(
     return rows
 
 
-def _table(
-    stdout,
-    *,
-    carrier: Carrier,
-    label: str,
-    kind: str,
-    integration_code: str,
-    storages,
-    cargo_types,
-    rows,
-) -> ShippingTable:
+def _table(stdout, *, carrier: Carrier, label: str, storages, cargo_types, rows, **fields):
+    """The carrier's table `label`, created with `fields` (kind, integration code)."""
+    external_code = f"{carrier.name.upper()}-{fields['integration_code']}"
     table, created = ShippingTable.objects.get_or_create(
         carrier=carrier,
         label=label,
-        defaults={
-            "kind": kind,
-            "country": "BRA",
-            "integration_code": integration_code,
-            "external_shipping_code": f"{carrier.name.upper()}-{integration_code}",
-        },
+        defaults={**fields, "country": "BRA", "external_shipping_code": external_code},
     )
     if created:
         table.storages.set(storages)
@@ -193,7 +153,7 @@ def seed(*, stdout) -> None:
             integration_code=code,
             storages=storages,
             cargo_types=[] if every_cargo_type else small_cargo,
-            rows=partial(_delivery_rows, *prices),
+            rows=partial(_delivery_rows, prices),
         )
     pickup_table = _table(
         stdout,

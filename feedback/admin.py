@@ -1,10 +1,5 @@
-"""Back office of the feedback app: review moderation, the comment moderation queue and
-staff replies to comments.
-
-Pending (inactive) records come first in every list; bulk actions approve or hide them.
-Each comment has a "Reply" page that publishes a staff reply and e-mails the customer
-(settings.COMMENTS_EMAIL_REPLIES), then returns to the queue staff came from.
-"""
+"""Back office of the feedback app: review and comment moderation (pending first), and a
+"Reply" page per comment that publishes a staff reply, then returns to the queue."""
 
 from copy import copy
 
@@ -60,9 +55,11 @@ def review_fieldsets(subject: str) -> tuple:
     )
 
 
+PRODUCT_SEARCH = ("product__name", "product__sku")  # no sidebar filter: thousands of products
+
+
 def product_column(record):
-    """The product's name, cut short, linking to the list filtered by that product (the
-    filter sidebar has no product list: a real catalogue has thousands)."""
+    """The product's name, linking to the list filtered by that product."""
     url = f"?product__id__exact={record.product_id}"
     return format_html(
         '<a href="{}">{}</a>', url, truncated(record.product.name, NAME_COLUMN_CHARS)
@@ -88,9 +85,6 @@ class ReviewMediaInline(admin.TabularInline):
 
 
 class ModerationAdmin(admin.ModelAdmin):
-    """A moderation queue: pending records first, newest first; approved or hidden in bulk
-    by the subclass's `approve` and `hide` actions."""
-
     list_per_page = 50
     ordering = ("active", "-created_at", "-id")
     date_hierarchy = "created_at"
@@ -102,8 +96,6 @@ class ModerationAdmin(admin.ModelAdmin):
 
 
 class ReviewModerationAdmin(ModerationAdmin):
-    """Shared by product and store reviews."""
-
     list_display_links = ("author",)
     search_fields = ("name", "email", "comment", "customer__email")
     readonly_fields = ("created_at", "updated_at")
@@ -142,17 +134,14 @@ class ProductReviewAdmin(ReviewModerationAdmin):
         "photos",
         "created_at",
     )
-    # No "by product" filter (thousands of products): search by product name or SKU, or
-    # click a row's product to list that product's reviews.
     list_filter = ("active", "score", "recommended", "masked")
     list_select_related = ("product",)
-    search_fields = (*ReviewModerationAdmin.search_fields, "product__name", "product__sku")
+    search_fields = (*ReviewModerationAdmin.search_fields, *PRODUCT_SEARCH)
     raw_id_fields = ("product", "customer")
     inlines = (ReviewMediaInline,)
     fieldsets = review_fieldsets("product")
 
     def get_queryset(self, request):
-        # feeds the `photos` column without a query per row
         return super().get_queryset(request).annotate(photo_count=Count("medias"))
 
     @admin.display(description=_("Product"), ordering="product__name")
@@ -183,30 +172,27 @@ class SalesChannelReviewAdmin(ReviewModerationAdmin):
 # --- Comments ----------------------------------------------------------------------------
 
 
+COMMENT_KINDS = {
+    "comment": (_("Top-level comments"), {"parent__isnull": True}),
+    "reply": (_("Replies"), {"parent__isnull": False}),
+    "staff": (_("Staff replies"), {"reply_by_user": True}),
+}
+
+
 class CommentKindFilter(admin.SimpleListFilter):
     title = _("kind")
     parameter_name = "kind"
 
     def lookups(self, request, model_admin):
-        return (
-            ("comment", _("Top-level comments")),
-            ("reply", _("Replies")),
-            ("staff", _("Staff replies")),
-        )
+        return [(kind, label) for kind, (label, _lookup) in COMMENT_KINDS.items()]
 
     def queryset(self, request, queryset):
-        if self.value() == "comment":
-            return queryset.filter(parent__isnull=True)
-        if self.value() == "reply":
-            return queryset.filter(parent__isnull=False)
-        if self.value() == "staff":
-            return queryset.filter(reply_by_user=True)
-        return queryset
+        kind = COMMENT_KINDS.get(self.value() or "")
+        return queryset.filter(**kind[1]) if kind else queryset
 
 
 class ReplyInline(admin.TabularInline):
-    """The thread under a comment; `active` can be switched here, replies are written with
-    the Reply button."""
+    """The thread under a comment (replies are written with the Reply button)."""
 
     model = Comment
     fk_name = "parent"
@@ -240,21 +226,16 @@ class StaffReplyForm(forms.Form):
     )
 
     def __init__(self, *args, signature: str, **kwargs):
-        """`signature`: the name that will sign the reply (`staff_display_name`, as the
-        service signs it)."""
         super().__init__(*args, **kwargs)
         self.fields["message"].help_text = gettext("Published at once, signed “%(signature)s”.") % {
             "signature": signature
         }
 
 
-# A comment's change form: the customer's fields on a customer's comment, the staff member's
-# on a staff reply (the other set is empty there); replies are written on the Reply page.
+# A comment's change form shows one of these: the customer's, or on a staff reply the staff's.
 CUSTOMER_FIELDSET = (_("Customer"), {"fields": ("customer", "customer_name", "customer_email")})
-STAFF_REPLY_FIELDSET = (
-    _("Staff reply"),
-    {"fields": ("reply_by_user", "user", "user_name", "user_email")},
-)
+STAFF_FIELDS = ("reply_by_user", "user", "user_name", "user_email")  # read-only
+STAFF_REPLY_FIELDSET = (_("Staff reply"), {"fields": STAFF_FIELDS})
 
 
 @admin.register(Comment)
@@ -271,27 +252,11 @@ class CommentAdmin(OwnPagesMixin, ModerationAdmin):
         "created_at",
     )
     list_display_links = ("short_message",)
-    # No "by product" filter (thousands of products): search by product name or SKU, or
-    # click a row's product to list that product's comments.
     list_filter = ("active", CommentKindFilter)
     list_select_related = ("product", "parent")
-    search_fields = (
-        "message",
-        "customer_name",
-        "customer_email",
-        "user_name",
-        "product__name",
-        "product__sku",
-    )
+    search_fields = ("message", "customer_name", "customer_email", "user_name", *PRODUCT_SEARCH)
     raw_id_fields = ("product", "parent", "customer")
-    readonly_fields = (
-        "reply_by_user",
-        "user",
-        "user_name",
-        "user_email",
-        "created_at",
-        "updated_at",
-    )
+    readonly_fields = (*STAFF_FIELDS, "created_at", "updated_at")
     fieldsets = (
         (None, {"fields": ("product", "parent", "message", "active")}),
         CUSTOMER_FIELDSET,
@@ -306,7 +271,6 @@ class CommentAdmin(OwnPagesMixin, ModerationAdmin):
         return [fieldset for fieldset in super().get_fieldsets(request, obj) if fieldset != hidden]
 
     def get_queryset(self, request):
-        # feeds the `replies` column without a query per row
         return super().get_queryset(request).annotate(reply_count=Count("replies"))
 
     def get_changelist_instance(self, request):
@@ -318,7 +282,6 @@ class CommentAdmin(OwnPagesMixin, ModerationAdmin):
         return changelist
 
     def get_inlines(self, request, obj):
-        # Only top-level comments have a thread.
         if obj is None or obj.parent_id is not None:
             return ()
         return super().get_inlines(request, obj)
@@ -377,7 +340,6 @@ class CommentAdmin(OwnPagesMixin, ModerationAdmin):
     own_pages = (("<path:object_id>/reply/", "reply_view", "reply"),)
 
     def reply_view(self, request, object_id):
-        """A form that publishes a staff reply to the comment (and e-mails its author)."""
         comment = self.get_object(request, object_id)
         if comment is None:
             raise Http404(_("No such comment."))
@@ -420,19 +382,16 @@ class CommentAdmin(OwnPagesMixin, ModerationAdmin):
         }
         return TemplateResponse(request, "admin/feedback/comment/reply.html", context)
 
-    # --- Back to the queue ---------------------------------------------------------------
-
     @staticmethod
     def queue_of(request) -> QueryDict:
-        """The change list's query staff came from (`_changelist_filters`), without its page
-        number: answered comments leave a pending queue, so its pages shift."""
+        """The change list's query staff came from, without its page number (answered
+        comments leave a pending queue, so its pages shift)."""
         queue = QueryDict(request.GET.get("_changelist_filters", ""), mutable=True)
         queue.pop(PAGE_VAR, None)
         return queue
 
     def next_pending(self, request, queue: QueryDict, answered: set) -> Comment | None:
-        """The first pending comment of the change list `queue`, in its order, other than
-        the `answered` ones (the change list's own filters, search and ordering)."""
+        """The first pending comment of the change list `queue`, but the `answered` ones."""
         listing = copy(request)
         listing.GET = queue
         try:
@@ -442,8 +401,6 @@ class CommentAdmin(OwnPagesMixin, ModerationAdmin):
         return changelist.queryset.filter(active=False).exclude(pk__in=answered).first()
 
     def announce_next_pending(self, request, queue: QueryDict, answered: set) -> None:
-        """A message naming the queue's next pending comment, with a link to its Reply page
-        that keeps the queue."""
         pending = self.next_pending(request, queue, answered)
         if pending is None:
             self.message_user(request, _("No pending comment left in this list."))
@@ -468,8 +425,7 @@ class CommentAdmin(OwnPagesMixin, ModerationAdmin):
 
     @staticmethod
     def user_page(request) -> str:
-        """The signed-in staff member's page in the User admin (their public display name),
-        when they may change it; empty otherwise."""
+        """The staff member's own User admin page (display name), if they may change it."""
         user = request.user
         opts = user._meta
         if not request.user.has_perm(f"{opts.app_label}.change_{opts.model_name}"):

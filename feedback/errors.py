@@ -1,5 +1,4 @@
-"""Errors of the review and comment rules (mapped to HTTP by apikit.exception_handler; a
-`{name}` in a message is a field, written as the API names it)."""
+"""Errors of the review and comment rules (a `{name}` in a message is a field's API name)."""
 
 from infra.errors import NotFoundError, RuleViolation
 
@@ -22,15 +21,11 @@ class BlankMessage(RuleViolation):
 
 
 class ReviewImageRejected(RuleViolation):
-    """A review photo is not a readable image, or is too large (`messages`: why)."""
-
     field = "images"
     default_message = "The {images} field holds a file that is not an accepted image."
 
 
 class SalesChannelNotFound(NotFoundError):
-    """No sales channel serves the request's host and the store has no default channel."""
-
     default_message = "No sales channel serves this host."
 
 

@@ -1,30 +1,17 @@
-"""Masking of customer identity in public responses (pure: no Django, no database).
-
-Public responses never carry a customer's full e-mail address (DESIGN §6): the local
-part keeps its first character, `john.smith@example.com` becomes `j***@example.com`.
-A review marked `masked` also hides the name: `John Smith` becomes `J*** S***`.
-"""
+"""Masking of customer identity in public responses (pure; DESIGN §6)."""
 
 MASK = "***"
 
 
 def mask_email(email: str) -> str:
-    """`john@example.com` -> `j***@example.com`; the result never equals a non-empty input.
-
-    Text without `@` is masked as a whole (`john` -> `j***`); an empty value stays empty.
-    """
+    """`john@example.com` -> `j***@example.com`, `john` -> `j***`; never the input itself."""
     value = (email or "").strip()
     if not value:
         return ""
-    local, at, domain = value.rpartition("@")
-    if not at:
-        local, domain = value, ""
-    masked_local = f"{local[:1]}{MASK}"
-    masked = f"{masked_local}@{domain}" if at else masked_local
-    if masked == value:
-        # A local part that already looks masked (`a***@x.com`) must still change.
-        masked = f"{MASK}@{domain}" if at else MASK
-    return masked
+    local, at, domain = value.rpartition("@") if "@" in value else (value, "", "")
+    masked = f"{local[:1]}{MASK}{at}{domain}"
+    # A local part that already looks masked (`a***@x.com`) must still change.
+    return f"{MASK}{at}{domain}" if masked == value else masked
 
 
 def mask_name(name: str) -> str:

@@ -1,8 +1,5 @@
-"""What customers say: product reviews (with photos), store reviews and product comments.
-
-Only `active` records are public; staff approve (activate) or hide them in the admin.
-Public responses mask e-mails (and names of `masked` reviews): see feedback/masking.py.
-"""
+"""Product reviews (with photos), store reviews and product comments; only `active` ones
+are public (staff approve them in the admin)."""
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -20,16 +17,11 @@ CUSTOMER_NAME_MIN_LENGTH, CUSTOMER_NAME_MAX_LENGTH = 3, 100
 
 class ReviewQuerySet(models.QuerySet):
     def public(self):
-        """What the public lists show: approved (active) reviews."""
         return self.filter(active=True)
-
-    def pending(self):
-        return self.filter(active=False)
 
 
 class Review(TimestampedModel):
-    """Fields shared by product and store reviews (the author's name and e-mail are kept as
-    written at review time; the account may change later)."""
+    """Product and store reviews (name and e-mail as written then: the account may change)."""
 
     customer = models.ForeignKey(
         "storefront.Customer",
@@ -60,6 +52,7 @@ class Review(TimestampedModel):
 
     class Meta:
         abstract = True
+        ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
         return f"{self.name}: {self.score}/5"
@@ -86,10 +79,9 @@ class ProductReview(Review):
         related_name="reviews",
     )
 
-    class Meta:
+    class Meta(Review.Meta):
         verbose_name = _("product review")
         verbose_name_plural = _("product reviews")
-        ordering = ["-created_at", "-id"]
         indexes = [
             models.Index(fields=["active", "-created_at"], name="product_review_public"),
             models.Index(fields=["product", "active"], name="product_review_product"),
@@ -125,9 +117,8 @@ class SalesChannelReview(Review):
         related_name="reviews",
     )
 
-    class Meta:
+    class Meta(Review.Meta):
         verbose_name_plural = _("store reviews")
-        ordering = ["-created_at", "-id"]
         verbose_name = _("store review")
         indexes = [
             models.Index(
@@ -144,20 +135,10 @@ class CommentQuerySet(models.QuerySet):
             models.Q(parent__isnull=True) | models.Q(parent__active=True)
         )
 
-    def top_level(self):
-        return self.filter(parent__isnull=True)
-
-    def pending(self):
-        return self.filter(active=False)
-
 
 class Comment(TimestampedModel):
-    """A comment on a product, or a reply to one (one level deep).
-
-    A reply's parent is a top-level comment of the same product. The author is a customer
-    (signed in: `customer` set; anonymous: name and e-mail only) or, for staff replies
-    written in the admin, a staff user (`reply_by_user`).
-    """
+    """A comment on a product, or a reply to a top-level one of the same product, by a
+    customer (signed in or anonymous) or, `reply_by_user`, by staff in the admin."""
 
     product = models.ForeignKey(
         "catalog.Product",
@@ -263,14 +244,11 @@ class Comment(TimestampedModel):
             )
 
 
-# --- Staff public names ------------------------------------------------------------
-
 DEFAULT_STAFF_DISPLAY_NAME = _("Store team")
 
 
 class StaffProfile(models.Model):
-    """What customers see of a staff member: the name that signs their replies (the
-    username is never shown publicly)."""
+    """The name that signs a staff member's replies (the username is never public)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,

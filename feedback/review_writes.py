@@ -1,21 +1,10 @@
-"""Reviews written by signed-in customers: a product review (with up to three photos) and
-a review of the store (its sales channel).
+"""Reviews written by signed-in customers: of a product (up to three photos) or the store.
 
-One review per customer and product (per sales channel for store reviews), kept by a
-unique constraint: a second post updates the customer's review in place and sends it back
-to moderation. Both writes are race-safe: the row is locked (SELECT ... FOR UPDATE) before
-it is updated, and of two first posts at once the loser's insert fails on the constraint,
-after which it locks and updates the winner's row.
-
-New and updated reviews are held for staff (`active` false) while
-settings.REVIEWS_REQUIRE_MODERATION is on (the default). Rows are written without model
-signals, so the public lists' cache namespace is bumped only when what they show changes
-(the review was or becomes public), after commit.
-
-Photos are checked and scaled with Pillow (infra.images.fit_within) before the transaction:
-at most REVIEW_IMAGE_MAX_BYTES each, REVIEW_IMAGE_MAX_PIXELS in the source (a
-decompression bomb is refused from its header), stored re-encoded without metadata at most
-REVIEW_IMAGE_MAX_SIDE pixels on the longer side. A second post replaces the photos too.
+One review per customer and product (or sales channel): a second post updates it (photos
+too) and sends it back to moderation. Race-safe: the row is locked before it is updated, and
+of two first posts the loser's insert fails on the unique constraint, then it updates the
+winner's row. Rows are written without signals: the cache is bumped only when the review was
+or becomes public.
 """
 
 import contextlib
@@ -55,16 +44,12 @@ REVIEW_MEDIA_FOLDER = "reviews"
 
 @dataclass(frozen=True)
 class ReviewWrite:
-    """The customer's review after the write; `created` False when an earlier one was
-    updated."""
-
     review: Any  # ProductReview or SalesChannelReview
     created: bool
 
 
 def review_images_prepare(sources: list[bytes]) -> list[FittedImage]:
-    """Each source checked and scaled down, in order; ReviewImageRejected names the first
-    one refused (1-based)."""
+    """Each source checked and scaled down; ReviewImageRejected names the first refused."""
     if len(sources) > REVIEW_MAX_IMAGES:
         raise ReviewImageRejected(
             _("The {images} field takes at most %(count)d images.") % {"count": REVIEW_MAX_IMAGES}
@@ -95,8 +80,7 @@ def review_images_prepare(sources: list[bytes]) -> list[FittedImage]:
 def _review_upsert(
     model: type[Review], keys: dict[str, Any], values: dict[str, Any]
 ) -> tuple[Any, bool, bool]:
-    """(review, created, was_active) for the one review of `keys`; call inside a
-    transaction. Writes skip model signals (the caller bumps the cache)."""
+    """(review, created, was_active) for the one review of `keys`, in a transaction."""
     manager = model._default_manager
     existing = manager.select_for_update().filter(**keys).first()
     if existing is None:
@@ -148,11 +132,7 @@ def product_review_write(
     masked: bool = False,
     images: list[bytes] | None = None,
 ) -> ReviewWrite:
-    """Create or update `customer`'s review of the product (see the module docstring).
-
-    Raises ProductNotFound (404) for an unknown or inactive product, ScoreOutOfRange and
-    ReviewImageRejected (422).
-    """
+    """Create or update `customer`'s review of the product (see the module docstring)."""
     values = _review_values(
         customer, score=score, comment=comment, recommended=recommended, masked=masked
     )
@@ -198,10 +178,7 @@ def sales_channel_review_write(
     recommended: bool = True,
     masked: bool = False,
 ) -> ReviewWrite:
-    """Create or update `customer`'s review of the store on `channel`.
-
-    Raises SalesChannelNotFound (404) when there is no channel, ScoreOutOfRange (422).
-    """
+    """Create or update `customer`'s review of the store on `channel`."""
     values = _review_values(
         customer, score=score, comment=comment, recommended=recommended, masked=masked
     )

@@ -1,5 +1,4 @@
-"""Reads of the feedback app: the public review and comment lists (their query whitelists
-are the API layer's, feedback/api/lists.py)."""
+"""Reads of the feedback app: the public review and comment lists."""
 
 from django.db.models import Case, Count, F, IntegerField, OuterRef, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce
@@ -24,9 +23,7 @@ def with_public_customer_id(reviews: QuerySet) -> QuerySet:
 
 
 def product_reviews_public() -> QuerySet:
-    """Approved product reviews with their photos (the product summaries come from the
-    product read model, catalog.api.fragments)."""
-    # feeds `medias`
+    """Approved product reviews with their photos."""
     return with_public_customer_id(ProductReview.objects.public().prefetch_related("medias"))
 
 
@@ -56,7 +53,6 @@ def comments_with_reply_count(queryset: QuerySet) -> QuerySet:
 
 
 def comments_public() -> QuerySet:
-    """Approved comments and replies (a reply only while its parent is approved too)."""
     return comments_with_reply_count(Comment.objects.public())
 
 

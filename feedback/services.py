@@ -37,13 +37,8 @@ def comment_create(
     customer_name: str = "",
     customer_email: str = "",
 ) -> Comment:
-    """A customer's comment on a product, or reply to one of its comments.
-
-    A signed-in customer's name and e-mail come from the account. The comment is active
-    at once unless settings.COMMENTS_REQUIRE_MODERATION holds it for staff. Raises 404
-    SERVICE_STORE_PRODUCT_NOT_FOUND for an unknown or inactive product and 422 when the
-    parent is not an approved top-level comment of the same product.
-    """
+    """A customer's comment on a product, or reply to one of its approved top-level
+    comments; held for staff while settings.COMMENTS_REQUIRE_MODERATION is on."""
     product = product_get_active(product_id=product_id)
     if product is None:
         raise ProductNotFound(product_id)
@@ -51,8 +46,7 @@ def comment_create(
     if parent_comment_id is not None:
         parent = (
             Comment.objects.public()
-            .top_level()
-            .filter(pk=parent_comment_id, product=product)
+            .filter(pk=parent_comment_id, product=product, parent__isnull=True)
             .first()
         )
         if parent is None:
@@ -84,8 +78,7 @@ class StaffReply:
 
 
 def staff_display_name(user: User) -> str:
-    """The public name that signs `user`'s replies: their profile's display name, else
-    "Store team" (in the active language); never the username."""
+    """The profile's display name, else "Store team" (in the active language)."""
     profile = StaffProfile.objects.filter(user=user).only("display_name").first()
     if profile is not None and profile.display_name.strip():
         return profile.display_name.strip()
@@ -95,15 +88,9 @@ def staff_display_name(user: User) -> str:
 def comment_reply_by_staff(
     *, comment: Comment, user: User, message: str, approve_comment: bool = True
 ) -> StaffReply:
-    """A staff member's reply to `comment` (written in the admin).
-
-    The reply joins the thread of the top-level comment (replies are one level deep),
-    is public at once and carries the staff member's id, name and e-mail. With
-    `approve_comment`, the answered comment (and its top-level comment) are approved too.
-    When settings.COMMENTS_EMAIL_REPLIES is on, the author of `comment` gets an e-mail,
-    queued in the same transaction as the reply (a worker sends it); `emailed` says whether
-    one was queued. Emits `comment.replied` with the reply.
-    """
+    """A staff reply in the thread of `comment` (public at once), approving `comment` and
+    its top-level comment with `approve_comment`; its author is e-mailed (queued in the same
+    transaction) while settings.COMMENTS_EMAIL_REPLIES is on."""
     message = (message or "").strip()
     if not message:
         raise BlankMessage
@@ -140,8 +127,8 @@ def comment_author_email(comment: Comment) -> str:
 
 
 def comment_reply_notify(*, comment: Comment, reply: Comment) -> bool:
-    """Queue the e-mail telling the author of `comment` that staff answered (a worker sends
-    it, keyed by the reply: one e-mail per reply); False when there is no address."""
+    """Queue the e-mail telling the author of `comment` that staff answered (one per reply);
+    False when there is no address."""
     recipient = comment_author_email(comment)
     if not recipient:
         return False
@@ -176,9 +163,8 @@ def comments_set_active(*, comments: QuerySet, active: bool) -> int:
 
 
 def reviews_set_active(*, reviews: QuerySet, active: bool) -> int:
-    """Approve or hide product or store reviews; returns how many changed. The review
-    summaries of the products concerned are updated in the same transaction, and each
-    product review approved here emits `review.approved`."""
+    """Approve or hide product or store reviews (recounting the products' summaries in the
+    same transaction); returns how many changed."""
     with transaction.atomic():
         to_change = list(reviews.exclude(active=active).values_list("pk", flat=True))
         changing = reviews.model.objects.filter(pk__in=to_change)
@@ -194,11 +180,9 @@ def reviews_set_active(*, reviews: QuerySet, active: bool) -> int:
 
 
 def product_review_summaries_refresh(*, product_ids: Iterable[int | None]) -> None:
-    """Recount the approved reviews of the products, per score, and store the counts on
-    the catalog side (catalog.services.product_review_summaries_store). Runs in the
-    caller's transaction; the products' rows are locked first so two concurrent
-    refreshes of one product cannot store an outdated count. A fixed number of queries
-    whatever the number of products and reviews."""
+    """Recount the approved reviews of the products per score, for the catalog side. The
+    products' rows are locked first so two concurrent refreshes cannot store an outdated
+    count."""
     ids = sorted({pid for pid in product_ids if pid is not None})
     if not ids:
         return
@@ -218,8 +202,7 @@ def product_review_summaries_refresh(*, product_ids: Iterable[int | None]) -> No
 
 
 def product_review_summaries_refresh_all(*, batch_size: int = 500) -> int:
-    """Recount every product's review summary (backfill; `manage.py
-    refresh_review_summaries`); returns how many products were recounted."""
+    """Recount every product's review summary (backfill); returns how many products."""
     ids = list(Product.objects.order_by("pk").values_list("pk", flat=True))
     for start in range(0, len(ids), batch_size):
         product_review_summaries_refresh(product_ids=ids[start : start + batch_size])

@@ -1,9 +1,6 @@
-"""Cache invalidation: any change to a review, its photos or a comment retires every cached
-review and comment list at once. And the `review.created` event: product reviews are created
-outside any service (the admin, imports), so the row's creation is the one place that sees
-every new review (emitted in the saving transaction); likewise `review.approved` when a
-save turns an existing review active (the change form; the approve action goes through
-`reviews_set_active`, whose update() sends no signal)."""
+"""Cache invalidation, review summaries, and the `review.created` and `review.approved`
+events: reviews are also saved outside any service (the admin), so their save is the one
+place that sees every new or newly approved review."""
 
 from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import receiver
@@ -25,16 +22,13 @@ def customer_deleted(**kwargs) -> None:
     cache_namespace_bump(FEEDBACK_CACHE)
 
 
-# The products' review summaries are derived data, recounted in the transaction that saves
-# or deletes a review (the admin's change form, its delete action, cascades from a deleted
-# customer or product reach reviews only through these signals): the one write besides
-# cache invalidation that signals do (docs/decisions.md, issue 12).
+# Review summaries are recounted in the transaction that saves or deletes a review: the one
+# write besides cache invalidation that signals do (docs/decisions.md, issue 12).
 
 
 @receiver(pre_save, sender=ProductReview)
 def review_product_before_save(instance: ProductReview, **kwargs) -> None:
-    """Remember the product the review had, so moving it recounts both products, and
-    whether it was approved, so ticking "active" on the change form emits the approval."""
+    """Remember the review's product (moving it recounts both) and whether it was active."""
     previous = None
     if instance.pk is not None and not kwargs.get("raw"):
         previous = (

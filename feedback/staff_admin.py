@@ -16,7 +16,6 @@ class StaffProfileInline(admin.StackedInline):
 
 
 def register_user_admin_with_profile(site: admin.AdminSite = admin.site) -> None:
-    """Add the profile inline to whichever admin the User model has (Django's by default)."""
     user_model = get_user_model()
     current = site._registry.get(user_model)
     base = type(current) if current is not None else UserAdmin

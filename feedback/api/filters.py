@@ -1,5 +1,5 @@
-"""What each public list accepts in `condition`: its FilterSet (apikit.filters). Names and
-e-mails are never filterable (a filter would reveal what the masking hides)."""
+"""What each public list accepts in `condition` (never names or e-mails: a filter would
+reveal what the masking hides)."""
 
 from django.db.models import Q
 
@@ -9,8 +9,7 @@ from ..models import Comment, ProductReview, SalesChannelReview
 
 
 class MaskedCustomerFilter(NumberFilter):
-    """A masked review shows customer 0 and no `customerId` condition matches it, whatever
-    the value (0 included): it must not lead to its author's other reviews."""
+    """No `customerId` condition matches a masked review (it must not lead to its author)."""
 
     def q(self, operator: str, value: object) -> Q:
         return super().q(operator, value) & Q(masked=False)

@@ -18,9 +18,8 @@ DATA_URL = re.compile(r"data:image/[a-z0-9.+-]+;base64,", re.IGNORECASE)
 
 
 class ReviewImagesField(serializers.ListField):
-    """Up to three photos, each a base64 string (standard alphabet, padded), optionally as
-    a data URL (`data:image/jpeg;base64,...`). Decoded to bytes; the service checks that
-    each is an image and small enough."""
+    """Up to three photos, each base64 (standard alphabet, padded) or a data URL, decoded
+    to bytes (the service checks the images)."""
 
     child = StrictCharField(trim_whitespace=False, allow_blank=False)
 
@@ -28,8 +27,6 @@ class ReviewImagesField(serializers.ListField):
         super().__init__(max_length=REVIEW_MAX_IMAGES, **kwargs)
 
     def to_internal_value(self, data: Any) -> list[bytes]:
-        if not isinstance(data, list):
-            self.fail("not_a_list", input_type=type(data).__name__)
         texts = super().to_internal_value(data)
         # base64 grows the bytes by 4/3: refuse long strings before decoding them
         limit = (settings.REVIEW_IMAGE_MAX_BYTES + 2) // 3 * 4 + 100

@@ -1,12 +1,5 @@
-"""Customers write reviews: POST /review/product and POST /review/sales-channel.
-
-The writes share their paths with the public lists (GET, feedback/api/views.py): each
-view here is the list view plus `post`. Signed-in customers only (401 otherwise); JSON
-bodies, photos as base64 strings (see ReviewImagesField); throttled per client IP and
-idempotent with `Idempotency-Key`. The answer is the success envelope with the review as
-the list renders it: 201 for a new review, 200 when the customer's earlier review was
-updated (and sent back to moderation).
-"""
+"""POST /review/product and POST /review/sales-channel: each view is its public list's
+(GET) plus `post`, for signed-in customers; 201 for a new review, 200 for an updated one."""
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -44,8 +37,6 @@ class _CustomerWrites(APIView):
 
 
 class ProductReviewView(_CustomerWrites, ProductReviewListView):
-    """GET: the public list; POST: the signed-in customer writes (or rewrites) a review."""
-
     throttle_scope = "product-review"
 
     @product_review_write_schema
@@ -61,8 +52,6 @@ class ProductReviewView(_CustomerWrites, ProductReviewListView):
 
 
 class SalesChannelReviewView(_CustomerWrites, SalesChannelReviewListView):
-    """GET: the public list; POST: the signed-in customer reviews the store."""
-
     throttle_scope = "sales-channel-review"
 
     @sales_channel_review_write_schema

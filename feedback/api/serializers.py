@@ -1,8 +1,5 @@
-"""Serializers of the review and comment endpoints (contract 2.12, 2.13, 2.14).
-
-Outbound: e-mails are always masked and a `masked` review's name too (feedback/masking.py);
-the product is the catalog's Product summary. Inbound: `CommentCreateSerializer`.
-"""
+"""Serializers of the review and comment endpoints (contract 2.12, 2.13, 2.14): e-mails
+always masked, and a `masked` review's name too."""
 
 from typing import Any
 
@@ -25,6 +22,8 @@ from ..models import (
     ReviewMedia,
     SalesChannelReview,
 )
+
+REVIEW_FIELDS = ["customerId", "name", "email", "score", "comment", "recommended"]
 
 
 class ReviewMediaSerializer(serializers.ModelSerializer):
@@ -65,7 +64,7 @@ class ReviewSerializer(serializers.ModelSerializer):
 class ProductReviewSerializer(ReviewSerializer):
     productId = serializers.IntegerField(source="product_id", read_only=True)
     medias = ReviewMediaSerializer(many=True, read_only=True)
-    # rendered by the product read model (catalog.api.fragments), set on the row by the view
+    # set on the row by the view (catalog.api.fragments)
     product = ReviewProductSummaryField(source="product_summary")
 
     class Meta:
@@ -73,12 +72,7 @@ class ProductReviewSerializer(ReviewSerializer):
         fields = [
             "id",
             "productId",
-            "customerId",
-            "name",
-            "email",
-            "score",
-            "comment",
-            "recommended",
+            *REVIEW_FIELDS,
             "active",
             "masked",
             "medias",
@@ -98,12 +92,7 @@ class SalesChannelReviewSerializer(ReviewSerializer):
         fields = [
             "id",
             "salesChannelId",
-            "customerId",
-            "name",
-            "email",
-            "score",
-            "comment",
-            "recommended",
+            *REVIEW_FIELDS,
             "masked",
             "active",
             "salesChannelDomain",
@@ -159,7 +148,6 @@ class CommentSerializer(serializers.ModelSerializer):
         return mask_email(comment.user_email)
 
     def get_totalReplies(self, comment: Comment) -> int:
-        # Annotated by feedback.selectors.comments_with_reply_count (never a query per row).
         return comment.total_replies  # type: ignore[attr-defined]  # an annotation
 
 

@@ -9,8 +9,7 @@ from ..selectors import FEEDBACK_CACHE
 from .review_writes import ProductReviewView, SalesChannelReviewView
 from .views import CommentCreateView, CommentListView
 
-# The review paths answer GET (the public list) and POST (a signed-in customer writes a
-# review): feedback/api/review_writes.py.
+# The review paths answer GET (the public list) and POST (feedback/api/review_writes.py).
 urlpatterns: list = [
     *api_path(
         "review/product",

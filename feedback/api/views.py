@@ -1,9 +1,5 @@
-"""Public endpoints of the feedback app.
-
-- GET /review/product, GET /review/sales-channel: success envelope, page container in `data`.
-- GET /publics/products/comments: bare page container.
-- POST /publics/products/{productId}/comments: bare Comment, 201.
-"""
+"""Public endpoints of the feedback app (the review lists in the success envelope, the
+comment list and a new comment bare)."""
 
 from typing import Any
 
