@@ -29,12 +29,6 @@ CITY_MAX = 100
 STATE_CODE_MAX = 10
 
 
-class PostalCodeQuerySet(models.QuerySet):
-    def for_code(self, *, country: str, code: str):
-        """The record of a normalized code (see shipping.postal)."""
-        return self.filter(country=country, code=code)
-
-
 class PostalCode(TimestampedModel):
     """An address known by its country and postal code."""
 
@@ -63,8 +57,6 @@ class PostalCode(TimestampedModel):
     )
     latitude = degrees_field(_("latitude"), 90)
     longitude = degrees_field(_("longitude"), 180)
-
-    objects = PostalCodeQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("postal code")
