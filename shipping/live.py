@@ -54,10 +54,8 @@ def with_live_options(
     dates: Dates | None,
     started: float,
 ) -> tuple[tuple[QuotedGroup, ...], datetime | None]:
-    """The groups with their live options (and verdicts), and when the answer must be
-    computed again (the earliest carrier answer's expiry; None without calls). With
-    `dates`, live options carry their delivery dates. The calls end by `started`
-    (time.monotonic() when the quote began) + CARRIER_TIMEOUT_MS."""
+    """The groups with their live options (and verdicts), and the earliest carrier answer's
+    expiry (None without calls). The calls end by `started` + CARRIER_TIMEOUT_MS."""
     integrations = kept(
         SHIPPING_CACHE,
         "carrier-integrations",

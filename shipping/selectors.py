@@ -246,8 +246,7 @@ def _dates(info: QuoteInfo, country: str, target: PostalCodeData | None) -> Date
 
 
 def _explain_tables(info: QuoteInfo, country: str) -> dict[int, ShippingTable]:
-    """Every table of the country by id: the engine's (active) ones and, in one query, the
-    switched-off ones (the table or its carrier)."""
+    """Every table of the country by id: the engine's and, in one query, the switched-off ones."""
     tables = {pk: table_info.table for pk, table_info in info.tables.items()}
     inactive = (
         ShippingTable.objects.filter(country=country)
