@@ -1,13 +1,9 @@
 """The business calendar of the delivery promise (issue 22), pure: no database, no clock.
 
-A place's holidays: Brazil's national ones from the `holidays` package (its public ones,
-plus Carnival Monday and Tuesday and Corpus Christi from its optional category: carriers
-and warehouses close on them), its state's (the package's subdivisions), and the store's
-own (`HolidayRule`s, data staff keep: national, a state's, a city's; yearly or one date).
-
-A storage dispatches on weekdays (and Saturdays when it says so) that are not holidays
-where it is; a carrier delivers on weekdays (and Saturdays when its table says so) that
-are not holidays at the destination. `estimate` gives a shipping option's dates.
+A place's holidays: Brazil's national and state ones from the `holidays` package (plus
+Carnival and Corpus Christi, on which carriers and warehouses close) and the store's own
+(`HolidayRule`s). Storages dispatch and carriers deliver on open days; `estimate` gives a
+shipping option's dates.
 """
 
 from __future__ import annotations
@@ -55,8 +51,7 @@ class HolidayRule:
 
 @functools.lru_cache(maxsize=1024)
 def package_holidays(year: int, state: str) -> frozenset[date]:
-    """Brazil's national holidays of `year` by the `holidays` package, and those of a
-    state ("BR-SP") when the package knows it."""
+    """Brazil's national holidays of `year`, and those of a state ("BR-SP") if known."""
     subdiv = state.upper().removeprefix("BR-")
     public = holidays.Brazil(
         years=year, subdiv=subdiv if subdiv in holidays.Brazil.subdivisions else None
@@ -68,8 +63,7 @@ def package_holidays(year: int, state: str) -> frozenset[date]:
 
 
 class Calendar:
-    """Holidays by place: the package's for Brazil plus the store's rules (read-only once
-    built, so one instance may serve every request of a process)."""
+    """Holidays by place (read-only once built: one instance serves a whole process)."""
 
     def __init__(self, rules: Iterable[HolidayRule] = ()) -> None:
         self._yearly: dict[tuple[str, str], set[tuple[int, int]]] = {}
@@ -91,8 +85,7 @@ class Calendar:
         return False
 
     def is_open(self, day: date, place: Place, *, saturdays: bool) -> bool:
-        """A working day at `place`: a weekday (or a Saturday with `saturdays`), not a
-        holiday there. Never a Sunday."""
+        """A weekday (or a Saturday with `saturdays`) that is not a holiday at `place`."""
         weekday = day.weekday()
         return (weekday < 5 or (weekday == 5 and saturdays)) and not self.is_holiday(day, place)
 
@@ -141,11 +134,9 @@ def estimate(
     begin_days: int,
     end_days: int,
 ) -> Estimate:
-    """A shipping option's dates for an order placed at `now` (aware, in the store's time
-    zone). It ships on the first dispatch day (today before the cut-off on a dispatch day,
-    else the next dispatch day) plus `handling_days` (the storage's and the slowest item's
-    additional time) counted in dispatch days; it arrives
-    `begin_days` to `end_days` (0 <= begin <= end) delivery days after it ships."""
+    """A shipping option's dates for an order placed at `now` (aware, store time zone): it
+    ships `handling_days` dispatch days after the first dispatch day (today if before the
+    cut-off) and arrives `begin_days` to `end_days` delivery days later."""
 
     def dispatches(day: date) -> bool:
         return calendar.is_open(day, origin.place, saturdays=origin.saturdays)
@@ -171,7 +162,6 @@ def estimate(
 
 
 def dates_valid_until(now: datetime, cutoffs: Iterable[datetime]) -> datetime:
-    """When dates computed at `now` may change by themselves: the next cut-off or the next
-    midnight (store time zone), whichever comes first."""
+    """When dates computed at `now` may change by themselves: the next cut-off or midnight."""
     midnight = datetime.combine(now.date() + ONE_DAY, time(0), tzinfo=now.tzinfo)
     return min([midnight, *(moment for moment in cutoffs if moment > now)])

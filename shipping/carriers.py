@@ -1,22 +1,10 @@
-"""Live carrier quotes: the transport to a freight aggregator's API shaped like Melhor
-Envio's ``POST /api/v2/me/shipment/calculate`` (tables of kind "live"; the one place that
-speaks HTTP to carriers, as shipping/provider.py is for postal codes).
+"""Live carrier quotes: the one place that speaks HTTP to carriers, to a freight aggregator's
+API shaped like Melhor Envio's ``POST /api/v2/me/shipment/calculate`` (tables of kind
+"live"). Its ``custom_*`` values (the account's own markup and days) win when present.
 
-Request: ``{"from": {"postal_code"}, "to": {"postal_code"}, "products": [{"id", "width",
-"height", "length", "weight", "insurance_value", "quantity"}], "options": {...},
-"services": "1,2"}`` (cm, kg, BRL). Answer: a list of services, each ``{"id", "name",
-"price", "custom_price", "delivery_time", "delivery_range": {"min", "max"},
-"custom_delivery_range", "company": {"id", "name"}}``, or with ``"error"`` when that
-service cannot carry the parcel (left out). The ``custom_*`` values (the account's own
-markup and extra days on the aggregator's side) win when present.
-
-`live_answers` never raises and never waits past the quote's deadline: per integration a
-circuit breaker (a failure skips it for CARRIER_BREAKER_SECONDS), an outbound budget per
-minute counted in the shared cache (a counter per minute window, so every process of the
-store draws on the same budget), and answers kept in the shared cache by origin,
-destination and parcel (successes 5 minutes, failures 30 seconds). Calls run concurrently
-in a small thread pool; what has not answered at the deadline is left out (and counts as
-a failure). Every outbound call is written to the call log (CarrierCall).
+`live_answers` never raises nor waits past the quote's deadline: per integration a circuit
+breaker, a calls-per-minute budget counted in the shared cache (shared by every process),
+and answers cached by origin, destination and parcel. Every call is logged (CarrierCall).
 """
 
 from __future__ import annotations
@@ -31,7 +19,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -62,7 +50,7 @@ class CarrierError(Exception):
 
 @dataclass(frozen=True)
 class Package:
-    """One product line of a parcel (cm, kg, BRL per unit)."""
+    """One product line of a parcel (cm, kg, BRL per unit), as the API takes it."""
 
     id: str
     width: Decimal
@@ -84,7 +72,6 @@ class Parcel:
 class Service:
     id: int
     name: str
-    company_id: int | None
     company: str
     price: Decimal
     min_days: int
@@ -98,17 +85,20 @@ class LiveAnswer:
     expires: float = 0.0  # epoch seconds: when the cached answer goes
 
 
-# --- The API's answer ---------------------------------------------------------------------
-
-
-def _decimal(value: Any) -> Decimal | None:
+def json_decimal(value: Any) -> Decimal | None:
+    """A JSON number or numeric string as a finite Decimal, else None."""
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         return None
     try:
         number = Decimal(str(value))
     except InvalidOperation:
         return None
-    return number if number.is_finite() and number >= 0 else None
+    return number if number.is_finite() else None
+
+
+def _price(value: Any) -> Decimal | None:
+    number = json_decimal(value)
+    return number if number is not None and number >= 0 else None
 
 
 def _days(service: dict) -> tuple[int, int] | None:
@@ -136,18 +126,16 @@ def parse_answer(data: Any) -> tuple[Service, ...]:
             raise CarrierError("a service has no id")
         if entry.get("error"):
             continue  # this service cannot carry the parcel
-        price = _decimal(entry.get("custom_price")) or _decimal(entry.get("price"))
+        price = _price(entry.get("custom_price")) or _price(entry.get("price"))
         days = _days(entry)
         if price is None or days is None:
             continue
         company = entry.get("company")
         company = company if isinstance(company, dict) else {}
-        company_id = company.get("id")
         services.append(
             Service(
                 id=entry["id"],
                 name=str(entry.get("name") or entry["id"])[:100],
-                company_id=company_id if isinstance(company_id, int) else None,
                 company=str(company.get("name") or "")[:100],
                 price=price,
                 min_days=days[0],
@@ -157,22 +145,14 @@ def parse_answer(data: Any) -> tuple[Service, ...]:
     return tuple(services)
 
 
-# --- Transport ------------------------------------------------------------------------------
-
-
 def _request_body(integration: CarrierIntegration, parcel: Parcel) -> dict[str, Any]:
     body: dict[str, Any] = {
         "from": {"postal_code": parcel.origin},
         "to": {"postal_code": parcel.destination},
         "products": [
             {
-                "id": package.id,
-                "width": float(package.width),
-                "height": float(package.height),
-                "length": float(package.length),
-                "weight": float(package.weight),
-                "insurance_value": float(package.insurance_value),
-                "quantity": package.quantity,
+                name: float(value) if isinstance(value, Decimal) else value
+                for name, value in asdict(package).items()
             }
             for package in parcel.packages
         ],
@@ -181,6 +161,24 @@ def _request_body(integration: CarrierIntegration, parcel: Parcel) -> dict[str, 
     if integration.services:
         body["services"] = integration.services
     return body
+
+
+def json_answer(request: urllib.request.Request, timeout: float, max_bytes: int) -> Any:
+    """The JSON answer to a request (its URL's scheme checked by the caller); CarrierError on
+    any failure, with the HTTP status in `http_status` when there was an answer."""
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
+            body = response.read(max_bytes + 1)
+    except urllib.error.HTTPError as exc:
+        raise CarrierError(f"HTTP {exc.code}", exc.code) from None
+    except (OSError, ValueError) as exc:  # URLError, timeouts, resets, a bad URL
+        raise CarrierError(f"{type(exc).__name__}: {exc}") from None
+    if len(body) > max_bytes:
+        raise CarrierError("the answer is too long", 200)
+    try:
+        return json.loads(body)
+    except ValueError:
+        raise CarrierError("the answer is not JSON", 200) from None
 
 
 def calculate(
@@ -204,27 +202,13 @@ def calculate(
             "User-Agent": settings.CARRIER_USER_AGENT,
         },
     )
-    try:
-        with urllib.request.urlopen(request, timeout=max(timeout, 0.01)) as response:  # noqa: S310
-            body = response.read(MAX_BODY_BYTES + 1)
-    except urllib.error.HTTPError as exc:
-        raise CarrierError(f"HTTP {exc.code}", exc.code) from None
-    except (OSError, ValueError) as exc:  # URLError, timeouts, resets
-        raise CarrierError(f"{type(exc).__name__}: {exc}") from None
-    if len(body) > MAX_BODY_BYTES:
-        raise CarrierError("the answer is too long", 200)
-    try:
-        data = json.loads(body)
-    except ValueError:
-        raise CarrierError("the answer is not JSON", 200) from None
+    data = json_answer(request, max(timeout, 0.01), MAX_BODY_BYTES)
     try:
         return parse_answer(data)
     except CarrierError as exc:
         exc.http_status = 200
         raise
 
-
-# --- Breakers, budget, cache ------------------------------------------------------------------
 
 _breakers: dict[int, CircuitBreaker] = {}
 _breakers_lock = threading.Lock()
@@ -245,13 +229,6 @@ def breaker_of(integration_id: int) -> CircuitBreaker:
         return breaker
 
 
-def breaker_states() -> dict[int, str]:
-    """{integration id: closed, open or half-open} of the integrations called so far."""
-    with _breakers_lock:
-        breakers = dict(_breakers)
-    return {pk: breaker.state for pk, breaker in sorted(breakers.items())}
-
-
 def budget_take(integration: CarrierIntegration) -> bool:
     """Count one call in this minute's window (shared cache); False past the budget, or
     when the count cannot be kept (the cache is down: no call rather than too many)."""
@@ -269,8 +246,6 @@ def _answer_key(integration: CarrierIntegration, parcel: Parcel) -> str:
     text = repr((integration.base_url, integration.services, parcel)).encode()
     return f"carrier-answer:{integration.pk}:{hashlib.blake2b(text, digest_size=16).hexdigest()}"
 
-
-# --- A quote's calls ------------------------------------------------------------------------
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -340,7 +315,7 @@ def live_answers(
     if not pending:
         return [answer or LiveAnswer(None) for answer in answers]
     done, _ = wait(pending, timeout=max(deadline - time.monotonic(), 0))
-    logs, fresh = [], {}
+    logs = []
     for future, index in pending.items():
         integration = calls[index][0]
         breaker = breaker_of(integration.pk)
@@ -353,15 +328,13 @@ def live_answers(
         if isinstance(result, tuple):
             breaker.record_success()
             answer = LiveAnswer(result, expires=now + SUCCESS_SECONDS)
-            fresh[keys[index]] = (answer, SUCCESS_SECONDS)
         else:
             error = str(result) if result is not None else "no answer by the deadline"
             breaker.record_failure(result or TimeoutError(error))
             answer = LiveAnswer(None, error, expires=now + FAILURE_SECONDS)
-            fresh[keys[index]] = (answer, FAILURE_SECONDS)
+        lifetime = SUCCESS_SECONDS if answer.services is not None else FAILURE_SECONDS
+        cache.set(keys[index], answer, timeout=lifetime)
         answers[index] = answer
-    for key, (answer, seconds) in fresh.items():
-        cache.set(key, answer, timeout=seconds)
     CarrierCall.objects.bulk_create(logs)
     _call_log_prune(now)
     return [answer or LiveAnswer(None) for answer in answers]

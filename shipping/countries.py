@@ -1,13 +1,5 @@
 """Country data from pycountry (names, codes, subdivisions), phonenumbers (dialing code) and
-babel (currency). No hand-written country tables.
-
-    >>> country_get("bra").ddi, country_get("BRA").currency, country_get("BR").alpha_3
-    ('55', 'BRL', 'BRA')
-    >>> country_get("XYZ") is None
-    True
-    >>> state_code_get("BR", code="sp"), state_code_get("BR", name="Rio de Janeiro")
-    ('BR-SP', 'BR-RJ')
-"""
+babel (currency). No hand-written country tables."""
 
 from __future__ import annotations
 
@@ -104,11 +96,8 @@ def _subdivisions(alpha_2: str) -> tuple[frozenset[str], dict[str, str]]:
 
 @lru_cache(maxsize=4096)
 def state_code_get(country: str, *, code: str = "", name: str = "") -> str | None:
-    """The ISO 3166-2 code with country prefix ("BR-SP") of a subdivision of `country`.
-
-    `code` may be given with or without the prefix ("SP", "BR-SP", "sp"); `name` is the
-    subdivision's name, matched ignoring case and accents. None when neither matches.
-    """
+    """The ISO 3166-2 code ("BR-SP") of a subdivision of `country` by its `code` (with or
+    without the prefix, any case) or `name` (case and accents ignored); None if neither."""
     found = country_get(country)
     if found is None:
         return None
@@ -118,6 +107,4 @@ def state_code_get(country: str, *, code: str = "", name: str = "") -> str | Non
         candidate = code if code.startswith(f"{found.alpha_2}-") else f"{found.alpha_2}-{code}"
         if candidate in codes:
             return candidate
-    if name:
-        return by_name.get(_fold(name))
-    return None
+    return by_name.get(_fold(name)) if name else None

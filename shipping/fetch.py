@@ -1,10 +1,7 @@
 """Fetch: everything a shipping quote reads, in a fixed number of queries (as Saleor's
-checkout/fetch.py), the one mapping of records to what the engine and the calendar read
-(quote.QuoteRequest, quote.QuoteData, calendar.Origin, calendar.Calendar), and, by id, the
-records the answer shows. Storages, tables and their rows (an in-memory range index)
-are kept in process memory until the shipping data changes; each product as a plain row
-with its price, stock and categories until it changes: no query at all when the products
-were quoted before, two for the others.
+checkout/fetch.py), mapped to what the engine and the calendar read. Storages, tables and
+their rows (an in-memory range index) are kept in process memory until the shipping data
+changes; each product (price, stock, categories) until it changes.
 """
 
 from __future__ import annotations
@@ -104,13 +101,8 @@ def _coordinate(value: Decimal | None) -> float | None:
     return None if value is None else float(value)
 
 
-def _storages() -> dict[int, StorageInfo]:
-    """Active storages with their trade-policy exceptions (cached with the catalog)."""
-    return kept(PRODUCTS_CACHE, "quote-storage-infos", _load_storages)
-
-
 def _load_storages() -> dict[int, StorageInfo]:
-    """One query (a row per exception)."""
+    """Active storages with their trade-policy exceptions, in one query."""
     found: dict[int, tuple[Storage, set[int]]] = {}
     for row in Storage.objects.active().annotate(excluded_id=F("trade_policy_exceptions__id")):
         _, excluded = found.setdefault(row.pk, (row, set()))
@@ -145,13 +137,9 @@ def _display_zip_code(country: str, zip_code: str) -> str:
     return format_postal_code(country, code) if code else zip_code
 
 
-def _tables(country: str) -> dict[int, TableInfo]:
-    """Active tables of the country with their storages, cargo types and pickups (cached)."""
-    return kept(SHIPPING_CACHE, f"table-infos:{country}", lambda: _load_tables(country))
-
-
 def _load_tables(country: str) -> dict[int, TableInfo]:
-    """Two queries: the tables (a row per storage and cargo type), the pickups if any."""
+    """Active tables of the country with their storages, cargo types and pickups: two
+    queries (the tables, a row per storage and cargo type; the pickups if any)."""
     found: dict[int, tuple[ShippingTable, set[int], set[int]]] = {}
     rows = (
         ShippingTable.objects.active()
@@ -191,8 +179,8 @@ def _load_tables(country: str) -> dict[int, TableInfo]:
 
 
 def holiday_calendar() -> Calendar:
-    """Brazil's holidays and the store's (shipping.calendar), kept in process memory until
-    the shipping data changes: one query per change, none per quote."""
+    """Brazil's holidays and the store's, kept in process memory until the shipping data
+    changes."""
     return kept(
         SHIPPING_CACHE,
         "holiday-calendar",
@@ -217,9 +205,8 @@ PRODUCT_FIELDS = (
 
 
 def _product_rows(ids: list[int], trade_policy_id: int) -> dict[int, dict[str, Any]]:
-    """The products as plain rows, with their price row in the policy (`price` None: none)
-    and their stock rows (`stocks`: (storage id, available, reserved), by storage id), in
-    one query: a row per product and stock row (a product has one per storage at most)."""
+    """The products as plain rows with their price in the policy (None: none) and stocks
+    ((storage id, available, reserved)), in one query: a row per product and stock row."""
     price = {f"price_{name}": F(f"policy_price__{name}") for name in STORED_PRICE_FIELDS}
     rows = (
         Product.objects.filter(pk__in=ids)
@@ -264,8 +251,7 @@ def _product_rows(ids: list[int], trade_policy_id: int) -> dict[int, dict[str, A
 
 def _products(ids: list[int], trade_policy_id: int) -> dict[int, dict[str, Any]]:
     """The product rows with their `category_ids` (own and parent's), kept in process memory
-    per product and policy until that product or any product-wide data changes; the others
-    read in two queries."""
+    per product and policy until they change."""
 
     def load(keys: list[tuple[int, int]]) -> dict[tuple[int, int], dict[str, Any]]:
         rows = _product_rows([pk for pk, _ in keys], trade_policy_id)
@@ -287,8 +273,7 @@ def _products(ids: list[int], trade_policy_id: int) -> dict[int, dict[str, Any]]
 
 
 def _category_ids(products: dict[int, dict[str, Any]]) -> dict[int, list[int]]:
-    """{product id: its categories' and its parent's} (price rules on categories), in one
-    query."""
+    """{product id: its categories' and its parent's}, in one query."""
     parent_ids = {row["parent_id"] for row in products.values() if row["parent_id"] is not None}
     links = Product.categories.through.objects.filter(
         product_id__in=[*products, *parent_ids]
@@ -308,9 +293,8 @@ MAX_ROWS_IN_MEMORY = 20_000
 
 
 def _quote_rows(country: str, table_ids: list[int], zip_code: str) -> tuple[quote.QuoteRow, ...]:
-    """The rows of the tables covering the postal code, as the engine takes them: from the
-    country's rows kept in process memory (shipping.ranges), or by SQL past
-    MAX_ROWS_IN_MEMORY."""
+    """The rows of the tables covering the postal code: from the country's rows kept in
+    process memory, or by SQL past MAX_ROWS_IN_MEMORY."""
     if not table_ids:
         return ()
     index = kept(SHIPPING_CACHE, f"row-index:{country}", lambda: _row_index(table_ids))
@@ -342,24 +326,19 @@ def _engine_rows(rows: Iterable[dict[str, Any]]) -> tuple[quote.QuoteRow, ...]:
             shipping_value=row["shipping_value"],
             begin_days=row["begin_shipping_time"],
             end_days=row["end_shipping_time"],
-            variables=_variables(*(row[name] for name in VARIABLE_FIELDS)),
+            variables=_variables(row),
         )
         for row in rows
     )
 
 
-def _variables(
-    extra_kg_value: Decimal,
-    extra_kg_threshold: Decimal,
-    order_value_percentage: Decimal,
-    fixed_fee: Decimal,
-) -> tuple[quote.QuoteVariable, ...]:
+def _variables(row: dict[str, Any]) -> tuple[quote.QuoteVariable, ...]:
     """A row's extra charges, as the engine takes them (the non-zero ones)."""
     kind = quote.VariableKind
     variables = (
-        quote.QuoteVariable(kind.PER_EXTRA_KG, extra_kg_value, extra_kg_threshold),
-        quote.QuoteVariable(kind.ORDER_VALUE_PERCENTAGE, order_value_percentage),
-        quote.QuoteVariable(kind.FIXED_FEE, fixed_fee),
+        quote.QuoteVariable(kind.PER_EXTRA_KG, row["extra_kg_value"], row["extra_kg_threshold"]),
+        quote.QuoteVariable(kind.ORDER_VALUE_PERCENTAGE, row["order_value_percentage"]),
+        quote.QuoteVariable(kind.FIXED_FEE, row["fixed_fee"]),
     )
     return tuple(variable for variable in variables if variable.value)
 
@@ -373,11 +352,8 @@ def quote_info_fetch(
     target_latitude: Decimal | None = None,
     target_longitude: Decimal | None = None,
 ) -> QuoteInfo:
-    """What quoting (product id, quantity) items to a normalized postal code reads, with
-    the coordinates of its address if known. A fixed number of queries whatever the number
-    of items, storages and rows: the products with their price and stock, their
-    categories, and the rows covering the postal code,
-    plus on a cold cache the price rules, categories, storages, tables and pickups."""
+    """What quoting (product id, quantity) items to a normalized postal code reads, in a
+    fixed number of queries whatever the number of items, storages and rows."""
     requested = tuple(quote.RequestedItem(pid, qty) for pid, qty in items)
     quantities: dict[int, int] = {}
     for item in requested:
@@ -391,8 +367,8 @@ def quote_info_fetch(
         rules=rules,
         categories=category_index(),
     )
-    storages = _storages()
-    tables = _tables(country)
+    storages = kept(PRODUCTS_CACHE, "quote-storage-infos", _load_storages)
+    tables = kept(SHIPPING_CACHE, f"table-infos:{country}", lambda: _load_tables(country))
     rows = _products(list(quantities), trade_policy_id)
     products: dict[int, ProductInfo] = {}
     for pk, row in rows.items():

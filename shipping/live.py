@@ -1,42 +1,27 @@
-"""Live carrier options in a quote (issue 22): each group's live tables (kind "live") asked
-through shipping.carriers, all at once with one deadline (CARRIER_TIMEOUT_MS), their
-services merged with the group's table options by price. A carrier that fails, is slow or
-over its budget only leaves its options out (explain=true: `carrier_unavailable`, and why).
-
-The integrations are kept in process memory with the shipping tables (SHIPPING_CACHE): a
-quote without live tables reads nothing more and answers exactly as before.
+"""Live carrier options in a quote (issue 22): each group's live tables asked through
+shipping.carriers, all at once with one deadline (CARRIER_TIMEOUT_MS), their services
+merged with the group's table options by price. A carrier that fails, is slow or over its
+budget only leaves its options out (explain=true: `carrier_unavailable`, and why).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from decimal import Decimal
 
 from django.conf import settings
-from django.utils import timezone
 
 from infra.cache import kept
 from infra.money import money
 
 from . import quote
-from .calendar import Estimate, Place, city_key, estimate
 from .carriers import LiveAnswer, Package, Parcel, Service, live_answers
 from .explain import Rejection, TableVerdict
-from .fetch import SHIPPING_CACHE, QuoteInfo, TableInfo, holiday_calendar
+from .fetch import SHIPPING_CACHE, QuoteInfo, TableInfo
 from .models import CarrierIntegration, ShippingTableKind
 from .postal import try_normalize_postal_code
-from .selectors import PostalCodeData, QuotedGroup, QuotedOption
-
-
-def carrier_integrations() -> dict[int, CarrierIntegration]:
-    """{table id: its integration}, kept until the shipping data changes."""
-    return kept(
-        SHIPPING_CACHE,
-        "carrier-integrations",
-        lambda: {item.table_id: item for item in CarrierIntegration.objects.all()},
-    )
+from .selectors import Dates, QuotedGroup, QuotedOption
 
 
 def _parcel(quoted: QuotedGroup, origin: str, destination: str) -> Parcel:
@@ -66,16 +51,16 @@ def with_live_options(
     groups: tuple[QuotedGroup, ...],
     info: QuoteInfo,
     *,
-    country: str,
-    target: PostalCodeData | None,
-    dates: bool,
+    dates: Dates | None,
     started: float,
 ) -> tuple[tuple[QuotedGroup, ...], datetime | None]:
-    """The groups with their live options (and verdicts), and when the answer must be
-    computed again (the earliest carrier answer's expiry; None without calls). With
-    `dates`, live options carry their delivery dates. The calls end by `started`
-    (time.monotonic() when the quote began) + CARRIER_TIMEOUT_MS."""
-    integrations = carrier_integrations()
+    """The groups with their live options (and verdicts), and the earliest carrier answer's
+    expiry (None without calls). The calls end by `started` + CARRIER_TIMEOUT_MS."""
+    integrations = kept(
+        SHIPPING_CACHE,
+        "carrier-integrations",
+        lambda: {item.table_id: item for item in CarrierIntegration.objects.all()},
+    )
     destination = info.request.target_zipcode
     # (group index, table, integration or None, parcel)
     asked: list[tuple[int, TableInfo, CarrierIntegration | None, Parcel | None]] = []
@@ -104,9 +89,8 @@ def with_live_options(
         else:
             answer = next(answers)
         results.setdefault(index, []).append((table, integration, answer))
-    estimator = _estimator(info, country, target) if dates else None
     merged = tuple(
-        _merged(quoted, results[index], estimator) if index in results else quoted
+        _merged(quoted, results[index], dates) if index in results else quoted
         for index, quoted in enumerate(groups)
     )
     expiries = [answer.expires for found in results.values() for *_, answer in found]
@@ -114,31 +98,7 @@ def with_live_options(
     return merged, None if expires is None else datetime.fromtimestamp(expires, UTC)
 
 
-Dates = Callable[[QuotedGroup, TableInfo, int, Service], Estimate]
 Found = list[tuple[TableInfo, CarrierIntegration | None, LiveAnswer]]
-
-
-def _estimator(info: QuoteInfo, country: str, target: PostalCodeData | None) -> Dates:
-    """The dates of a live service (as shipping.selectors._dates does for rows): its range
-    counted after shipsOn, the group's and the integration's extra handling days first."""
-    calendar, now = holiday_calendar(), timezone.localtime(info.moment)
-    destination = Place(
-        country, target.state_code if target else "", city_key(target.city) if target else ""
-    )
-
-    def dates(quoted: QuotedGroup, table: TableInfo, handling: int, service: Service) -> Estimate:
-        return estimate(
-            calendar,
-            now=now,
-            origin=quoted.storage.origin,
-            destination=destination,
-            delivers_on_saturdays=table.table.delivers_on_saturdays,
-            handling_days=handling,
-            begin_days=service.min_days,
-            end_days=service.max_days,
-        )
-
-    return dates
 
 
 def _merged(quoted: QuotedGroup, found: Found, dates: Dates | None) -> QuotedGroup:
@@ -173,7 +133,14 @@ def _merged(quoted: QuotedGroup, found: Found, dates: Dates | None) -> QuotedGro
                 QuotedOption(
                     option,
                     table,
-                    estimate=dates(quoted, table, handling, service) if dates else None,
+                    estimate=dates
+                    and dates(
+                        quoted.storage.origin,
+                        table.table,
+                        handling,
+                        service.min_days,
+                        service.max_days,
+                    ),
                     live=service,
                 )
             )

@@ -1,15 +1,6 @@
-"""Postal codes: normalization (how they are stored and compared) and display, per country.
-
-Pure functions. Countries are ISO 3166-1 alpha-3 codes.
-
-- Brazil: 8 digits, stored ``01310100``, shown ``01310-100``.
-- United States: 5 digits; ZIP+4 (``90210-1234``) is accepted and kept as its 5 digits.
-- Other countries: upper case without spaces or hyphens (``sw1a 1aa`` -> ``SW1A1AA``).
-
-    >>> normalize_postal_code("BRA", " 01310-100 "), format_postal_code("BRA", "01310100")
-    ('01310100', '01310-100')
-    >>> normalize_postal_code("USA", "90210-1234")
-    '90210'
+"""Postal codes (pure): normalization (how they are stored and compared) and display, per
+country (ISO 3166-1 alpha-3). Brazil: 8 digits, shown ``01310-100``; United States: 5
+digits (ZIP+4 kept as its 5); others: upper case without spaces or hyphens.
 """
 
 from __future__ import annotations

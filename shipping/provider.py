@@ -1,30 +1,19 @@
 """The postal-code provider: a ViaCEP-compatible HTTP API asked for a code that is not in
 the database (settings POSTAL_CODE_PROVIDER_*; off by default).
 
-`provider_address_get` never raises and never waits longer than the timeout: a slow,
-failing or nonsensical provider is an unknown postal code (None), exactly as without a
-provider. Failures (timeout, connection error, HTTP 5xx, a body that is not the expected
-JSON) open a circuit breaker, so for the next POSTAL_CODE_PROVIDER_BREAKER_SECONDS no
-request waits for it; at most `MAX_CONCURRENT_CALLS` calls per process are in flight (a
-burst of unknown codes cannot hold every worker thread). A code the provider does not
-know is remembered for POSTAL_CODE_PROVIDER_MISS_SECONDS.
-
-The answer (ViaCEP: ``{"cep": "01001-000", "logradouro": ..., "complemento": ...,
-"bairro": ..., "localidade": ..., "uf": "SP"}``, or ``{"erro": true}``; optional
-``latitude``/``longitude`` or ``lat``/``lng`` as some compatible APIs add) becomes a
-`PostalCodeData`, the fields of a `PostalCode`. The standard library's urllib is enough for
-one GET of a small JSON document (docs/decisions.md).
+`provider_address_get` never raises nor waits past the timeout: a slow, failing or
+nonsensical provider is an unknown code (None). Failures open a circuit breaker; at most
+`MAX_CONCURRENT_CALLS` calls per process are in flight; a code the provider does not know
+is remembered for POSTAL_CODE_PROVIDER_MISS_SECONDS.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import threading
-import urllib.error
 import urllib.request
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -32,6 +21,7 @@ from django.core.cache import cache
 
 from infra.circuit import CircuitBreaker
 
+from .carriers import CarrierError, json_answer, json_decimal
 from .countries import state_code_get
 from .postal import try_normalize_postal_code
 from .selectors import PostalCodeData
@@ -77,13 +67,8 @@ def _text(value: Any, field: str) -> str:
 
 def _coordinate(data: dict, names: tuple[str, str], low: int, high: int) -> Decimal | None:
     value = next((data[name] for name in names if data.get(name) not in (None, "")), None)
-    if value is None or isinstance(value, bool) or not isinstance(value, str | int | float):
-        return None
-    try:
-        number = Decimal(str(value))
-    except InvalidOperation:
-        return None
-    if not number.is_finite() or not low <= number <= high:
+    number = json_decimal(value)
+    if number is None or not low <= number <= high:
         return None
     return number.quantize(Decimal("0.000001"))
 
@@ -125,20 +110,11 @@ def _fetch(code: str) -> Any:
     request = urllib.request.Request(url, headers={"Accept": "application/json"})  # noqa: S310
     timeout = settings.POSTAL_CODE_PROVIDER_TIMEOUT_MS / 1000
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (see above)
-            body = response.read(MAX_BODY_BYTES + 1)
-    except urllib.error.HTTPError as exc:
-        if 400 <= exc.code < 500:
+        return json_answer(request, timeout, MAX_BODY_BYTES)
+    except CarrierError as exc:
+        if exc.http_status is not None and 400 <= exc.http_status < 500:
             return {"erro": True}  # ViaCEP answers 400 for a malformed code
-        raise ProviderError(f"HTTP {exc.code}") from None
-    except (OSError, ValueError) as exc:  # URLError, timeouts, resets, a bad URL
-        raise ProviderError(f"{type(exc).__name__}: {exc}") from None
-    if len(body) > MAX_BODY_BYTES:
-        raise ProviderError("the answer is too long")
-    try:
-        return json.loads(body)
-    except ValueError:
-        raise ProviderError("the answer is not JSON") from None
+        raise ProviderError(str(exc)) from None
 
 
 def provider_address_get(*, country: str, code: str) -> PostalCodeData | None:
@@ -146,9 +122,7 @@ def provider_address_get(*, country: str, code: str) -> PostalCodeData | None:
     if not provider_enabled_for(country) or cache.get(_miss_key(country, code)):
         return None
     breaker.reset_seconds = settings.POSTAL_CODE_PROVIDER_BREAKER_SECONDS
-    if not breaker.allow():
-        return None
-    if not _slots.acquire(blocking=False):
+    if not breaker.allow() or not _slots.acquire(blocking=False):
         return None
     try:
         address = parse_answer(country, code, _fetch(code))

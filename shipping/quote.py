@@ -1,28 +1,10 @@
 """The shipping quote engine (DESIGN §6), pure: frozen dataclasses in, frozen dataclasses out.
 
-Given the requested items, the catalog data they need (products, stock per storage,
-storages) and the shipping tables with the rows that may apply, `quote()`:
-
-1. merges repeated products, and sends to `error_items` the unknown, inactive and
-   unpriced products, and those no eligible storage can serve;
-2. ranks the eligible storages (active, not excluding the trade policy) by great-circle
-   distance to the target, then by priority (highest first), then id; with no target
-   coordinates every distance is 0, so the priority decides;
-3. groups the items by origin storage: repeatedly the storage that can serve the most
-   remaining items (the nearest among equals) takes them, so one storage serves all when
-   one can, and items are split over storages only when none can. An item is served
-   whole by one storage: one with its quantity in stock, or any eligible storage when
-   the product sells without stock or is a service;
-4. per group: quantity, total price, weight, cubic volume, billable weight (the larger
-   of real weight and volume / cubic divisor, rounded up to grams), cargo types and
-   additional time (the storage's plus the slowest item's);
-5. per group, one option per shipping table serving the storage and accepting all the
-   group's cargo types: its cheapest row whose postal-code, weight and order-value
-   ranges (inclusive) hold the target code, billable weight and total price, plus the
-   row's variables; days add the group's additional time. Options are sorted by value,
-   then days. A group of services only needs no shipping.
-
-Units: weights in kilograms, dimensions in centimetres, volumes in cm3, money in Decimal.
+`quote()` merges repeated products, ranks the eligible storages (nearest, then highest
+priority), groups the items by origin (the storage serving the most remaining items
+takes them, so items are split only when no storage can serve all) and gives each group
+one option per table serving it: its cheapest matching row plus variables. Units: kg, cm,
+cm3, Decimal money.
 """
 
 from __future__ import annotations
@@ -30,7 +12,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import ROUND_UP, Decimal
 from enum import StrEnum
 
@@ -61,9 +43,6 @@ class VariableKind(StrEnum):
     FIXED_FEE = "fixed_fee"
 
 
-# --- Input -----------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class RequestedItem:
     product_id: int
@@ -83,10 +62,6 @@ class QuoteProduct:
     additional_time: int = 0
     sale_without_stock: bool = False
     service: bool = False
-
-    @property
-    def unit_volume(self) -> Decimal:
-        return self.height * self.width * self.length
 
 
 @dataclass(frozen=True)
@@ -164,9 +139,6 @@ class QuoteData:
     rows: tuple[QuoteRow, ...] = ()
 
 
-# --- Output ----------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class ErrorItem:
     product_id: int
@@ -218,28 +190,20 @@ class QuoteGroup:
 @dataclass(frozen=True)
 class QuoteResult:
     groups: tuple[QuoteGroup, ...] = ()
-    error_items: tuple[ErrorItem, ...] = field(default_factory=tuple)
+    error_items: tuple[ErrorItem, ...] = ()
 
 
-# --- Rules -----------------------------------------------------------------------------
-
-
-def great_circle_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    """Haversine distance in kilometres."""
+def great_circle_km(
+    lat1: float | None, lon1: float | None, lat2: float | None, lon2: float | None
+) -> float | None:
+    """Haversine distance in kilometres, None when a coordinate is unknown."""
+    if lat1 is None or lon1 is None or lat2 is None or lon2 is None:
+        return None
     phi1, phi2 = math.radians(lat1), math.radians(lat2)
     d_phi = phi2 - phi1
     d_lambda = math.radians(lon2 - lon1)
     a = math.sin(d_phi / 2) ** 2 + math.cos(phi1) * math.cos(phi2) * math.sin(d_lambda / 2) ** 2
     return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(a)))
-
-
-def known_km(
-    lat1: float | None, lon1: float | None, lat2: float | None, lon2: float | None
-) -> float | None:
-    """great_circle_km of two points, None when a coordinate is unknown."""
-    if lat1 is None or lon1 is None or lat2 is None or lon2 is None:
-        return None
-    return great_circle_km(lat1, lon1, lat2, lon2)
 
 
 def row_matches(row: QuoteRow, *, zipcode: str, weight: Decimal, value: Decimal) -> bool:
@@ -252,11 +216,8 @@ def row_matches(row: QuoteRow, *, zipcode: str, weight: Decimal, value: Decimal)
 
 
 def row_value(row: QuoteRow, *, weight: Decimal, order_value: Decimal) -> Decimal:
-    """The row's shipping value plus its variables, rounded to cents.
-
-    Per extra kg: `value` for each kilogram (or part of one) above `threshold`;
-    order-value percentage: `value`% of the order value; fixed fee: `value`.
-    """
+    """The row's shipping value plus its variables (per kg or part above the threshold,
+    a percentage of the order value, a fixed fee), rounded to cents."""
     total = row.shipping_value
     for variable in row.variables:
         kind = VariableKind(variable.kind)
@@ -287,7 +248,7 @@ def _ranked_storages(
     for storage in storages:
         if not storage.active or request.trade_policy_id in storage.excluded_trade_policy_ids:
             continue
-        km = known_km(latitude, longitude, storage.latitude, storage.longitude)
+        km = great_circle_km(latitude, longitude, storage.latitude, storage.longitude)
         distance = 0.0 if km is None else km
         # Storages whose distance cannot be computed come after those whose can.
         unknown_last = 1 if has_target and km is None else 0
@@ -316,7 +277,7 @@ def _group(
     for requested, product in items:
         assert product.price is not None  # quote() sends unpriced products to error_items
         quantity = requested.quantity
-        unit_volume = product.unit_volume
+        unit_volume = product.height * product.width * product.length
         group_items.append(
             GroupItem(
                 product_id=product.id,
@@ -398,21 +359,16 @@ def nearest_pickup(
     target_latitude: float | None = None,
     target_longitude: float | None = None,
 ) -> int | None:
-    """The id of the pickup point nearest the target (None without points):
-
-    1. by great-circle distance when the target's and the point's coordinates are known;
-    2. else by the numeric difference of the postal codes when both are digits only and
-       of the same length (Brazilian CEPs are assigned by region, so close numbers are
-       close places); points ranked by 1 come before points ranked by 2;
-    3. points with neither come last. Ties: the points' listed order.
-    """
+    """The id of the pickup point nearest the target (None without points): by distance
+    when both coordinates are known, else by the numeric difference of same-length digit
+    postal codes (CEPs are assigned by region), else last; ties in listed order."""
     target_number = (
         int(target_zipcode) if target_zipcode.isascii() and target_zipcode.isdigit() else None
     )
     best: tuple[int, float, int] | None = None
     best_id = None
     for index, point in enumerate(points):
-        km = known_km(target_latitude, target_longitude, point.latitude, point.longitude)
+        km = great_circle_km(target_latitude, target_longitude, point.latitude, point.longitude)
         if km is not None:
             key: tuple[int, float, int] = (0, km, index)
         elif (

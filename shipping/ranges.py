@@ -1,10 +1,7 @@
-"""Which ranges hold a value: the shipping rows covering a postal code, in memory (pure).
+"""Which ranges hold a value (pure): the shipping rows covering a postal code, in memory.
 
-`RangeIndex(items, low=..., high=...)` takes items with an inclusive range [low, high] of
-comparable keys (normalized postal codes compare as text, as the database compares them)
-and answers `covering(value)` by binary search: the range ends cut the key space into
-points and the open gaps between them, and each holds the same items all along, computed
-once by a sweep. A lookup costs O(log n) plus the items it returns.
+The range ends cut the key space into points and the gaps between them, each holding the
+same items all along (computed once by a sweep): a lookup is a binary search.
 """
 
 from __future__ import annotations
@@ -48,6 +45,3 @@ class RangeIndex(Generic[Item]):
         if index < 0:
             return ()
         return self._at[index] if self._points[index] == value else self._after[index]
-
-    def __len__(self) -> int:
-        return len(self._points)

@@ -17,7 +17,7 @@ from infra.cache import cached, depend_on
 from infra.queries import CompiledQuery
 
 from . import quote
-from .calendar import Estimate, Place, city_key, dates_valid_until, estimate
+from .calendar import Estimate, Origin, Place, city_key, dates_valid_until, estimate
 from .carriers import Service
 from .explain import TableVerdict, explain_group
 from .fetch import (
@@ -34,12 +34,8 @@ from .postal import format_postal_code
 POSTAL_CODES_CACHE = "postal-codes"
 
 
-# --- Postal codes ---------------------------------------------------------------------
-
-
 class PostalCodeData(NamedTuple):
-    """A postal code's address: the PostalCode columns, in database form (a tuple, as the
-    import writes it)."""
+    """A postal code's address: the PostalCode columns, in database form."""
 
     country: str  # alpha-3
     code: str  # normalized
@@ -57,7 +53,7 @@ class PostalCodeData(NamedTuple):
 
 
 _POSTAL_CODE = CompiledQuery(
-    lambda country, code: PostalCode.objects.for_code(country=country, code=code).values(
+    lambda country, code: PostalCode.objects.filter(country=country, code=code).values(
         *PostalCodeData._fields
     )[:1]
 )
@@ -72,9 +68,6 @@ def postal_code_get(*, country: str, code: str) -> PostalCodeData | None:
         return (PostalCodeData(**records[0]) if records else None,)
 
     return cached(POSTAL_CODES_CACHE, f"{country}:{code}", build)[0]
-
-
-# --- Shipping quote -------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -147,12 +140,10 @@ def shipping_quote_get(
     explain: bool = False,
     delivery_dates: bool = False,
 ) -> QuoteOutcome:
-    """Quote shipping of (product id, quantity) items to a normalized postal code: fetch
-    (a fixed number of queries, shipping.fetch), calculate (shipping.quote), join. With
-    `explain`, each group also carries the verdict on every table (one more query: the
-    country's switched-off tables). With `delivery_dates`, each option carries its dates
-    (shipping.calendar; the destination's state and city from its postal code) and the
-    outcome is valid until the next cut-off or midnight."""
+    """Quote shipping of (product id, quantity) items to a normalized postal code: fetch,
+    calculate, join. With `explain`, each group carries the verdict on every table (one
+    more query); with `delivery_dates`, each option its dates (then the outcome is valid
+    until the next cut-off or midnight)."""
     started = time.monotonic()  # live carrier calls end by started + CARRIER_TIMEOUT_MS
     # the items' own versions (stock, prices), read before their rows, for the cached answer
     depend_on(product_namespaces(pid for pid, _ in items))
@@ -177,14 +168,26 @@ def shipping_quote_get(
         for table_id, table in info.tables.items()
         if table.points
     }
-    dates = _dates(info, country, target) if delivery_dates else _no_dates
+    dates = _dates(info, country, target) if delivery_dates else None
     groups = tuple(
         QuotedGroup(
             group=group,
             storage=info.storages[group.storage_id],
             items=tuple(QuotedItem(item, info.products[item.product_id]) for item in group.items),
             options=tuple(
-                QuotedOption(o, info.tables[o.table_id], selected.get(o.table_id), dates(group, o))
+                QuotedOption(
+                    o,
+                    info.tables[o.table_id],
+                    selected.get(o.table_id),
+                    dates
+                    and dates(
+                        info.storages[group.storage_id].origin,
+                        info.tables[o.table_id].table,
+                        group.additional_time,
+                        o.row.begin_days,
+                        o.row.end_days,
+                    ),
+                )
                 for o in group.options
             ),
             trade_policy_id=trade_policy_id,
@@ -199,9 +202,7 @@ def shipping_quote_get(
     if any(table.table.kind == ShippingTableKind.LIVE for table in info.tables.values()):
         from .live import with_live_options  # (carrier integrations; it imports this module)
 
-        groups, live_until = with_live_options(
-            groups, info, country=country, target=target, dates=delivery_dates, started=started
-        )
+        groups, live_until = with_live_options(groups, info, dates=dates, started=started)
         if live_until is not None:
             valid_until = live_until if valid_until is None else min(valid_until, live_until)
     if delivery_dates:
@@ -217,37 +218,35 @@ def shipping_quote_get(
     )
 
 
-def _no_dates(group: quote.QuoteGroup, option: quote.ShippingOption) -> None:
-    return None
+# The dates of an option ordered now: (origin, table, handling days, begin days, end days).
+Dates = Callable[[Origin, ShippingTable, int, int, int], Estimate]
 
 
-def _dates(
-    info: QuoteInfo, country: str, target: PostalCodeData | None
-) -> Callable[[quote.QuoteGroup, quote.ShippingOption], Estimate]:
-    """The dates of an option (group, option) ordered now."""
+def _dates(info: QuoteInfo, country: str, target: PostalCodeData | None) -> Dates:
     calendar, now = holiday_calendar(), timezone.localtime(info.moment)
     destination = Place(
         country, target.state_code if target else "", city_key(target.city) if target else ""
     )
 
-    def dates(group: quote.QuoteGroup, option: quote.ShippingOption) -> Estimate:
+    def dates(
+        origin: Origin, table: ShippingTable, handling: int, begin: int, end: int
+    ) -> Estimate:
         return estimate(
             calendar,
             now=now,
-            origin=info.storages[group.storage_id].origin,
+            origin=origin,
             destination=destination,
-            delivers_on_saturdays=info.tables[option.table_id].table.delivers_on_saturdays,
-            handling_days=group.additional_time,
-            begin_days=option.row.begin_days,
-            end_days=option.row.end_days,
+            delivers_on_saturdays=table.delivers_on_saturdays,
+            handling_days=handling,
+            begin_days=begin,
+            end_days=end,
         )
 
     return dates
 
 
 def _explain_tables(info: QuoteInfo, country: str) -> dict[int, ShippingTable]:
-    """Every table of the country by id: the engine's (active) ones and, in one query, the
-    switched-off ones (the table or its carrier)."""
+    """Every table of the country by id: the engine's and, in one query, the switched-off ones."""
     tables = {pk: table_info.table for pk, table_info in info.tables.items()}
     inactive = (
         ShippingTable.objects.filter(country=country)
@@ -262,16 +261,8 @@ def _explain_tables(info: QuoteInfo, country: str) -> dict[int, ShippingTable]:
 def _explained(
     info: QuoteInfo, group: quote.QuoteGroup, tables: dict[int, ShippingTable]
 ) -> tuple[ExplainedTable, ...]:
+    inactive = [pk for pk in tables if pk not in info.tables]
     verdicts = explain_group(
-        target_zipcode=info.request.target_zipcode,
-        storage_id=group.storage_id,
-        cargo_type_ids=group.cargo_type_ids,
-        service=group.service,
-        billable_weight=group.billable_weight,
-        total_price=group.total_price,
-        chosen={option.table_id: option.row.id for option in group.options},
-        tables=info.data.tables,
-        rows=info.data.rows,
-        inactive_table_ids=[pk for pk in tables if pk not in info.tables],
+        group, info.request.target_zipcode, info.data.tables, info.data.rows, inactive
     )
     return tuple(ExplainedTable(tables[verdict.table_id], verdict) for verdict in verdicts)

@@ -11,8 +11,7 @@ from .selectors import PostalCodeData, postal_code_get
 
 def postal_code_find(*, country: str, code: str) -> PostalCodeData | None:
     """The address of a normalized postal code: from the database, else from the provider
-    (when one is configured for the country), stored so the next request finds it in the
-    database. None when neither knows it or the provider fails."""
+    (then stored in the database); None when neither knows it."""
     found = postal_code_get(country=country, code=code)
     if found is not None or not provider_enabled_for(country):
         return found
@@ -28,8 +27,7 @@ def postal_code_find(*, country: str, code: str) -> PostalCodeData | None:
 
 
 def postal_code_learn(*, country: str, code: str) -> None:
-    """Before a quote: store the provider's address of a code the database lacks, so the
-    quote places the destination. Nothing at all (not even a cache read) without a provider
-    for the country."""
+    """Before a quote: store the provider's address of a code the database lacks (nothing at
+    all, not even a cache read, without a provider for the country)."""
     if provider_enabled_for(country):
         postal_code_find(country=country, code=code)

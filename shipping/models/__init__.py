@@ -1,6 +1,8 @@
 """Models of the shipping app: postal codes, carriers, shipping tables and rows, pickups,
 holidays, carrier integrations."""
 
+# ruff: noqa: F401  (this module re-exports the models other modules import)
+
 from .holidays import Holiday, HolidayScope
 from .imports import ImportKind, JobStatus, PostalFileFormat, PostalImportJob, StagedImport
 from .integrations import CallStatus, CarrierCall, CarrierIntegration
@@ -17,27 +19,3 @@ from .tables import (
     ShippingTable,
     ShippingTableKind,
 )
-
-__all__ = [
-    "MAX_ORDER_VALUE",
-    "MAX_WEIGHT",
-    "ROW_COLUMNS",
-    "VARIABLE_FIELDS",
-    "CallStatus",
-    "Carrier",
-    "CarrierCall",
-    "CarrierIntegration",
-    "Holiday",
-    "HolidayScope",
-    "ImportKind",
-    "JobStatus",
-    "Pickup",
-    "PickupType",
-    "PostalCode",
-    "PostalFileFormat",
-    "PostalImportJob",
-    "ShippingRow",
-    "ShippingTable",
-    "ShippingTableKind",
-    "StagedImport",
-]

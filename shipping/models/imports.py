@@ -1,5 +1,5 @@
-"""Imports started in the admin: uploads kept server-side between a dry run and its
-confirmation (StagedImport), and postal-code imports run in the background (PostalImportJob)."""
+"""Imports started in the admin: uploads kept between a dry run and its confirmation, and
+postal-code imports run in the background."""
 
 import uuid
 
@@ -15,12 +15,8 @@ class ImportKind(models.TextChoices):
 
 
 class StagedImport(models.Model):
-    """An uploaded file kept for a short time after its dry run, so "Import these rows"
-    imports exactly what was previewed without choosing the file again.
-
-    Only the user who uploaded it can confirm it (`token` is unguessable, and checked with
-    the user, the kind and the table); the file's SHA-256 is checked again at confirmation.
-    """
+    """An uploaded file kept after its dry run, so "Import these rows" imports exactly what
+    was previewed; only its uploader can confirm it (with the unguessable `token`)."""
 
     token = models.UUIDField(_("token"), default=uuid.uuid4, unique=True, editable=False)
     user = models.ForeignKey(

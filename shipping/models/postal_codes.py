@@ -13,9 +13,8 @@ UNKNOWN_COUNTRY = _("Unknown country: use an ISO 3166-1 alpha-3 code.")
 
 
 def country_alpha_3_clean(raw: str | None) -> Country | None:
-    """The country of an alpha-3 code typed by staff (any case, spaces trimmed), for a
-    model's clean(); None when it is not a known alpha-3 code (the caller reports
-    UNKNOWN_COUNTRY on its field)."""
+    """The country of an alpha-3 code typed by staff (any case, spaces trimmed); None when
+    it is not a known alpha-3 code."""
     code = (raw or "").strip().upper()
     country = country_get(code)
     return country if country is not None and country.alpha_3 == code else None
@@ -27,12 +26,6 @@ COMPLEMENT_MAX = 200
 DISTRICT_MAX = 100
 CITY_MAX = 100
 STATE_CODE_MAX = 10
-
-
-class PostalCodeQuerySet(models.QuerySet):
-    def for_code(self, *, country: str, code: str):
-        """The record of a normalized code (see shipping.postal)."""
-        return self.filter(country=country, code=code)
 
 
 class PostalCode(TimestampedModel):
@@ -63,8 +56,6 @@ class PostalCode(TimestampedModel):
     )
     latitude = degrees_field(_("latitude"), 90)
     longitude = degrees_field(_("longitude"), 180)
-
-    objects = PostalCodeQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("postal code")

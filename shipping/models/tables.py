@@ -279,29 +279,14 @@ class ShippingRow(TimestampedModel):
                 setattr(self, field, normalize_postal_code(country, getattr(self, field) or ""))
             except InvalidPostalCode as exc:
                 errors[field] = str(exc)
-        pairs = (
-            (
-                "initial_zipcode",
-                "final_zipcode",
-                _("The final postal code cannot be below the initial one."),
-            ),
-            (
-                "initial_weight",
-                "final_weight",
-                _("The final weight cannot be below the initial one."),
-            ),
-            (
-                "initial_price",
-                "final_price",
-                _("The final order value cannot be below the initial one."),
-            ),
-            (
-                "begin_shipping_time",
-                "end_shipping_time",
-                _("The final days cannot be below the initial one."),
-            ),
-        )
-        for low, high, message in pairs:
+        below = {
+            "final_zipcode": _("The final postal code cannot be below the initial one."),
+            "final_weight": _("The final weight cannot be below the initial one."),
+            "final_price": _("The final order value cannot be below the initial one."),
+            "end_shipping_time": _("The final days cannot be below the initial one."),
+        }
+        lows = ("initial_zipcode", "initial_weight", "initial_price", "begin_shipping_time")
+        for low, (high, message) in zip(lows, below.items(), strict=True):
             low_value, high_value = getattr(self, low), getattr(self, high)
             if low in errors or low_value is None or high_value is None:
                 continue
