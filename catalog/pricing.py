@@ -13,7 +13,7 @@ from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
 
-from infra.money import CENT, ZERO, money
+from infra.money import ZERO, money
 from storefront.payments import (
     NO_CASH_DISCOUNT,
     SINGLE_PAYMENT,
@@ -257,18 +257,11 @@ def compute_price(
     *,
     forced_rule: RuleData | None = None,
 ) -> Price:
-    if stored is not None:
-        sale_price = money(max(stored.sale_price, ZERO))
-        comparison_price = money(max(stored.comparison_price, ZERO))
-        markup = stored.markup
-        available = stored.available_for_sale and product.active
-        from_base = False
-    else:
-        sale_price = money(max(product.base_price, ZERO))
-        comparison_price = ZERO.quantize(CENT)
-        markup = ZERO
-        available = product.active
-        from_base = True
+    from_base = stored is None
+    if stored is None:
+        stored = StoredPrice(sale_price=product.base_price)
+    sale_price = money(max(stored.sale_price, ZERO))
+    comparison_price = money(max(stored.comparison_price, ZERO))
 
     rule = forced_rule
     if rule is None or not rule_applies(rule, product, request, check_trigger=False):
@@ -285,11 +278,11 @@ def compute_price(
     return Price(
         comparison_price=comparison_price,
         sale_price=final,
-        markup=markup,
+        markup=stored.markup,
         rule_id=rule.id if rule else 0,
         rule_trigger=rule.trigger if rule else "",
         rule_name=rule.name if rule else "",
-        available_for_sale=available,
+        available_for_sale=stored.available_for_sale and product.active,
         base_price=from_base,
         price_with_discount=cash_discount(final, request.cash_discount).value_with_discount,
         installments=installment_plan(final, request.installment_terms),

@@ -14,16 +14,6 @@ def product_fk(related_name: str, **kwargs: Any) -> models.ForeignKey:
     )
 
 
-def trade_policy_fk(related_name: str) -> models.ForeignKey:
-    """A foreign key to the trade policy, deleted with it."""
-    return models.ForeignKey(
-        "catalog.TradePolicy",
-        verbose_name=_("trade policy"),
-        on_delete=models.CASCADE,
-        related_name=related_name,
-    )
-
-
 def optional_fk(
     to: str, verbose_name: Any, related_name: str, on_delete: Any = models.PROTECT, **kwargs: Any
 ) -> models.ForeignKey:

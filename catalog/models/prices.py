@@ -20,7 +20,7 @@ from infra.models import (
 from infra.numbers import money_text
 
 from ..pricing import BaseField, Target, Trigger, UpdateComparison, ValueType
-from .fields import product_fk, trade_policy_fk
+from .fields import product_fk
 
 
 class TradePolicyQuerySet(ActiveQuerySet):
@@ -57,7 +57,9 @@ class ProductPrice(TimestampedModel):
     """A product's price in one trade policy."""
 
     product = product_fk("prices")
-    trade_policy = trade_policy_fk("prices")
+    trade_policy = models.ForeignKey(
+        TradePolicy, verbose_name=_("trade policy"), on_delete=models.CASCADE, related_name="prices"
+    )
     comparison_price = money_field(
         _("comparison price"),
         default=ZERO,

@@ -18,7 +18,7 @@ from infra.models import (
     weight_field,
 )
 
-from .fields import optional_fk, product_fk, trade_policy_fk
+from .fields import optional_fk, product_fk
 from .inventory import CargoType
 
 if TYPE_CHECKING:
@@ -332,7 +332,12 @@ class ProductDescription(TimestampedModel):
     """A product's texts and SEO fields for one trade policy."""
 
     product = product_fk("descriptions")
-    trade_policy = trade_policy_fk("descriptions")
+    trade_policy = models.ForeignKey(
+        "catalog.TradePolicy",
+        verbose_name=_("trade policy"),
+        on_delete=models.CASCADE,
+        related_name="descriptions",
+    )
     name = models.CharField(_("name"), max_length=200)
     short_description = models.CharField(_("short description"), max_length=500, blank=True)
     video_url = models.URLField(_("video URL"), max_length=500, blank=True, default="")
