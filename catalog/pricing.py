@@ -1,28 +1,10 @@
 """Price computation (pure: frozen dataclasses in and out, no ORM, Decimal only).
 
-`compute_price(product, stored, rules, request)` returns the contract's Price object
-(2.11) for one product in one trade policy:
-
-- The starting point is the product's price in the trade policy (`StoredPrice`); when
-  the policy has none, the product's base price (`basePrice` true in the result).
-- Candidate rules are ignored when inactive, outside their scheduling window
-  (`start_at <= moment < end_at`), for another trade policy (no policies = all),
-  outside their quantity range (`end_quantity` 0 = no upper limit), not targeting the
-  product (all / products / categories / brands), or with a trigger the request does
-  not carry (automatic always; coupon only with its code; upsell only when asked).
-- The highest `priority` applicable rule wins (ties: the lower price, then lower id).
-  A `forced_rule` (an upsell offer's own rule) wins whenever it applies, whatever
-  its trigger.
-- Percentage or fixed amount off the rule's base field (sale or comparison price),
-  rounded half-up to cents, never below zero and never above the sale price.
-- `update_comparison_price == "sale-price"` shows the pre-rule sale price as the
-  comparison price.
-- `price_with_discount` is the sale price after the request's cash discount (the store's
-  default cash-payment option) and `installments` the request's installment plan for
-  the sale price (the default installment option), both computed by
-  storefront/payments.py, the one home of that maths.
-- Without an applicable rule: `rule_id` 0, `rule_trigger` and `rule_name` "" (the
-  contract types them integer and string, so no nulls).
+`compute_price` gives the contract's Price (2.11) of one product in one trade policy: the
+stored price (else the base price), the best applicable rule (highest priority, then lower
+price, then lower id; a `forced_rule` wins whenever it applies), rounded half-up to cents,
+never below zero nor above the sale price. Cash discount and installments are
+storefront/payments.py's maths. Without a rule: `rule_id` 0 and "" (the contract has no nulls).
 """
 
 from collections.abc import Iterable, Mapping
@@ -31,7 +13,7 @@ from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
 
-from infra.money import CENT, ZERO, money
+from infra.money import ZERO, money
 from storefront.payments import (
     NO_CASH_DISCOUNT,
     SINGLE_PAYMENT,
@@ -46,16 +28,12 @@ HUNDRED = Decimal("100")
 
 
 class Trigger(StrEnum):
-    """What makes a rule fire (the PriceRule `trigger` choices)."""
-
     AUTOMATIC = "automatic"
     COUPON = "coupon"
     UPSELL = "upsell"
 
 
 class Target(StrEnum):
-    """Which products a rule applies to (the PriceRule `rule_target` choices)."""
-
     ALL = "all"
     PRODUCT = "product"
     CATEGORY = "category"
@@ -63,22 +41,16 @@ class Target(StrEnum):
 
 
 class ValueType(StrEnum):
-    """How a rule's value is read (the PriceRule `value_type` choices)."""
-
     PERCENTAGE = "percentage"
     FIXED = "fixed"
 
 
 class BaseField(StrEnum):
-    """The price a rule's discount is computed from (PriceRule `base_price_field`)."""
-
     SALE_PRICE = "sale-price"
     COMPARISON_PRICE = "comparison-price"
 
 
 class UpdateComparison(StrEnum):
-    """What a rule shows as comparison price (PriceRule `update_comparison_price`)."""
-
     KEEP = "keep"
     SALE_PRICE = "sale-price"
 
@@ -175,13 +147,8 @@ def next_edge(windows: Iterable[Window], moment: datetime) -> datetime | None:
     return min(edges, default=None)
 
 
-def rule_is_live(rule: RuleData, moment: datetime) -> bool:
-    return rule.active and in_window((rule.start_at, rule.end_at), moment)
-
-
 def next_rule_boundary(rules: Iterable[RuleData], moment: datetime) -> datetime | None:
-    """The first start or end of an active rule after `moment`: until then, every price
-    computed at `moment` stays exact."""
+    """The first start or end of an active rule after `moment` (prices stay exact until)."""
     return next_edge(((rule.start_at, rule.end_at) for rule in rules if rule.active), moment)
 
 
@@ -207,12 +174,10 @@ def rule_quantity_fits(rule: RuleData, request: PriceRequest) -> bool:
 
 
 def rule_trigger_fires(rule: RuleData, request: PriceRequest) -> bool:
-    if rule.trigger not in request.triggers and rule.trigger != Trigger.COUPON:
-        return False
     if rule.trigger == Trigger.COUPON:
         given = (request.coupon_code or "").strip().casefold()
         return bool(given) and given == (rule.code or "").strip().casefold()
-    return True
+    return rule.trigger in request.triggers
 
 
 def rule_reaches(
@@ -220,7 +185,8 @@ def rule_reaches(
 ) -> bool:
     """Live at `moment`, for the trade policy (no policies: all) and targeting the product."""
     return (
-        rule_is_live(rule, moment)
+        rule.active
+        and in_window((rule.start_at, rule.end_at), moment)
         and (not rule.trade_policy_ids or trade_policy_id in rule.trade_policy_ids)
         and rule_targets(rule, product)
     )
@@ -257,15 +223,12 @@ def best_rule(
     sale_price: Decimal,
     comparison_price: Decimal,
 ) -> RuleData | None:
-    applicable = [rule for rule in rules if rule_applies(rule, product, request)]
-    if not applicable:
-        return None
-
     def rank(rule: RuleData) -> tuple[int, Decimal, int]:
         price = discounted(rule, sale_price=sale_price, comparison_price=comparison_price)
         return (-rule.priority, price, rule.id)
 
-    return min(applicable, key=rank)
+    applicable = (rule for rule in rules if rule_applies(rule, product, request))
+    return min(applicable, key=rank, default=None)
 
 
 def rules_for_product(
@@ -275,10 +238,8 @@ def rules_for_product(
     trade_policy_id: int | None,
     moment: datetime,
 ) -> tuple[RuleData, ...]:
-    """The automatic rules that apply to the product at `moment` in the trade policy,
-    whatever the quantity (their quantity range is shown with them): live, for the policy
-    and targeting the product (coupon rules need a code a customer types; upsell rules
-    belong to their offers, which show them). Highest priority first, then id."""
+    """The live automatic rules reaching the product, whatever the quantity (coupon and
+    upsell rules are not shown), highest priority first, then id."""
     chosen = [
         rule
         for rule in rules
@@ -296,30 +257,16 @@ def compute_price(
     *,
     forced_rule: RuleData | None = None,
 ) -> Price:
-    """The Price object of `product` for `request` (see the module docstring)."""
-    if stored is not None:
-        sale_price = money(max(stored.sale_price, ZERO))
-        comparison_price = money(max(stored.comparison_price, ZERO))
-        markup = stored.markup
-        available = stored.available_for_sale and product.active
-        from_base = False
-    else:
-        sale_price = money(max(product.base_price, ZERO))
-        comparison_price = ZERO.quantize(CENT)
-        markup = ZERO
-        available = product.active
-        from_base = True
+    from_base = stored is None
+    if stored is None:
+        stored = StoredPrice(sale_price=product.base_price)
+    sale_price = money(max(stored.sale_price, ZERO))
+    comparison_price = money(max(stored.comparison_price, ZERO))
 
-    rule = None
-    if forced_rule is not None and rule_applies(forced_rule, product, request, check_trigger=False):
-        rule = forced_rule
-    if rule is None:
+    rule = forced_rule
+    if rule is None or not rule_applies(rule, product, request, check_trigger=False):
         rule = best_rule(
-            product,
-            rules,
-            request,
-            sale_price=sale_price,
-            comparison_price=comparison_price,
+            product, rules, request, sale_price=sale_price, comparison_price=comparison_price
         )
 
     final = sale_price
@@ -331,11 +278,11 @@ def compute_price(
     return Price(
         comparison_price=comparison_price,
         sale_price=final,
-        markup=markup,
+        markup=stored.markup,
         rule_id=rule.id if rule else 0,
         rule_trigger=rule.trigger if rule else "",
         rule_name=rule.name if rule else "",
-        available_for_sale=available,
+        available_for_sale=stored.available_for_sale and product.active,
         base_price=from_base,
         price_with_discount=cash_discount(final, request.cash_discount).value_with_discount,
         installments=installment_plan(final, request.installment_terms),
@@ -348,6 +295,5 @@ PRICE_CHANGE_FACTOR = 5
 
 
 def price_change_needs_confirmation(old: Decimal, new: Decimal) -> bool:
-    """More than PRICE_CHANGE_FACTOR times the old price, or less than its fraction (a first
-    price, from 0, never does)."""
+    """A change beyond PRICE_CHANGE_FACTOR either way (a first price, from 0, never is)."""
     return old > 0 and (new > old * PRICE_CHANGE_FACTOR or new * PRICE_CHANGE_FACTOR < old)

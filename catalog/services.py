@@ -1,4 +1,4 @@
-"""Writes and business rules of the catalog: product interests and their e-mails, medias."""
+"""Writes of the catalog: product interests and their e-mails, images, review summaries."""
 
 import logging
 from dataclasses import dataclass, field
@@ -40,9 +40,6 @@ from .selectors import product_get_active, product_namespaces
 logger = logging.getLogger(__name__)
 
 
-# --- Product interests -----------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class InterestRegistration:
     interest: ProductInterest
@@ -59,28 +56,18 @@ def _pending_duplicate(*, product: Product, origin: str, email: str) -> ProductI
 
 
 def interest_register(
-    *,
-    product_id: int,
-    origin: str,
-    name: str,
-    email: str,
-    phone: str = "",
-    message: str = "",
+    *, product_id: int, origin: str, name: str, email: str, phone: str = "", message: str = ""
 ) -> InterestRegistration:
-    """Register a customer's interest in an active product.
+    """Register a customer's interest in an active product (else ProductNotFound).
 
-    The same e-mail (case-insensitive), product and origin while still pending gives the
-    existing record back (`created` False) instead of a duplicate, with its name, phone
-    and message replaced by the ones just sent (so a response never shows what another
-    caller wrote); a database constraint backs this up against concurrent requests.
-    Unknown or inactive product: 404.
+    A pending one of the same e-mail (any case), product and origin is given back instead
+    (`created` False), with the contact details just sent (a response never shows what
+    another caller wrote); a database constraint backs this up against concurrent requests.
     """
     product = product_get_active(product_id=product_id)
     if product is None:
         raise ProductNotFound(product_id)
     email = email.strip()
-    # The contact details the caller just sent: an existing record gets them too, never
-    # keeping the name, phone or message an earlier caller left for this e-mail.
     contact = {"name": name.strip(), "phone": phone.strip(), "message": message.strip()}
     existing = _pending_duplicate(product=product, origin=origin, email=email)
     if existing is None:
@@ -106,9 +93,8 @@ def interest_register(
 def _email_enqueue(
     *, key: str, interest: ProductInterest, template: str, subject: Promise, **context: object
 ) -> bool:
-    """Queue a customer e-mail about the interest (False: one with this key exists), rendered in
-    the customers' language (CUSTOMER_LANGUAGE_CODE) whatever the language of the staff
-    member or job writing it; `subject` is a lazy translation."""
+    """Queue a customer e-mail about the interest in CUSTOMER_LANGUAGE_CODE, whatever the
+    writer's language (False: one with this key exists)."""
     context = {**context, "interest": interest, "product": interest.product}
     context["site_url"] = settings.PUBLIC_BASE_URL.rstrip("/")
     with translation.override(settings.CUSTOMER_LANGUAGE_CODE):
@@ -139,23 +125,15 @@ class StockNotificationSummary:
     products: set[int] = field(default_factory=set)
 
 
-# Interests handled per transaction by stock_notifications_enqueue.
 STOCK_NOTIFICATION_BATCH = 200
-
-
-def back_in_stock_email_key(interest_id: int) -> str:
-    """The outbound e-mail key (and Message-ID) of an interest's back-in-stock e-mail."""
-    return f"back-in-stock.{interest_id}"
 
 
 def stock_notifications_enqueue(*, dry_run: bool = False) -> StockNotificationSummary:
     """Queue the e-mail of every pending notify-me interest whose product is back in stock.
 
-    In each transaction a batch of interests is locked (SELECT ... FOR UPDATE SKIP LOCKED
-    where the database supports it, so copies running at once never pick the same row),
-    each gets its e-mail recorded with its sending job (jobs.services.email_enqueue, keyed
-    by the interest: never two e-mails for one interest) and is marked notified; the first
-    batch of each product also emits `product.back_in_stock`. Workers send the e-mails.
+    Batches are locked with SKIP LOCKED where supported (copies running at once never pick
+    the same row); the e-mail is keyed by the interest (never two for one), the interest
+    marked notified, and each product emits `product.back_in_stock` once.
     """
     summary = StockNotificationSummary()
     if dry_run:
@@ -175,7 +153,7 @@ def stock_notifications_enqueue(*, dry_run: bool = False) -> StockNotificationSu
             for interest in batch:
                 product = interest.product
                 if _email_enqueue(
-                    key=back_in_stock_email_key(interest.pk),
+                    key=f"back-in-stock.{interest.pk}",
                     interest=interest,
                     template="back_in_stock",
                     subject=format_lazy(_("{product} is back in stock"), product=product.name),
@@ -192,15 +170,13 @@ def stock_notifications_enqueue(*, dry_run: bool = False) -> StockNotificationSu
 
 
 class InterestReplyError(Exception):
-    """The interest cannot be answered (not a price-on-request interest)."""
+    """The interest cannot be answered."""
 
 
 def interest_reply(
     *, interest: ProductInterest, reply: str, replied_by: User | None = None
 ) -> ProductInterest:
-    """Record staff's answer to an on-request interest (status replied) and queue its e-mail
-    to the customer, in one transaction (a worker sends it, retrying if the server refuses).
-    """
+    """Record staff's answer to an on-request interest and queue its e-mail, atomically."""
     if interest.origin != InterestOrigin.ON_REQUEST:
         raise InterestReplyError(_("Only price-on-request interests are answered with a reply."))
     reply = reply.strip()
@@ -223,21 +199,17 @@ def interest_reply(
     return interest
 
 
-# --- Product medias ----------------------------------------------------------------
-
-# Images larger than this on a side get a web-sized copy in `file`; the upload is kept
-# untouched in `original_file`.
+# Images larger than this on a side get a web-sized copy in `file` (`original_file` is kept).
 WEB_IMAGE_MAX_SIDE = 1600
 # Pillow's own decompression-bomb limit (2 x Image.MAX_IMAGE_PIXELS): nothing real is larger.
 MEDIA_MAX_SOURCE_PIXELS = 178_956_970
 
 
 class MediaImageError(Exception):
-    """An uploaded product image or seal is not an image Pillow can read, or is too large."""
+    """An uploaded product image or seal is unreadable or too large."""
 
 
 def _upload_image(upload: FieldFile, *, max_pixels: int) -> PILImage:
-    """The upload decoded by infra.images.open_image (upright, first frame)."""
     try:
         upload.open("rb")
         upload.seek(0)
@@ -247,20 +219,14 @@ def _upload_image(upload: FieldFile, *, max_pixels: int) -> PILImage:
 
 
 def media_prepare_image(*, media: ProductMedia) -> ProductMedia:
-    """Read the uploaded original with Pillow: width, height and sizes; web-sized `file`.
-
-    Images larger than WEB_IMAGE_MAX_SIDE get a copy scaled to it in `file` (infra.images:
-    JPEG, or PNG with transparency); smaller ones leave `file` empty and are shown from the
-    original. Call before saving a media whose original was (re)uploaded; it does not save
-    the row.
-    """
+    """Set sizes and, above WEB_IMAGE_MAX_SIDE, a web-sized `file` from the uploaded
+    original (does not save the row)."""
     source = media.original_file
     if not source:
         return media
     image = _upload_image(source, max_pixels=MEDIA_MAX_SOURCE_PIXELS)
     media.original_size = source.size
     if max(image.size) <= WEB_IMAGE_MAX_SIDE:
-        # Small enough to show as is: no copy (the API falls back to the original).
         media.file = None
         media.width, media.height, media.size = image.width, image.height, source.size
         return media
@@ -271,18 +237,9 @@ def media_prepare_image(*, media: ProductMedia) -> ProductMedia:
     return media
 
 
-# --- Review summaries ------------------------------------------------------------------
-
-
 def product_review_summaries_store(*, counts: dict[int, dict[int, int]]) -> None:
-    """Store the review summaries of products: `counts` is {product id: {score: approved
-    reviews with that score}} (scores missing count 0; every product named is rewritten).
-
-    Called by the feedback app inside the transaction that changed the reviews. A product
-    left without approved reviews loses its row (its `review` renders null); a product
-    that no longer exists (being deleted with its reviews) is skipped. Two queries and a
-    bump of each product's version, whatever the number of products.
-    """
+    """Rewrite the summaries of {product id: {score: approved reviews}} (missing scores:
+    0); a product left without reviews loses its row, a deleted one is skipped."""
     if not counts:
         return
     existing = set(Product.objects.filter(pk__in=list(counts)).values_list("pk", flat=True))
@@ -309,13 +266,8 @@ def product_review_summaries_store(*, counts: dict[int, dict[int, int]]) -> None
     cache_namespace_bump(*product_namespaces(existing))  # bulk writes send no signal
 
 
-# --- Seals --------------------------------------------------------------------------
-
-
 def seal_prepare_image(*, seal: Seal) -> Seal:
-    """Fit the uploaded original in SEAL_MAX_SIDE x SEAL_MAX_SIDE (aspect kept, EXIF
-    orientation applied, metadata dropped) as a PNG in `image`. Call before saving a
-    seal whose original was (re)uploaded; it does not save the row."""
+    """Fit the uploaded original in SEAL_MAX_SIDE pixels as a PNG in `image` (no save)."""
     source = seal.original_image
     if not source:
         return seal

@@ -23,20 +23,14 @@ from .models import (
     Storage,
     TradePolicy,
 )
-from .selectors import (
-    CATEGORY_CACHE,
-    PRICE_RULE_CACHE,
-    PRODUCTS_CACHE,
-    TRADE_POLICY_CACHE,
-    product_namespaces,
-)
+from .selectors import product_namespaces
+from .selectors.caches import CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE, TRADE_POLICY_CACHE
 
 invalidate_on_change(CATEGORY_CACHE, Category)
 invalidate_on_change(PRICE_RULE_CACHE, PriceRule)  # its rows and its four target relations
 invalidate_on_change(TRADE_POLICY_CACHE, TradePolicy)
 
-# What many products show, and a product's own row (its state, names, categories and
-# variations decide lists and offers of other products too): every product's shapes.
+# What many products show, and a product's own row: every product's shapes.
 invalidate_on_change(
     PRODUCTS_CACHE,
     Product,
@@ -54,8 +48,7 @@ invalidate_on_change(
 
 
 def _own_product(row: Stock) -> Iterable[str]:
-    """The product's own version and its main product's (a variation's stock and prices
-    show in its main product's variations)."""
+    """The product's own version and its main product's (which shows its variations)."""
     product_id = row.product_id
     parent_id = (
         row.product.parent_id
@@ -65,8 +58,7 @@ def _own_product(row: Stock) -> Iterable[str]:
     return product_namespaces(pk for pk in (product_id, parent_id) if pk is not None)
 
 
-# A record of one product: stock levels (orders, ERP feeds), prices, medias, descriptions,
-# relations and the review summary change that product's shapes only.
+# A record of one product changes that product's shapes only.
 invalidate_on_change(
     _own_product,
     Stock,

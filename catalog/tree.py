@@ -1,12 +1,7 @@
 """Category tree building (pure: plain rows in, plain dicts out, no ORM).
 
-`CategoryRow`s come from ONE query (see `catalog.selectors.category_rows`). A category
-is visible when it is active and every ancestor is active; rows that cannot be reached
-from a root through active categories (under an inactive one, orphans, cycles) never
-appear. Siblings are ordered by position, then name (case-insensitive), then id.
-
-Building is O(n) after the sort: rows are grouped by parent once and the visible
-nodes are walked once from the roots.
+A category is visible when it and every ancestor are active (orphans and cycles never
+appear). Siblings are ordered by position, then name (case-insensitive), then id.
 """
 
 from collections import defaultdict
@@ -30,8 +25,6 @@ class CategoryRow:
 
 @dataclass(frozen=True)
 class CategoryIndex:
-    """Visible categories with their parent and ordered visible children."""
-
     rows: dict[int, CategoryRow]
     children: dict[int | None, list[int]]
 
@@ -43,7 +36,6 @@ class CategoryIndex:
         return category_id in self.rows
 
     def ancestors(self, category_id: int) -> list[int]:
-        """Ids of the visible ancestors, root first."""
         chain: list[int] = []
         parent_id = self.rows[category_id].parent_id
         while parent_id is not None:
@@ -53,13 +45,9 @@ class CategoryIndex:
         return chain
 
 
-def _sort_key(row: CategoryRow) -> tuple[int, str, int]:
-    return (row.position, row.name.casefold(), row.id)
-
-
 def build_index(rows: Iterable[CategoryRow]) -> CategoryIndex:
     by_parent: dict[int | None, list[CategoryRow]] = defaultdict(list)
-    for row in sorted(rows, key=_sort_key):
+    for row in sorted(rows, key=lambda row: (row.position, row.name.casefold(), row.id)):
         by_parent[row.parent_id].append(row)
 
     visible: dict[int, CategoryRow] = {}
@@ -110,7 +98,7 @@ def breadcrumb(index: CategoryIndex, category_id: int | None) -> list[Node]:
 
 
 def with_ancestors(index: CategoryIndex, category_ids: Iterable[int]) -> frozenset[int]:
-    """The given categories plus the ancestors of the visible ones (category price rules)."""
+    """The given categories plus the ancestors of the visible ones."""
     result: set[int] = set()
     for category_id in category_ids:
         result.add(category_id)

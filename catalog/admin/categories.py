@@ -13,8 +13,7 @@ from ..models import Attribute, AttributeValue, Brand, CargoType, Category
 
 
 def tree_order():
-    """Depth-first order: the url with "/" sorting lowest, so a category is followed by its
-    descendants (byte order on PostgreSQL, whatever the database's collation)."""
+    """Depth-first order: the url with "/" sorting lowest (bytewise on PostgreSQL)."""
     path = Replace("url", Value("/"), Value(" "))
     if connection.vendor == "postgresql":
         path = Collate(path, "C")
@@ -90,8 +89,6 @@ class AttributeAdmin(admin.ModelAdmin):
 
 @admin.register(AttributeValue)
 class AttributeValueAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
-    """Mostly for the autocomplete of a variation's values."""
-
     list_display = ("label", "attribute", "swatch", "order")
     list_filter = ("attribute",)
     list_select_related = ("attribute",)

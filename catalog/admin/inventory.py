@@ -43,10 +43,7 @@ class StorageAdmin(admin.ModelAdmin):
                 )
             },
         ),
-        (
-            _("Dispatch"),
-            {"fields": ("cutoff_time", "additional_time", "dispatches_on_saturdays")},
-        ),
+        (_("Dispatch"), {"fields": ("cutoff_time", "additional_time", "dispatches_on_saturdays")}),
         (_("Shipping"), {"fields": ("priority", "trade_policy_exceptions", "observation")}),
         HISTORY_FIELDSET,
     )

@@ -1,5 +1,4 @@
-"""Admin of seals (badges shown on products and categories) and of the related and
-indicated products edited inline on the product."""
+"""Admin of seals, and the related and indicated products inline on the product."""
 
 from django import forms
 from django.contrib import admin
@@ -14,8 +13,6 @@ from ..services import MediaImageError, seal_prepare_image
 
 
 class ProductRelationInline(SafeAutocompleteMixin, admin.TabularInline):
-    """Related and indicated products, in display order (lower positions first)."""
-
     model = ProductRelation
     fk_name = "product"
     fields = ("kind", "target", "position")
@@ -37,8 +34,6 @@ def _preview(file, *, height: int):
 
 
 class SealForm(forms.ModelForm):
-    """Fits an uploaded image with Pillow; an unreadable or oversized one is refused."""
-
     def _post_clean(self):
         super()._post_clean()  # the instance now carries the upload
         if "original_image" in self.changed_data and self.instance.original_image:

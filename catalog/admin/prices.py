@@ -42,14 +42,7 @@ class PriceRuleAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
         (None, {"fields": ("name", "active", "priority", "origin")}),
         (
             _("Discount"),
-            {
-                "fields": (
-                    "value",
-                    "value_type",
-                    "base_price_field",
-                    "update_comparison_price",
-                )
-            },
+            {"fields": ("value", "value_type", "base_price_field", "update_comparison_price")},
         ),
         (
             _("When"),

@@ -18,13 +18,12 @@ from ..selectors import selling_prices_get
 from ..services import MediaImageError, media_prepare_image
 from .merchandising import ProductRelationInline
 
-# The checkbox of the product page that confirms large price changes (change_form.html).
+# The product page's checkbox confirming large price changes (change_form.html).
 CONFIRM_PRICE_CHANGE = "confirm_price_change"
 
 
 class PriceChangeForm(forms.ModelForm):
-    """Refuses a price (`price_fields`) changed more than PRICE_CHANGE_FACTOR times up or down
-    until the page's "Confirm price change" box is ticked: the page then shows the box."""
+    """Refuses a large change of `price_fields` until "Confirm price change" is ticked."""
 
     price_fields: tuple[str, ...] = ()
     price_change_unconfirmed = False
@@ -88,9 +87,7 @@ class StockInline(SafeAutocompleteMixin, admin.TabularInline):
 
 
 class ProductMediaForm(forms.ModelForm):
-    """Reads width, height and sizes of an uploaded image with Pillow (and makes a web copy).
-    Like the other admin forms here it declares no Meta: the admin gives it the model and
-    the fields (and its formfield_overrides)."""
+    """Reads an uploaded image's sizes (and makes a web copy); the admin gives it its Meta."""
 
     def _post_clean(self):
         super()._post_clean()  # the instance now carries the upload
@@ -261,14 +258,7 @@ class ProductAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
         (_("Tax"), {"fields": ("mpn", "ean", "ncm", "tax_exclusive")}),
         (
             _("Dimensions"),
-            {
-                "fields": (
-                    "cargo_type",
-                    "additional_time",
-                    ("width", "height", "length"),
-                    "weight",
-                )
-            },
+            {"fields": ("cargo_type", "additional_time", ("width", "height", "length"), "weight")},
         ),
         HISTORY_FIELDSET,
     )
@@ -300,8 +290,6 @@ class ProductAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
 
     @admin.display(description=_("price"))
     def price(self, product: Product):
-        """What the storefront sells it at in the default trade policy; the base price too
-        when it differs."""
         selling = product.selling_price.sale_price  # type: ignore[attr-defined]  # the changelist's
         if selling == product.base_price:
             return money_text(selling)

@@ -1,26 +1,10 @@
-"""The product read model's rendered fragments: a product's public shapes as JSON bytes,
-kept (summaries in process memory, full products in the shared cache) and spliced into
-answers without being built again.
+"""A product's public shapes rendered once as JSON bytes, kept (summaries in process
+memory, full products in the shared cache) and spliced into answers.
 
-- `product_summaries(ids, base_url=..., key="id")`: {id: Fragment} of the contract's
-  Product summary (2.2); `key="productId"` gives the review list's variant.
-- `product_full_answer(product_id, base_url=..., price_rule=..., quantity=...)`: the
-  contract's Upsell product (2.11), priced in the default trade policy with the offer's
-  rule, and the moment it stops being exact by itself.
-
-A page of N products costs one `get_many` on the cache; the misses are loaded with a
-fixed number of queries whatever N is (`catalog.selectors` prefetch recipes), rendered
-once and stored. Keys live under the version of `PRODUCTS_CACHE` (changes that reach many
-products) and each product's own version (its stock, prices, medias...: catalog/signals.py),
-so a stock change retires that product's fragments only; a full product keeps the versions
-of every product it shows and is rebuilt when one moves. The versions read are noted
-(`infra.cache.depend_on`) for the answer that embeds the fragments. A full product, whose
-price follows the schedules of price rules, is never kept past the next rule start or end.
-File URLs are absolute against `base_url`, which is part of the key.
-
-Seals and the sections other apps add (`FULL_PRODUCT_SECTIONS`: marketing's
-`bannerGroups`) bound a full product's validity too: it is never kept past the next start
-or end of a seal or banner it shows, and the namespaces of a section are part of the key.
+Keys live under the version of `PRODUCTS_CACHE` and of each product shown (so a stock change
+retires that product's fragments only), noted (`infra.cache.depend_on`) for the answer that
+embeds them; `base_url` is part of the key. A full product is never kept past the next
+start or end of a price rule, seal or section (`FULL_PRODUCT_SECTIONS`) it shows.
 """
 
 import hashlib
@@ -56,12 +40,10 @@ SUMMARY_KEYS = ("id", "productId")
 
 @dataclass(frozen=True)
 class FullProductSection:
-    """A field of the full product rendered by an app the catalog must not import
-    (dependencies point `catalog <- marketing`): the app registers it when it is ready.
+    """A field of the full product rendered by an app the catalog must not import.
 
-    `render(product=, category_ids=, moment=, base_url=)` returns the field's value and
-    the next moment it may change by itself (None: only a staff change, which bumps one
-    of `namespaces`, changes it).
+    `render(product=, category_ids=, moment=, base_url=)` returns the value and the next
+    moment it may change by itself (None: only a bump of one of `namespaces` does).
     """
 
     field: str
@@ -88,10 +70,8 @@ def _keyed(body: bytes, key: str) -> bytes:
 
 
 def product_summaries(ids: Iterable[int], *, base_url: str, key: str = "id") -> dict[int, Fragment]:
-    """{product id: rendered summary} of the ids that name a product (any state). Each is
-    kept in process memory under its product's own version, noted for the answer that
-    embeds it; a miss renders the catalogue's next products too (infra.cache.Warm); both
-    key variants come from the one rendering."""
+    """{product id: rendered summary} of the ids that name a product (any state); a miss
+    renders the catalogue's next products too (infra.cache.Warm)."""
     if key not in SUMMARY_KEYS:
         raise ValueError(f"key must be one of {SUMMARY_KEYS}")
     wanted = sorted(set(ids))
@@ -117,8 +97,7 @@ def product_summaries(ids: Iterable[int], *, base_url: str, key: str = "id") -> 
 @dataclass(frozen=True)
 class FullProductAnswer:
     body: Fragment
-    # The next moment the rendered product may change by itself (a price rule's, seal's
-    # or banner's start or end), None when only staff changes change it.
+    # The next moment the rendered product may change by itself.
     valid_until: datetime | None
 
 
@@ -127,22 +106,16 @@ def _earliest(*moments: datetime | None) -> datetime | None:
 
 
 def product_full_answer(
-    product_id: int,
-    *,
-    base_url: str,
-    price_rule: PriceRule | None = None,
-    quantity: int = 1,
+    product_id: int, *, base_url: str, price_rule: PriceRule | None = None, quantity: int = 1
 ) -> FullProductAnswer | None:
     """The rendered full product, priced for `quantity` in the default trade policy with
-    `price_rule` forced (an upsell offer's), and the moment it stops being exact by itself;
-    None when the product does not exist."""
+    `price_rule` forced (an upsell offer's); None when the product does not exist."""
     moment = timezone.now()
     rule_id = price_rule.pk if price_rule is not None else 0
     sections = tuple(FULL_PRODUCT_SECTIONS.values())
     namespaces = tuple(sorted({ns for section in sections for ns in section.namespaces}))
     key = f"{_prefix('full', base_url, namespaces)}:{product_id}:{rule_id}:{quantity}"
-    # (body, valid until, the product versions it shows): the expiry is checked here too,
-    # not left to the cache's own clock
+    # (body, valid until, versions shown): the expiry is checked here, not by the cache
     body, valid_until, shown = cache.get(key) or (None, None, {})
     expired = valid_until is not None and valid_until <= moment.timestamp()
     if body is None or expired or not still_current(shown):
@@ -191,8 +164,7 @@ def _render_full(
 
 
 def attach_product_summaries(rows: list, *, base_url: str, key: str = "id") -> None:
-    """Set `row.product_summary` (the rendered summary, None for a missing product) on rows
-    that have a `product_id`, with one `product_summaries` call for all of them."""
+    """Set `row.product_summary` (None for a missing product) on rows with a `product_id`."""
     summaries = product_summaries({row.product_id for row in rows}, base_url=base_url, key=key)
     for row in rows:
         row.product_summary = summaries.get(row.product_id)

@@ -13,7 +13,7 @@ from apikit.responses import bare
 from storefront.api.idempotency import idempotent
 from storefront.api.throttling import PublicWriteThrottle
 
-from ..selectors import category_subtree_get, category_tree_get
+from ..selectors.categories import category_subtree_get, category_tree_get
 from ..services import interest_register
 from .interest_serializers import InterestCreateSerializer, InterestSerializer
 from .schema import category_subtree_schema, category_tree_schema, product_interest_register_schema

@@ -6,13 +6,10 @@ from .categories import Brand, Category
 from .interests import InterestOrigin, InterestStatus, ProductInterest
 from .inventory import CargoType, Stock, Storage
 from .merchandising import ProductRelation, RelationKind, Seal
-from .prices import PriceRule, PriceRuleOrigin, ProductPrice, TradePolicy
+from .prices import PriceRule, ProductPrice, TradePolicy
 from .products import (
     Attribute,
     AttributeValue,
-    GoogleAgeGroup,
-    GoogleCondition,
-    GoogleGender,
     MediaType,
     Product,
     ProductDescription,

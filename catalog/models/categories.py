@@ -7,16 +7,14 @@ from django.utils.translation import gettext_lazy as _
 
 from infra.models import ActiveQuerySet, TimestampedModel
 
+from .fields import optional_fk
+
 URL_MAX_LENGTH = 1000
 
 
 class Category(TimestampedModel):
-    """A node of the category tree.
-
-    `url` is the path of slugs from the root (`/moda/camisetas`). It is derived data:
-    `save()` recomputes it from the parent and rewrites the urls of every descendant
-    when it changes (a parent's slug or place in the tree moved).
-    """
+    """A node of the category tree; `url` (`/moda/camisetas`, the slugs from the root) is
+    derived: `save()` rewrites it, and the descendants' when it changes."""
 
     name = models.CharField(_("name"), max_length=100)
     slug = models.SlugField(
@@ -26,14 +24,8 @@ class Category(TimestampedModel):
         blank=True,
         help_text=_("Part of the category's URL; filled from the name when left empty."),
     )
-    parent = models.ForeignKey(
-        "self",
-        verbose_name=_("parent"),
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="children",
-        help_text=_("Empty for a top-level category."),
+    parent = optional_fk(
+        "self", _("parent"), "children", help_text=_("Empty for a top-level category.")
     )
     active = models.BooleanField(
         _("active"),
@@ -62,8 +54,7 @@ class Category(TimestampedModel):
                 name="category_root_slug_unique",
             ),
             models.CheckConstraint(
-                condition=~models.Q(parent=models.F("id")),
-                name="category_not_its_own_parent",
+                condition=~models.Q(parent=models.F("id")), name="category_not_its_own_parent"
             ),
         ]
 
@@ -99,8 +90,7 @@ class Category(TimestampedModel):
             )
 
     def build_url(self) -> str:
-        parent = self.parent if self.parent_id else None
-        parent_url = parent.url if parent is not None else ""
+        parent_url = self.parent.url if self.parent_id else ""
         return f"{parent_url}/{self.slug}"[:URL_MAX_LENGTH]
 
     def save(self, *args, **kwargs):

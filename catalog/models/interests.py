@@ -7,6 +7,8 @@ from django.utils.translation import gettext_lazy as _
 
 from infra.models import TimestampedModel
 
+from .fields import optional_fk, product_fk
+
 
 class InterestOrigin(models.TextChoices):
     NOTIFY_ME = "notify-me", _("Notify me (back in stock)")
@@ -24,17 +26,11 @@ class ProductInterestQuerySet(models.QuerySet):
         return self.filter(status=InterestStatus.PENDING)
 
     def awaiting_stock(self):
-        """Pending notify-me interests (the back-in-stock job checks their stock)."""
         return self.pending().filter(origin=InterestOrigin.NOTIFY_ME)
 
 
 class ProductInterest(TimestampedModel):
-    product = models.ForeignKey(
-        "catalog.Product",
-        verbose_name=_("product"),
-        on_delete=models.CASCADE,
-        related_name="interests",
-    )
+    product = product_fk("interests")
     origin = models.CharField(_("origin"), max_length=20, choices=InterestOrigin.choices)
     name = models.CharField(_("name"), max_length=50)
     email = models.EmailField(_("email"), max_length=50)
@@ -48,14 +44,7 @@ class ProductInterest(TimestampedModel):
         _("reply"), blank=True, help_text=_("Staff answer e-mailed to the customer.")
     )
     replied_at = models.DateTimeField(_("replied at"), null=True, blank=True)
-    replied_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("replied by"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    replied_by = optional_fk(settings.AUTH_USER_MODEL, _("replied by"), "+", models.SET_NULL)
 
     objects = ProductInterestQuerySet.as_manager()
 
@@ -71,7 +60,7 @@ class ProductInterest(TimestampedModel):
                 "origin",
                 condition=models.Q(status="pending"),
                 name="interest_one_pending_per_email_product_origin",
-            ),
+            )
         ]
 
     def __str__(self) -> str:

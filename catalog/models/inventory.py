@@ -14,15 +14,15 @@ from infra.models import (
     one_default,
 )
 
-# The store's default cargo type, created by migration 0004 (and again on demand if a test
-# database was flushed): every product without a cargo type of its own gets it.
+from .fields import product_fk
+
+# Created by migration 0004 (again on demand after a flush): a product's cargo type by default.
 DEFAULT_CARGO_TYPE_NAME = "Regular"
 
 
 class CargoTypeQuerySet(models.QuerySet):
     def default_id(self) -> int:
-        """The id of the store's default cargo type (the one with `is_default`), created
-        when missing so a product can always be saved."""
+        """The default cargo type's id (created when missing: a product can always be saved)."""
         found = self.filter(is_default=True).values_list("pk", flat=True).first()
         if found is not None:
             return found
@@ -51,9 +51,7 @@ class CargoType(TimestampedModel):
         ordering = ["-is_default", "name", "id"]
         verbose_name = _("cargo type")
         verbose_name_plural = _("cargo types")
-        constraints = [
-            one_default("one_default_cargo_type"),
-        ]
+        constraints = [one_default("one_default_cargo_type")]
 
     def __str__(self) -> str:
         return self.name
@@ -144,12 +142,7 @@ class StockQuerySet(models.QuerySet):
 class Stock(TimestampedModel):
     """Units of a product in a storage: available to sell, and reserved by open orders."""
 
-    product = models.ForeignKey(
-        "catalog.Product",
-        verbose_name=_("product"),
-        on_delete=models.CASCADE,
-        related_name="stocks",
-    )
+    product = product_fk("stocks")
     storage = models.ForeignKey(
         Storage, verbose_name=_("storage"), on_delete=models.CASCADE, related_name="stocks"
     )
@@ -163,11 +156,10 @@ class Stock(TimestampedModel):
         verbose_name_plural = _("stocks")
         ordering = ["product_id", "storage_id"]
         constraints = [
-            models.UniqueConstraint(fields=["product", "storage"], name="stock_unique_per_storage"),
+            models.UniqueConstraint(fields=["product", "storage"], name="stock_unique_per_storage")
         ]
 
     def __str__(self) -> str:
-        """ "Main warehouse (São Paulo): 12 available" (reads the storage: select it along)."""
         return _("%(storage)s: %(available)d available") % {
             "storage": self.storage,
             "available": self.available,

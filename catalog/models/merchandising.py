@@ -1,5 +1,4 @@
-"""What staff put around a product page: related and indicated products, and seals
-(badges such as "Free shipping" shown on products or whole categories)."""
+"""Related and indicated products, and seals (badges shown on products or categories)."""
 
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -14,6 +13,8 @@ from infra.models import (
     ends_after_start,
 )
 
+from .fields import product_fk
+
 # Largest seal upload accepted (pixels): a badge is small; this refuses decompression bombs.
 SEAL_MAX_SOURCE_PIXELS = 25_000_000
 # The stored copy fits in a square of this side (pixels).
@@ -21,7 +22,6 @@ SEAL_MAX_SIDE = 512
 
 
 def validate_seal_pixels(value) -> None:
-    """Refuse sources that would take too much memory to decode."""
     try:
         width, height = value.width, value.height
     except (OSError, TypeError, ValueError) as exc:
@@ -41,16 +41,9 @@ class RelationKind(models.TextChoices):
 class ProductRelation(TimestampedModel):
     """A product shown on another's page, in `indicatedProducts` or `relatedProducts`."""
 
-    product = models.ForeignKey(
-        "catalog.Product",
-        on_delete=models.CASCADE,
-        related_name="relations",
-        verbose_name=_("product"),
-    )
-    target = models.ForeignKey(
-        "catalog.Product",
-        on_delete=models.CASCADE,
-        related_name="related_from",
+    product = product_fk("relations")
+    target = product_fk(
+        "related_from",
         verbose_name=_("shown product"),
         help_text=_("Only active products are shown."),
     )
@@ -91,8 +84,7 @@ class ProductRelation(TimestampedModel):
 
 
 class Seal(EndsAfterStart, TimestampedModel):
-    """A badge shown on the products it names and on every product of its categories
-    (and of their subcategories), optionally only between a start and an end."""
+    """A badge shown on its products and on those of its categories (and subcategories)."""
 
     name = models.CharField(_("name"), max_length=100)
     original_image = models.ImageField(
@@ -102,7 +94,7 @@ class Seal(EndsAfterStart, TimestampedModel):
         validators=[validate_seal_pixels],
         help_text=_("PNG or JPEG; a copy fitted in 512 x 512 pixels is shown."),
     )
-    # Written by services.seal_prepare_image from the upload, never uploaded.
+    # Written by services.seal_prepare_image.
     image = models.ImageField(
         _("fitted image"), upload_to="seals/", max_length=255, blank=True, editable=False
     )

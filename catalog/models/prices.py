@@ -20,6 +20,7 @@ from infra.models import (
 from infra.numbers import money_text
 
 from ..pricing import BaseField, Target, Trigger, UpdateComparison, ValueType
+from .fields import product_fk
 
 
 class TradePolicyQuerySet(ActiveQuerySet):
@@ -46,9 +47,7 @@ class TradePolicy(TimestampedModel):
         verbose_name = _("trade policy")
         ordering = ["-is_default", "name", "id"]
         verbose_name_plural = _("trade policies")
-        constraints = [
-            one_default("one_default_trade_policy"),
-        ]
+        constraints = [one_default("one_default_trade_policy")]
 
     def __str__(self) -> str:
         return self.name
@@ -57,12 +56,7 @@ class TradePolicy(TimestampedModel):
 class ProductPrice(TimestampedModel):
     """A product's price in one trade policy."""
 
-    product = models.ForeignKey(
-        "catalog.Product",
-        verbose_name=_("product"),
-        on_delete=models.CASCADE,
-        related_name="prices",
-    )
+    product = product_fk("prices")
     trade_policy = models.ForeignKey(
         TradePolicy, verbose_name=_("trade policy"), on_delete=models.CASCADE, related_name="prices"
     )
@@ -97,11 +91,10 @@ class ProductPrice(TimestampedModel):
         ]
 
     def __str__(self) -> str:
-        """ "Default: R$ 112,90" (reads the trade policy: select it with the price)."""
         return f"{self.trade_policy}: {money_text(self.sale_price)}"
 
 
-# Choices of the rule fields: values from catalog/pricing.py's enums, labels for the admin.
+# Choices of the rule fields: catalog/pricing.py's values, the admin's labels.
 TRIGGER_LABELS = {
     Trigger.AUTOMATIC: _("Automatic (always applies)"),
     Trigger.COUPON: _("Coupon code"),

@@ -18,6 +18,7 @@ from infra.models import (
     weight_field,
 )
 
+from .fields import optional_fk, product_fk
 from .inventory import CargoType
 
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ class AttributeValue(TimestampedModel):
         constraints = [
             models.UniqueConstraint(
                 fields=["attribute", "label"], name="attribute_value_label_unique"
-            ),
+            )
         ]
 
     def __str__(self) -> str:
@@ -132,22 +133,8 @@ class Product(TimestampedModel):
     ncm = models.CharField(_("NCM"), max_length=20, blank=True)
     tax_exclusive = models.BooleanField(_("tax exclusive"), default=False)
 
-    brand = models.ForeignKey(
-        "catalog.Brand",
-        verbose_name=_("brand"),
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="products",
-    )
-    main_category = models.ForeignKey(
-        "catalog.Category",
-        verbose_name=_("main category"),
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="main_products",
-    )
+    brand = optional_fk("catalog.Brand", _("brand"), "products")
+    main_category = optional_fk("catalog.Category", _("main category"), "main_products")
     categories = models.ManyToManyField(
         "catalog.Category", verbose_name=_("categories"), blank=True, related_name="products"
     )
@@ -173,13 +160,11 @@ class Product(TimestampedModel):
     length = length_field(_("length"), default=ZERO)
     weight = weight_field(_("weight"), default=ZERO, help_text=_("Kilograms."))
 
-    parent = models.ForeignKey(
+    parent = optional_fk(
         "self",
-        verbose_name=_("parent"),
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="variations",
+        _("parent"),
+        "variations",
+        models.CASCADE,
         help_text=_("Set on a variation: the product it is a variation of."),
     )
     attribute_values = models.ManyToManyField(
@@ -192,9 +177,7 @@ class Product(TimestampedModel):
 
     objects = ProductQuerySet.as_manager()
 
-    # Set by the prefetches (`to_attr`) and annotations of catalog/selectors/ on the products
-    # they load: declared for the type checker only (no class attribute), absent
-    # (AttributeError) on a product loaded without them.
+    # Set by catalog/selectors/' prefetches and annotations (for the type checker only).
     active_stocks: list["Stock"]
     default_prices: list["ProductPrice"]
     all_prices: list["ProductPrice"]
@@ -251,8 +234,8 @@ class Product(TimestampedModel):
             raise ValidationError({"parent": _("A variation needs the product it belongs to.")})
 
     def inherit_from_parent(self) -> None:
-        """A variation is typed so and shares its parent's brand, category and cargo type
-        unless it has its own (derived data, kept consistent on every save)."""
+        """A variation is typed so and takes its parent's brand, category and cargo type
+        unless it has its own."""
         if self.parent_id is None:
             return
         self.type = ProductType.VARIATION
@@ -278,9 +261,7 @@ class MediaType(models.TextChoices):
 class ProductMedia(TimestampedModel):
     """An uploaded image (width, height and size read by Pillow) or an external video URL."""
 
-    product = models.ForeignKey(
-        Product, verbose_name=_("product"), on_delete=models.CASCADE, related_name="medias"
-    )
+    product = product_fk("medias")
     type = models.CharField(
         _("type"), max_length=10, choices=MediaType.choices, default=MediaType.IMAGE
     )
@@ -350,9 +331,7 @@ class GoogleGender(models.TextChoices):
 class ProductDescription(TimestampedModel):
     """A product's texts and SEO fields for one trade policy."""
 
-    product = models.ForeignKey(
-        Product, verbose_name=_("product"), on_delete=models.CASCADE, related_name="descriptions"
-    )
+    product = product_fk("descriptions")
     trade_policy = models.ForeignKey(
         "catalog.TradePolicy",
         verbose_name=_("trade policy"),
@@ -415,7 +394,7 @@ class ProductDescription(TimestampedModel):
         constraints = [
             models.UniqueConstraint(
                 fields=["product", "trade_policy"], name="product_description_unique_per_policy"
-            ),
+            )
         ]
 
     def __str__(self) -> str:

@@ -1,5 +1,4 @@
-"""What customers' reviews say of a product, kept on the catalog side (the feedback app
-writes it through catalog.services; the catalog never reads the reviews themselves)."""
+"""Review counts of a product (the feedback app writes them through catalog.services)."""
 
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -11,11 +10,7 @@ TENTH = Decimal("0.1")
 
 
 class ProductReviewSummary(models.Model):
-    """How many approved (active) reviews the product has with each score 1..5.
-
-    One row per product that has, or had, approved reviews; the count and the average are
-    derived from the five counters, so they can never disagree.
-    """
+    """Approved reviews of the product per score 1..5 (count and average derive from them)."""
 
     product = models.OneToOneField(
         "catalog.Product",
@@ -40,7 +35,6 @@ class ProductReviewSummary(models.Model):
 
     @property
     def counts(self) -> dict[int, int]:
-        """{score: approved reviews with that score} for every score 1..5."""
         return {score: getattr(self, f"score_{score}") for score in SCORES}
 
     @property
@@ -50,9 +44,8 @@ class ProductReviewSummary(models.Model):
     @property
     def average(self) -> Decimal:
         """Mean score rounded half-up to one decimal (0.0 without reviews)."""
-        counts = self.counts
-        total = sum(counts.values())
+        total = self.count
         if not total:
             return Decimal("0.0")
-        points = sum(score * n for score, n in counts.items())
+        points = sum(score * n for score, n in self.counts.items())
         return (Decimal(points) / Decimal(total)).quantize(TENTH, rounding=ROUND_HALF_UP)

@@ -1,5 +1,4 @@
-"""Reads of the category tree: every category as a plain row in one query, the visible tree
-built by catalog/tree.py, kept in process memory until a category changes (signals)."""
+"""Reads of the category tree (built by catalog/tree.py, kept until a category changes)."""
 
 from typing import Any
 
@@ -22,7 +21,7 @@ def category_rows() -> list[CategoryRow]:
 
 
 def category_index() -> CategoryIndex:
-    """Visible categories with parents and ordered children (kept until a category changes)."""
+    """Visible categories with parents and ordered children (kept)."""
     return kept(CATEGORY_CACHE, "index", lambda: build_index(category_rows()))
 
 

@@ -1,6 +1,4 @@
-"""Full product facts: what the full product shows beyond its own columns (prices, price
-rules, trade policies, variations, stock, status, review summary, description,
-breadcrumb), computed once per product and rendered by the API layer."""
+"""What the full product shows beyond its own columns, computed once per product."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -53,8 +51,7 @@ class ProductStatus(StrEnum):
 
 @dataclass(frozen=True)
 class StockFacts:
-    """Units of a product in one storage (or, with `storage_id` the fullest storage, in
-    all of them): a main product counts its active variations' units as its own."""
+    """Units of a product in one storage (or, as the total, in all of them)."""
 
     product_id: int
     storage_id: int
@@ -65,8 +62,6 @@ class StockFacts:
 
 @dataclass(frozen=True)
 class VariationFacts:
-    """The `variations` block of a full product: its family's active variations."""
-
     values: tuple[AttributeValue, ...]  # every value used, in display order
     combinations: tuple[dict[str, Any], ...]  # {productId, sku, name, combination, active, stock}
     attributes: tuple[dict[str, Any], ...]  # {id, name, values: [value ids]}
@@ -74,8 +69,6 @@ class VariationFacts:
 
 @dataclass(frozen=True)
 class FullProductFacts:
-    """The product and what it shows beyond its own columns (prices, variations, ...)."""
-
     product: Product
     price: pricing.Price
     original_price: pricing.Price
@@ -93,10 +86,9 @@ class FullProductFacts:
     related_ids: tuple[int, ...] = ()
     seals: tuple[SealData, ...] = ()  # live at the context's moment
     filters: tuple[FilterFacts, ...] = ()
-    # The next moment these facts may change by themselves (a seal's start or end); the
-    # rendered full product is not kept past it.
+    # The next moment these facts may change by themselves (a seal's start or end).
     valid_until: datetime | None = None
-    # Every category of the product with their ancestors (banner groups, seals)
+    # The product's categories with their ancestors.
     category_ids: frozenset[int] = frozenset()
 
 
@@ -141,9 +133,8 @@ def product_description_pick(
 
 
 def product_stocks_get(product: Product) -> tuple[StockFacts, tuple[StockFacts, ...]]:
-    """(total, per storage) of the product's units in active storages; a main product
-    adds its active variations' units (`product_stock_rows`). The total's storage is the
-    one holding the most available units (0 when none)."""
+    """(total, per storage) units in active storages; the total's storage is the one
+    holding the most available units (0 when none)."""
     by_storage: dict[int, list[Stock]] = {}
     for row in product_stock_rows(product):
         by_storage.setdefault(row.storage_id, []).append(row)
@@ -153,7 +144,6 @@ def product_stocks_get(product: Product) -> tuple[StockFacts, tuple[StockFacts, 
 
 
 def _summed(product: Product, storage_id: int, rows: Sequence[Stock | StockFacts]) -> StockFacts:
-    """The units of `rows` (Stock rows or StockFacts) as the product's in `storage_id`."""
     return StockFacts(
         product_id=product.pk,
         storage_id=storage_id,
@@ -173,8 +163,7 @@ def product_status_get(product: Product, stock: StockFacts) -> ProductStatus:
 
 
 def product_review_summary_get(product: Product) -> ProductReviewSummary | None:
-    """The product's approved reviews per score (select_related `review_summary`), or None
-    when it has none."""
+    """The product's review summary, None without approved reviews."""
     try:
         summary: ProductReviewSummary = product.review_summary
     except ObjectDoesNotExist:
@@ -185,8 +174,7 @@ def product_review_summary_get(product: Product) -> ProductReviewSummary | None:
 def product_price_rules_get(
     product: Product, context: PriceContext
 ) -> tuple[PriceRule, ...] | None:
-    """The price rules applying to the product now (`pricing.rules_for_product`), as the
-    cached rule records (no query on a warm cache); None when none applies."""
+    """The rule records `pricing.rules_for_product` picks (cached), None when none."""
     applying = pricing.rules_for_product(
         product_pricing_data(product, context),
         context.rules,
@@ -198,8 +186,8 @@ def product_price_rules_get(
 
 
 def product_trade_policies_get(product: Product) -> tuple[TradePolicy, ...] | None:
-    """The active trade policies the product has a price in (`all_prices` prefetch, with
-    its policy), default first; None when that is the default policy alone (or none)."""
+    """The active policies the product has a price in, default first; None when only the
+    default one (or none)."""
     policies = {
         row.trade_policy.pk: row.trade_policy
         for row in product.all_prices
@@ -213,9 +201,7 @@ def product_trade_policies_get(product: Product) -> tuple[TradePolicy, ...] | No
 def full_product_facts_get(
     *, product: Product, context: PriceContext, quantity: int = 1
 ) -> FullProductFacts:
-    """Everything the full product shows that is computed (product from
-    `product_full_queryset()`: no query here but the cached category index, price rule
-    records and seals)."""
+    """The facts of a product of `product_full_queryset()` (no query but cached reads)."""
     stock, stocks = product_stocks_get(product)
     variations = product_variations_get(product)
     category_ids = product_category_ids(product, context.categories)

@@ -1,5 +1,4 @@
-"""Reads of what staff put around a product page: seals (cached plain data, the schedule
-applied per moment), related and indicated products (a prefetch recipe) and filters."""
+"""Reads of seals, related and indicated products, and filters of a product."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -19,8 +18,7 @@ from .caches import PRODUCTS_CACHE
 
 @dataclass(frozen=True)
 class SealData:
-    """A seal as the full product shows it (`image`: the storage name of the fitted copy,
-    or of the upload until the copy exists)."""
+    """A seal as the full product shows it (`image`: a storage name)."""
 
     id: int
     name: str
@@ -39,13 +37,11 @@ class SealData:
 
 
 def active_seals() -> tuple[SealData, ...]:
-    """Every active seal with its targets, as plain data (cached under `products`, which a
-    seal change bumps; the schedule is applied by `product_seals_get`). Three queries on
-    a miss whatever the number of seals and targets."""
+    """Every active seal with its targets, as plain data (kept; the schedule is applied by
+    `product_seals_get`)."""
 
     def build() -> tuple[SealData, ...]:
         seals = Seal.objects.active().prefetch_related(
-            # feed SealData.product_ids / category_ids (ids only: no join to the catalog)
             Prefetch("products", queryset=Product.objects.only("id")),
             Prefetch("categories", queryset=Category.objects.only("id")),
         )
@@ -70,8 +66,7 @@ def active_seals() -> tuple[SealData, ...]:
 
 
 def product_category_ids(product: Product, index: CategoryIndex) -> frozenset[int]:
-    """The product's main and other categories (a variation's: its parent's too), with
-    their ancestors; from the `categories` / `parent__categories` prefetches."""
+    """The product's categories (a variation's: its parent's too), with their ancestors."""
     ids = {category.pk for category in prefetched(product, "categories")}
     if product.main_category_id is not None:
         ids.add(product.main_category_id)
@@ -84,14 +79,10 @@ def product_category_ids(product: Product, index: CategoryIndex) -> frozenset[in
 
 
 def product_seals_get(
-    *,
-    product: Product,
-    category_ids: frozenset[int],
-    moment: datetime,
-    seals: Iterable[SealData],
+    *, product: Product, category_ids: frozenset[int], moment: datetime, seals: Iterable[SealData]
 ) -> tuple[tuple[SealData, ...], datetime | None]:
     """The seals live on the product at `moment`, in display order, and the next moment
-    that list may change by itself (a start or end of one of the product's seals)."""
+    that may change."""
     product_ids = {product.pk, *([product.parent_id] if product.parent_id else [])}
     mine = [
         seal for seal in seals if seal.product_ids & product_ids or seal.category_ids & category_ids
@@ -104,8 +95,7 @@ def product_seals_get(
 
 
 def visible_relations_prefetch(prefix: str = "") -> Prefetch[Any]:
-    """Feeds `visible_relations` of the product at `prefix`: its relations to sellable
-    products (active, and with an active parent for a variation), in display order."""
+    """Feeds `visible_relations` of the product at `prefix`: relations to sellable products."""
     sellable = Q(target__active=True) & (
         Q(target__parent__isnull=True) | Q(target__parent__active=True)
     )
@@ -117,8 +107,7 @@ def visible_relations_prefetch(prefix: str = "") -> Prefetch[Any]:
 
 
 def product_relation_ids(product: Product) -> dict[str, tuple[int, ...]]:
-    """{kind: target ids in display order}: the product's own relations, else (for a
-    variation without any) its parent's. From `visible_relations_prefetch`."""
+    """{kind: target ids in display order}: the product's own relations, else its parent's."""
     relations = product.visible_relations
     if not relations and product.parent is not None:
         relations = product.parent.visible_relations
@@ -130,8 +119,6 @@ def product_relation_ids(product: Product) -> dict[str, tuple[int, ...]]:
 
 @dataclass(frozen=True)
 class FilterFacts:
-    """An entry of `filters`: a filterable attribute and the product's values of it."""
-
     attribute_id: int
     name: str
     values: tuple[AttributeValue, ...]
@@ -140,8 +127,8 @@ class FilterFacts:
 def product_filters_get(
     product: Product, family_values: Iterable[AttributeValue]
 ) -> tuple[FilterFacts, ...]:
-    """The values of filterable attributes the product carries itself or through its
-    family's active variations (`family_values`), grouped by attribute in display order."""
+    """The product's and its family's (`family_values`) values of filterable attributes,
+    by attribute in display order."""
     values = (*prefetched(product, "attribute_values"), *family_values)
     grouped = values_by_attribute(value for value in values if value.attribute.filterable)
     return tuple(

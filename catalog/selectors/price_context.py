@@ -1,5 +1,4 @@
-"""The price context (prices.py's PriceContext) of a request: trade policy, moment, live
-rules, category index, payment terms; and what a list of products sells at now."""
+"""The PriceContext of a request, and what a list of products sells at now."""
 
 from datetime import datetime
 
@@ -28,10 +27,8 @@ def price_context_get(
     moment: datetime | None = None,
     price_rule: PriceRule | None = None,
 ) -> PriceContext:
-    """Price context for a trade policy (default: the store's default) at `moment` (now).
-
-    `price_rule` is an extra rule that wins whenever it applies (an upsell offer's).
-    """
+    """Price context of a trade policy (else the default) at `moment` (else now);
+    `price_rule` wins whenever it applies (an upsell offer's)."""
     cash = payment_terms_get(option_id=None, kind=PaymentOptionKind.CASH_DISCOUNT)
     installments = payment_terms_get(option_id=None, kind=PaymentOptionKind.INSTALLMENTS)
     return PriceContext(
@@ -47,14 +44,11 @@ def price_context_get(
 
 
 def selling_prices_get(products: list[Product]) -> dict[int, pricing.Price]:
-    """{product id: the price the storefront shows now in the default trade policy} (one
-    item, no coupon: the stored sale price after the automatic price rules; the base price
-    when the policy has no price of the product). A fixed number of queries for any number
-    of products (the staff's product list)."""
+    """{product id: its price now in the default trade policy} (one item, no coupon), in a
+    fixed number of queries."""
     prefetch_related_objects(
         products,
-        # what product_price_get reads: the policy's price row, the categories of category
-        # rules (a variation's parent's too)
+        # what product_price_get reads
         Prefetch("prices", to_attr="all_prices"),
         "categories",
         "parent__categories",

@@ -1,5 +1,4 @@
-"""Reads of trade policies, price rules and prices: the contract's Price object of a
-product in a price context (the rules themselves are catalog/pricing.py's)."""
+"""Reads of trade policies, price rules and prices (the rules are catalog/pricing.py's)."""
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -42,7 +41,6 @@ def default_trade_policy_id() -> int | None:
 
 
 def trade_policy_exists(*, trade_policy_id: int) -> bool:
-    """Whether an active trade policy has this id (the active ids are kept)."""
     if not is_db_id(trade_policy_id):
         return False
     active = kept(
@@ -62,8 +60,7 @@ RULE_FIELDS = (
 
 
 def price_rule_data(rule: PriceRule) -> pricing.RuleData:
-    """Plain data of a rule (reads its four many-to-many relations, PRICE_RULE_RELATIONS:
-    prefetch them)."""
+    """Plain data of a rule (prefetch PRICE_RULE_RELATIONS)."""
     return pricing.RuleData(
         id=rule.pk,
         code=rule.code or None,
@@ -79,12 +76,11 @@ PRICE_RULE_RELATIONS = ("trade_policies", "products", "categories", "brands")
 
 
 def price_rules_with_targets() -> LiveQuerySet[PriceRule]:
-    # feeds RuleData.trade_policy_ids / product_ids / category_ids / brand_ids
     return PriceRule.objects.prefetch_related(*PRICE_RULE_RELATIONS)
 
 
 def active_price_rules() -> tuple[pricing.RuleData, ...]:
-    """Every active rule as plain data (kept; the moment is checked by pricing.py)."""
+    """Every active rule as plain data (kept)."""
     return kept(
         PRICE_RULE_CACHE,
         "active",
@@ -93,8 +89,7 @@ def active_price_rules() -> tuple[pricing.RuleData, ...]:
 
 
 def active_price_rule_records() -> dict[int, PriceRule]:
-    """Every active rule as a model instance with its targets prefetched, by id (cached:
-    what the full product's `priceRules` renders; a fixed number of queries on a miss)."""
+    """Every active rule record with its targets, by id (kept: `priceRules` renders them)."""
     return kept(
         PRICE_RULE_CACHE,
         "active-records",
@@ -102,8 +97,7 @@ def active_price_rule_records() -> dict[int, PriceRule]:
     )
 
 
-# What pricing reads of a product row (`.values(*PRICING_FIELDS)`), plus its categories'
-# ids and its parent's; and of its price row in the policy (pricing.StoredPrice's fields).
+# What pricing reads of a product row and of its price row (pricing.StoredPrice's fields).
 PRICING_FIELDS = ("id", "base_price", "active", "parent_id", "brand_id", "main_category_id")
 STORED_PRICE_FIELDS = ("sale_price", "comparison_price", "markup", "available_for_sale")
 
@@ -111,8 +105,8 @@ STORED_PRICE_FIELDS = ("sale_price", "comparison_price", "markup", "available_fo
 def pricing_data_from_row(
     row: Mapping[str, Any], category_ids: Iterable[int], context: PriceContext
 ) -> pricing.ProductData:
-    """pricing.ProductData of a product row (PRICING_FIELDS) whose own and parent's
-    categories are `category_ids` (the main category is added here)."""
+    """pricing.ProductData of a product row (PRICING_FIELDS) and its and its parent's
+    categories (the main category is added here)."""
     ids = set(category_ids)
     if row["main_category_id"] is not None:
         ids.add(row["main_category_id"])
@@ -127,7 +121,7 @@ def pricing_data_from_row(
 
 
 def product_pricing_data(product: Product, context: PriceContext) -> pricing.ProductData:
-    """pricing_data_from_row of an instance (its categories and its parent's prefetched)."""
+    """pricing_data_from_row of an instance (categories prefetched)."""
     category_ids = [c.pk for c in prefetched(product, "categories")]
     if product.parent is not None:
         category_ids += [c.pk for c in prefetched(product.parent, "categories")]
@@ -136,9 +130,7 @@ def product_pricing_data(product: Product, context: PriceContext) -> pricing.Pro
 
 
 def _stored_price(product: Product, trade_policy_id: int | None) -> pricing.StoredPrice | None:
-    """The price row of the policy, from the `all_prices` prefetch (`product_full_queryset()`):
-    a product loaded without it fails loudly (AttributeError) rather than querying once per
-    product."""
+    """The policy's price row, from the `all_prices` prefetch."""
     rows: list[ProductPrice] = product.all_prices
     row = next((row for row in rows if row.trade_policy_id == trade_policy_id), None)
     if row is None:
@@ -154,11 +146,8 @@ def price_get(
     quantity: int = 1,
     apply_rules: bool = True,
 ) -> pricing.Price:
-    """The contract's Price of a product's pricing data and its stored price in the
-    context's trade policy (None: it has none there).
-
-    `apply_rules=False` gives the stored price (the Upsell product's `originalPrice`).
-    """
+    """The contract's Price of a product in the context (`apply_rules=False`: the stored
+    price, the Upsell product's `originalPrice`)."""
     request = pricing.PriceRequest(
         trade_policy_id=context.trade_policy_id,
         moment=context.moment,
@@ -176,13 +165,8 @@ def price_get(
 
 
 def product_price_get(
-    *,
-    product: Product,
-    context: PriceContext,
-    quantity: int = 1,
-    apply_rules: bool = True,
+    *, product: Product, context: PriceContext, quantity: int = 1, apply_rules: bool = True
 ) -> pricing.Price:
-    """price_get of a Product instance (`product_full_queryset()`'s prefetches)."""
     return price_get(
         product_pricing_data(product, context),
         _stored_price(product, context.trade_policy_id),

@@ -1,5 +1,4 @@
-"""Reads of products: the prefetch recipes of each product shape (summary, full product),
-the active product by id, and stock levels."""
+"""Reads of products: prefetch recipes of the product shapes, active product, stock."""
 
 from collections.abc import Iterable
 from typing import Any
@@ -17,24 +16,19 @@ from .merchandising import visible_relations_prefetch
 
 
 def product_namespaces(product_ids: Iterable[int]) -> list[str]:
-    """The version namespaces of single products: a change to one product's stock, prices,
-    medias, descriptions, relations or review summary bumps only its own and its main
-    product's (catalog/signals.py), so fragments and answers of other products stay."""
+    """The version namespaces of single products (bumped by catalog/signals.py)."""
     return [f"product:{product_id}" for product_id in product_ids]
 
 
-# The prefetches' `to_attr` lists and the `available_units` annotation below are declared on
-# Product for their readers (as annotations only: no attribute exists at runtime). The
-# django-stubs plugin takes any declared name for a real attribute and refuses to set it
-# (`no-redef`), hence the ignores naming this note.
+# The `to_attr` lists and `available_units` below are declared on Product, which the
+# django-stubs plugin refuses to set (`no-redef`): the ignores name this note.
 
 # Read models warm from the first CATALOGUE_LIMIT products (infra.cache.Warm).
 CATALOGUE_LIMIT = 5_000
 
 
 def catalogue_ids(start: int, stop: int) -> tuple[int, ...]:
-    """Product ids `start` to `stop` (of the first CATALOGUE_LIMIT), in order (kept until a
-    product is added or removed)."""
+    """Product ids `start` to `stop` of the first CATALOGUE_LIMIT, in order (kept)."""
     every = kept(
         PRODUCTS_CACHE,
         "catalogue-ids",
@@ -66,11 +60,8 @@ def _stocked_variations() -> ProductQuerySet[Product]:
 
 
 def product_summary_related(prefix: str = "") -> tuple[list[str], list[Prefetch[Any] | str]]:
-    """select_related names and prefetches feeding the Product summary at `prefix`.
-
-    `prefix` is the relation path from the queried model to the product ("" for
-    Product itself, "product" for reviews and comments).
-    """
+    """select_related names and prefetches feeding the Product summary at `prefix` (the
+    path from the queried model to the product, "" for Product itself)."""
     p = f"{prefix}__" if prefix else ""
     select = [f"{p}brand", f"{p}main_category"]
     if prefix:
@@ -92,8 +83,7 @@ def product_summary_related(prefix: str = "") -> tuple[list[str], list[Prefetch[
         ),
         # feeds `combination` and `currentAttributes`
         Prefetch(f"{p}attribute_values", queryset=_attribute_values()),
-        # feeds `stock` of a main product: its active variations' units are its own (one
-        # query, units summed in it, so the count is the same with or without variations)
+        # feeds `stock` of a main product: its active variations' units (summed in one query)
         Prefetch(f"{p}variations", queryset=_stocked_variations(), to_attr="stocked_variations"),
     ]
     return select, prefetch
@@ -135,8 +125,7 @@ def product_full_queryset() -> ProductQuerySet[Product]:
         Prefetch("variations", queryset=_variations(), to_attr="active_variations"),
         # feeds `variations` of a variation (its siblings)
         Prefetch("parent__variations", queryset=_variations(), to_attr="active_variations"),
-        # feed `indicatedProducts` / `relatedProducts` (a variation without its own: the
-        # parent's)
+        # feed `indicatedProducts` / `relatedProducts` (else the parent's)
         visible_relations_prefetch(),
         visible_relations_prefetch("parent__"),
     )
@@ -150,10 +139,8 @@ def product_get_active(*, product_id: int) -> Product | None:
 
 
 def product_stock_rows(product: Product) -> list[Stock]:
-    """The product's Stock rows in active storages, plus, for a main product, those of its
-    active variations (whose units are the main product's): from the `active_stocks` and
-    `active_variations` prefetches of `product_full_queryset()` (a product loaded without
-    them fails loudly rather than querying once per row)."""
+    """Stock rows in active storages, a main product's with its active variations'
+    (prefetches of `product_full_queryset()`)."""
     rows = list(product.active_stocks)
     if product.parent_id is None:
         for variation in product.active_variations:
@@ -162,8 +149,8 @@ def product_stock_rows(product: Product) -> list[Stock]:
 
 
 def product_available_stock(product: Product) -> int:
-    """Units available over active storages; a main product adds its active variations'
-    (the `active_stocks` and `stocked_variations` prefetches of `product_summary_related`)."""
+    """Units available over active storages, a main product's with its active variations'
+    (prefetches of `product_summary_related`)."""
     own = sum(stock.available for stock in product.active_stocks)
     if product.parent_id is not None:
         return own

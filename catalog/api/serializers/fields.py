@@ -11,15 +11,14 @@ from rest_framework import serializers
 
 
 def file_url(file: FieldFile | None, base_url: str | None = None) -> str | None:
-    """Absolute URL of a stored file against `base_url` (the request's origin, e.g.
-    "https://shop.example.com/"; else settings.PUBLIC_BASE_URL), or None without a file."""
+    """Absolute URL of a stored file against `base_url` (else PUBLIC_BASE_URL), or None."""
     if not file:
         return None
     return absolute_url(file.url, base_url)
 
 
 def stored_file_url(name: str, base_url: str | None = None) -> str | None:
-    """Absolute URL of the file stored as `name` in the default storage (None when empty)."""
+    """file_url of the file stored as `name` in the default storage."""
     if not name:
         return None
     return absolute_url(default_storage.url(name), base_url)

@@ -10,9 +10,10 @@ from infra.prefetch import prefetched
 from storefront.api.payment_serializers import InstallmentSerializer
 
 from ...models import ProductDescription, ProductReviewSummary
-from ...selectors import FullProductFacts, ProductStatus, SealData
+from ...selectors import FullProductFacts, ProductStatus
+from ...selectors.merchandising import SealData
 from .fields import MoneyField, OptionalTextField, stored_file_url
-from .price_rules import PriceRuleSchedulingSerializer, PriceRuleSerializer
+from .price_rules import PriceRuleSchedulingSerializer, PriceRuleSerializer, scheduling
 from .summary import (
     AttributeSerializer,
     AttributeValueSerializer,
@@ -203,8 +204,6 @@ class SealSchedulingSerializer(PriceRuleSchedulingSerializer):  # the seal's sch
 class SealSerializer(serializers.Serializer):
     """A seal (badge) staff put on the product or one of its categories, live now."""
 
-    # rendered from a `catalog.selectors.SealData`
-
     id = serializers.IntegerField()
     name = serializers.CharField()
     image = serializers.SerializerMethodField()
@@ -218,16 +217,12 @@ class SealSerializer(serializers.Serializer):
 
     @extend_schema_field(SealSchedulingSerializer(allow_null=True))
     def get_scheduling(self, seal: SealData) -> dict[str, Any] | None:
-        if seal.start_at is None and seal.end_at is None:
-            return None
-        return SealSchedulingSerializer(seal).data
+        return scheduling(seal, SealSchedulingSerializer)
 
 
 class FilterSerializer(serializers.Serializer):
     """A filterable attribute and the values the product (or one of its active
     variations) has of it, in display order."""
-
-    # rendered from a `catalog.selectors.FilterFacts`
 
     attributeId = serializers.IntegerField(source="attribute_id")
     name = serializers.CharField()

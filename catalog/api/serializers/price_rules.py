@@ -26,6 +26,13 @@ class PriceRuleSchedulingSerializer(serializers.Serializer):
     endDate = serializers.DateTimeField(source="end_at", allow_null=True)
 
 
+def scheduling(item: Any, serializer: type[serializers.Serializer]) -> dict[str, Any] | None:
+    """The `scheduling` block of a rule or seal, None when it has neither start nor end."""
+    if item.start_at is None and item.end_at is None:
+        return None
+    return serializer(item).data
+
+
 class PriceRuleSerializer(serializers.Serializer):
     """The contract's Price rule (prefetch selectors.PRICE_RULE_RELATIONS)."""
 
@@ -57,6 +64,4 @@ class PriceRuleSerializer(serializers.Serializer):
 
     @extend_schema_field(PriceRuleSchedulingSerializer(allow_null=True))
     def get_scheduling(self, rule: PriceRule) -> dict[str, Any] | None:
-        if rule.start_at is None and rule.end_at is None:
-            return None
-        return PriceRuleSchedulingSerializer(rule).data
+        return scheduling(rule, PriceRuleSchedulingSerializer)

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from infra.prefetch import prefetched
 
 from ...models import AttributeValue, MediaType, Product, ProductMedia
-from ...selectors import product_available_stock
+from ...selectors.products import product_available_stock
 from .fields import MoneyField, NullableTextField, file_url
 
 
@@ -107,7 +107,7 @@ class ProductSummarySerializer(serializers.Serializer):
     @extend_schema_field(MoneyField())
     def get_comparisonPrice(self, product: Product) -> Decimal:
         """Default trade policy: its comparison price, else its sale price, else base price."""
-        rows = product.default_prices  # a prefetch of selectors.product_summary_related
+        rows = product.default_prices
         if not rows:
             return product.base_price
         return rows[0].comparison_price if rows[0].comparison_price > 0 else rows[0].sale_price
@@ -131,12 +131,8 @@ class ReviewProductSummarySerializer(ProductSummarySerializer):
         return {"productId": data.pop("productId"), **data}
 
 
-# --- Full product (contract 2.11 Upsell product) -------------------------------
-
-
 class RenderedField(serializers.Field):
-    """A value already rendered elsewhere (a product fragment of catalog.api.fragments),
-    passed through as it is. Subclass it with `@extend_schema_field(...)` to document it."""
+    """A value rendered elsewhere (catalog.api.fragments), passed through as it is."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("read_only", True)
