@@ -100,21 +100,19 @@ postal_import_sample_view = sample_view(
 )
 
 
-# Every import form: a dry run first, by default.
-DRY_RUN = forms.BooleanField(
-    required=False,
-    initial=True,
-    label=_("Dry run"),
-    help_text=_("Check the file without saving anything; the summary then offers to import it."),
-)
-
-
 class CsvImportForm(forms.Form):
     file = forms.FileField(
         label=_("CSV file"),
         help_text=_("UTF-8, comma-separated, with a header row (see the columns below)."),
     )
-    dry_run = DRY_RUN
+    dry_run = forms.BooleanField(  # a dry run first, by default
+        required=False,
+        initial=True,
+        label=_("Dry run"),
+        help_text=_(
+            "Check the file without saving anything; the summary then offers to import it."
+        ),
+    )
 
 
 class RowsImportForm(CsvImportForm):
@@ -126,7 +124,8 @@ class RowsImportForm(CsvImportForm):
     )
 
 
-class PostalImportForm(forms.Form):
+class PostalImportForm(CsvImportForm):
+    field_order = ("file", "country", "dry_run")
     file = forms.FileField(
         label=_("File"),
         help_text=_(
@@ -143,7 +142,6 @@ class PostalImportForm(forms.Form):
             "GeoNames dump names the country on each line."
         ),
     )
-    dry_run = DRY_RUN
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -17,12 +17,7 @@ from infra.cache import cache_namespace_bump
 
 from ..countries import Country, country_get, country_name, state_code_get
 from ..models import PostalCode, PostalFileFormat
-from ..models.postal_codes import (
-    CITY_MAX,
-    COMPLEMENT_MAX,
-    DISTRICT_MAX,
-    PUBLIC_PLACE_MAX,
-)
+from ..models.postal_codes import CITY_MAX, COMPLEMENT_MAX, DISTRICT_MAX, PUBLIC_PLACE_MAX
 from ..postal import InvalidPostalCode, normalize_postal_code
 from ..selectors import POSTAL_CODES_CACHE, PostalCodeData
 from .base import (
