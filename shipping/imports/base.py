@@ -150,30 +150,24 @@ def csv_records(lines: Iterable[str]) -> Iterator[tuple[int, list[str] | None, s
 
 def csv_with_header(
     lines: Iterable[str],
-) -> tuple[list[str], Iterator[tuple[int, list[str] | None, str]]]:
-    """The header of a CSV file and its other records (as `csv_records`); FileFormatError
-    when the file is empty or its header cannot be read."""
+    required: Sequence[str],
+    optional: Iterable[str] = (),
+    aliases: Mapping[str, str] | None = None,
+) -> tuple[dict[str, int], Iterator[tuple[int, list[str] | None, str]]]:
+    """Where each known column of a CSV file's header is (names in any case, or one of
+    their `aliases`), and its other records (as `csv_records`); FileFormatError when the
+    file is empty, its header unreadable or without a required column."""
     records = csv_records(lines)
-    for number, fields, error in records:
-        if fields is None:
+    for number, header, error in records:
+        if header is None:
             raise FileFormatError(
                 gettext("The CSV header (line %(line)d) cannot be read: %(error)s.")
                 % {"line": number, "error": error}
             )
-        return fields, records
-    raise FileFormatError(gettext("The CSV file is empty: it needs a header row."))
-
-
-def column_positions(
-    header: list[str],
-    required: Sequence[str],
-    optional: Iterable[str] = (),
-    aliases: Mapping[str, str] | None = None,
-) -> dict[str, int]:
-    """Where each known column of a CSV header is (names in any case, or one of their
-    `aliases`); FileFormatError when a required one is missing."""
-    names = [name.strip().lower() for name in header]
-    names = [(aliases or {}).get(name, name) for name in names]
+        break
+    else:
+        raise FileFormatError(gettext("The CSV file is empty: it needs a header row."))
+    names = [(aliases or {}).get(name.strip().lower(), name.strip().lower()) for name in header]
     missing = [column for column in required if column not in names]
     if missing:
         raise FileFormatError(
@@ -184,7 +178,10 @@ def column_positions(
             )
             % {"missing": ", ".join(missing), "expected": ", ".join(required)}
         )
-    return {column: names.index(column) for column in (*required, *optional) if column in names}
+    positions = {
+        column: names.index(column) for column in (*required, *optional) if column in names
+    }
+    return positions, records
 
 
 def parsed_rows(

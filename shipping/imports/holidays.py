@@ -21,7 +21,6 @@ from .base import (
     Progress,
     RowError,
     clean_text,
-    column_positions,
     csv_with_header,
     parsed_rows,
     text_lines,
@@ -104,8 +103,9 @@ def holidays_import(
         return found & set(keys)
 
     try:
-        header, records = csv_with_header(text_lines(stream, progress))
-        positions = column_positions(header, REQUIRED, OPTIONAL, ALIASES)
+        positions, records = csv_with_header(
+            text_lines(stream, progress), REQUIRED, OPTIONAL, ALIASES
+        )
         upserter = BatchUpserter(
             model=Holiday,
             columns=HolidayValues._fields,

@@ -28,7 +28,6 @@ from .base import (
     Progress,
     RowError,
     clean_text,
-    column_positions,
     csv_with_header,
     parse_decimal,
     parsed_rows,
@@ -211,8 +210,7 @@ def postal_codes_import(
             numbered = ((number, line, "") for number, line in enumerate(lines, 1) if line.strip())
             rows = parsed_rows(numbered, report, parse_geonames_line)
         else:
-            header, records = csv_with_header(lines)
-            positions = column_positions(header, CSV_COLUMNS)
+            positions, records = csv_with_header(lines, CSV_COLUMNS)
             rows = parsed_rows(records, report, lambda f: parse_csv_fields(f, positions, target))
         for row in rows:
             upserter.add(row)

@@ -26,7 +26,6 @@ from .base import (
     ImportReport,
     Progress,
     RowError,
-    column_positions,
     csv_with_header,
     parse_decimal,
     parse_int,
@@ -179,8 +178,9 @@ def shipping_rows_import(
         return found & set(keys)
 
     try:
-        header, records = csv_with_header(text_lines(stream, progress))
-        positions = column_positions(header, ROW_COLUMNS, VARIABLE_COLUMNS, ALIASES)
+        positions, records = csv_with_header(
+            text_lines(stream, progress), ROW_COLUMNS, VARIABLE_COLUMNS, ALIASES
+        )
         upserter = BatchUpserter(
             model=ShippingRow,
             columns=ShippingRowValues._fields,

@@ -15,7 +15,7 @@ from operator import itemgetter
 from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist
-from django.db import connections, models, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 
 from .base import ImportReport
@@ -30,9 +30,9 @@ def chunked(items: Sequence, size: int) -> Iterable[Sequence]:
         yield items[start : start + size]
 
 
-def query_params_limit(using: str = "default") -> int:
+def query_params_limit() -> int:
     """How many parameters one statement may carry on this database (SQLite: 999)."""
-    return connections[using].features.max_query_params or 10_000
+    return connection.features.max_query_params or 10_000
 
 
 def column_field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
@@ -62,14 +62,13 @@ def upsert_sql(
     unique_fields: Sequence[str],
     update_fields: Sequence[str],
     source_table: str = "",
-    using: str = "default",
 ) -> str:
     """`INSERT ... ON CONFLICT (unique_fields) DO UPDATE SET update_fields` (field names).
 
     Parameters: one for each of `constants`, then one for each of `columns`; with
     `source_table`, only the constants, the columns being read from that table.
     """
-    quote = connections[using].ops.quote_name
+    quote = connection.ops.quote_name
     meta = model._meta
 
     def column(name: str) -> str:
@@ -94,7 +93,6 @@ def stored_keys(
     *,
     key_fields: Sequence[str],
     keys: Iterable[tuple],
-    using: str = "default",
 ) -> set[tuple]:
     """Which of `keys` (values of `key_fields`, text or integer columns) are stored.
 
@@ -102,7 +100,6 @@ def stored_keys(
     group (PostgreSQL: one array parameter through `unnest`, which parses and plans far
     faster than ten thousand literals or `= ANY(%s)`), served by the unique index.
     """
-    connection = connections[using]
     quote = connection.ops.quote_name
     meta = model._meta
     *prefix, last = (quote(column_name(model, name)) for name in key_fields)
@@ -122,7 +119,7 @@ def stored_keys(
             else:
                 queries = [
                     (f"{select}{last} IN ({', '.join(['%s'] * len(chunk))})", [*head, *chunk])
-                    for chunk in chunked(values, query_params_limit(using) - len(prefix))
+                    for chunk in chunked(values, query_params_limit() - len(prefix))
                 ]
             for sql, params in queries:
                 cursor.execute(sql, params)
@@ -130,11 +127,9 @@ def stored_keys(
     return found
 
 
-def staging_sql(
-    model: type[models.Model], *, columns: Sequence[str], using: str = "default"
-) -> tuple[str, str, str]:
+def staging_sql(model: type[models.Model], *, columns: Sequence[str]) -> tuple[str, str, str]:
     """PostgreSQL: the SQL that creates, fills (COPY) and drops the temporary batch table."""
-    quote = connections[using].ops.quote_name
+    quote = connection.ops.quote_name
     meta = model._meta
     names = ", ".join(quote(column_name(model, name)) for name in columns)
     staging = quote(STAGING_TABLE)
@@ -163,7 +158,6 @@ class BatchUpserter:
     report: ImportReport
     batch_size: int = DEFAULT_BATCH_SIZE
     after_batch: Callable[[], None] | None = None
-    using: str = "default"
     _pending: dict[tuple, tuple] = field(default_factory=dict)
     _lines: int = 0
 
@@ -177,7 +171,7 @@ class BatchUpserter:
         update_fields = [*self.update_fields]
         if "updated_at" in self._timestamps and "updated_at" not in update_fields:
             update_fields.append("updated_at")
-        self._copy = connections[self.using].vendor == "postgresql"
+        self._copy = connection.vendor == "postgresql"
         self._sql = upsert_sql(
             self.model,
             constants=self._timestamps,
@@ -185,13 +179,12 @@ class BatchUpserter:
             unique_fields=self.unique_fields,
             update_fields=update_fields,
             source_table=STAGING_TABLE if self._copy else "",
-            using=self.using,
         )
         if self._copy:
             # Dropped by the batch itself, not ON COMMIT: inside an outer transaction
             # (tests, a caller's atomic block) a batch ends with a savepoint, not a commit.
             self._create_staging, self._copy_staging, self._drop_staging = staging_sql(
-                self.model, columns=self.columns, using=self.using
+                self.model, columns=self.columns
             )
 
     def add(self, row: tuple) -> None:
@@ -204,7 +197,7 @@ class BatchUpserter:
         if not self._pending:
             return
         keys = list(self._pending)
-        with transaction.atomic(using=self.using):
+        with transaction.atomic():
             existing = self.existing_keys(keys)
             if not self.report.dry_run:
                 self._write(list(self._pending.values()))
@@ -217,7 +210,6 @@ class BatchUpserter:
             self.after_batch()
 
     def _write(self, rows: list[tuple]) -> None:
-        connection = connections[self.using]
         now = timezone.now()
         stamps = tuple(
             column_field(self.model, name).get_db_prep_save(now, connection)
