@@ -213,8 +213,7 @@ class NoLimit(NumberField):
 
     def __init__(self, *, limit, **kwargs):
         self.limit = limit
-        kwargs["required"] = False
-        super().__init__(**kwargs)
+        super().__init__(required=False, min_value=0, help_text=_("Empty: no limit."), **kwargs)
 
     def prepare_value(self, value):
         try:
@@ -239,20 +238,10 @@ class NoLimitMoneyField(NoLimit, MoneyField):
 
 class ShippingRowForm(forms.ModelForm):
     final_weight = NoLimitWeightField(
-        limit=MAX_WEIGHT,
-        max_digits=10,
-        decimal_places=3,
-        min_value=0,
-        label=_("Final weight (kg)"),
-        help_text=_("Empty: no limit."),
+        limit=MAX_WEIGHT, max_digits=10, decimal_places=3, label=_("Final weight (kg)")
     )
     final_price = NoLimitMoneyField(
-        limit=MAX_ORDER_VALUE,
-        max_digits=12,
-        decimal_places=2,
-        min_value=0,
-        label=_("Final order value (BRL)"),
-        help_text=_("Empty: no limit."),
+        limit=MAX_ORDER_VALUE, max_digits=12, decimal_places=2, label=_("Final order value (BRL)")
     )
 
     class Meta:
@@ -272,7 +261,6 @@ class ShippingRowAdmin(OwnPagesMixin, SafeAutocompleteMixin, admin.ModelAdmin):
         "days",
     )
     list_filter = ("table__carrier", TableFilter)
-    list_select_related = ("table", "table__carrier")
     search_fields = ("=initial_zipcode", "=final_zipcode", "table__label")
     autocomplete_fields = ("table",)
     readonly_fields = ("created_at", "updated_at")
@@ -309,8 +297,7 @@ class ShippingRowAdmin(OwnPagesMixin, SafeAutocompleteMixin, admin.ModelAdmin):
     )
 
     def get_queryset(self, request):
-        # the rows' captions read the table (and a select_related here replaces
-        # list_select_related: the list's carrier column too)
+        # the rows' captions read the table (the change form too, not only the list)
         return super().get_queryset(request).select_related("table__carrier")
 
     @admin.display(description=_("postal codes"), ordering="initial_zipcode")

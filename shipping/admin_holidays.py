@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from django import forms
-from django.conf import settings
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from infra.admin import HISTORY_FIELDSET, OwnPagesMixin
 
-from .admin_imports import DRY_RUN, _context, _import_flow
+from .admin_imports import CsvImportForm, import_flow, sample_view
 from .imports.holidays import holidays_import
 from .imports.staging import staged_open
 from .models import Holiday, ImportKind
@@ -35,14 +32,6 @@ SAMPLE = [
 ]
 
 
-class HolidayImportForm(forms.Form):
-    file = forms.FileField(
-        label=_("CSV file"),
-        help_text=_("UTF-8, comma-separated, with a header row (see the columns below)."),
-    )
-    dry_run = DRY_RUN
-
-
 @admin.register(Holiday)
 class HolidayAdmin(OwnPagesMixin, admin.ModelAdmin):
     list_display = ("name", "date", "yearly", "scope", "state_code", "city")
@@ -57,7 +46,11 @@ class HolidayAdmin(OwnPagesMixin, admin.ModelAdmin):
     )
     own_pages = (
         ("import/", "import_view", "import"),
-        ("import/sample.csv", "import_sample_view", "import_sample"),
+        (
+            "import/sample.csv",
+            sample_view("\n".join(SAMPLE) + "\n", "holidays-sample.csv"),
+            "import_sample",
+        ),
     )
 
     def import_view(self, request):
@@ -68,29 +61,16 @@ class HolidayAdmin(OwnPagesMixin, admin.ModelAdmin):
             with staged_open(staged) as stream:
                 return holidays_import(stream=stream, dry_run=dry_run)
 
-        return _import_flow(
+        return import_flow(
             self,
             request,
-            form_class=HolidayImportForm,
+            form_class=CsvImportForm,
             template="admin/shipping/holiday/import.html",
-            context=_context(
-                self,
-                request,
-                gettext("Import holidays"),
-                columns=COLUMNS,
-                sample_url=reverse("admin:shipping_holiday_import_sample"),
-                staging_minutes=settings.IMPORT_STAGING_MINUTES,
-            ),
+            title=gettext("Import holidays"),
+            sample="holiday_import_sample",
+            columns=COLUMNS,
             kind=ImportKind.HOLIDAYS,
-            options=lambda data: {},
             checked=lambda staged: gettext("File %(name)s, checked:") % {"name": staged.file_name},
             run=run,
             done=reverse("admin:shipping_holiday_changelist"),
         )
-
-    def import_sample_view(self, request):
-        if not self.has_view_or_change_permission(request):
-            raise PermissionDenied
-        response = HttpResponse("\n".join(SAMPLE) + "\n", content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = 'attachment; filename="holidays-sample.csv"'
-        return response

@@ -1,11 +1,7 @@
-"""Admin import screens: shipping rows of a table and postal codes.
-
-Both follow one flow: choose a file (dry run on by default; the page explains its
-columns and offers a sample file) -> a summary of what would change -> "Import these rows"
-(a button named `confirm`) imports the very file previewed, kept server-side for a short
-time and tied to the user (imports/staging.py), so it is not uploaded again. Postal-code
-files over settings.POSTAL_IMPORT_INLINE_MAX_LINES lines run in the background
-(imports/jobs.py) with a status page that shows their progress in lines.
+"""Admin import screens: shipping rows of a table, postal codes (and, from admin_holidays,
+holidays). One flow: choose a file (dry run by default) -> a summary of what would change ->
+"Import these rows" (`confirm`) imports the very file previewed, kept server-side for the
+user (imports/staging.py). Large postal-code files run in the background (imports/jobs.py).
 """
 
 from __future__ import annotations
@@ -22,9 +18,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .countries import country_choices, country_name
-from .imports import FileFormatError, postal_codes_import, shipping_rows_import
+from .imports.base import FileFormatError
 from .imports.jobs import postal_import_job_start
-from .imports.postal_codes import detect_format
+from .imports.postal_codes import detect_format, postal_codes_import
+from .imports.shipping_rows import shipping_rows_import
 from .imports.staging import (
     staged_import_create,
     staged_import_discard,
@@ -82,13 +79,13 @@ def sample_csv(columns, rows) -> str:
     return "\n".join(",".join(line) for line in lines) + "\n"
 
 
-def sample_view(columns, rows, file_name: str):
+def sample_view(text: str, file_name: str):
     """The admin view (an `own_pages` entry) serving the sample file of an import."""
 
     def view(modeladmin, request):
         if not modeladmin.has_view_or_change_permission(request):
             raise PermissionDenied
-        response = HttpResponse(sample_csv(columns, rows), content_type="text/csv; charset=utf-8")
+        response = HttpResponse(text, content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{file_name}"'
         return response
 
@@ -96,36 +93,39 @@ def sample_view(columns, rows, file_name: str):
 
 
 import_rows_sample_view = sample_view(
-    ROW_COLUMNS + OPTIONAL_ROW_COLUMNS, SAMPLE_ROWS, "shipping-rows-sample.csv"
+    sample_csv(ROW_COLUMNS + OPTIONAL_ROW_COLUMNS, SAMPLE_ROWS), "shipping-rows-sample.csv"
 )
 postal_import_sample_view = sample_view(
-    POSTAL_COLUMNS, POSTAL_SAMPLE_ROWS, "postal-codes-sample.csv"
+    sample_csv(POSTAL_COLUMNS, POSTAL_SAMPLE_ROWS), "postal-codes-sample.csv"
 )
 
 
-# Both forms: a dry run first, by default.
-DRY_RUN = forms.BooleanField(
-    required=False,
-    initial=True,
-    label=_("Dry run"),
-    help_text=_("Check the file without saving anything; the summary then offers to import it."),
-)
-
-
-class RowsImportForm(forms.Form):
+class CsvImportForm(forms.Form):
     file = forms.FileField(
         label=_("CSV file"),
         help_text=_("UTF-8, comma-separated, with a header row (see the columns below)."),
     )
+    dry_run = forms.BooleanField(  # a dry run first, by default
+        required=False,
+        initial=True,
+        label=_("Dry run"),
+        help_text=_(
+            "Check the file without saving anything; the summary then offers to import it."
+        ),
+    )
+
+
+class RowsImportForm(CsvImportForm):
+    field_order = ("file", "replace", "dry_run")
     replace = forms.BooleanField(
         required=False,
         label=_("Replace the table's rows"),
         help_text=_("Delete the rows the file does not contain (only when no line is rejected)."),
     )
-    dry_run = DRY_RUN
 
 
-class PostalImportForm(forms.Form):
+class PostalImportForm(CsvImportForm):
+    field_order = ("file", "country", "dry_run")
     file = forms.FileField(
         label=_("File"),
         help_text=_(
@@ -142,7 +142,6 @@ class PostalImportForm(forms.Form):
             "GeoNames dump names the country on each line."
         ),
     )
-    dry_run = DRY_RUN
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -158,6 +157,7 @@ def postal_import_options(data: dict) -> dict:
 
 
 def _context(modeladmin, request, title: str, **extra) -> dict:
+    """The context of an admin page of ours."""
     return {
         **modeladmin.admin_site.each_context(request),
         "opts": modeladmin.model._meta,
@@ -166,24 +166,35 @@ def _context(modeladmin, request, title: str, **extra) -> dict:
     }
 
 
-def _import_flow(
+def import_flow(
     modeladmin,
     request,
     *,
     form_class,
     template,
-    context,
+    title,
+    sample,
     kind,
-    options,
     checked,
     run,
     done,
+    options=lambda data: {},
     table=None,
+    **extra,
 ):
-    """The flow both imports share (see the module doc). `options(cleaned_data)` is what
-    the kept upload remembers; `checked(staged)` heads the dry run's summary; `run(staged,
-    dry_run)` imports it and returns its report, or a response of its own (a background
-    import); `done` is where a real import ends."""
+    """The flow of every import (see the module doc). `options(cleaned_data)` is what the
+    kept upload remembers; `checked(staged)` heads the dry run's summary; `run(staged,
+    dry_run)` returns the import's report, or a response of its own (a background import);
+    `done` is where a real import ends."""
+    context = _context(
+        modeladmin,
+        request,
+        title,
+        sample_url=reverse(f"admin:shipping_{sample}"),
+        staging_minutes=settings.IMPORT_STAGING_MINUTES,
+        table=table,
+        **extra,
+    )
 
     def page(form, status=200, **extra):
         return TemplateResponse(
@@ -248,20 +259,14 @@ def import_rows_view(modeladmin, request, table_id: int):
                 dry_run=dry_run,
             )
 
-    return _import_flow(
+    return import_flow(
         modeladmin,
         request,
         form_class=RowsImportForm,
         template="admin/shipping/shippingtable/import_rows.html",
-        context=_context(
-            modeladmin,
-            request,
-            gettext("Import rows of %(table)s") % {"table": table},
-            table=table,
-            columns=ROW_COLUMNS + OPTIONAL_ROW_COLUMNS,
-            sample_url=reverse("admin:shipping_shippingtable_import_rows_sample"),
-            staging_minutes=settings.IMPORT_STAGING_MINUTES,
-        ),
+        title=gettext("Import rows of %(table)s") % {"table": table},
+        sample="shippingtable_import_rows_sample",
+        columns=ROW_COLUMNS + OPTIONAL_ROW_COLUMNS,
         kind=ImportKind.SHIPPING_ROWS,
         options=lambda data: {"replace": data["replace"]},
         checked=lambda staged: (
@@ -306,21 +311,16 @@ def postal_import_view(modeladmin, request):
                 dry_run=dry_run,
             )
 
-    return _import_flow(
+    return import_flow(
         modeladmin,
         request,
         form_class=PostalImportForm,
         template="admin/shipping/postalcode/import.html",
-        context=_context(
-            modeladmin,
-            request,
-            gettext("Import postal codes"),
-            columns=POSTAL_COLUMNS,
-            sample_url=reverse("admin:shipping_postalcode_import_sample"),
-            inline_max_lines=settings.POSTAL_IMPORT_INLINE_MAX_LINES,
-            max_body_mib=settings.ADMIN_MAX_BODY_BYTES // (1024 * 1024),
-            staging_minutes=settings.IMPORT_STAGING_MINUTES,
-        ),
+        title=gettext("Import postal codes"),
+        sample="postalcode_import_sample",
+        columns=POSTAL_COLUMNS,
+        inline_max_lines=settings.POSTAL_IMPORT_INLINE_MAX_LINES,
+        max_body_mib=settings.ADMIN_MAX_BODY_BYTES // (1024 * 1024),
         kind=ImportKind.POSTAL_CODES,
         options=postal_import_options,
         checked=lambda staged: (

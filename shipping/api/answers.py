@@ -1,9 +1,7 @@
-"""The shipping quote's answer (contract 2.10) as plain dicts and lists, for `json_bytes`.
-
-The shapes are declared once, for the schema, in serializers.py (QuoteResponseSerializer);
-this module builds exactly what those classes rendered, key for key and value for value,
-without DRF's per-field machinery on the miss path (docs/decisions.md, "The quote answer
-is rendered by plain functions"). A field added there is added here, in the same place.
+"""The shipping quote's answer (contract 2.10) as plain dicts for `json_bytes`: key for key
+and value for value what serializers.QuoteResponseSerializer declares, without DRF's
+per-field machinery (docs/decisions.md, "The quote answer is rendered by plain functions").
+A field added there is added here, in the same place.
 """
 
 from __future__ import annotations
@@ -173,59 +171,45 @@ def _estimate(estimate: Estimate, table: ShippingTable) -> dict[str, Any]:
     }
 
 
-def _live_option(quoted: QuotedOption) -> dict[str, Any]:
-    """A live table's carrier service (`row` null): the carrier's company and service."""
-    option, table, service = quoted.option, quoted.table.table, quoted.live
-    assert service is not None
+def _row(quoted: QuotedOption) -> dict[str, Any]:
+    row = quoted.option.row
     return {
-        "shippingTableId": table.pk,
-        "integrationCode": table.integration_code,
-        "externalShippingCode": str(service.id),
-        "carrierId": table.carrier_id,
-        "carrierName": service.company or table.carrier.name,
-        "label": service.name,
-        "value": _money(option.value),
-        "beginShippingTime": option.begin_days,
-        "endShippingTime": option.end_days,
-        "trackingUrl": table.carrier.tracking_url_template or None,
-        "row": None,
-        "pickups": [],
-        "error": None,
+        "id": row.id,
+        "initialZipcode": quoted.initial_zipcode,
+        "finalZipcode": quoted.final_zipcode,
+        "initialWeight": _number(row.initial_weight, _GRAMS),
+        "finalWeight": _number(row.final_weight, _GRAMS),
+        "initialPrice": _money(row.initial_price),
+        "finalPrice": _money(row.final_price),
+        "beginShippingTime": row.begin_days,
+        "endShippingTime": row.end_days,
+        "shippingValue": _money(row.shipping_value),
+        "variables": [_variable(variable) for variable in row.variables],
     }
 
 
 def _option(quoted: QuotedOption) -> dict[str, Any]:
-    if quoted.live is not None:
-        answer = _live_option(quoted)
-        if quoted.estimate is not None:
-            answer["deliveryEstimate"] = _estimate(quoted.estimate, quoted.table.table)
-        return answer
-    option, row, table = quoted.option, quoted.option.row, quoted.table.table
+    option, table, live = quoted.option, quoted.table.table, quoted.live
+    if live is None:
+        code, carrier, label = table.external_shipping_code, table.carrier.name, table.label
+    else:  # a live table's carrier service (`row` null): the carrier's company and service
+        code, carrier, label = str(live.id), live.company or table.carrier.name, live.name
     answer = {
         "shippingTableId": table.pk,
         "integrationCode": table.integration_code,
-        "externalShippingCode": table.external_shipping_code,
+        "externalShippingCode": code,
         "carrierId": table.carrier_id,
-        "carrierName": table.carrier.name,
-        "label": table.label,
+        "carrierName": carrier,
+        "label": label,
         "value": _money(option.value),
         "beginShippingTime": option.begin_days,
         "endShippingTime": option.end_days,
         "trackingUrl": table.carrier.tracking_url_template or None,
-        "row": {
-            "id": row.id,
-            "initialZipcode": quoted.initial_zipcode,
-            "finalZipcode": quoted.final_zipcode,
-            "initialWeight": _number(row.initial_weight, _GRAMS),
-            "finalWeight": _number(row.final_weight, _GRAMS),
-            "initialPrice": _money(row.initial_price),
-            "finalPrice": _money(row.final_price),
-            "beginShippingTime": row.begin_days,
-            "endShippingTime": row.end_days,
-            "shippingValue": _money(row.shipping_value),
-            "variables": [_variable(variable) for variable in row.variables],
-        },
-        "pickups": [_pickup(pickup, quoted.selected_pickup_id) for pickup in quoted.table.pickups],
+        "row": None if live else _row(quoted),
+        "pickups": [
+            _pickup(pickup, quoted.selected_pickup_id)
+            for pickup in (() if live else quoted.table.pickups)
+        ],
         "error": None,
     }
     if quoted.estimate is not None:

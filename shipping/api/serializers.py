@@ -1,9 +1,7 @@
 """Serializers of the shipping API: request parameters and the contract's shapes (2.9, 2.10).
 
-Each response shape is declared once (comments, not docstrings, describe the classes: a
-docstring would enter the schema). The address (2.9) is rendered by its class; the quote
-(2.10) classes only document it: shipping/api/answers.py renders the quote as plain dicts,
-key for key what they declare (docs/decisions.md).
+Comments, not docstrings, describe the response classes (a docstring would enter the
+schema). The quote's classes only document it: answers.py renders it (docs/decisions.md).
 """
 
 from __future__ import annotations

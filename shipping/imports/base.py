@@ -1,13 +1,6 @@
-"""Streaming import machinery shared by the postal-code and shipping-row importers.
-
-Every message (summaries, line errors, file errors) is translated into the language active
-when it is made: the staff member's in the admin, LANGUAGE_CODE in commands.
-
-A file is read line by line (memory does not grow with its size), each line is parsed
-by plain functions into a tuple of column values or rejected with a reason, and valid
-rows are upserted in batches by `upsert.BatchUpserter`: one transaction and one
-`INSERT ... ON CONFLICT DO UPDATE` statement (run for every row) per batch, so an
-interrupted import leaves every finished batch written and nothing half-written.
+"""Streaming import machinery shared by the importers: a file is read line by line, each
+line parsed into a tuple or rejected with a reason (translated into the active language),
+and valid rows upserted in batches by `upsert.BatchUpserter`.
 """
 
 from __future__ import annotations
@@ -18,7 +11,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import BinaryIO, Literal, TypeVar, overload
+from typing import BinaryIO, TypeVar
 
 from django.utils.translation import gettext, ngettext
 
@@ -65,7 +58,6 @@ class ImportReport:
             self.rejections.append(Rejection(line, reason))
 
     def summary_lines(self, *, max_rejections: int = 50) -> list[str]:
-        counts = {"count": self.read}
         if self.dry_run:
             created = ngettext(
                 "%(count)d would be created", "%(count)d would be created", self.created
@@ -78,7 +70,8 @@ class ImportReport:
             updated = ngettext("%(count)d was updated", "%(count)d were updated", self.updated)
         rejected = ngettext("%(count)d rejected", "%(count)d rejected", self.rejected)
         summary = gettext("%(read)s: %(created)s, %(updated)s, %(rejected)s.") % {
-            "read": ngettext("Read %(count)d line", "Read %(count)d lines", self.read) % counts,
+            "read": ngettext("Read %(count)d line", "Read %(count)d lines", self.read)
+            % {"count": self.read},
             "created": created % {"count": self.created},
             "updated": updated % {"count": self.updated},
             "rejected": rejected % {"count": self.rejected},
@@ -89,12 +82,10 @@ class ImportReport:
         if self.interrupted:
             lines.append(gettext("Interrupted: the batches before the interruption are saved."))
         lines.extend(self.notes)
-        for rejection in self.rejections[:max_rejections]:
-            lines.append(
-                "  "
-                + gettext("line %(line)d: %(reason)s")
-                % {"line": rejection.line, "reason": rejection.reason}
-            )
+        lines.extend(
+            "  " + gettext("line %(line)d: %(reason)s") % {"line": item.line, "reason": item.reason}
+            for item in self.rejections[:max_rejections]
+        )
         hidden = self.rejected - min(len(self.rejections), max_rejections)
         if hidden > 0:
             lines.append(
@@ -113,9 +104,7 @@ def text_lines(stream: BinaryIO, progress: Progress | None = None) -> Iterator[s
     """Decoded lines of a binary stream (UTF-8, BOM dropped), one at a time.
 
     Invalid UTF-8 becomes U+FFFD (the parsers reject such lines); a line longer than
-    MAX_LINE_BYTES is consumed and replaced by the OVERLONG marker. `progress` is called
-    once per line, with the line's size in bytes (a command's bar counts bytes, the admin's
-    background imports count lines).
+    MAX_LINE_BYTES becomes the OVERLONG marker. `progress(bytes)` is called once per line.
     """
     decoder = codecs.getincrementaldecoder("utf-8-sig")(errors="replace")
     while True:
@@ -138,10 +127,7 @@ def text_lines(stream: BinaryIO, progress: Progress | None = None) -> Iterator[s
 
 
 def csv_records(lines: Iterable[str]) -> Iterator[tuple[int, list[str] | None, str]]:
-    """(line number, fields, error) for each CSV record; fields None with the error.
-
-    Blank lines are skipped. The line number is the record's first physical line.
-    """
+    """(first line number, fields or None, error) of each non-blank CSV record."""
     reader = csv.reader(lines, strict=True)
     line = 0
     while True:
@@ -164,30 +150,24 @@ def csv_records(lines: Iterable[str]) -> Iterator[tuple[int, list[str] | None, s
 
 def csv_with_header(
     lines: Iterable[str],
-) -> tuple[list[str], Iterator[tuple[int, list[str] | None, str]]]:
-    """The header of a CSV file and its other records (as `csv_records`); FileFormatError
-    when the file is empty or its header cannot be read."""
+    required: Sequence[str],
+    optional: Iterable[str] = (),
+    aliases: Mapping[str, str] | None = None,
+) -> tuple[dict[str, int], Iterator[tuple[int, list[str] | None, str]]]:
+    """Where each known column of a CSV file's header is (names in any case, or one of
+    their `aliases`), and its other records (as `csv_records`); FileFormatError when the
+    file is empty, its header unreadable or without a required column."""
     records = csv_records(lines)
-    for number, fields, error in records:
-        if fields is None:
+    for number, header, error in records:
+        if header is None:
             raise FileFormatError(
                 gettext("The CSV header (line %(line)d) cannot be read: %(error)s.")
                 % {"line": number, "error": error}
             )
-        return fields, records
-    raise FileFormatError(gettext("The CSV file is empty: it needs a header row."))
-
-
-def column_positions(
-    header: list[str],
-    required: Sequence[str],
-    optional: Iterable[str] = (),
-    aliases: Mapping[str, str] | None = None,
-) -> dict[str, int]:
-    """Where each known column of a CSV header is (names in any case, or one of their
-    `aliases`); FileFormatError when a required one is missing."""
-    names = [name.strip().lower() for name in header]
-    names = [(aliases or {}).get(name, name) for name in names]
+        break
+    else:
+        raise FileFormatError(gettext("The CSV file is empty: it needs a header row."))
+    names = [(aliases or {}).get(name.strip().lower(), name.strip().lower()) for name in header]
     missing = [column for column in required if column not in names]
     if missing:
         raise FileFormatError(
@@ -198,7 +178,10 @@ def column_positions(
             )
             % {"missing": ", ".join(missing), "expected": ", ".join(required)}
         )
-    return {column: names.index(column) for column in (*required, *optional) if column in names}
+    positions = {
+        column: names.index(column) for column in (*required, *optional) if column in names
+    }
+    return positions, records
 
 
 def parsed_rows(
@@ -233,7 +216,6 @@ def clean_text(value: str, *, name: str, max_length: int) -> str:
     return value
 
 
-@overload
 def parse_decimal(
     value: str,
     *,
@@ -242,33 +224,11 @@ def parse_decimal(
     minimum: Decimal | None = None,
     maximum: Decimal | None = None,
     default: Decimal | None = None,
-    required: Literal[True] = True,
-) -> Decimal: ...
-@overload
-def parse_decimal(
-    value: str,
-    *,
-    name: str,
-    places: int,
-    minimum: Decimal | None = None,
-    maximum: Decimal | None = None,
-    default: Decimal | None = None,
-    required: bool,
-) -> Decimal | None: ...
-def parse_decimal(
-    value: str,
-    *,
-    name: str,
-    places: int,
-    minimum: Decimal | None = None,
-    maximum: Decimal | None = None,
-    default: Decimal | None = None,
-    required: bool = True,
-) -> Decimal | None:
+) -> Decimal:
     """A decimal number ("1.5" or "1,5"), rounded to `places`; RowError when invalid."""
     value = (value or "").strip()
     if not value:
-        if default is not None or not required:
+        if default is not None:
             return default
         raise RowError(gettext("%(name)s is required") % {"name": name})
     try:

@@ -1,12 +1,9 @@
-"""`holidays_import`: the store's own holidays from a CSV file.
+"""`holidays_import`: the store's own holidays from a CSV file (header row).
 
-CSV (comma-separated, UTF-8, header row): name, date, and optionally yearly, state_code,
-city, ibge_code. `date` is 2027-01-25 or 25/01/2027; `yearly` (empty: yes) repeats it on
-that day and month every year (1/0, true/false, sim/não, yes/no). The scope follows the
-place: no state_code, national; a state_code (BR-SP or SP) without city, the state's; with
-a city, that city's (matched by name, accents and case ignored; the IBGE code is kept for
-reference). A line with the same scope, state, city, date and `yearly` as a stored holiday
-updates its name and IBGE code; any other line adds a holiday.
+Columns: name, date (2027-01-25 or 25/01/2027), and optionally yearly (empty: yes),
+state_code (BR-SP or SP), city (matched by name, accents and case ignored), ibge_code (kept
+for reference). The scope follows the place given; a line with a stored holiday's key
+(scope, state, city, date, yearly) updates its name and IBGE code.
 """
 
 from __future__ import annotations
@@ -24,7 +21,6 @@ from .base import (
     Progress,
     RowError,
     clean_text,
-    column_positions,
     csv_with_header,
     parsed_rows,
     text_lines,
@@ -107,8 +103,9 @@ def holidays_import(
         return found & set(keys)
 
     try:
-        header, records = csv_with_header(text_lines(stream, progress))
-        positions = column_positions(header, REQUIRED, OPTIONAL, ALIASES)
+        positions, records = csv_with_header(
+            text_lines(stream, progress), REQUIRED, OPTIONAL, ALIASES
+        )
         upserter = BatchUpserter(
             model=Holiday,
             columns=HolidayValues._fields,

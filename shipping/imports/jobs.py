@@ -1,11 +1,5 @@
-"""Postal-code imports too large for a request, run in the background.
-
-All the work is in `run_postal_import(job_id)`: the `run_postal_import` management
-command and the `shipping.tasks.postal_import` job call it. `postal_import_job_start`
-records the job and, by settings.POSTAL_IMPORT_RUNNER, enqueues the job in the request's
-transaction for a worker ("job", the default), starts the command in a new process after
-commit ("command"), or leaves it pending for an operator ("none").
-"""
+"""Postal-code imports too large for a request, run in the background by
+`run_postal_import(job_id)` (the management command and `shipping.tasks.postal_import`)."""
 
 from __future__ import annotations
 
@@ -31,7 +25,8 @@ PROGRESS_EVERY_SECONDS = 1.0
 
 
 def postal_import_job_start(*, staged: StagedImport, user, dry_run: bool) -> PostalImportJob:
-    """Record a background import of `staged` and start it once the request commits."""
+    """Record a background import of `staged` and start it as settings.POSTAL_IMPORT_RUNNER
+    says: a queued task ("job"), a process after commit ("command"), or not ("none")."""
     job = PostalImportJob.objects.create(
         staged=staged,
         created_by=user,
@@ -63,12 +58,8 @@ def _start_command(job_id: int) -> None:
 
 
 def run_postal_import(job_id: int) -> PostalImportJob:
-    """Run the pending job `job_id` to its end, writing its progress as it goes.
-
-    A job already started (or finished) is left alone, so starting it twice is harmless.
-    A real import (not a dry run) deletes its kept upload when it ends. Its summary and
-    errors are in the language of the staff member who started it.
-    """
+    """Run the pending job `job_id` (one already started is left alone) in its starter's
+    language, saving its progress; a real import then deletes its kept upload."""
     with transaction.atomic():
         job = (
             PostalImportJob.objects.select_for_update(of=("self",))

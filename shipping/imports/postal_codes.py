@@ -1,19 +1,9 @@
 """`import_postal_codes`: GeoNames dumps and CSV files of addresses, streamed and upserted.
 
-GeoNames (https://download.geonames.org/export/zip/, tab-separated, no header):
-country code (alpha-2), postal code, place name, admin name1, admin code1, admin name2,
-admin code2, admin name3, admin code3, latitude, longitude, accuracy. The place name
-becomes the city, admin name3 the district, admin code1/name1 the state (when they name
-an ISO 3166-2 subdivision; GeoNames uses other codes for some countries, which leaves
-the state empty).
-
-CSV (comma-separated, UTF-8, header row, one country given by the operator): zip_code,
-public_place, complement, district, city, state, latitude, longitude. `state` is the
-subdivision code with or without the country prefix (SP, BR-SP) or its name.
-
-The format is told by the file's first line (`detect_format`): GeoNames lines are 11 or
-12 tab-separated fields without a header, anything else is read as CSV (whose header
-check then names what is missing). No file is both, so no one chooses the format.
+GeoNames (tab-separated, no header; docs/decisions.md, "GeoNames mapping") or CSV (header
+row, one country given by the operator): CSV_COLUMNS, `state` being the subdivision code
+with or without the country prefix (SP, BR-SP) or its name. The file's first line tells
+which (`detect_format`).
 """
 
 from __future__ import annotations
@@ -27,12 +17,7 @@ from infra.cache import cache_namespace_bump
 
 from ..countries import Country, country_get, country_name, state_code_get
 from ..models import PostalCode, PostalFileFormat
-from ..models.postal_codes import (
-    CITY_MAX,
-    COMPLEMENT_MAX,
-    DISTRICT_MAX,
-    PUBLIC_PLACE_MAX,
-)
+from ..models.postal_codes import CITY_MAX, COMPLEMENT_MAX, DISTRICT_MAX, PUBLIC_PLACE_MAX
 from ..postal import InvalidPostalCode, normalize_postal_code
 from ..selectors import POSTAL_CODES_CACHE, PostalCodeData
 from .base import (
@@ -43,7 +28,6 @@ from .base import (
     Progress,
     RowError,
     clean_text,
-    column_positions,
     csv_with_header,
     parse_decimal,
     parsed_rows,
@@ -71,7 +55,9 @@ UPDATE_FIELDS = [name for name in PostalCodeData._fields if name not in KEY_FIEL
 
 def _coordinates(latitude: str, longitude: str) -> tuple[Decimal | None, Decimal | None]:
     lat, lon = (
-        parse_decimal(value, name=name, places=6, minimum=-limit, maximum=limit, required=False)
+        parse_decimal(value, name=name, places=6, minimum=-limit, maximum=limit)
+        if (value or "").strip()
+        else None
         for value, name, limit in (
             (latitude, "latitude", Decimal(90)),
             (longitude, "longitude", Decimal(180)),
@@ -162,8 +148,8 @@ def parse_csv_fields(
 
 
 def detect_format(stream: BinaryIO) -> str:
-    """ "geonames" when the first non-blank line is 11 or 12 tab-separated fields, else
-    "csv". Reads from the start of `stream` and seeks back there."""
+    """GeoNames when the first non-blank line has 11 or 12 tab-separated fields, else CSV
+    (read from the start of `stream`, left there)."""
     stream.seek(0)
     try:
         while raw := stream.readline(MAX_LINE_BYTES):
@@ -189,13 +175,9 @@ def postal_codes_import(
     batch_size: int = DEFAULT_BATCH_SIZE,
     progress: Progress | None = None,
 ) -> ImportReport:
-    """Upsert the postal codes of a GeoNames or CSV file (see the module doc).
-
-    `file_format` None: told by the file (`detect_format`). `country` (alpha-3 or
-    alpha-2) is required for CSV. Raises FileFormatError when the
-    file as a whole is unusable; bad lines are rejected and reported, never fatal. An
-    interruption (Ctrl-C) stops after the last finished batch and is reported.
-    """
+    """Upsert the postal codes of a GeoNames or CSV file (`file_format` None: told by the
+    file; a CSV file needs `country`, alpha-3 or alpha-2). FileFormatError when the file as
+    a whole is unusable; bad lines are rejected and reported."""
     file_format = file_format or detect_format(stream)
     if file_format not in FORMATS:
         raise FileFormatError(
@@ -228,8 +210,7 @@ def postal_codes_import(
             numbered = ((number, line, "") for number, line in enumerate(lines, 1) if line.strip())
             rows = parsed_rows(numbered, report, parse_geonames_line)
         else:
-            header, records = csv_with_header(lines)
-            positions = column_positions(header, CSV_COLUMNS)
+            positions, records = csv_with_header(lines, CSV_COLUMNS)
             rows = parsed_rows(records, report, lambda f: parse_csv_fields(f, positions, target))
         for row in rows:
             upserter.add(row)

@@ -1,19 +1,11 @@
-"""`import_shipping_rows`: the rows of one shipping table from a CSV file.
+"""`import_shipping_rows`: the rows of one shipping table from a CSV file (header row).
 
-CSV (comma-separated, UTF-8, header row), one row per line:
-initial_zipcode, final_zipcode, initial_weight, final_weight, initial_price, final_price,
-shipping_value, begin_shipping_time, end_shipping_time. Weights in kilograms, prices
-(the order-value range) and the shipping value in the store's currency, times in days.
-Empty initial weight/price mean 0; empty final weight/price mean "no limit". Decimal
-commas are accepted. The contract's camelCase names (initialZipcode, ...) and the short
-forms begin_days/end_days are accepted as header names too. Optional columns set the
-row's variables: extra_kg_value, extra_kg_threshold, order_value_percentage, fixed_fee
-(without them an updated row keeps its variables and a new row has none).
-
-A line whose ranges equal an existing row's (table, postal codes, weights, prices)
-updates that row's value and days; any other line adds a row. With `replace`, rows of
-the table that the file does not contain are deleted afterwards (only when no line was
-rejected, so a bad file never empties a table).
+Columns: models.ROW_COLUMNS (also as camelCase or begin_days/end_days), then optionally the
+row's variables (VARIABLE_COLUMNS; without them an updated row keeps its variables). Empty
+initial weight/price mean 0, empty final ones "no limit"; decimal commas are accepted. A
+line with an existing row's ranges updates its value and days, any other adds a row. With
+`replace`, the table's rows missing from the file are then deleted, unless a line was
+rejected (a bad file never empties a table).
 """
 
 from __future__ import annotations
@@ -34,7 +26,6 @@ from .base import (
     ImportReport,
     Progress,
     RowError,
-    column_positions,
     csv_with_header,
     parse_decimal,
     parse_int,
@@ -86,23 +77,28 @@ MAX_DAYS = 32767
 NO_VARIABLE = Decimal(0)
 
 
-def _decimal_pair(
-    value: dict[str, str], low: str, high: str, *, places: int, maximum: Decimal
+def _amount(
+    value: dict[str, str], name: str, places: int, maximum: Decimal, default: Decimal | None = None
+) -> Decimal:
+    """A number from 0 to `maximum`: `default` when empty (or absent); required without one."""
+    return parse_decimal(
+        value.get(name, ""),
+        name=name,
+        places=places,
+        minimum=Decimal(0),
+        maximum=maximum,
+        default=default,
+    )
+
+
+def _range(
+    value: dict[str, str], low: str, high: str, places: int, maximum: Decimal
 ) -> tuple[Decimal, Decimal]:
-    """A range: empty `low` is 0, empty `high` is `maximum` (no limit)."""
+    """Empty `low` is 0, empty `high` is `maximum` (no limit)."""
     zero = Decimal(0).quantize(Decimal(1).scaleb(-places))
-
-    def parse(name: str, empty: Decimal) -> Decimal:
-        return parse_decimal(
-            value[name],
-            name=name,
-            places=places,
-            minimum=Decimal(0),
-            maximum=maximum,
-            default=empty,
-        )
-
-    return parse(low, zero), parse(high, maximum)
+    return _amount(value, low, places, maximum, zero), _amount(
+        value, high, places, maximum, maximum
+    )
 
 
 def parse_row_fields(
@@ -126,15 +122,9 @@ def parse_row_fields(
                 gettext("%(column)s %(code)s: %(reason)s")
                 % {"column": column, "code": repr(raw.strip()[:20]), "reason": exc}
             ) from None
-    weights = _decimal_pair(value, "initial_weight", "final_weight", places=3, maximum=MAX_WEIGHT)
-    prices = _decimal_pair(value, "initial_price", "final_price", places=2, maximum=MAX_ORDER_VALUE)
-    shipping_value = parse_decimal(
-        value["shipping_value"],
-        name="shipping_value",
-        places=2,
-        minimum=Decimal(0),
-        maximum=MAX_MONEY,
-    )
+    weights = _range(value, "initial_weight", "final_weight", 3, MAX_WEIGHT)
+    prices = _range(value, "initial_price", "final_price", 2, MAX_ORDER_VALUE)
+    shipping_value = _amount(value, "shipping_value", 2, MAX_MONEY)
     days = tuple(
         parse_int(value[column], name=column, minimum=0, maximum=MAX_DAYS)
         for column in ("begin_shipping_time", "end_shipping_time")
@@ -148,16 +138,7 @@ def parse_row_fields(
         if reversed_range:
             raise RowError(message)
     variables = {
-        column: parse_decimal(
-            value[column],
-            name=column,
-            places=places,
-            minimum=Decimal(0),
-            maximum=maximum,
-            default=NO_VARIABLE,
-        )
-        if column in value
-        else NO_VARIABLE
+        column: _amount(value, column, places, maximum, NO_VARIABLE)
         for column, (places, maximum) in VARIABLE_COLUMNS.items()
     }
     return ShippingRowValues(
@@ -197,8 +178,9 @@ def shipping_rows_import(
         return found & set(keys)
 
     try:
-        header, records = csv_with_header(text_lines(stream, progress))
-        positions = column_positions(header, ROW_COLUMNS, VARIABLE_COLUMNS, ALIASES)
+        positions, records = csv_with_header(
+            text_lines(stream, progress), ROW_COLUMNS, VARIABLE_COLUMNS, ALIASES
+        )
         upserter = BatchUpserter(
             model=ShippingRow,
             columns=ShippingRowValues._fields,

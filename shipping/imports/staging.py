@@ -1,11 +1,7 @@
-"""Uploads kept server-side between a dry run and its confirmation (services).
-
-The file is kept in the "staging" storage (infra/storage.py: IMPORT_STAGING_DIR on this
-machine, or the bucket shared by every instance and worker) with a random name, tied to the
-user who uploaded it, and forgotten after settings.IMPORT_STAGING_MINUTES (or once
-imported). Confirming checks the token, the user, the kind, the table and the file's
-SHA-256, so what is imported is exactly what was previewed.
-"""
+"""Uploads kept server-side between a dry run and its confirmation (services), in the
+"staging" storage, tied to their user and forgotten after settings.IMPORT_STAGING_MINUTES
+(or once imported). Confirming checks the file's SHA-256 too: what is imported is what
+was previewed."""
 
 from __future__ import annotations
 
@@ -75,9 +71,8 @@ def staged_import_create(*, user, kind: str, uploaded, options: dict, table=None
 
 
 def staged_import_get(*, token: str, user, kind: str, table=None) -> StagedImport:
-    """The user's unexpired upload of `kind` (and `table`) named by `token`, its file
-    unchanged since the dry run; StagedImportGone otherwise (one message for every case,
-    so a token of someone else's upload reveals nothing)."""
+    """The user's unexpired, unchanged upload of `kind` (and `table`) named by `token`;
+    StagedImportGone otherwise (one message for every case: it reveals nothing)."""
     gone = StagedImportGone(
         str(_("This preview has expired or is not yours: choose the file again."))
     )

@@ -1,38 +1,10 @@
-"""Batched upserts in plain SQL: the write path of the streaming importers.
+"""Batched upserts in plain SQL, the importers' write path (docs/decisions.md, "Imports").
 
-Building a model instance per line and letting `bulk_create(update_conflicts=True)`
-compile the SQL cost far more than the database's own work (three quarters of the
-postal-code import's time). Here a line becomes a tuple of database-ready values
-(str, int, Decimal or None, in the order of the upserter's `columns`), and each batch is
-written through Django's cursor with one upsert, `INSERT ... ON CONFLICT (key) DO UPDATE`
-(SQLite 3.24+, PostgreSQL 9.5+), in the form each database runs fastest:
-
-- SQLite: `cursor.executemany` of a one-row statement; the driver runs the prepared
-  statement for every row without leaving C.
-
-      INSERT INTO "shipping_postalcode" ("created_at", "updated_at", "country", ...)
-      VALUES (%s, %s, %s, ...)
-      ON CONFLICT ("country", "code") DO UPDATE SET "city" = EXCLUDED."city", ...
-
-- PostgreSQL: the batch is copied (COPY, psycopg 3's `cursor.copy`, reached through
-  Django's cursor) into a temporary table of the same columns, upserted from there with
-  one statement, and the table dropped (when the batch fails, rolling it back undoes the
-  table too). Django binds parameters on the client, so the server parses and plans each
-  statement it gets: a statement per row (executemany) ran at about 5,000 rows/s, and one
-  statement per batch with an array parameter per column took twice as long as this.
-
-      CREATE TEMPORARY TABLE "import_batch" AS
-          SELECT "country", ... FROM "shipping_postalcode" WITH NO DATA;
-      COPY "import_batch" ("country", ...) FROM STDIN;
-      INSERT INTO "shipping_postalcode" ("created_at", "updated_at", "country", ...)
-      SELECT %s, %s, "country", ... FROM "import_batch"
-      ON CONFLICT ("country", "code") DO UPDATE SET "city" = EXCLUDED."city", ...;
-      DROP TABLE "import_batch";
-
-Table and column names come from the model's `_meta`, so the statements follow the model;
-they are the only text put into the SQL (quoted, hence the `# noqa: S608`), values are
-parameters or COPY data. Raw SQL skips the model's Python-side defaults and validators:
-the importers' parsers validate every value and rows carry every column the table needs.
+A row is a tuple of database-ready values in the order of the upserter's `columns`; each
+batch is one `INSERT ... ON CONFLICT (key) DO UPDATE`: `executemany` on SQLite, COPY into a
+temporary table upserted from on PostgreSQL. Only the model's quoted table and column
+names enter the SQL (hence `# noqa: S608`); values are parameters or COPY data, validated
+by the parsers, since raw SQL skips the model's defaults and validators.
 """
 
 from __future__ import annotations
@@ -43,7 +15,7 @@ from operator import itemgetter
 from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist
-from django.db import connections, models, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 
 from .base import ImportReport
@@ -54,30 +26,25 @@ TIMESTAMPS = ("created_at", "updated_at")  # set to the batch's time when the mo
 
 
 def chunked(items: Sequence, size: int) -> Iterable[Sequence]:
-    """`items` in consecutive slices of at most `size`."""
     for start in range(0, len(items), size):
         yield items[start : start + size]
 
 
-def query_params_limit(using: str = "default") -> int:
+def query_params_limit() -> int:
     """How many parameters one statement may carry on this database (SQLite: 999)."""
-    return connections[using].features.max_query_params or 10_000
+    return connection.features.max_query_params or 10_000
 
 
 def column_field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
     """The model's field `name`; FieldDoesNotExist for a reverse relation (no column)."""
     found = model._meta.get_field(name)
-    if not isinstance(found, models.Field):
-        raise FieldDoesNotExist(f"{model.__name__}.{name} is a reverse relation.")
+    if not isinstance(found, models.Field) or found.column is None:
+        raise FieldDoesNotExist(f"{model.__name__}.{name} has no column.")
     return found
 
 
 def column_name(model: type[models.Model], name: str) -> str:
-    """The (unquoted) column of the model's field `name`."""
-    column = column_field(model, name).column
-    if column is None:
-        raise FieldDoesNotExist(f"{model.__name__}.{name} has no column.")
-    return column
+    return str(column_field(model, name).column)
 
 
 def unique_fields(model: type[models.Model]) -> list[str]:
@@ -95,17 +62,13 @@ def upsert_sql(
     unique_fields: Sequence[str],
     update_fields: Sequence[str],
     source_table: str = "",
-    using: str = "default",
 ) -> str:
-    """`INSERT ... ON CONFLICT (unique_fields) DO UPDATE SET update_fields`.
+    """`INSERT ... ON CONFLICT (unique_fields) DO UPDATE SET update_fields` (field names).
 
-    Arguments are model field names; `unique_fields` must be a unique constraint of the
-    table (without a condition), as ON CONFLICT requires. Parameters (`%s`; Django's
-    cursor adapts them for SQLite): one value for each of `constants`, then one for each
-    of `columns` (a row); with `source_table`, only the constants, the columns' values
-    being read from that table (whose keys must then be distinct).
+    Parameters: one for each of `constants`, then one for each of `columns`; with
+    `source_table`, only the constants, the columns being read from that table.
     """
-    quote = connections[using].ops.quote_name
+    quote = connection.ops.quote_name
     meta = model._meta
 
     def column(name: str) -> str:
@@ -130,20 +93,13 @@ def stored_keys(
     *,
     key_fields: Sequence[str],
     keys: Iterable[tuple],
-    using: str = "default",
 ) -> set[tuple]:
-    """Which of `keys` (values of `key_fields`) are rows of the model's table.
+    """Which of `keys` (values of `key_fields`, text or integer columns) are stored.
 
-    Keys are grouped by all their fields but the last, so a batch of one country's postal
-    codes is `SELECT code ... WHERE country = %s AND code IN (...)` (in chunks of the
-    database's parameter limit), served by the unique index. On PostgreSQL the codes are
-    one array parameter, `code IN (SELECT unnest(%s::varchar(10)[]))`: ten thousand
-    literals of an IN list (Django binds on the client) cost the server more to parse
-    than the lookup, and `code = ANY(%s)` with that many values is planned as a scan of
-    the whole table. The raw values are compared, so key fields must be text or integer
-    columns (not decimals: SQLite returns floats).
+    Keys are grouped by all their fields but the last, whose values are one IN list per
+    group (PostgreSQL: one array parameter through `unnest`, which parses and plans far
+    faster than ten thousand literals or `= ANY(%s)`), served by the unique index.
     """
-    connection = connections[using]
     quote = connection.ops.quote_name
     meta = model._meta
     *prefix, last = (quote(column_name(model, name)) for name in key_fields)
@@ -163,7 +119,7 @@ def stored_keys(
             else:
                 queries = [
                     (f"{select}{last} IN ({', '.join(['%s'] * len(chunk))})", [*head, *chunk])
-                    for chunk in chunked(values, query_params_limit(using) - len(prefix))
+                    for chunk in chunked(values, query_params_limit() - len(prefix))
                 ]
             for sql, params in queries:
                 cursor.execute(sql, params)
@@ -171,11 +127,9 @@ def stored_keys(
     return found
 
 
-def staging_sql(
-    model: type[models.Model], *, columns: Sequence[str], using: str = "default"
-) -> tuple[str, str, str]:
+def staging_sql(model: type[models.Model], *, columns: Sequence[str]) -> tuple[str, str, str]:
     """PostgreSQL: the SQL that creates, fills (COPY) and drops the temporary batch table."""
-    quote = connections[using].ops.quote_name
+    quote = connection.ops.quote_name
     meta = model._meta
     names = ", ".join(quote(column_name(model, name)) for name in columns)
     staging = quote(STAGING_TABLE)
@@ -191,16 +145,10 @@ def staging_sql(
 class BatchUpserter:
     """Collects rows and upserts them in batches, counting created and updated.
 
-    A row is a tuple of database-ready values for `columns` (model field names); its values
-    for the model's `unique_fields` are its key (`key(row)`). Every `batch_size` lines, one
-    transaction: `existing_keys(keys)` answers which keys are already stored (one query per
-    batch, or a few), then one upsert writes the batch (see the module doc; nothing with
-    `dry_run`).
-    `created_at` and `updated_at`, when the model has them, are set to the batch's time on
-    insert, `updated_at` on update. Within a batch the last line of a repeated key wins (a
-    second line for a key counts as an update), which PostgreSQL's ON CONFLICT also needs.
-    The report is counted only after the batch commits, so an interruption (Ctrl-C) leaves
-    the database and the report at the last finished batch.
+    Every `batch_size` lines, one transaction: `existing_keys(keys)` tells the stored keys,
+    then one upsert writes the batch (nothing with `dry_run`); the timestamps the model has
+    get the batch's time. Within a batch the last line of a repeated key wins (counted as an
+    update), as ON CONFLICT needs. The report counts a batch only once it commits.
     """
 
     model: type[models.Model]
@@ -210,7 +158,6 @@ class BatchUpserter:
     report: ImportReport
     batch_size: int = DEFAULT_BATCH_SIZE
     after_batch: Callable[[], None] | None = None
-    using: str = "default"
     _pending: dict[tuple, tuple] = field(default_factory=dict)
     _lines: int = 0
 
@@ -224,7 +171,7 @@ class BatchUpserter:
         update_fields = [*self.update_fields]
         if "updated_at" in self._timestamps and "updated_at" not in update_fields:
             update_fields.append("updated_at")
-        self._copy = connections[self.using].vendor == "postgresql"
+        self._copy = connection.vendor == "postgresql"
         self._sql = upsert_sql(
             self.model,
             constants=self._timestamps,
@@ -232,13 +179,12 @@ class BatchUpserter:
             unique_fields=self.unique_fields,
             update_fields=update_fields,
             source_table=STAGING_TABLE if self._copy else "",
-            using=self.using,
         )
         if self._copy:
             # Dropped by the batch itself, not ON COMMIT: inside an outer transaction
             # (tests, a caller's atomic block) a batch ends with a savepoint, not a commit.
             self._create_staging, self._copy_staging, self._drop_staging = staging_sql(
-                self.model, columns=self.columns, using=self.using
+                self.model, columns=self.columns
             )
 
     def add(self, row: tuple) -> None:
@@ -248,11 +194,10 @@ class BatchUpserter:
             self.flush()
 
     def flush(self) -> None:
-        """Write the pending rows (one transaction) and count them."""
         if not self._pending:
             return
         keys = list(self._pending)
-        with transaction.atomic(using=self.using):
+        with transaction.atomic():
             existing = self.existing_keys(keys)
             if not self.report.dry_run:
                 self._write(list(self._pending.values()))
@@ -265,7 +210,6 @@ class BatchUpserter:
             self.after_batch()
 
     def _write(self, rows: list[tuple]) -> None:
-        connection = connections[self.using]
         now = timezone.now()
         stamps = tuple(
             column_field(self.model, name).get_db_prep_save(now, connection)

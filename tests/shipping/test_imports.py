@@ -6,7 +6,6 @@ from decimal import Decimal
 import pytest
 from django.db import IntegrityError
 
-from shipping.imports import postal_codes_import, shipping_rows_import
 from shipping.imports.base import (
     MAX_LINE_BYTES,
     MAX_REJECTIONS_KEPT,
@@ -16,7 +15,8 @@ from shipping.imports.base import (
     parse_decimal,
     text_lines,
 )
-from shipping.imports.postal_codes import UPDATE_FIELDS, parse_geonames_line
+from shipping.imports.postal_codes import UPDATE_FIELDS, parse_geonames_line, postal_codes_import
+from shipping.imports.shipping_rows import shipping_rows_import
 from shipping.imports.upsert import BatchUpserter
 from shipping.models import PostalCode
 from shipping.selectors import PostalCodeData

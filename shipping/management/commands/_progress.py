@@ -8,12 +8,11 @@ from contextlib import contextmanager
 from django.core.management.base import CommandError
 from tqdm import tqdm
 
-from shipping.imports import FileFormatError
+from shipping.imports.base import FileFormatError
 from shipping.imports.upsert import DEFAULT_BATCH_SIZE
 
 
 def add_batch_arguments(parser) -> None:
-    """--batch-size and --dry-run."""
     parser.add_argument(
         "--batch-size",
         type=int,
@@ -43,16 +42,16 @@ def file_progress(path, *, stdout, description: str):
         yield bar.update
 
 
-def run_file_import(command, *, path, description: str, run):
-    """Open `path`, call `run(stream=..., progress=...)` with a progress bar, print the
-    report's summary on the command's stdout; unreadable or malformed files and an
-    interrupted import are CommandErrors. Returns the report."""
+def run_file_import(command, *, path, description: str, run, **arguments):
+    """`run(stream=..., progress=..., **arguments)` on the file `path` with a progress bar,
+    its summary on the command's stdout; unreadable or malformed files and an interrupted
+    import are CommandErrors."""
     try:
         with (
             open(path, "rb") as stream,
             file_progress(path, stdout=command.stdout, description=description) as progress,
         ):
-            report = run(stream=stream, progress=progress)
+            report = run(stream=stream, progress=progress, **arguments)
     except OSError as exc:
         raise CommandError(f"Cannot read {path}: {exc.strerror or exc}.") from None
     except FileFormatError as exc:
@@ -61,4 +60,3 @@ def run_file_import(command, *, path, description: str, run):
         command.stdout.write(line)
     if report.interrupted:
         raise CommandError("Import interrupted.")
-    return report

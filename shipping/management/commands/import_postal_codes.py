@@ -3,8 +3,7 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from shipping.imports import postal_codes_import
-from shipping.imports.postal_codes import CSV_COLUMNS, FORMATS
+from shipping.imports.postal_codes import CSV_COLUMNS, FORMATS, postal_codes_import
 
 from ._progress import add_batch_arguments, run_file_import
 
@@ -41,12 +40,9 @@ class Command(BaseCommand):
             self,
             path=file,
             description="postal codes",
-            run=lambda stream, progress: postal_codes_import(
-                stream=stream,
-                file_format=file_format,
-                country=country,
-                dry_run=dry_run,
-                batch_size=batch_size,
-                progress=progress,
-            ),
+            run=postal_codes_import,
+            file_format=file_format,
+            country=country,
+            dry_run=dry_run,
+            batch_size=batch_size,
         )

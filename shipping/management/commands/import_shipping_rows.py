@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from shipping.imports import shipping_rows_import
+from shipping.imports.shipping_rows import shipping_rows_import
 from shipping.models import ROW_COLUMNS, ShippingTable
 
 from ._progress import add_batch_arguments, run_file_import
@@ -37,12 +37,9 @@ class Command(BaseCommand):
             self,
             path=file,
             description="rows",
-            run=lambda stream, progress: shipping_rows_import(
-                table=shipping_table,
-                stream=stream,
-                replace=replace,
-                dry_run=dry_run,
-                batch_size=batch_size,
-                progress=progress,
-            ),
+            run=shipping_rows_import,
+            table=shipping_table,
+            replace=replace,
+            dry_run=dry_run,
+            batch_size=batch_size,
         )
