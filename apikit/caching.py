@@ -25,12 +25,11 @@ from .renderers import json_bytes
 
 
 def etag_for(body: bytes) -> str:
-    """Strong validator of a rendered body."""
     return '"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"'
 
 
 def _body_length(request: HttpRequest) -> int:
-    """The Content-Length (-1 when unreadable): anything but 0 means a body."""
+    """The Content-Length (-1 when unreadable)."""
     try:
         return int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
@@ -39,10 +38,8 @@ def _body_length(request: HttpRequest) -> int:
 
 @functools.cache
 def fresh_uuid_marker() -> str:
-    """A stand-in for a UUID4 that must be new in every answer (a quote's `quoteId`): put it
-    in the payload, and each response of the stored answer replaces every occurrence with a
-    fresh `uuid4()`. Derived from SECRET_KEY, so every process of the store agrees on it and
-    no caller can plant it in data."""
+    """A stand-in for a UUID4 new in every response of a stored answer (a quote's `quoteId`);
+    from SECRET_KEY, so every process agrees on it and no caller can plant it in data."""
     digest = hashlib.blake2b(settings.SECRET_KEY.encode(), digest_size=12, person=b"fresh-uuid")
     return f"fresh-uuid4-{digest.hexdigest()}"
 
@@ -54,11 +51,8 @@ def _fresh_uuid_pattern() -> re.Pattern[bytes]:
 
 @dataclass(frozen=True)
 class RenderedAnswer:
-    """A 200 JSON answer rendered once: its bytes, ETag and how long it may be reused.
-
-    `valid_until` (epoch seconds) is the next moment the answer changes by itself (a
-    schedule boundary): neither the shared cache nor a client keeps it past that.
-    """
+    """A 200 JSON answer rendered once; nobody keeps it past `valid_until` (epoch seconds:
+    the next schedule boundary)."""
 
     body: bytes
     etag: str
@@ -68,9 +62,7 @@ class RenderedAnswer:
     fresh_uuids: bool = False  # the body holds fresh_uuid_marker()s: no ETag, new ids each time
     # Versions of single records the answer shows (a product's): checked before it is reused.
     dependencies: tuple[tuple[str, int], ...] = ()
-    # The code's version that rendered it (settings.RELEASE), sent as X-Release: a stored
-    # answer served by another release would show it (keys carry the release: it never is).
-    release: str = ""
+    release: str = ""  # settings.RELEASE that rendered it, sent as X-Release
 
     def seconds_left(self, now: float) -> int:
         if self.valid_until is None:
@@ -78,7 +70,6 @@ class RenderedAnswer:
         return max(0, min(self.max_age, math.floor(self.valid_until - now)))
 
     def response(self, request: HttpRequest, now: float | None = None) -> HttpResponse:
-        """200 with the body, or 304 when the client's If-None-Match matches."""
         if request.method == "POST" or self.fresh_uuids:  # no HTTP caching of this answer
             body = self.body
             if self.fresh_uuids:
@@ -110,17 +101,12 @@ def conditional_response(
     valid_until: datetime | None = None,
     fresh_uuids: bool = False,
 ) -> HttpResponse:
-    """200 with ETag and Cache-Control, or 304 when the client's If-None-Match matches.
-
-    The answer is rendered once; `cached_answers` (below) keeps its bytes in the shared
-    cache so the next request is served without building or encoding it again.
-    """
+    """200 with ETag and Cache-Control, or 304 on a matching If-None-Match."""
     body = json_bytes(payload)
     answer = RenderedAnswer(
         body=body,
         etag=etag_for(body),
-        # A response that may depend on a request body (the banner listing reads `codes`
-        # from the body of a GET) is `private`: shared caches key on the URL.
+        # An answer that may depend on a request body is private: shared caches key on URLs.
         scope="private" if _body_length(request) else "public",
         max_age=settings.PUBLIC_CACHE_SECONDS if max_age is None else max_age,
         valid_until=valid_until.timestamp() if valid_until is not None else None,
@@ -139,10 +125,8 @@ def _accepts_json(request: HttpRequest) -> bool:
 
 
 class RecentAnswers:
-    """The process's most recently served answers, by key, so a hot answer costs no trip to
-    the shared cache (no network, no unpickling). Exact all the same: the key carries the
-    namespace versions, read from the shared cache on every request, and an entry lives
-    `SECONDS` at most. Bounded by entries and bytes; safe across threads."""
+    """The process's last served answers, so a hot answer costs no trip to the shared cache;
+    exact all the same (keys carry the versions), each kept `SECONDS` at most."""
 
     SECONDS = 5
     MAX_ENTRIES = 2048
@@ -189,21 +173,17 @@ RECENT_ANSWERS = RecentAnswers()
 
 
 def _recent_answers() -> RecentAnswers | None:
-    """The recent answers, in front of a shared cache only: a local-memory cache is the
-    process's own already, and a second copy of every answer cost a worker 20 MB."""
+    """Only in front of a shared cache: a second local copy of every answer cost 20 MB."""
     return None if cache_is_local() else RECENT_ANSWERS
 
 
-# Bodies of read-only POSTs larger than this are computed every time (never a cache key).
-MAX_CACHED_BODY = 16 * 1024
+MAX_CACHED_BODY = 16 * 1024  # larger read-only POST bodies are never a cache key
 # URL digest -> the records (product versions) its last answer showed, this process.
 _SHOWN: dict[str, tuple[str, ...]] = {}
 MAX_CACHED_URLS = 50_000
 
 
 def _remember_shown(digest: str, records: tuple[str, ...]) -> None:
-    """Note the records a URL's answer showed: the next request of the URL reads their
-    versions with the namespaces', in one cache call."""
     if len(_SHOWN) >= MAX_CACHED_URLS:
         _SHOWN.clear()
     _SHOWN[digest] = records
@@ -216,20 +196,10 @@ def cached_answers(
     settings_names: tuple[str, ...] = (),
     read_only_post: bool = False,
 ) -> Callable[..., HttpResponseBase]:
-    """Serve a GET view's 200 answers from the shared cache, as rendered bytes.
-
-    The key is the request's absolute URL (scheme, host, path and query: media URLs and
-    the sales channel follow the host) under the current versions of `namespaces`, so a
-    staff change to any of them retires every stored answer at once; the versions of
-    single records the view read (`infra.cache.depend_on`: the products it shows) are
-    kept with the answer and checked before it is served again; the values of
-    `settings_names` (settings that shape the answer) are part of the key too, so a
-    deploy that changes one never meets the answers of the old value. Only answers built
-    by `conditional_response` are stored, each until its `valid_until` at the latest.
-    Requests with a body, and other methods, always reach the view; with
-    `read_only_post` (a POST that only computes, like the payment conditions), a POST's
-    answer is stored under its body too.
-    """
+    """Serve a GET view's `conditional_response` answers from the shared cache, keyed by the
+    absolute URL, the values of `settings_names` and the versions of `namespaces`; the
+    records the view read (`depend_on`) are checked before reuse. With `read_only_post`, a
+    POST that only computes is stored under its body too."""
 
     @functools.wraps(view)
     def serve(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
@@ -237,7 +207,7 @@ def cached_answers(
         if request.method == "POST" and read_only_post:
             if not 0 < _body_length(request) <= MAX_CACHED_BODY:
                 return view(request, *args, **kwargs)
-            # the media type decides whether the view parses the body at all (415)
+            # the media type decides whether the view parses the body at all
             body = request.META.get("CONTENT_TYPE", "").encode() + b"\0" + request.body
         elif request.method not in ("GET", "HEAD") or _body_length(request):
             return view(request, *args, **kwargs)
@@ -250,8 +220,7 @@ def cached_answers(
         if settings_names:
             url += repr([getattr(settings, name) for name in settings_names])
         digest = hashlib.blake2b(url.encode() + b"\0" + body, digest_size=16).hexdigest()
-        # the records this URL's last answer showed are read with the namespaces, in the
-        # same cache call (Redis: no second round trip to check them)
+        # the records this URL's last answer showed: read in the same cache call
         shown = _SHOWN.get(digest, ())
         versions = ".".join(map(str, namespace_versions((*namespaces, *shown))[: len(namespaces)]))
         key = _ANSWER_KEY.format(release=settings.RELEASE, versions=versions, digest=digest)

@@ -1,7 +1,4 @@
-"""HTTP errors: the error envelope, the code of each status, and the exceptions views raise
-(`ApiError` subclasses, or DRF's own). The codes themselves live in infra.errors; domain
-errors are mapped to these by `exception_handler`.
-"""
+"""HTTP errors: the error envelope, the code of each status, the exceptions views raise."""
 
 from typing import Any
 
@@ -11,7 +8,6 @@ from rest_framework.exceptions import APIException
 
 from infra.errors import ErrorCode
 
-# Error code used for each HTTP status when the exception does not name one.
 CODE_FOR_STATUS: dict[int, ErrorCode] = {
     400: ErrorCode.BAD_REQUEST,
     401: ErrorCode.UNAUTHENTICATED,
@@ -46,9 +42,9 @@ def error_body(
     return {"status": False, "data": data}
 
 
-def error_response(status_code: int, message: str, error_code: str | None = None) -> JsonResponse:
+def error_response(status_code: int, message: str, errors: Any = None) -> JsonResponse:
     """The error envelope as a plain Django response (outside DRF's views)."""
-    body = error_body(status_code=status_code, message=message, error_code=error_code)
+    body = error_body(status_code=status_code, message=message, errors=errors)
     return JsonResponse(body, status=status_code)
 
 

@@ -11,14 +11,14 @@ from rest_framework.views import set_rollback
 
 from infra.errors import AuthenticationFailed, DomainError, NotFoundError, RuleViolation
 
-from .errors import CODE_FOR_STATUS, ApiError, ErrorCode, error_body
+from .errors import ApiError, error_body
 from .unavailable import failure_response
 
 NON_FIELD_KEYS = {"non_field_errors"}
 
 
 def flatten_errors(detail: Any) -> dict[str, list[str]]:
-    """Turn DRF's nested error detail into {"items.0.reference": ["..."]}, messages named."""
+    """DRF's nested error detail as {"items.0.reference": ["..."]}, messages naming fields."""
     flat = _collect(detail, "", {})
     return {path: [name_field(path, msg) for msg in messages] for path, messages in flat.items()}
 
@@ -42,10 +42,7 @@ def _collect(detail: Any, prefix: str, flat: dict[str, list[str]]) -> dict[str, 
 
 
 def name_field(path: str, message: str) -> str:
-    """Make a message name its field.
-
-    "This field is required." on `codes` becomes "The codes field is required.".
-    """
+    """ "This field is required." on `codes`: "The codes field is required." """
     if path in NON_FIELD_KEYS:
         return message
     for phrase in ("This field", "this field", "This list", "this list"):
@@ -63,19 +60,15 @@ def validation_response(errors: dict[str, list[str]]) -> Response:
     extra = len(messages) - 1
     if extra > 0:
         message = f"{message} (and {extra} more error{'s' if extra > 1 else ''})"
-    body = error_body(
-        status_code=422, message=message, error_code=ErrorCode.VALIDATION_ERROR, errors=errors
-    )
-    return Response(body, status=422)
+    return Response(error_body(status_code=422, message=message, errors=errors), status=422)
 
 
 def api_field_name(domain_name: str) -> str:
-    """The API's name of a domain field: parent_comment_id -> parentCommentId."""
+    """parent_comment_id -> parentCommentId."""
     head, *rest = domain_name.split("_")
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
-# The one mapping from the domain's errors to HTTP (infra.errors).
 DOMAIN_ERROR_STATUS: tuple[tuple[type[DomainError], int], ...] = (
     (NotFoundError, status.HTTP_404_NOT_FOUND),
     (AuthenticationFailed, status.HTTP_401_UNAUTHORIZED),
@@ -84,7 +77,7 @@ DOMAIN_ERROR_STATUS: tuple[tuple[type[DomainError], int], ...] = (
 
 
 def _api_text(message: str) -> str:
-    """A domain message with each `{field_name}` written as the API names the field."""
+    """Each `{field_name}` of a domain message as the API names it."""
     return re.sub(r"\{([a-z0-9_]+)\}", lambda m: api_field_name(m.group(1)), message)
 
 
@@ -126,8 +119,6 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, exceptions.Throttled):
         later = f"in {headers['Retry-After']} seconds" if wait is not None else "later"
         message = f"Too many requests. Try again {later}."
-    error_code = (
-        exc.error_code if isinstance(exc, ApiError) else CODE_FOR_STATUS.get(exc.status_code)
-    )
+    error_code = exc.error_code if isinstance(exc, ApiError) else None  # else the status's
     body = error_body(status_code=exc.status_code, message=message, error_code=error_code)
     return Response(body, status=exc.status_code, headers=headers)

@@ -15,23 +15,16 @@ from .unavailable import failure_response
 READ_METHODS = ("GET", "HEAD")
 
 
-def method_not_allowed(method: str, allowed: tuple[str, ...] = READ_METHODS) -> JsonResponse:
-    response = error_response(405, f"Method {method} not allowed.")
-    response["Allow"] = ", ".join(allowed)
-    return response
-
-
 def read_only(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
-    """GET and HEAD reach `view`; any other method is a 405 envelope.
-
-    CSRF-exempt: nothing here writes, so a POST gets its 405 (not Django's CSRF page).
-    """
+    """GET and HEAD reach `view`; any other method is a 405 envelope (not a CSRF page)."""
 
     @csrf_exempt
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.method not in READ_METHODS:
-            return method_not_allowed(request.method or "")
+            response = error_response(405, f"Method {request.method or ''} not allowed.")
+            response["Allow"] = ", ".join(READ_METHODS)
+            return response
         return view(request, *args, **kwargs)
 
     return wrapper
@@ -39,7 +32,7 @@ def read_only(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpRespon
 
 @csrf_exempt
 def unknown_url(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
-    """Any method: 404, before any CSRF check (there is nothing here to protect)."""
+    """Any method: 404, before any CSRF check."""
     return error_response(404, "No endpoint matches this URL.")
 
 
@@ -56,5 +49,5 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
 
 
 def server_error(request: HttpRequest) -> JsonResponse:
-    """Django's handler500: an exception that escaped a middleware (views have their own)."""
+    """Django's handler500 (an exception that escaped a middleware)."""
     return failure_response(request, sys.exc_info()[1], JsonResponse)

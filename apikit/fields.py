@@ -1,8 +1,5 @@
-"""Strict serializer fields shared by every endpoint.
-
-DRF's own fields are lenient: a CharField turns 12 into "12", an IntegerField accepts
-true and 1.0. Public input is refused instead when its JSON type is wrong.
-"""
+"""Strict serializer fields: DRF's turn 12 into "12" and take true as 1; a wrong JSON type is
+refused instead."""
 
 import re
 from typing import Any
@@ -22,13 +19,11 @@ class JsonStringOnly(serializers.Field):
 
 
 class StrictCharField(JsonStringOnly, serializers.CharField):
-    """A CharField that accepts only JSON strings."""
-
     default_error_messages = {"invalid": "This field must be a string."}
 
 
 class StrictEmailField(JsonStringOnly, serializers.EmailField):
-    """An EmailField that accepts only JSON strings."""
+    pass
 
 
 class StrictIntegerField(serializers.IntegerField):

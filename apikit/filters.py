@@ -1,14 +1,9 @@
 """Filtering, ordering and sparse fields of the lists (DESIGN §5), as DRF filter backends.
 
-A list declares a `FilterSet` (in ``<app>/api/filters.py``): its filterable API names, in
-``Meta.fields`` order, each a typed filter on an ORM path (declared, or taken from
-``Meta.model``'s field of that name); bound the usual way, ``ReviewFilter(data, queryset)``
-with the flat data of `querystring.condition_data`, it validates every operator and value
-(`errors`, in the contract's words) and `qs` filters the queryset. The view names it::
-
-    filterset_class = ReviewFilter
-    ordering_fields = {"score": "score", "createdAt": "created_at"}   # API name -> ORM path
-    ordering = ("-created_at",)
+A list's `FilterSet` (``<app>/api/filters.py``) names its filterable API names in
+``Meta.fields`` order, each a typed filter on an ORM path (declared, or ``Meta.model``'s
+field); the view sets ``filterset_class``, ``ordering_fields`` (API name -> ORM path) and
+``ordering``.
 """
 
 from __future__ import annotations
@@ -56,7 +51,6 @@ class InvalidValue(Exception):
 
 
 def text_matching(value: Any, pattern: re.Pattern[str], problem: str) -> str:
-    """`value` as text: a string or an int (never a bool) matching `pattern`."""
     text = str(value) if isinstance(value, str | int) and not isinstance(value, bool) else ""
     if not pattern.fullmatch(text):
         raise InvalidValue(problem)
@@ -140,7 +134,7 @@ class DateTimeFilter(Filter):
 
     @staticmethod
     def coerce(value: Any) -> datetime:
-        """A date alone is the start of that day; no offset: the store's time zone."""
+        """A date is the start of that day; without an offset, the store's time zone."""
         try:
             parsed = parse_datetime(value) if isinstance(value, str) and len(value) <= 64 else 0
             if parsed is None and (day := parse_date(value)) is not None:
@@ -173,7 +167,6 @@ MODEL_FIELDS |= {"DecimalField": DecimalFilter, "TextField": CharFilter}
 
 
 def value_list(value: Any, operator: str) -> list:
-    """The values of in/nin: a list, a bracket list, JSON array text or "a,b"."""
     if isinstance(value, str) and not value.strip().startswith("["):
         value = [part.strip() for part in value.split(",") if part.strip()]
     try:

@@ -1,14 +1,6 @@
-"""The lists' generic view and paginator (DESIGN §5): a list is a declaration::
-
-    class ReviewList(ListView):
-        queryset = Review.objects.all()
-        serializer_class = ReviewSerializer
-        filterset_class = ReviewFilter                  # condition (apikit.filters)
-        ordering_fields = {"createdAt": "created_at"}   # order: API name -> ORM path
-        pagination_class = EnvelopedPagination          # the page in the success envelope
-
-One 422 names every bad parameter; the answer is the page container with ETag and 304
-(apikit.caching), one COUNT query and one page query.
+"""The lists' generic view and paginator (DESIGN §5): a list declares its queryset,
+serializer, `filterset_class`, `ordering_fields` and `pagination_class`; one 422 names every
+bad parameter; the answer has ETag and 304, one COUNT query and one page query.
 """
 
 from __future__ import annotations
@@ -70,8 +62,7 @@ class ListPagination(LimitOffsetPagination):
         return self.bounded(request, "offset", 0, 0, self.max_offset)
 
     def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> list:
-        """The page's query, and a COUNT query only when the page does not tell the count
-        (a full page, or an empty one past the first)."""
+        """A COUNT query only when the page does not tell the count."""
         self.limit, self.offset = self.get_limit(request), self.get_offset(request)
         rows = list(queryset[self.offset : self.offset + self.limit])
         if len(rows) < self.limit and (rows or not self.offset):
@@ -140,11 +131,10 @@ class ListView(ListAPIView):
     @classmethod
     @cache
     def output_fields(cls) -> frozenset[str]:
-        """The keys `fields` may keep: those the serializer renders."""
         return frozenset(cast(Any, cls.serializer_class)().fields)
 
     def filter_queryset(self, queryset: QuerySet) -> QuerySet:
-        """Each backend and the page bounds check their parameters; one 422 names them all."""
+        """One 422 names every bad parameter."""
         errors: dict[str, list[str]] = {}
         for check in (self.pages.get_limit, self.pages.get_offset):
             try:

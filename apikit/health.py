@@ -1,8 +1,5 @@
-"""GET /health: database and cache reachability for load balancers and operators.
-
-It answers within the cache client's short timeouts whatever Redis does: while the cache
-circuit breaker is open the cache is not even tried (`"cacheBreaker": "open"`), and a hung
-Redis costs one read timeout (tens of milliseconds) before the breaker opens.
+"""GET /health: database and cache reachability, within the cache client's short timeouts
+whatever Redis does (an open breaker skips the cache).
 """
 
 import time
@@ -34,16 +31,14 @@ def _cache_ok() -> bool:
 
 
 def _cache_breaker_state() -> str:
-    """closed | open | half-open; "closed" for a cache without a breaker (local memory)."""
     breaker = getattr(cache, "breaker", None)
     return breaker.state if breaker is not None else "closed"
 
 
 @read_only  # any other method is a 405 envelope, never Django's CSRF page
 def health(request: HttpRequest) -> JsonResponse:
-    """200 when the database answers (cache down is "degraded", still 200: the service
-    works without it, and every instance shares the one Redis, so a 503 would take them
-    all out of the load balancer at once); else 503."""
+    """200 when the database answers ("degraded" without the cache: a 503 would take every
+    instance sharing the one Redis out of the load balancer at once); else 503."""
     database, cache_ok = _database_ok(), _cache_ok()
     body = {
         "status": ("ok" if cache_ok else "degraded") if database else "unavailable",

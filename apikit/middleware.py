@@ -9,29 +9,20 @@ from django.http import Http404, HttpRequest, JsonResponse
 from django.http.response import HttpResponseBase
 from django.utils.deprecation import MiddlewareMixin
 
-from .errors import ErrorCode, error_body, error_response
+from .errors import error_response
 from .fallback import bad_request, page_not_found, permission_denied
 from .text import check_path, check_query_string
 from .unavailable import failure_response
 
 
 class RequestGuardMiddleware(MiddlewareMixin):
-    """The request line and headers within the documented limits, and no control characters
-    in the path or the query string, checked once for every URL before anything else runs.
-
-    - URL (path and query, as sent) over MAX_URL_BYTES: 414 URI_TOO_LONG;
-    - more than MAX_HEADER_FIELDS headers, or one over MAX_HEADER_BYTES: 431;
-    - a C0 control character or DEL in the path or in a query key or value: 422
-      VALIDATION_ERROR naming the path or the parameter (apikit.text).
-
-    gunicorn's own limits (config/gunicorn.conf.py) sit above these, so the application
-    answers first, in the envelope.
-    """
+    """Before anything else: the URL within MAX_URL_BYTES (414), the headers within
+    MAX_HEADER_FIELDS and MAX_HEADER_BYTES (431), no control characters in the path or query
+    (422). gunicorn's limits sit above these, so the answer is in the envelope."""
 
     def process_request(self, request: HttpRequest) -> JsonResponse | None:
         meta = request.META
-        url_length = len(meta.get("RAW_URI") or request.get_full_path())
-        if url_length > settings.MAX_URL_BYTES:
+        if len(meta.get("RAW_URI") or request.get_full_path()) > settings.MAX_URL_BYTES:
             return error_response(
                 414,
                 f"The URL is longer than {settings.MAX_URL_BYTES} bytes; "
@@ -54,36 +45,24 @@ class RequestGuardMiddleware(MiddlewareMixin):
             )
         errors = check_path(request.path_info) or check_query_string(meta.get("QUERY_STRING", ""))
         if errors:
-            message = next(iter(errors.values()))[0]
-            code = ErrorCode.VALIDATION_ERROR
-            body = error_body(status_code=422, message=message, error_code=code, errors=errors)
-            return JsonResponse(body, status=422)
+            return error_response(422, next(iter(errors.values()))[0], errors=errors)
         return None
 
 
 class BodySizeLimitMiddleware(MiddlewareMixin):
-    """Refuse bodies over the cap (413) before anything reads them.
-
-    DRF's parsers read the body stream directly, so Django's own
-    DATA_UPLOAD_MAX_MEMORY_SIZE check does not protect the API.
-
-    A chunked body (Transfer-Encoding: chunked, no Content-Length) is read here, up to the
-    cap, when the server hands over a terminated input stream (gunicorn does:
-    `wsgi.input_terminated`), and the request then looks like one with a Content-Length to
-    everything below; a server that cannot terminate the stream gets 411 LENGTH_REQUIRED.
-    """
+    """Refuse bodies over the cap (413) before anything reads them: DRF's parsers skip
+    DATA_UPLOAD_MAX_MEMORY_SIZE. A chunked body is read here, up to the cap, when the stream
+    is terminated (`wsgi.input_terminated`, as gunicorn does); else 411 LENGTH_REQUIRED."""
 
     def process_request(self, request: HttpRequest) -> JsonResponse | None:
         is_admin = request.path.startswith("/admin/")
         limit = settings.ADMIN_MAX_BODY_BYTES if is_admin else settings.API_MAX_BODY_BYTES
         if not is_admin and any(re.match(p, request.path) for p in settings.API_UPLOAD_PATHS):
             limit = settings.API_UPLOAD_MAX_BODY_BYTES  # writes that carry images
-        transfer_encoding = request.META.get("HTTP_TRANSFER_ENCODING", "").lower()
-        if "chunked" in transfer_encoding:
+        if "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
             return self.read_chunked(request, limit)
-        raw = request.META.get("CONTENT_LENGTH") or "0"
         try:
-            length = int(raw)
+            length = int(request.META.get("CONTENT_LENGTH") or "0")
         except ValueError:
             return error_response(400, "The Content-Length header is not a valid number.")
         if length > limit:
@@ -92,7 +71,6 @@ class BodySizeLimitMiddleware(MiddlewareMixin):
 
     @staticmethod
     def read_chunked(request: HttpRequest, limit: int) -> JsonResponse | None:
-        """Read the whole chunked body within `limit`; an error response, or None."""
         if not request.META.get("wsgi.input_terminated"):
             return error_response(
                 411, "Send the request body with a Content-Length header (no chunked encoding)."
@@ -107,9 +85,8 @@ class BodySizeLimitMiddleware(MiddlewareMixin):
 
 
 class ReleaseHeaderMiddleware(MiddlewareMixin):
-    """`X-Release` on every answer: the code's version (settings.RELEASE) that rendered it,
-    so a rolling deploy can be watched from outside. A stored answer keeps the release that
-    rendered it (apikit.caching.RenderedAnswer); anything else is this process's."""
+    """`X-Release` (settings.RELEASE) on every answer not stored with its own, so a rolling
+    deploy can be watched from outside."""
 
     def process_response(
         self, request: HttpRequest, response: HttpResponseBase
@@ -120,15 +97,11 @@ class ReleaseHeaderMiddleware(MiddlewareMixin):
 
 
 class ApiErrorMiddleware(MiddlewareMixin):
-    """Turn exceptions that escape a view into the error envelope, whatever DEBUG says.
-
-    DRF views already answer through `api_exception_handler`; this catches the rest
-    (plain Django views, middleware below this one). No traceback ever leaves the
-    process: it is logged on the `django.request` logger instead.
-    """
+    """Exceptions escaping a plain view or a middleware below as the error envelope, whatever
+    DEBUG says (tracebacks are logged, never sent)."""
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> JsonResponse | None:
-        if isinstance(exception, Http404):  # the answers of Django's handler404, 403, 400
+        if isinstance(exception, Http404):  # as Django's handler404, 403, 400
             return page_not_found(request, exception)
         if isinstance(exception, PermissionDenied):
             return permission_denied(request, exception)

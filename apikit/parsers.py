@@ -12,9 +12,8 @@ from .text import check_json_strings
 
 
 class JSONBodyParser(JSONParser):
-    """DRF's JSON parser, where a body nested too deeply for the decoder is a parse error
-    (422 like any malformed JSON) instead of a RecursionError (500), and a string holding
-    control characters or lone surrogates is a 422 naming its field (apikit.text)."""
+    """DRF's JSON parser, where a body nested too deeply is a 422 (not a RecursionError's
+    500), as is a string holding control characters or lone surrogates (apikit.text)."""
 
     def parse(
         self,
@@ -33,7 +32,6 @@ class JSONBodyParser(JSONParser):
 
 
 def valid_data(serializer_class: type[BaseSerializer], request: Request, **context: Any) -> Any:
-    """The request body as validated by `serializer_class` (a 422 envelope when invalid)."""
     serializer = serializer_class(data=request.data, context=context)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
@@ -43,10 +41,8 @@ _PARSERS: dict[type[BaseSerializer], BaseSerializer] = {}
 
 
 def valid_params(serializer_class: type[BaseSerializer], data: Mapping[str, Any]) -> Any:
-    """`data` (path or query parameters) as validated by `serializer_class`, raising the
-    same ValidationError as `is_valid(raise_exception=True)`, through one instance of the
-    class kept for the process: a new serializer deep-copies every declared field (0.1 ms
-    for the quote's query). For context-free serializers only."""
+    """`data` (path or query parameters) validated by one context-free instance kept per
+    class: a new serializer deep-copies every declared field (0.1 ms for the quote's query)."""
     parser = _PARSERS.get(serializer_class)
     if parser is None:
         parser = _PARSERS[serializer_class] = serializer_class()

@@ -12,11 +12,8 @@ _DIGITS = re.compile(r"[0-9]{1,30}")
 
 
 def path_id(raw: str, *, not_found: ApiError, invalid_field: str | None = None) -> int:
-    """The id a path segment names, else raise.
-
-    Not an integer: a 422 naming `invalid_field` when given (a 404, `not_found`, otherwise);
-    an integer no row can have (0, beyond the id bound): `not_found`.
-    """
+    """The id a path segment names; not an integer: a 422 naming `invalid_field` if given,
+    else `not_found`, as for an integer no row can have."""
     if not _DIGITS.fullmatch(raw):
         if invalid_field is not None:
             raise ValidationError(

@@ -1,16 +1,6 @@
-"""The one decoder of the contract's query encodings (DESIGN §4, §5).
-
-`collect` sorts a ``QueryDict``'s items by parameter in one pass; `decoded` reads one
-parameter from its items: bracket keys (``a[b][c]=1``, ``x[]=p``, ``o[0][f]=1``) become
-nested dicts and lists, a value starting with ``[`` or ``{`` is JSON. On top of it, the list
-parameters: `condition_data` (flat filter data, ``{"score__gte": "4"}``), `order_entries`
-and `string_list` (``codes[]=a``, ``codes=a&codes=b``, ``codes=a,b``, ``codes=["a","b"]``)::
-
-    >>> from django.http import QueryDict
-    >>> condition_data(collect(QueryDict("c[score][gte]=4"), ("c",))["c"], name="c")
-    {'score__gte': '4'}
-
-No ORM here. Every problem is a ``ValidationError({name: [message]})``, whatever the input.
+"""The one decoder of the contract's query encodings (DESIGN §4, §5): bracket keys
+(``a[b][c]=1``, ``x[]=p``, ``o[0][f]=1``) become nested dicts and lists, a value starting
+with ``[`` or ``{`` is JSON. No ORM here; every problem is a ``ValidationError({name: [...]})``.
 """
 
 from __future__ import annotations
@@ -39,7 +29,7 @@ Items = list[tuple[str, Any]]  # (key, a string or, for a repeated key, a list o
 
 
 class _Obj(dict):
-    """A dict built from bracket keys (as opposed to a value the client sent)."""
+    """A dict built from bracket keys (not a value the client sent)."""
 
 
 class _Arr(list):
@@ -51,13 +41,12 @@ def invalid(name: str, message: str) -> ValidationError:
 
 
 def clip(text: str) -> str:
-    """A client-supplied name, shortened for use in an error message."""
     return text if len(text) <= 50 else text[:47] + "..."
 
 
 def collect(params: Any, names: tuple[str, ...]) -> dict[str, Items]:
-    """The items of each of `names` present in the QueryDict `params`: keys `name` or
-    ``name[...``; other keys are never parsed (a malformed ``utm[x`` is not an error here)."""
+    """The items of each of `names` in the QueryDict `params` (keys `name` or ``name[...``);
+    other keys are never parsed."""
     found: dict[str, Items] = {}
     for key, values in params.lists():
         if (base := key.partition("[")[0]) in names:
@@ -66,7 +55,6 @@ def collect(params: Any, names: tuple[str, ...]) -> dict[str, Items]:
 
 
 def query_items(request: Any) -> dict[str, Items]:
-    """The list parameters' items of a DRF request, collected once per request."""
     if not hasattr(request, "_list_items"):
         request._list_items = collect(request.query_params, LIST_PARAMETERS)
     return request._list_items
@@ -111,7 +99,6 @@ def _no_constant(constant: str) -> Any:
 
 
 def parse_json(text: str, *, name: str) -> Any:
-    """Decode a JSON parameter value; invalid, too long or too deep JSON is a ValidationError."""
     if len(text) > MAX_JSON_LENGTH:
         raise invalid(name, f"field is longer than {MAX_JSON_LENGTH} characters")
     try:
@@ -124,8 +111,7 @@ def parse_json(text: str, *, name: str) -> Any:
 
 
 def decoded(items: Items | None, name: str) -> tuple[Any, bool]:
-    """(value, came from JSON) of one parameter from its `collect` items; (None, False) when
-    absent. Strings of a JSON value are not split on commas."""
+    """(value, came from JSON) of one parameter from its `collect` items."""
     if not items:
         return None, False
     value = items[0][1] if len(items) == 1 and items[0][0] == name else _bracketed(items, name)
@@ -149,8 +135,8 @@ def indexed_list(value: Any, *, name: str) -> list:
 
 
 def string_list(params: Any, name: str) -> list[str] | None:
-    """The strings of `name` in any encoding (trimmed, empty ones dropped; JSON numbers as
-    strings); None when absent; more than 100 is a ValidationError."""
+    """The strings of `name` in any encoding (``c[]=a``, ``c=a&c=b``, ``c=a,b``, ``c=["a"]``),
+    trimmed, empty ones dropped; None when absent."""
     return strings(decoded(collect(params, (name,)).get(name), name), name=name)
 
 
@@ -172,8 +158,8 @@ def strings(value_and_json: tuple[Any, bool], *, name: str) -> list[str] | None:
 
 
 def condition_data(items: Items | None, name: str = "condition") -> dict[str, Any]:
-    """Flat filter data from `condition`: ``{"score__eq": 5, "createdAt__gte": ...}``; a bare
-    value is eq, a list in, null with eq/ne isNull; ``{"score": {}}`` gives ``score__``."""
+    """Flat filter data: ``{"score__eq": 5, ...}``; a bare value is eq, a list in, null with
+    eq/ne isNull; ``{"score": {}}`` gives ``score__``."""
     raw = decoded(items, name)[0]
     if raw is None or raw == "":
         return {}

@@ -1,9 +1,6 @@
-"""JSON on the wire: one encoder (orjson) for every API answer and cached fragment.
-
-`json_bytes(value)` renders exactly what DRF's JSONRenderer rendered before (compact,
-UTF-8, Decimal as a JSON number, datetimes in DRF's ISO 8601 form), several times faster.
-`orjson.Fragment` values (already-rendered JSON, e.g. a cached product summary) are
-spliced in as they are, so a cached fragment is never parsed and encoded again.
+"""JSON on the wire: one encoder (orjson) for every API answer and cached fragment, rendering
+exactly what DRF's JSONRenderer did, several times faster; `orjson.Fragment` values (already
+rendered JSON) are spliced in as they are.
 """
 
 from collections.abc import Mapping
@@ -19,15 +16,13 @@ _OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
 
 
 def _default(value: Any) -> Any:
-    # Money is Decimal in code and a JSON number on the wire (COERCE_DECIMAL_TO_STRING off).
+    # Money is a JSON number on the wire (COERCE_DECIMAL_TO_STRING off).
     if isinstance(value, Decimal):
         return float(value)
-    # datetimes, dates, lazy translations, ... exactly as DRF's encoder renders them
     return _drf_default(value)
 
 
 def json_bytes(value: Any) -> bytes:
-    """The compact UTF-8 JSON of `value`."""
     return orjson.dumps(value, default=_default, option=_OPTIONS)
 
 
@@ -35,8 +30,6 @@ Fragment = orjson.Fragment
 
 
 class FastJSONRenderer(BaseRenderer):
-    """DRF renderer over `json_bytes` (replaces rest_framework.renderers.JSONRenderer)."""
-
     media_type = "application/json"
     format = "json"
     charset = None

@@ -8,23 +8,19 @@ from rest_framework.serializers import BaseSerializer
 
 
 def envelope(data: Any) -> dict[str, Any]:
-    """The success envelope's body: {"status": true, "data": ...}."""
     return {"status": True, "data": data}
 
 
 def success(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    """Success envelope: {"status": true, "data": ...}."""
     return Response(envelope(data), status=status, headers=headers)
 
 
 def bare(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    """Bare response: the payload is the top-level JSON value."""
     return Response(data, status=status, headers=headers)
 
 
 def request_base_url(request: HttpRequest) -> str:
-    """The origin the client called, e.g. "https://shop.example.com/": absolute file URLs
-    in answers point there."""
+    """The origin the client called: absolute file URLs in answers point there."""
     return request.build_absolute_uri("/")
 
 
@@ -32,10 +28,8 @@ _RENDERERS: dict[tuple[type[BaseSerializer], tuple[tuple[str, Any], ...]], BaseS
 
 
 def rendered_rows(serializer_class: type[BaseSerializer], rows: Any, **context: Any) -> list:
-    """`serializer_class(rows, many=True, context=context).data` as plain dicts, from one
-    instance per class and context kept for the process: a ModelSerializer builds its fields
-    anew for every instance (about 1 ms for a review). Context values must be hashable and
-    few (a base URL), and the serializer must not keep state between rows."""
+    """`serializer_class(rows, many=True, context=context).data` from one instance kept per
+    class and (hashable, few) context: each instance builds its fields anew (1 ms a review)."""
     key = (serializer_class, tuple(sorted(context.items())))
     serializer = _RENDERERS.get(key)
     if serializer is None:

@@ -9,23 +9,14 @@ from django.urls.resolvers import RegexPattern, ResolverMatch, URLPattern, URLRe
 
 
 def api_path(route: str, view: Callable[..., HttpResponseBase], name: str) -> list[URLPattern]:
-    """Both `route` and `route/` for the view; the name goes on the canonical (no-slash) form.
-
-    Use with unpacking: `urlpatterns = [*api_path("publics/payments/card-flags", View.as_view(),
-    "card-flags")]`. Prefixes (none and `/api/v3/`) are added in config/urls.py.
-    """
+    """Both `route` and `route/` (named, the canonical form) for the view."""
     route = route.strip("/")
     return [path(route, view, name=name), path(f"{route}/", view)]
 
 
 class RememberingResolver(URLResolver):
-    """The URL patterns under one resolver that remembers its last `size` matches.
-
-    Django walks every nested resolver and pattern on each request (about 40 µs for an
-    API path behind the admin's and each app's patterns); the matches of recent paths are
-    kept here, per process, so a path asked again is resolved by one dictionary lookup.
-    Long paths are resolved every time (they would make the memory unbounded).
-    """
+    """The URL patterns under one resolver that remembers its last `size` matches (short
+    paths only): Django walks every nested pattern on each request (40 µs an API path)."""
 
     MAX_PATH = 256
 
@@ -35,8 +26,8 @@ class RememberingResolver(URLResolver):
 
     def _resolve(self, path: str) -> ResolverMatch:
         match = super().resolve(path)
-        match.tried = None  # the patterns tried first: only for DEBUG's 404 page, and every
-        return match  # enclosing resolver would copy them on each request
+        match.tried = None  # for DEBUG's 404 page only, and copied by every enclosing resolver
+        return match
 
     def resolve(self, path: object) -> ResolverMatch:
         path = str(path)

@@ -48,8 +48,7 @@ ERROR_DESCRIPTIONS = {
 
 
 def error_responses(*statuses: int, not_found_code: str | None = None) -> dict:
-    """Error envelope responses for `extend_schema(responses={...})`; 500 and 503 are always
-    added."""
+    """Error envelope responses for `extend_schema(responses=...)`, 500 and 503 included."""
     responses = {}
     for status_code in (*statuses, 500, 503):
         description = ERROR_DESCRIPTIONS[status_code]
@@ -63,10 +62,7 @@ def error_responses(*statuses: int, not_found_code: str | None = None) -> dict:
 
 
 def success_envelope(name: str, data: Any, *, many: bool = False) -> serializers.Serializer:
-    """A named component for {"status": true, "data": <data>}.
-
-    `data` is a serializer class (or instance for custom fields).
-    """
+    """A named component for {"status": true, "data": <data: a serializer class or instance>}."""
     data_field = data(many=many) if isinstance(data, type) else data
     return inline_serializer(
         name=name,
@@ -77,11 +73,7 @@ def success_envelope(name: str, data: Any, *, many: bool = False) -> serializers
 def preprocess_public_paths(
     endpoints: list[tuple[str, str, str, Any]],
 ) -> list[tuple[str, str, str, Any]]:
-    """Document each endpoint once: canonical path, no trailing-slash or /api/v3 duplicates.
-
-    Every path (the banner listing included) is documented at its canonical form; the
-    schema's description says each one is also served under /api/v3/.
-    """
+    """Each endpoint once, at its canonical path (no trailing-slash or /api/v3 duplicates)."""
     return [
         endpoint
         for endpoint in endpoints
@@ -101,7 +93,10 @@ def _health_operation(method: str) -> dict[str, Any]:
             "cacheBreaker": {"type": "string", "enum": ["closed", "open", "half-open"]},
         },
     }
-    envelope = {"$ref": "#/components/schemas/ErrorEnvelope"}
+
+    def answer(description: str, schema: dict[str, Any]) -> dict[str, Any]:
+        return {"description": description, "content": {"application/json": {"schema": schema}}}
+
     return {
         "operationId": f"health_{method}",
         "summary": "Database and cache reachability",
@@ -114,18 +109,9 @@ def _health_operation(method: str) -> dict[str, Any]:
         "tags": ["health"],
         "security": [{}],
         "responses": {
-            "200": {
-                "description": "The database answers (status ok or degraded).",
-                "content": {"application/json": {"schema": body}},
-            },
-            "405": {
-                "description": ERROR_DESCRIPTIONS[405],
-                "content": {"application/json": {"schema": envelope}},
-            },
-            "503": {
-                "description": "The database cannot be reached (status unavailable).",
-                "content": {"application/json": {"schema": body}},
-            },
+            "200": answer("The database answers (status ok or degraded).", body),
+            "405": answer(ERROR_DESCRIPTIONS[405], {"$ref": "#/components/schemas/ErrorEnvelope"}),
+            "503": answer("The database cannot be reached (status unavailable).", body),
         },
     }
 

@@ -1,16 +1,7 @@
-"""Characters the service refuses in request text, in one place.
-
-PostgreSQL refuses NUL in text and lone surrogates in UTF-8, and no field of the API has a
-use for control characters, so they are refused before any view runs:
-
-- path segments and query keys/values: every C0 control character and DEL
-  (`check_path`, `check_query_string`, called by `RequestGuardMiddleware`);
-- JSON strings (keys and values) of a request body: NUL and the C0 controls other than
-  tab, line feed and carriage return, and lone surrogates (`check_json_strings`, called by
-  the JSON parser).
-
-Each check returns the errors as {"<field>": ["<message>"]} (empty when the text is fine);
-the callers turn them into a 422 VALIDATION_ERROR.
+"""Characters the service refuses in request text (PostgreSQL refuses NUL and lone surrogates,
+and no field has a use for control characters): C0 controls and DEL in the path and query
+(`RequestGuardMiddleware`); NUL, C0 controls but tab, LF and CR, and lone surrogates in JSON
+strings (the JSON parser). Each check returns {"<field>": ["<message>"]}, empty when fine.
 """
 
 import re
@@ -24,7 +15,6 @@ MAX_ERRORS = 10
 
 
 def _printable(name: str) -> str:
-    """A client-given name made safe to echo: controls escaped, clipped."""
     shown = URL_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", name)
     return shown[:MAX_NAME] or "query"
 
@@ -36,9 +26,8 @@ def check_path(path: str) -> dict[str, list[str]]:
 
 
 def check_query_string(query_string: str) -> dict[str, list[str]]:
-    """Every key and value of the raw query string, percent-decoded."""
     errors: dict[str, list[str]] = {}
-    if not URL_CONTROL.search(unquote(query_string)):  # the usual case: one pass, no split
+    if not URL_CONTROL.search(unquote(query_string)):  # the usual case: no split
         return errors
     for key, value in parse_qsl(query_string, keep_blank_values=True):
         if URL_CONTROL.search(key) or URL_CONTROL.search(value):
@@ -50,7 +39,7 @@ def check_query_string(query_string: str) -> dict[str, list[str]]:
 
 
 def check_json_strings(data: Any) -> dict[str, list[str]]:
-    """Every string (object keys too) of a parsed JSON document; paths as `items.0.name`."""
+    """Every string (keys too) of a parsed JSON document; paths as `items.0.name`."""
     errors: dict[str, list[str]] = {}
     stack = [("", data)]
     while stack and len(errors) < MAX_ERRORS:

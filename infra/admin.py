@@ -1,9 +1,6 @@
-"""Admin pieces for any app (infra knows no app, so even jobs may import them): the history
-fieldset, truncated texts, badges, short dates, safe autocompletes, own pages, read-only logs.
-
-Change lists fit a 1366 px screen with the sidebar open (docs/decisions.md, issues 13 and
-20): the columns a person acts on come first, long texts go through `truncated()` and dates
-through `short_date()`, both keeping the full text on hover.
+"""Admin pieces for any app: the history fieldset, truncated texts, badges, short dates, safe
+autocompletes, own pages, read-only logs. Change lists fit a 1366 px screen (docs/decisions.md,
+issues 13 and 20): long texts and dates are cut, keeping the full text on hover.
 """
 
 from collections.abc import Callable, Iterable, Sequence
@@ -39,9 +36,7 @@ HISTORY_FIELDSET: tuple[Any, Any] = (
     {"fields": ("created_at", "updated_at"), "classes": ("collapse",)},
 )
 
-# Characters shown of a long text in a change-list column (the rest is on hover).
-TEXT_COLUMN_CHARS = 60
-NAME_COLUMN_CHARS = 32
+TEXT_COLUMN_CHARS, NAME_COLUMN_CHARS = 60, 32  # characters of a column (the rest on hover)
 
 BADGE_COLORS = {
     "green": "#1e7e34",
@@ -53,8 +48,7 @@ BADGE_COLORS = {
 
 
 def truncated(text: object, length: int = TEXT_COLUMN_CHARS) -> str:
-    """`text` cut to `length` characters with an ellipsis; the whole text is the hover title
-    (and what screen readers get). Short texts are returned as they are."""
+    """`text` cut to `length` characters, the whole text as the hover title."""
     text = "" if text is None else str(text)
     if len(text) <= length:
         return text
@@ -62,7 +56,6 @@ def truncated(text: object, length: int = TEXT_COLUMN_CHARS) -> str:
 
 
 def badge(label: object, color: str) -> str:
-    """A small coloured label (status columns)."""
     return format_html(
         '<span style="color:#fff;background:{};padding:2px 8px;border-radius:8px;'
         'white-space:nowrap">{}</span>',
@@ -72,14 +65,13 @@ def badge(label: object, color: str) -> str:
 
 
 def moderation_badge(active: bool) -> str:
-    """Pending / Approved, for records staff approve before they are public."""
     return badge(_("Approved"), "green") if active else badge(_("Pending"), "orange")
 
 
 def _column(
     field_name: str, description: Any, show: Callable[[Any], Any], name: str = ""
 ) -> Callable[[Any], Any]:
-    """A change-list column showing the field `field_name` through `show`, sortable by it."""
+    """A change-list column showing `field_name` through `show`, sortable by it."""
 
     def column(obj: Any) -> Any:
         return show(getattr(obj, field_name))
@@ -91,19 +83,15 @@ def _column(
 def truncated_column(
     field_name: str, *, description: "StrOrPromise", length: int = NAME_COLUMN_CHARS
 ) -> Callable[[Any], str]:
-    """A change-list column showing a model field through `truncated()`, sortable by it."""
     return _column(field_name, description, lambda value: truncated(value, length))
 
 
 def money_column(field_name: str, *, description: "StrOrPromise") -> Callable[[Any], str]:
-    """A change-list column showing an amount as `R$ 1.234,56` (infra.numbers.money_text, the
-    one way staff read money), sortable by it."""
     return _column(field_name, description, money_text)
 
 
 def short_date(value: date | datetime | None) -> str | None:
-    """A date as `26/11/2026 10:37` (the language's short format, local time); the long form
-    ("26 de Novembro de 2026 às 10:37") is the hover title."""
+    """`26/11/2026 10:37` (short format, local time), the long form as the hover title."""
     if value is None:
         return None
     if isinstance(value, datetime):
@@ -121,8 +109,7 @@ def short_date(value: date | datetime | None) -> str | None:
 
 @cache
 def date_column(model: type[models.Model], field_name: str) -> Callable[[Any], str | None]:
-    """A change-list column showing the date field `field_name` through `short_date()`,
-    sortable by it, headed and classed (`column-<field_name>`) as the field itself."""
+    """A `short_date()` column headed and classed (`column-<field_name>`) as the field."""
     label = getattr(model._meta.get_field(field_name), "verbose_name", field_name)
     return _column(field_name, label, short_date, name=field_name)
 
@@ -137,9 +124,8 @@ def is_date_field(model: type[models.Model], name: object) -> bool:
 
 
 class ShortDatesMixin(_ModelAdmin):
-    """Every date column of the change list as `short_date()` (columns edited in the list
-    stay inputs; a date named in `list_display_links` stays a link). The admin site mixes
-    it into every ModelAdmin registered, third-party ones included (storefront/admin_site.py)."""
+    """Every date column not edited in the list as `short_date()` (mixed into every
+    ModelAdmin by storefront/admin_site.py)."""
 
     def _short_dates(self, names: Sequence[Any]) -> list[Any]:
         return [
@@ -157,16 +143,12 @@ class ShortDatesMixin(_ModelAdmin):
         return self._short_dates(links) if links else links
 
 
-# --- Autocomplete fields that refuse garbage ids ------------------------------------
-
-
 def _is_id(value: object) -> bool:
     return str(value).isdigit() and is_db_id(int(str(value)))
 
 
 def _ids_only(value: Iterable[Any]) -> list[Any]:
-    """The submitted values that can be ids: the autocomplete widget looks the chosen rows
-    up to re-display a refused form, and a non-numeric value would fail that lookup."""
+    """The values that can be ids: the widget looks them up to re-display a refused form."""
     return [v for v in value if _is_id(v)]
 
 
@@ -181,8 +163,7 @@ class IdAutocompleteSelectMultiple(AutocompleteSelectMultiple):
 
 
 class IdModelChoiceField(forms.ModelChoiceField):
-    """Refuses a value that cannot be an id before looking it up (a huge number would
-    overflow the database integer: a 500)."""
+    """Refuses a value that cannot be an id before looking it up (an overflow: a 500)."""
 
     def to_python(self, value: Any) -> Any:
         if value not in self.empty_values and not _is_id(value):
@@ -205,9 +186,7 @@ class IdModelMultipleChoiceField(forms.ModelMultipleChoiceField):
 
 
 class SafeAutocompleteMixin(_ModelAdmin):
-    """Autocomplete fields that refuse garbage ids as a form error: Django's own look them
-    up (a ValueError or an integer overflow, a 500) to validate and re-display. Every
-    admin with `autocomplete_fields` uses it (tests/storefront/test_admin_autocomplete.py)."""
+    """Autocomplete fields that refuse garbage ids as a form error (Django's: a 500)."""
 
     def formfield_for_foreignkey(self, db_field: Any, request: Any, **kwargs: Any) -> Any:
         if db_field.name in self.get_autocomplete_fields(request):
@@ -223,9 +202,8 @@ class SafeAutocompleteMixin(_ModelAdmin):
 
 
 class OwnPagesMixin(_ModelAdmin):
-    """The admin's own pages, `own_pages` = ((route, view, name), ...): `view` a method's name
-    or a function `view(modeladmin, request, ...)`, behind the admin's login, its URL named
-    `<app>_<model>_<name>`."""
+    """`own_pages` = ((route, view, name), ...): `view` a method's name or a function
+    `view(modeladmin, request, ...)`, behind the admin's login, named `<app>_<model>_<name>`."""
 
     own_pages: tuple[tuple[str, Any, str], ...] = ()
 

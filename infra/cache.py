@@ -1,30 +1,11 @@
-"""The shared cache by namespace: values kept until their data changes, in every process.
+"""The shared cache by namespace: `cache_namespace_bump(namespace)` retires every value of it
+at once, in every process; `invalidate_on_change` bumps it on any change of its models.
 
-Invalidation is by namespace version: `cache_namespace_bump("categories")` makes every
-key of that namespace unreachable at once, in every process of the store;
-`invalidate_on_change(namespace, *models)` bumps it on every save, delete and many-to-many
-change of the models (the one side effect allowed in signals).
-
-Where the versions live (`_store()`):
-
-- with a shared cache (Redis), in it: every machine of the store reads the same versions;
-- with the embedded local-memory cache, in a small memory-mapped file beside the database
-  (CACHE_VERSIONS_FILE): the workers of `make serve`, `manage.py` commands and the job
-  worker all map the same file, so a change made by any of them is seen by the next answer
-  of every other, at the cost of a memory read per namespace (docs/decisions.md, issue 19).
-
-Three ways to keep a value:
-
-- `kept(namespace, key, build)`: store-wide read data (the category index, shipping
-  tables, price rules...) kept as plain objects in this process's memory and rebuilt when
-  the namespace's version moves: no unpickling per request. Callers never mutate them.
-- `cached(namespace, key, build)`: per-key values (a postal code's address) in the cache.
-- Versions of single records (`product:<id>`) are namespaces too: a fragment keyed by
-  its product's version survives other products' changes. What a rendering read is
-  noted with `depend_on` inside `recording()`; `still_current` checks it later.
-
-A request reads each version once (`versions_per_request` middleware): with Redis, each
-read fetches the namespaces asked for that are not read yet, in one round trip.
+Versions live in the shared cache (Redis) or, with the local-memory cache, in a memory-mapped
+file (CACHE_VERSIONS_FILE) every process of the machine maps (docs/decisions.md, issue 19).
+`kept` keeps store-wide read data as plain objects in this process (no unpickling per
+request); `cached` keeps per-key values in the cache; `depend_on`/`still_current` track the
+versions of single records (`product:<id>`) a rendering read.
 """
 
 import contextvars
@@ -57,7 +38,6 @@ Versions = tuple[int, ...]
 
 @functools.cache
 def _default_breaker() -> Any:
-    """The shared cache's circuit breaker (None: a cache without one), found once."""
     return getattr(caches["default"], "breaker", None)
 
 
@@ -86,21 +66,18 @@ def cache_reachable() -> bool:
 
 
 def _next_version(old: int) -> int:
-    """Larger than the old version and the clock: it differs from the old one even when the
-    clock stands still (frozen time in tests) or steps back."""
+    """Newer than `old` even when the clock stands still (frozen time) or steps back."""
     return max(old + 1, time.time_ns())
 
 
 class CacheVersions:
-    """Versions as keys of the shared cache. A version starts from the clock, so an evicted
-    version key never brings old entries back."""
+    """Versions as keys of the shared cache, started from the clock: an evicted version key
+    never brings old entries back."""
 
     KEY = "ns-version:{}"
 
     def __init__(self) -> None:
-        # The versions this process last read or wrote: while the shared cache is unreachable
-        # (its breaker open), keys keep them, so what the process rendered in the last
-        # moments (apikit.caching.RecentAnswers) still serves instead of every read rebuilding.
+        # Used while the cache is unreachable, so recent answers still serve (RecentAnswers).
         self.last_seen: dict[str, int] = {}
 
     def read(self, namespaces: tuple[str, ...]) -> Versions:
@@ -128,40 +105,32 @@ class CacheVersions:
 
 
 class FileVersions:
-    """Versions in a memory-mapped file shared by every process of one machine.
-
-    The file holds a header (the moment it was made: the version of a slot never bumped)
-    and SLOTS 64-bit slots; a namespace's version is the slot its name hashes to. Two names
-    sharing a slot only means a change of one also retires the other's values. Reads are
-    a memory read; a bump is a locked read-modify-write (flock between processes, a lock
-    between threads). A torn read can only give a version nobody stored values under.
-    """
+    """Versions in a memory-mapped file shared by every process of one machine: a header
+    (its creation time, the version of an unbumped slot) and SLOTS slots a name hashes to
+    (a shared slot only retires more). Bumps take flock; a torn read gives an unused version."""
 
     SLOTS = 1 << 16
-    _HEADER = struct.Struct("<Q")
-    _SLOT = struct.Struct("<Q")
+    _U64 = struct.Struct("<Q")  # the header and each slot
 
     def __init__(self, path: str) -> None:
         self.path = path
         self._lock = threading.Lock()
-        self._pid = 0
-        self._fd = -1
         self._offsets: dict[str, int] = {}
         self._open()
 
     def _open(self) -> None:
-        size = self._HEADER.size + self.SLOTS * self._SLOT.size
+        size = (1 + self.SLOTS) * self._U64.size
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             if os.fstat(fd).st_size < size:
                 os.ftruncate(fd, size)
-                os.pwrite(fd, self._HEADER.pack(time.time_ns()), 0)
+                os.pwrite(fd, self._U64.pack(time.time_ns()), 0)
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
         self._map = mmap.mmap(fd, size)
         self._fd, self._pid = fd, os.getpid()
-        self._epoch = self._HEADER.unpack_from(self._map, 0)[0]
+        self._epoch = self._U64.unpack_from(self._map, 0)[0]
 
     def _offset(self, namespace: str) -> int:
         offset = self._offsets.get(namespace)
@@ -169,12 +138,13 @@ class FileVersions:
             if len(self._offsets) >= self.SLOTS:
                 self._offsets.clear()
             digest = hashlib.blake2b(namespace.encode(), digest_size=8).digest()
-            offset = self._HEADER.size + int.from_bytes(digest, "little") % self.SLOTS * 8
-            self._offsets[namespace] = offset
+            offset = self._offsets[namespace] = (
+                1 + int.from_bytes(digest, "little") % self.SLOTS
+            ) * 8
         return offset
 
     def _version(self, namespace: str) -> int:
-        return self._SLOT.unpack_from(self._map, self._offset(namespace))[0] or self._epoch
+        return self._U64.unpack_from(self._map, self._offset(namespace))[0] or self._epoch
 
     def read(self, namespaces: tuple[str, ...]) -> Versions:
         return tuple(map(self._version, namespaces))
@@ -186,34 +156,24 @@ class FileVersions:
             fcntl.flock(self._fd, fcntl.LOCK_EX)
             try:
                 version = _next_version(self._version(namespace))
-                self._SLOT.pack_into(self._map, self._offset(namespace), version)
+                self._U64.pack_into(self._map, self._offset(namespace), version)
             finally:
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
         return version
 
 
 _CACHE_VERSIONS = CacheVersions()
-_FILE_VERSIONS: dict[str, FileVersions] = {}
-_FILE_LOCK = threading.Lock()
+_file_versions = functools.cache(FileVersions)  # by path; a race only maps the file twice
 
 
 def _store() -> CacheVersions | FileVersions:
-    """The file beside the database when the cache is this process's memory, else the cache."""
     local = (
         cache_is_local() if isinstance(cache, ConnectionProxy) else isinstance(cache, LocMemCache)
     )
     if not local:
         return _CACHE_VERSIONS
-    path = str(settings.CACHE_VERSIONS_FILE)
-    store = _FILE_VERSIONS.get(path)
-    if store is None:
-        with _FILE_LOCK:
-            store = _FILE_VERSIONS.get(path) or FileVersions(path)
-            _FILE_VERSIONS[path] = store
-    return store
+    return _file_versions(str(settings.CACHE_VERSIONS_FILE))
 
-
-# --- Versions, once per request -------------------------------------------------------
 
 _request_versions: contextvars.ContextVar[dict[str, int] | None] = contextvars.ContextVar(
     "namespace_versions", default=None
@@ -221,7 +181,7 @@ _request_versions: contextvars.ContextVar[dict[str, int] | None] = contextvars.C
 
 
 def versions_per_request(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable:
-    """Middleware: a request reads each namespace's version once (its own bumps included)."""
+    """Middleware: a request reads each namespace's version once."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
         token = _request_versions.set({})
@@ -234,7 +194,6 @@ def versions_per_request(get_response: Callable[[HttpRequest], HttpResponse]) ->
 
 
 def namespace_versions(namespaces: tuple[str, ...]) -> Versions:
-    """The current version of each namespace (one cache call at most)."""
     seen = _request_versions.get()
     if seen is None:
         return _store().read(namespaces)
@@ -245,10 +204,8 @@ def namespace_versions(namespaces: tuple[str, ...]) -> Versions:
 
 
 def cache_namespace_bump(*namespaces: str) -> None:
-    """Forget every cached value of the namespaces, in every process (call on any change
-    to their data)."""
-    # First the replicas' grace (reads go to the primary for a moment), so a reader that
-    # sees a new version also sees the grace and never rebuilds from a lagging replica.
+    """Forget every cached value of the namespaces, in every process."""
+    # The replicas' grace first: a reader seeing the new version never reads a lagging replica.
     note_change()
     store, seen = _store(), _request_versions.get()
     for namespace in namespaces:
@@ -257,8 +214,6 @@ def cache_namespace_bump(*namespaces: str) -> None:
             seen[namespace] = version
 
 
-# --- What a rendering depends on ------------------------------------------------------
-
 _recorded: contextvars.ContextVar[dict[str, int] | None] = contextvars.ContextVar(
     "cache_dependencies", default=None
 )
@@ -266,8 +221,7 @@ _recorded: contextvars.ContextVar[dict[str, int] | None] = contextvars.ContextVa
 
 @contextmanager
 def recording() -> Iterator[dict[str, int]]:
-    """Collect the versions `depend_on` notes inside the block (they also reach an
-    enclosing recording: an answer depends on what its fragments depend on)."""
+    """Collect the versions `depend_on` notes inside the block (and pass them outwards)."""
     outer = _recorded.get()
     found: dict[str, int] = {}
     token = _recorded.set(found)
@@ -280,7 +234,6 @@ def recording() -> Iterator[dict[str, int]]:
 
 
 def depend_on(namespaces: Iterable[str]) -> dict[str, int]:
-    """The current versions of `namespaces`, noted in the recording under way."""
     names = tuple(namespaces)
     versions = dict(zip(names, namespace_versions(names), strict=True))
     noted = _recorded.get()
@@ -290,18 +243,11 @@ def depend_on(namespaces: Iterable[str]) -> dict[str, int]:
 
 
 def still_current(dependencies: dict[str, int]) -> bool:
-    """True when none of the recorded versions moved (noting them again if so)."""
     return not dependencies or depend_on(dependencies) == dependencies
 
 
-# --- Keeping values -------------------------------------------------------------------
-
-
 def cached(namespace: str, key: str, build: Callable[[], Any], timeout: int | None = None) -> Any:
-    """Return the cached value for (namespace, key), building and storing it on a miss.
-
-    A cache outage (Redis down) is a miss: the value is built from the database.
-    """
+    """The cached value for (namespace, key), built and stored on a miss (or an outage)."""
     full_key = f"{namespace}:{settings.RELEASE}:{namespace_versions((namespace,))[0]}:{key}"
     value = cache.get(full_key)
     if value is None:
@@ -316,14 +262,10 @@ def cached(namespace: str, key: str, build: Callable[[], Any], timeout: int | No
 
 _KEPT: dict[tuple[str, Any], tuple[Versions, float, Any]] = {}
 MAX_KEPT = 20_000  # keys may come from requests (an option id, a product): a bound, then start over
-# While the shared cache is unreachable its versions are the last ones seen, blind to other
-# processes' changes: kept values are then rebuilt when older than this (as RecentAnswers).
-OUTAGE_KEEP_SECONDS = 5
+OUTAGE_KEEP_SECONDS = 5  # while the cache is unreachable, versions are blind: rebuild after
 
 
 def _fresh(made: float) -> bool:
-    """Whether a value kept since `made` may still be served: always while the shared
-    cache answers (its versions tell), for OUTAGE_KEEP_SECONDS while it does not."""
     return made > time.time() - OUTAGE_KEEP_SECONDS or cache_reachable()
 
 
@@ -331,10 +273,7 @@ Kept = TypeVar("Kept")
 
 
 def kept(namespace: str, key: str, build: Callable[[], Kept]) -> Kept:
-    """Store-wide read data, kept in this process's memory until `namespace` changes.
-
-    The value is shared by every request of the process: treat it as read-only.
-    """
+    """Store-wide read data, kept in this process until `namespace` changes (read-only)."""
     entry = _KEPT.get((namespace, key))
     if entry is not None and entry[0] == namespace_versions((namespace,)) and _fresh(entry[1]):
         return entry[2]
@@ -343,10 +282,8 @@ def kept(namespace: str, key: str, build: Callable[[], Kept]) -> Kept:
 
 @dataclass(frozen=True)
 class Warm:
-    """How a miss of `kept_many` warms the store: `keys(start, stop)` gives a slice of every
-    key there is (a catalogue's, in a fixed order); each miss also builds, in the same call,
-    the next `batch` of them this process has not built since `namespace` last moved, so
-    random traffic fills the store in batches, not a query or six a key (issue 19)."""
+    """A miss of `kept_many` also builds the next `batch` of `keys(start, stop)` (every key,
+    in a fixed order) not built since `namespace` moved: batches, not queries per key."""
 
     namespace: str
     keys: Callable[[int, int], Sequence[Any]]
@@ -373,10 +310,8 @@ def kept_many(
     build: Callable[[list[Any]], dict[Any, Any]],
     warm: Warm | None = None,
 ) -> dict[Any, Any]:
-    """Records kept in this process's memory (plain data, read-only), each until one of its
-    `namespaces(key)` moves; the missing and outdated ones built by one `build(keys)` call
-    (keys it leaves out are not found, and not kept), with the next batch of `warm` keys
-    when given. Versions are read before building."""
+    """Records kept in this process (read-only), each until one of `namespaces(key)` moves;
+    the missing ones built by one `build(keys)` call (with `warm`'s next batch)."""
     wanted = dict.fromkeys(keys)
     stamps = _stamps(wanted, namespaces)
     found: dict[Any, Any] = {}
@@ -407,7 +342,6 @@ def kept_many(
 def _stamps(
     keys: Iterable[Any], namespaces: Callable[[Any], tuple[str, ...]]
 ) -> dict[Any, tuple[int, ...]]:
-    """{key: the versions of its namespaces}, read in one call."""
     wanted = {key: namespaces(key) for key in keys}
     every = tuple({name for names in wanted.values() for name in names})
     versions = dict(zip(every, namespace_versions(every), strict=True))
@@ -415,7 +349,6 @@ def _stamps(
 
 
 def kept_clear() -> None:
-    """Forget what this process keeps (tests, between their databases)."""
     _KEPT.clear()
     _WARMED.clear()
 
@@ -423,23 +356,16 @@ def kept_clear() -> None:
 def invalidate_on_change(
     namespace: str | Callable[[Any], Iterable[str]], *models: type[Model]
 ) -> None:
-    """Bump `namespace` whenever a row of `models` is saved or deleted, or one of their
-    many-to-many links changes (the one side effect allowed in signals). `namespace` may
-    be a function of the changed row giving the namespaces to bump (a record's own).
-
-    Writes that skip signals (`QuerySet.update`, raw SQL imports) bump it themselves.
-    """
+    """Bump `namespace` (or the namespaces a function of the row gives) on every save, delete
+    and many-to-many change of `models`; writes that skip signals bump it themselves."""
     if isinstance(namespace, str):
         name, fixed = namespace, (namespace,)
         namespaces_of: Callable[[Any], Iterable[str]] = lambda instance: fixed  # noqa: E731
     else:
         name, namespaces_of = namespace.__qualname__, namespace
 
-    def bump(instance: Model, **kwargs: Any) -> None:
-        cache_namespace_bump(*namespaces_of(instance))
-
-    def bump_on_link(action: str, instance: Model, **kwargs: Any) -> None:
-        if action in ("post_add", "post_remove", "post_clear"):
+    def bump(instance: Model, action: str = "", **kwargs: Any) -> None:
+        if not action.startswith("pre_"):  # a many-to-many change bumps once it is made
             cache_namespace_bump(*namespaces_of(instance))
 
     for model in models:
@@ -448,7 +374,7 @@ def invalidate_on_change(
         post_delete.connect(bump, sender=model, weak=False, dispatch_uid=f"{uid}:delete")
         for field in model._meta.local_many_to_many:
             m2m_changed.connect(
-                bump_on_link,
+                bump,
                 sender=field.remote_field.through,
                 weak=False,
                 dispatch_uid=f"{uid}:{field.name}",

@@ -1,29 +1,14 @@
-"""The shared-cache backend: django-redis behind a circuit breaker.
+"""The shared-cache backend: django-redis behind a per-process circuit breaker (infra.circuit).
 
-Every public operation of django-redis's `RedisCache` is wrapped here, in one place:
-
-- breaker closed: the operation runs; a connection error or a timeout (the socket
-  timeouts are tens of milliseconds, `CACHE_CONNECT_TIMEOUT_MS` / `CACHE_TIMEOUT_MS`)
-  opens the breaker and the caller gets a miss;
-- breaker open: the operation is skipped at once, for `CACHE_BREAKER_SECONDS`: reads are
-  misses (`get` returns its default, `get_many` `{}`, `incr` None), writes are dropped;
-- then one caller probes Redis; success closes the breaker, failure opens it again.
-
-So a hung Redis (SIGSTOP, packets dropped) costs each worker process one short timeout
-per pause, never a timeout per cache call, and a Redis outage is never a 500.
-The breaker is per process and per Redis location (see infra/circuit.py).
-
-Nothing written during an outage is replayed: a dropped `set` or `delete` (a cached value,
-a namespace-version bump that invalidates one) is remembered by key, and when the breaker
-closes those keys are deleted, never rewritten. A delete can only cause a miss, so a value
-that changed during the outage is rebuilt instead of served stale, and no stale value is
-written over a newer one. (Rate-limit counters use add/incr, which are not remembered:
-see storefront/api/throttling.py.)
+An outage (a connection error or a timeout of tens of milliseconds) opens the breaker: for
+BREAKER_RESET_SECONDS every operation is skipped (reads miss, writes are dropped), then one
+caller probes. So a hung Redis costs a worker one short timeout per pause, never a 500.
+Dropped writes are never replayed: their keys are deleted when the breaker closes, so a value
+changed during the outage is rebuilt, not served stale (rate-limit add/incr are not remembered).
 """
 
 import functools
 import logging
-import socket
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -42,17 +27,10 @@ from .circuit import breaker_for
 
 logger = logging.getLogger("storefront.cache")
 
-# Errors that mean "the server cannot be reached or does not answer": they open the breaker.
-OUTAGE_ERRORS = (
-    RedisConnectionError,
-    RedisTimeoutError,
-    ConnectionInterrupted,
-    socket.timeout,
-    OSError,
-)
+# The server cannot be reached or does not answer: the breaker opens.
+OUTAGE_ERRORS = (RedisConnectionError, RedisTimeoutError, ConnectionInterrupted, OSError)
 
-# What a skipped or failed call returns, by operation (anything else returns None, like
-# django-redis with IGNORE_EXCEPTIONS).
+# What a skipped or failed call returns (else None, as with IGNORE_EXCEPTIONS).
 _FALLBACKS: dict[str, Callable[[], Any]] = {
     "get_many": dict,
     "has_key": lambda: False,
@@ -60,12 +38,9 @@ _FALLBACKS: dict[str, Callable[[], Any]] = {
     "delete_many": lambda: 0,
 }
 
-# Operations that do no network I/O, or hand back lazy objects whose I/O happens after
-# the call returns (a lock, key iterators): not guarded, and unused by this service.
+# No network I/O, or lazy objects doing it after the call returns: not guarded (unused here).
 _UNGUARDED = {"close", "client", "lock", "iter_keys", "sscan_iter"}
-
-
-# Writes whose keys are deleted when an outage ends (see the module's docstring).
+# Writes whose keys are deleted when an outage ends.
 _REMEMBERED_WRITES = {"set", "delete", "set_many", "delete_many"}
 MAX_REMEMBERED_KEYS = 10_000
 
@@ -79,7 +54,6 @@ class DroppedWrites:
         self.overflowed = False
 
     def add(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        # The cache keys, as the caller passed them: set/delete's key, the *_many's data or keys.
         first = args[0] if args else kwargs.get("key", kwargs.get("data", kwargs.get("keys", ())))
         keys = [first] if name in ("set", "delete") else list(first)
         with self._lock:
@@ -101,7 +75,7 @@ _dropped_lock = threading.Lock()
 
 
 def _redacted(location: str) -> str:
-    """redis://user:secret@host:6379/0 -> redis://host:6379/0 (for logs)."""
+    """Without credentials (for logs)."""
     first = location.split(",")[0]
     parts = urlsplit(first)
     if parts.hostname is None:
@@ -147,11 +121,8 @@ def _guarded(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
 
 
 class BreakerRedisCache(RedisCache):
-    """`django_redis.cache.RedisCache` with a circuit breaker around every operation.
-
-    OPTIONS["BREAKER_RESET_SECONDS"]: how long the cache is skipped after a failure.
-    django-redis's own IGNORE_EXCEPTIONS is switched off: the breaker decides instead.
-    """
+    """RedisCache with a circuit breaker (OPTIONS["BREAKER_RESET_SECONDS"]) around every
+    operation, in place of IGNORE_EXCEPTIONS."""
 
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         options = dict(params.get("OPTIONS", {}))
@@ -169,7 +140,6 @@ class BreakerRedisCache(RedisCache):
             self._forget_dropped_writes()
 
     def _forget_dropped_writes(self) -> None:
-        """An outage ended: delete the keys whose writes were dropped during it."""
         keys, overflowed = self.dropped_writes.take()
         if overflowed:
             logger.warning(
@@ -178,7 +148,6 @@ class BreakerRedisCache(RedisCache):
                 MAX_REMEMBERED_KEYS,
             )
         if keys:
-            # Through the guarded method: if the cache fails again, the breaker opens again.
             self.delete_many(keys)
             logger.info("Deleted %d cache keys written during the outage.", len(keys))
 
@@ -193,18 +162,13 @@ def _wrap_operations() -> None:
 _wrap_operations()
 
 
-# --- Without Redis ----------------------------------------------------------------------
-
 _sizes: dict[str, list[int]] = {}  # cache name -> [bytes held], shared like LocMemCache's data
 
 
 class BoundedLocMemCache(LocMemCache):
-    """Django's local-memory cache, bounded in bytes as well as in entries (OPTIONS
-    `MAX_BYTES`): rendered answers weigh from 0.3 KB (an address) to 10 KB (a quote), so an
-    entry count alone lets a worker grow by 100 MB under random quotes. Past the bound the
-    least recently used values go, as in LocMemCache's own cull. (`incr` rewrites a counter
-    without recounting it: a few bytes of drift per counter, forgotten when it is deleted.)
-    """
+    """LocMemCache bounded in bytes too (OPTIONS `MAX_BYTES`, least recently used go first):
+    answers weigh 0.3 to 10 KB, so an entry count alone lets a worker grow by 100 MB.
+    (`incr` is not recounted: a few bytes of drift per counter.)"""
 
     # LocMemCache's own state (not in django-stubs)
     _cache: "OrderedDict[str, bytes]"

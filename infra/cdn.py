@@ -1,8 +1,5 @@
-"""Purging URLs from a CDN through a configured purge endpoint (settings.CDN_PURGE_URL).
-
-The endpoint receives `POST {"urls": [...]}` as JSON; any 2xx answer counts as done. The
-call is short (settings.CDN_PURGE_TIMEOUT_SECONDS) and never raises: a CDN that cannot be
-reached leaves its copies to expire by their max-age.
+"""Purging URLs through settings.CDN_PURGE_URL (`POST {"urls": [...]}`, any 2xx is done):
+short, and never raises: an unreachable CDN leaves its copies to expire.
 """
 
 import json

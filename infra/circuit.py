@@ -1,20 +1,8 @@
-"""A small circuit breaker (per process, thread-safe), for the shared cache and for the
-postal-code provider (shipping/provider.py).
-
-States: *closed* (calls go through), *open* (calls are skipped for `reset_seconds` after
-a failure), *half-open* (the first caller after that pause probes; everybody else keeps
-skipping until the probe ends: one probe, never a stampede). A probe that succeeds closes
-the breaker; one that fails opens it for another pause.
-
-Only the transitions an operator cares about are logged, once each: "open" when an
-outage starts and "closed" when the cache answers again (with the outage's length).
-Failed probes during the outage log nothing above DEBUG.
-
-Why not pybreaker (docs/decisions.md): its `call()` holds the breaker's lock for the
-whole guarded call, so every cache call of a threaded worker would queue behind one
-lock, and callers in half-open wait for the probe instead of skipping the cache; its
-listeners also fire on every open -> half-open -> open cycle, which is not "once per
-outage".
+"""A small circuit breaker (per process, thread-safe), for the shared cache and the
+postal-code provider: closed, open for `reset_seconds` after a failure, then half-open (one
+caller probes, the others keep skipping). Logs once per outage, when it opens and closes.
+Not pybreaker (docs/decisions.md): it holds its lock for the whole guarded call and logs
+every open -> half-open -> open cycle.
 """
 
 import logging
@@ -48,9 +36,8 @@ class CircuitBreaker:
         self._clock = clock
         self._lock = threading.Lock()
         self._state = CLOSED
-        self._opened_at = 0.0  # when the current pause started (clock time)
-        self._outage_started = 0.0  # when the outage started (first failure)
-        self._probe_started = 0.0  # when the current half-open probe started
+        # when the current pause, the outage (first failure) and the half-open probe started
+        self._opened_at = self._outage_started = self._probe_started = 0.0
 
     @property
     def state(self) -> str:
@@ -60,25 +47,22 @@ class CircuitBreaker:
             return self._state
 
     def allow(self) -> bool:
-        """May the caller use the cache now? Exactly one caller gets True in half-open."""
+        """May the caller go on? Exactly one caller gets True in half-open."""
         if self._state == CLOSED:  # the common case, without taking the lock
             return True
         with self._lock:
             now = self._clock()
             if self._state == CLOSED:
                 return True
-            if self._state == OPEN and now - self._opened_at >= self.reset_seconds:
-                self._state = HALF_OPEN  # this caller is the probe
-                self._probe_started = now
-                return True
-            if self._state == HALF_OPEN and now - self._probe_started >= self.reset_seconds:
-                # A probe that never reported (its thread died): let another one try.
-                self._probe_started = now
-                return True
-            return False
+            # half-open: a probe that never reported (its thread died) lets another one try
+            started = self._opened_at if self._state == OPEN else self._probe_started
+            if now - started < self.reset_seconds:
+                return False
+            self._state, self._probe_started = HALF_OPEN, now  # this caller probes
+            return True
 
     def record_success(self) -> bool:
-        """The cache answered; True when this closed the breaker (an outage ended)."""
+        """True when this closed the breaker (an outage ended)."""
         if self._state == CLOSED:  # the common case, without taking the lock
             return False
         with self._lock:
@@ -96,12 +80,9 @@ class CircuitBreaker:
 
     def record_failure(self, error: BaseException) -> None:
         with self._lock:
-            previous = self._state
-            now = self._clock()
-            self._state = OPEN
-            self._opened_at = now
+            previous, self._state, self._opened_at = self._state, OPEN, self._clock()
             if previous == CLOSED:
-                self._outage_started = now
+                self._outage_started = self._opened_at
         if previous == CLOSED:
             self._log.warning(
                 "%s circuit breaker open for %s (%s: %s): %s and probed again every %.1f s.",
@@ -116,7 +97,6 @@ class CircuitBreaker:
             self._log.debug("%s probe failed for %s: %s", self.subject, self.name, error)
 
     def reset(self) -> None:
-        """Back to closed without logging (tests)."""
         with self._lock:
             self._state = CLOSED
             self._opened_at = self._outage_started = self._probe_started = 0.0
@@ -127,8 +107,7 @@ _registry_lock = threading.Lock()
 
 
 def breaker_for(name: str, *, reset_seconds: float) -> CircuitBreaker:
-    """The process-wide breaker of one cache server (Django makes a cache backend object
-    per thread; the breaker must be shared by all of them)."""
+    """The process-wide breaker of one cache server (shared by every thread's backend)."""
     with _registry_lock:
         breaker = _registry.get(name)
         if breaker is None:

@@ -1,9 +1,6 @@
-"""The client's IP address, one rule for the API throttles and the admin's sign-in limit.
-
-REMOTE_ADDR, or, when NUM_PROXIES (REST_FRAMEWORK["NUM_PROXIES"]) trusted proxies stand in
-front, the address that many entries from the right of X-Forwarded-For (the one the
-outermost trusted proxy saw). Without NUM_PROXIES a client-sent X-Forwarded-For is ignored,
-so nobody escapes a limit by inventing addresses.
+"""The client's IP, for the API throttles and the admin's sign-in limit: REMOTE_ADDR, or with
+NUM_PROXIES trusted proxies the X-Forwarded-For entry that many from the right (never one a
+client invented).
 """
 
 from django.conf import settings

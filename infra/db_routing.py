@@ -1,30 +1,11 @@
-"""Read replicas (settings DATABASE_REPLICA_URLS): reads of public GET requests go to a
-replica, everything else to the primary ("default").
+"""Read replicas (DATABASE_REPLICA_URLS): a public GET/HEAD (not the admin) reads from one
+replica, picked at its first read, until it writes; everything else uses the primary.
 
-`ReplicaReadsMiddleware` marks a public GET/HEAD request (not the admin) as allowed to read
-from a replica; `ReplicaRouter` picks one (at random, per request) at the request's first
-read and sends the request's reads there until it writes (`db_for_write`) or opens a
-transaction on the primary. Writes, the admin, management commands, background work and
-any code outside such a request read and write the primary.
-
-A replica is skipped (the request reads the primary) when:
-
-- the data changed a moment ago: every cache namespace bump (a staff or customer change,
-  see `infra.cache.cache_namespace_bump`) calls `note_change`, and for the next
-  DATABASE_REPLICA_GRACE_SECONDS every process reads the primary (a key of the shared
-  cache). The answers rebuilt right after a change are what the shared cache keeps, so they
-  must not come from a replica that has not received the change yet;
-- it has not replayed the last change yet (PostgreSQL streaming standbys): after a change
-  commits (and after any request that wrote) the primary's WAL position is noted in the
-  shared cache, and a replica is used only once its replayed position reached it. Each
-  process remembers the position it last saw a replica reach, so the check is a query on
-  the replica only while a change is newer than that, at most once a second per replica
-  while it lags (replay paused, a long query on the standby...);
-- it does not answer: then it is left alone for REPLICA_DOWN_SECONDS.
-
-So in a steady store a public read costs one cache call (the two keys, together) and no
-query beyond Django's health check; a lagging or stopped standby costs the primary the
-reads, never a stale answer or a 5xx (docs/decisions.md, issue 23).
+A replica is skipped when the data changed a moment ago (`note_change`, called by every
+cache namespace bump: DATABASE_REPLICA_GRACE_SECONDS on the primary, so rebuilt answers
+never come from a lagging replica), when it has not replayed the primary's WAL position
+noted after the last change, or when it does not answer (REPLICA_DOWN_SECONDS). A lagging
+standby costs the primary the reads, never a stale answer (docs/decisions.md, issue 23).
 """
 
 from __future__ import annotations
@@ -60,15 +41,13 @@ _reads: contextvars.ContextVar[_ReplicaReads | None] = contextvars.ContextVar(
     "replica_reads", default=None
 )
 
-# This process's view of each replica: the WAL position it was last seen to have replayed
-# (None: not a streaming standby, always current), and until when it is skipped.
+# Per replica: the WAL position last seen replayed (None: no standby), until when skipped.
 _replayed: dict[str, int | None] = {}
 _skip_until: dict[str, float] = {}
 
 
 def note_change() -> None:
-    """Data changed: reads go to the primary for the grace period (every process), then to
-    a replica only once it replayed the change."""
+    """Data changed: reads go to the primary for the grace, then to replicas that replayed it."""
     if not settings.DATABASE_REPLICA_ALIASES:
         return
     cache.set(_CHANGE_KEY, True, settings.DATABASE_REPLICA_GRACE_SECONDS)
@@ -87,8 +66,7 @@ def _lsn(alias: str, function: str) -> int | None:
 
 
 def _note_position() -> None:
-    """Note the primary's WAL position (after a committed change) in the shared cache,
-    unless a later one is there already."""
+    """Note the primary's WAL position in the shared cache, unless a later one is there."""
     if connections[PRIMARY].vendor != "postgresql":
         return
     try:
@@ -105,7 +83,6 @@ def _note_position() -> None:
 
 
 def _fits(alias: str, position: int) -> bool:
-    """Whether `alias` answers and has replayed `position` (this process's view)."""
     now = time.monotonic()
     if _skip_until.get(alias, 0.0) > now:
         return False
@@ -170,8 +147,7 @@ class ReplicaRouter:
 
 
 class ReplicaReadsMiddleware:
-    """Lets a public GET/HEAD read from a replica, and notes where the primary is after a
-    request that wrote (see the module docstring)."""
+    """Lets a public GET/HEAD read from a replica; notes the primary's position after a write."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

@@ -1,10 +1,6 @@
-"""Every error code the service answers with, and the errors the domain raises.
-
-This is the one module that names error codes (DESIGN §4). Services and selectors raise
-`DomainError` subclasses declared per app (`catalog/errors.py`, ...): they know no HTTP
-status and no API field names. The HTTP toolkit (apikit.exception_handler) maps each kind
-to a status and renders the error envelope; a `RuleViolation`'s field (the domain name,
-`parent_comment_id`) becomes the API name (`parentCommentId`).
+"""Every error code the service answers with (DESIGN §4), and the errors the domain raises:
+services and selectors raise `DomainError` subclasses knowing no HTTP status or API name;
+apikit.exception_handler maps them to statuses and API field names.
 """
 
 from enum import StrEnum

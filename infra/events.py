@@ -1,9 +1,5 @@
-"""Domain events: the one neutral place where apps say "this happened".
-
-Services call `emit("comment.created", comment)` inside the transaction of the write that
-caused it; whoever listens (the webhooks app connects in its AppConfig.ready) records its
-work in that same transaction, so an event whose write rolls back leaves nothing behind.
-The emitting apps import only this module: they know nothing of webhooks.
+"""Domain events: `emit("comment.created", comment)` inside the write's transaction; the
+listeners (webhooks) record their work in that same transaction. Emitters know no webhooks.
 """
 
 from typing import Any
@@ -22,12 +18,10 @@ EVENT_TYPES: dict[str, Promise] = {
     "review.approved": _("Review approved"),
 }
 
-# sender: the event type; kwargs: instance (the model row the event is about).
-event_emitted = Signal()
+event_emitted = Signal()  # sender: the event type; instance: the row it is about
 
 
 def emit(event_type: str, instance: Any) -> None:
-    """Announce `event_type` about `instance` (call inside the write's transaction)."""
     if event_type not in EVENT_TYPES:
         raise ValueError(f"Unknown event type {event_type!r}")
     event_emitted.send(sender=event_type, instance=instance)

@@ -1,9 +1,6 @@
-"""Form fields of numbers staff type: money (`R$ 1.234,56`), weights (kg), lengths (cm) and
-percentages, in text inputs read on the server in the staff member's language.
-
-Never `<input type="number">`: a browser not set to Portuguese drops the comma of `99,90`
-before sending it (9990). The model fields of infra/models.py (money_field, weight_field,
-percentage_field, length_field) give these form fields to every form and admin.
+"""Form fields of numbers staff type (money, kg, cm, %), text inputs read in the staff
+member's language: never `<input type="number">`, where a browser not set to Portuguese
+drops the comma of `99,90` (9990). infra/models.py's fields give them to every form.
 """
 
 from decimal import Decimal
@@ -20,8 +17,7 @@ UNIT_STYLE = "padding:0 4px;color:var(--body-quiet-color, #666)"
 
 
 class UnitInput(forms.TextInput):
-    """A text input for a number (the phone's numeric keyboard) with its unit before (R$) or
-    after (kg, cm, %)."""
+    """A text input for a number (numeric keyboard) with its unit before or after."""
 
     def __init__(
         self, *, prefix: str = "", suffix: str = "", attrs: dict[str, Any] | None = None
@@ -41,8 +37,6 @@ class UnitInput(forms.TextInput):
 
 
 class NumberField(forms.DecimalField):
-    """A decimal number as the staff member writes it (infra/numbers.py), shown the same way."""
-
     prefix = ""
     suffix = ""
     example = Decimal("1234.5")

@@ -2,9 +2,7 @@
 
 from typing import TypeGuard
 
-# Largest id a database integer column holds (PostgreSQL bigint, BigAutoField): larger
-# ids cannot exist.
-MAX_ID = 2**63 - 1
+MAX_ID = 2**63 - 1  # a bigint (BigAutoField)
 
 
 def is_db_id(value: object) -> TypeGuard[int]:

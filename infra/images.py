@@ -1,13 +1,8 @@
-"""Reading and re-encoding images with Pillow, shared by every app (pure: bytes in, bytes out).
+"""Reading and re-encoding images with Pillow (pure: bytes in, bytes out).
 
-`open_image` reads an untrusted upload safely: a file Pillow cannot read, or one whose
-header claims more than `max_pixels` (a decompression bomb), is refused with
-`ImageFitError` before any pixel is decoded; EXIF orientation is applied. `encode_image`
-writes the result without metadata: opaque images as progressive JPEG, images with
-transparency as PNG. `fit_within` scales an image down (never up) to fit a box, keeping its
-aspect ratio (`scale_down` from an opened image). Banner copies (marketing.images.fit_image),
-review photos (feedback.review_writes), product medias and seals (catalog.services) are built
-from these.
+`open_image` refuses unreadable files and decompression bombs before decoding a pixel;
+`encode_image` writes without metadata (progressive JPEG, or PNG with transparency);
+`fit_within` / `scale_down` scale down (never up) to fit a box.
 """
 
 import io
@@ -17,13 +12,12 @@ from typing import BinaryIO, cast
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 JPEG_QUALITY = 85
-# Large reductions first shrink by an integer factor (fast), then resample with LANCZOS
-# from at least this many times the target size: visually the same, several times faster.
+# Large reductions shrink by an integer factor first: the same look, several times faster.
 REDUCING_GAP = 3.0
 
 
 class ImageFitError(ValueError):
-    """The source is not an image Pillow can read, or it is too large."""
+    """Not an image Pillow can read, or too large."""
 
 
 @dataclass(frozen=True)
@@ -39,8 +33,8 @@ class FittedImage:
 
 
 def open_image(source: bytes | BinaryIO, *, max_pixels: int) -> Image.Image:
-    """The decoded first frame of `source`, upright; ImageFitError when it cannot be read
-    or has more than `max_pixels` pixels (checked from the header, before decoding)."""
+    """The decoded first frame of `source`, upright; ImageFitError when unreadable or over
+    `max_pixels` (from the header)."""
     stream = io.BytesIO(source) if isinstance(source, bytes | bytearray) else source
     try:
         with Image.open(stream) as opened:
@@ -59,14 +53,12 @@ def open_image(source: bytes | BinaryIO, *, max_pixels: int) -> Image.Image:
 
 def has_alpha(image: Image.Image) -> bool:
     if image.mode in ("RGBA", "LA", "PA"):
-        # One band: getextrema() is (min, max) of numbers, not a tuple per band.
         lowest = cast(float, image.getchannel("A").getextrema()[0])
         return lowest < 255
     return image.mode == "P" and "transparency" in image.info
 
 
 def encode_image(image: Image.Image, *, transparent: bool) -> FittedImage:
-    """PNG when `transparent`, else progressive JPEG; no metadata is copied."""
     out = io.BytesIO()
     image_format = "PNG" if transparent else "JPEG"
     jpeg_options = {} if transparent else {"quality": JPEG_QUALITY, "progressive": True}
@@ -79,12 +71,10 @@ def encode_image(image: Image.Image, *, transparent: bool) -> FittedImage:
 def fit_within(
     source: bytes | BinaryIO, *, max_side: int, max_pixels: int, png: bool = False
 ) -> FittedImage:
-    """`source` scaled down (never up) so neither side exceeds `max_side`, re-encoded."""
     return scale_down(open_image(source, max_pixels=max_pixels), max_side=max_side, png=png)
 
 
 def scale_down(image: Image.Image, *, max_side: int, png: bool = False) -> FittedImage:
-    """`image` scaled down (never up) to fit `max_side`, encoded (as PNG when `png`)."""
     transparent = png or has_alpha(image)
     image = image.convert("RGBA" if transparent else "RGB")
     scale = min(1.0, max_side / max(image.width, image.height))

@@ -1,15 +1,12 @@
 """Error e-mails to the operators, never sent inside a request.
 
-`OperatorEmailHandler` replaces Django's AdminEmailHandler (which formats the whole request
-and talks SMTP synchronously, inside the failing request, once per error). Here a record is
-formatted (message and traceback only: no headers, cookies or tokens) and queued; one
-background thread per process sends it with `mail_admins`. At most one e-mail per distinct
-error (logger, exception type and message, place in the code) per ERROR_EMAIL_INTERVAL
-seconds: per process, and across processes through the shared cache when it answers. The
-next e-mail of that error says how many were left out. ERROR_EMAILS=0 switches them off;
-no ADMINS, no e-mails. An error tracker (Sentry, see the README) is the better sink.
+Unlike Django's AdminEmailHandler (the whole request, SMTP inside the failing request, once
+per error), a record is formatted (message and traceback only) and queued for a background
+thread. At most one e-mail per distinct error per ERROR_EMAIL_INTERVAL, per process and
+across processes through the shared cache; the next one says how many were left out.
 """
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -26,7 +23,6 @@ QUEUE_SIZE = 100
 
 
 def error_key(record: logging.LogRecord) -> str:
-    """What makes two records "the same error"."""
     parts = [record.name, str(record.msg)]
     if record.exc_info and record.exc_info[1] is not None:
         exc = record.exc_info[1]
@@ -48,7 +44,6 @@ class OperatorEmailHandler(logging.Handler):
         self._thread: threading.Thread | None = None
         self._pid = os.getpid()
 
-    # Runs in the request's thread: no I/O beyond formatting and a queue put.
     def emit(self, record: logging.LogRecord) -> None:
         try:
             if not getattr(settings, "ERROR_EMAILS", True) or not settings.ADMINS:
@@ -90,21 +85,15 @@ class OperatorEmailHandler(logging.Handler):
         while True:
             key, interval, subject, body = self._queue.get()
             try:
-                if self._first_across_processes(key, interval):
-                    mail_admins(subject, body, fail_silently=True)
+                with contextlib.suppress(Exception):  # no shared cache: the process's limit holds
+                    if not cache.add(f"operator-email:{key}", 1, timeout=interval):
+                        continue  # another process sent it
+                mail_admins(subject, body, fail_silently=True)
             except Exception:  # noqa: S110 - a failed e-mail must never kill the sender
                 pass
             finally:
                 self._queue.task_done()
 
-    @staticmethod
-    def _first_across_processes(key: str, interval: int) -> bool:
-        try:
-            return bool(cache.add(f"operator-email:{key}", 1, timeout=interval))
-        except Exception:
-            return True  # no shared cache: the per-process limit still holds
-
-    # For tests and shutdown: wait until every queued e-mail was handled.
     def flush(self) -> None:
         if self._thread is not None and self._thread.is_alive():
             self._queue.join()

@@ -1,12 +1,10 @@
-"""Building blocks of the apps' models: field factories, constraints, a queryset.
-
-A factory returns the plain Django field written out in full (like Saleor's money fields),
-so migrations see the same field as before. The verbose name comes first and stays a
-gettext_lazy call at the declaration, where makemessages collects it.
+"""Building blocks of the apps' models: field factories (plain Django fields to migrations,
+verbose name first as a gettext_lazy call where makemessages finds it), constraints, querysets.
 """
 
 from datetime import datetime
 from decimal import Decimal
+from functools import partial
 from typing import TYPE_CHECKING, Any, Self
 
 from django import forms
@@ -35,9 +33,7 @@ class TimestampedModel(models.Model):
 
 
 class TypedDecimalField(models.DecimalField):
-    """A DecimalField whose form field reads numbers as staff type them (infra/forms.py: a
-    text input with its unit, in the staff member's language). Migrations see a plain
-    DecimalField: only forms differ."""
+    """A DecimalField with a form field of infra/forms.py; migrations see a plain one."""
 
     form_class: type[forms.Field] = number_forms.NumberField
 
@@ -66,32 +62,20 @@ class PercentageModelField(TypedDecimalField):
 
 
 def _never_negative(
-    field_class: type[TypedDecimalField], name: "StrOrPromise", digits: int, places: int, **kw: Any
+    field_class: type[TypedDecimalField], verbose_name: "StrOrPromise", **kwargs: Any
 ) -> models.DecimalField:
-    return field_class(
-        name, max_digits=digits, decimal_places=places, validators=[NOT_NEGATIVE], **kw
-    )
+    return field_class(verbose_name, validators=[NOT_NEGATIVE], **kwargs)
 
 
-def money_field(verbose_name: "StrOrPromise", **kwargs: Any) -> models.DecimalField:
-    """An amount of money (prices, order values, fees): never negative, typed as `R$ 99,90`."""
-    return _never_negative(MoneyModelField, verbose_name, 12, 2, **kwargs)
-
-
-def weight_field(verbose_name: "StrOrPromise", **kwargs: Any) -> models.DecimalField:
-    """Kilograms, to the gram: never negative."""
-    return _never_negative(WeightModelField, verbose_name, 10, 3, **kwargs)
-
-
-def length_field(verbose_name: "StrOrPromise", **kwargs: Any) -> models.DecimalField:
-    """Centimetres, to the tenth of a millimetre: never negative."""
-    return _never_negative(LengthModelField, verbose_name, 10, 2, **kwargs)
+# Money, kilograms to the gram and centimetres to the tenth of a millimetre: never negative.
+money_field = partial(_never_negative, MoneyModelField, max_digits=12, decimal_places=2)
+weight_field = partial(_never_negative, WeightModelField, max_digits=10, decimal_places=3)
+length_field = partial(_never_negative, LengthModelField, max_digits=10, decimal_places=2)
 
 
 def percentage_field(
     verbose_name: "StrOrPromise", max_digits: int = 5, decimal_places: int = 2, **kwargs: Any
 ) -> models.DecimalField:
-    """A percentage from 0 to 100."""
     return PercentageModelField(
         verbose_name,
         max_digits=max_digits,
@@ -102,12 +86,12 @@ def percentage_field(
 
 
 def derived_int_field(verbose_name: "StrOrPromise") -> models.PositiveIntegerField:
-    """A number the code writes (e.g. read from an upload), never staff: left out of forms."""
+    """A number the code writes (read from an upload), never staff."""
     return models.PositiveIntegerField(verbose_name, null=True, blank=True, editable=False)
 
 
 def degrees_field(verbose_name: "StrOrPromise", limit: int) -> models.DecimalField:
-    """A latitude (limit 90) or longitude (180), optional; coordinate_constraints() checks it."""
+    """An optional latitude (limit 90) or longitude (180)."""
     return models.DecimalField(
         verbose_name,
         max_digits=9,
@@ -119,7 +103,6 @@ def degrees_field(verbose_name: "StrOrPromise", limit: int) -> models.DecimalFie
 
 
 def coordinate_constraints(prefix: str) -> list[models.BaseConstraint]:
-    """The database's check of the ranges of the `latitude` and `longitude` fields."""
     return [
         models.CheckConstraint(
             condition=Q(latitude__isnull=True) | Q(latitude__gte=-90, latitude__lte=90),
@@ -133,15 +116,11 @@ def coordinate_constraints(prefix: str) -> list[models.BaseConstraint]:
 
 
 def one_default(name: str) -> models.UniqueConstraint:
-    """At most one row has `is_default` set."""
     return models.UniqueConstraint(fields=["is_default"], condition=Q(is_default=True), name=name)
 
 
-# --- Schedules: an optional start and end (`start_at`, `end_at`) ---------------------
-
-
 def ends_after_start(name: str) -> models.CheckConstraint:
-    """The database's check of a schedule: when both are set, the end comes after the start."""
+    """When both `start_at` and `end_at` are set, the end comes after the start."""
     return models.CheckConstraint(
         condition=Q(start_at__isnull=True) | Q(end_at__isnull=True) | Q(end_at__gt=F("start_at")),
         name=name,
@@ -149,7 +128,7 @@ def ends_after_start(name: str) -> models.CheckConstraint:
 
 
 class EndsAfterStart:
-    """Model mixin: clean() refuses a schedule that ends before it starts (ends_after_start)."""
+    """Model mixin: clean() refuses a schedule that ends before it starts."""
 
     start_at: datetime | None
     end_at: datetime | None
@@ -161,17 +140,13 @@ class EndsAfterStart:
 
 
 class ActiveQuerySet(models.QuerySet):
-    """A queryset of a model with an `active` flag."""
-
     def active(self) -> Self:
         return self.filter(active=True)
 
 
 class LiveQuerySet(ActiveQuerySet):
-    """A queryset of a model with an `active` flag and a schedule (`start_at`, `end_at`)."""
-
     def live_at(self, moment: datetime) -> Self:
-        """Active and inside its schedule at `moment` (start inclusive, end exclusive)."""
+        """Active and inside its schedule (start inclusive, end exclusive)."""
         return self.active().filter(
             Q(start_at__isnull=True) | Q(start_at__lte=moment),
             Q(end_at__isnull=True) | Q(end_at__gt=moment),

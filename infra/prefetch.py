@@ -11,8 +11,7 @@ class MissingPrefetch(LookupError):
 
 
 def prefetched(instance: Model, relation: str) -> list[Any]:
-    """The rows of `instance.<relation>` loaded by `prefetch_related`; MissingPrefetch when
-    the relation was not prefetched (reading it would query)."""
+    """The prefetched rows of `instance.<relation>`, else MissingPrefetch."""
     cache = getattr(instance, "_prefetched_objects_cache", {})
     if relation not in cache:
         raise MissingPrefetch(

@@ -1,16 +1,7 @@
-"""Where uploaded and staged files live: the STORAGES of settings.MEDIA_STORAGE.
-
-Two aliases, each reached only through Django's storage API (open, save, delete, url),
-never through a local path, so that any instance or job worker reads what another wrote:
-
-- "default": media (banner, seal, product and review images);
-- "staging": uploads an admin import keeps between its dry run and its confirmation, and
-  the files background jobs read.
-
-"local" (the default) keeps them on this machine's disk, under MEDIA_ROOT and
-IMPORT_STAGING_DIR; "s3" puts them in one S3-compatible bucket (django-storages), media
-under `media/` (the part to make publicly readable) and staged files under `imports/`
-(private). `storages_setting` builds the STORAGES setting from the S3_* settings.
+"""Where uploaded and staged files live (settings.MEDIA_STORAGE), only ever reached through
+Django's storage API so any instance or job worker reads what another wrote: "default"
+(media) and "staging" (admin imports between dry run and confirmation, job inputs); "local"
+on this machine's disk, or "s3" in one bucket (`media/` public, `imports/` private).
 """
 
 from __future__ import annotations
@@ -27,7 +18,7 @@ STAGING_PREFIX = "imports"
 
 
 class StagingFileStorage(FileSystemStorage):
-    """The local staging area: settings.IMPORT_STAGING_DIR, read at each use."""
+    """settings.IMPORT_STAGING_DIR, read at each use."""
 
     @property
     def base_location(self) -> str:
@@ -52,11 +43,7 @@ def storages_setting(
     secret_key: str = "",
     public_url: str = "",
 ) -> dict[str, dict[str, Any]]:
-    """The "default" and "staging" entries of STORAGES for MEDIA_STORAGE `kind`.
-
-    With "s3", empty credentials leave boto3 to its own chain (environment, instance
-    role); an empty `public_url` makes media URLs the bucket's own (endpoint and bucket).
-    """
+    """STORAGES for MEDIA_STORAGE `kind`; empty S3 credentials leave boto3 to its own chain."""
     if kind == "local":
         return {
             "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

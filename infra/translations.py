@@ -1,9 +1,5 @@
-"""The project's gettext catalogues: compile `.po` to `.mo` in pure Python (Babel, already a
-runtime dependency) and read both back, so a fresh clone needs no GNU gettext tools and a
-test can tell a `.mo` that was not rebuilt after its `.po` changed.
-
-`make messages` runs Django's makemessages (GNU gettext) and then `manage.py
-compile_translations`, which uses `compile_po` below.
+"""Compile `.po` to `.mo` in pure Python (Babel) and read both back: a fresh clone needs no
+GNU gettext, and a test can tell a `.mo` not rebuilt after its `.po` changed.
 """
 
 from __future__ import annotations
@@ -27,23 +23,20 @@ def read_catalog(po_path: Path) -> Catalog:
 
 
 def mo_bytes(po_path: Path) -> bytes:
-    """The `.mo` that `po_path` compiles to (fuzzy and untranslated entries left out, as
-    msgfmt does)."""
+    """The `.mo` of `po_path` (no fuzzy or untranslated entries, as msgfmt)."""
     buffer = io.BytesIO()
     write_mo(buffer, read_catalog(po_path), use_fuzzy=False)
     return buffer.getvalue()
 
 
 def compile_po(po_path: Path) -> Path:
-    """Write the `.mo` beside `po_path`; returns its path."""
     mo_path = po_path.with_suffix(".mo")
     mo_path.write_bytes(mo_bytes(po_path))
     return mo_path
 
 
 def mo_entries(data: bytes) -> dict:
-    """The translations a compiled catalogue holds, as gettext reads them (header left out:
-    it carries the creation date)."""
+    """The translations of a `.mo`, as gettext reads them, but the header (a date)."""
     translations = gettext.GNUTranslations(io.BytesIO(data))
     entries = dict(translations._catalog)  # type: ignore[attr-defined]
     entries.pop("", None)
@@ -51,7 +44,6 @@ def mo_entries(data: bytes) -> dict:
 
 
 def untranslated(po_path: Path) -> list[str]:
-    """msgids of `po_path` without a (non-fuzzy) translation, every plural form included."""
     missing: list[str] = []
     for message in read_catalog(po_path):
         if not message.id:
