@@ -1,8 +1,5 @@
-"""Back office of webhooks: endpoints (with their events) and the delivery log.
-
-An endpoint's signing secret is shown in full once, on the page that answers its creation or
-"Generate a new secret"; everywhere else (change form, list, history) it is masked.
-"""
+"""Back office of webhooks: endpoints and the delivery log. An endpoint's signing secret is
+shown in full once, after its creation or "Generate a new secret"; elsewhere it is masked."""
 
 import json
 

@@ -112,10 +112,6 @@ def banners_public_path() -> str:
     return "/api/v3" + reverse("banner-groups")
 
 
-def banners_public_url() -> str:
-    return settings.PUBLIC_BASE_URL.rstrip("/") + banners_public_path()
-
-
 def publishing_action(description, message, change):
     """An action of a PublishingActions admin: `change(records=, moment=)` returns the records
     it changed; the report counts them (`message`) and says what their banners show now."""
@@ -148,7 +144,7 @@ class PublishingActions:
 
     @admin.action(description=_("Purge CDN copies of the banner listing"))
     def purge_cdn(self, request, queryset):
-        url = banners_public_url()
+        url = settings.PUBLIC_BASE_URL.rstrip("/") + banners_public_path()
         failure = cdn_purge([url])
         if failure:
             self.message_user(
