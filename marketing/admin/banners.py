@@ -23,7 +23,7 @@ from infra.admin import HISTORY_FIELDSET, OwnPagesMixin, SafeAutocompleteMixin, 
 from storefront.models import SalesChannel
 
 from ..api.listing import banner_listing_get
-from ..models import Banner, BannerGroup
+from ..models import DEVICES, Banner, BannerGroup
 from ..services import banners_set_active, schedules_publish_now, schedules_unpublish
 from ..tasks import refresh_banner_images, refresh_group_images
 from .common import (
@@ -152,13 +152,7 @@ class BannerGroupAdmin(
         ),
         (
             _("Sizes (pixels): banners are fitted to these"),
-            {
-                "fields": [
-                    ("desktop_width", "desktop_height"),
-                    ("tablet_width", "tablet_height"),
-                    ("mobile_width", "mobile_height"),
-                ]
-            },
+            {"fields": [(f"{device}_width", f"{device}_height") for device in DEVICES]},
         ),
         (
             _("Links for front ends"),

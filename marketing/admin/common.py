@@ -192,9 +192,7 @@ BANNER_IMAGES_FIELDSET: tuple[Any, Any] = (  # shared by the inline and the bann
     _("Images and links"),
     {
         "fields": [
-            ("desktop_original_image", "desktop_url"),
-            ("tablet_original_image", "tablet_url"),
-            ("mobile_original_image", "mobile_url"),
+            *((f"{device}_original_image", f"{device}_url") for device in DEVICES),
             "fitted_images",
         ]
     },
