@@ -1,16 +1,11 @@
-"""Fitting banner images to a device size with Pillow (pure: bytes in, bytes out).
-
-`fit_image` crops the source to the target's aspect ratio around the centre and scales
-that to the target box, so the copy is exactly `width` x `height` (what a front end reserves for the
-slot). Orientation from EXIF is applied and metadata is dropped. Opaque images become
-progressive JPEG; images with transparency stay PNG.
-"""
+"""Fitting banner images to a device size with Pillow (pure: bytes in, bytes out): crop to
+the target's aspect ratio around the centre, then scale to exactly `width` x `height` (the
+slot a front end reserves); encoding and EXIF handling are infra.images'."""
 
 from typing import BinaryIO
 
 from PIL import Image
 
-# Shared with other apps' images (infra.images); re-exported here for the banner code.
 from infra.images import (
     REDUCING_GAP,
     FittedImage,
@@ -19,8 +14,6 @@ from infra.images import (
     has_alpha,
     open_image,
 )
-
-__all__ = ["FIT_VERSION", "MAX_SIDE", "MAX_SOURCE_PIXELS", "FittedImage", "ImageFitError"]
 
 # Largest source accepted (pixels): far above any real banner, far below a decompression bomb.
 MAX_SOURCE_PIXELS = 60_000_000

@@ -57,6 +57,16 @@ def validate_json_object(value) -> None:
         raise ValidationError(_('Enter a JSON object, e.g. {} or {"theme": "dark"}.'))
 
 
+def additional_parameter_field() -> models.JSONField:
+    return models.JSONField(
+        _("additional parameter"),
+        default=dict,
+        blank=True,
+        validators=[validate_json_object],
+        help_text=_("A JSON object handed to front ends as is."),
+    )
+
+
 def validate_identifier_list(value) -> None:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise ValidationError(_("Enter a list of identifiers (text)."))
@@ -180,13 +190,7 @@ class BannerGroup(EndsAfterStart, TimestampedModel):
             "when it is earlier."
         ),
     )
-    additional_parameter = models.JSONField(
-        _("additional parameter"),
-        default=dict,
-        blank=True,
-        validators=[validate_json_object],
-        help_text=_("A JSON object handed to front ends as is."),
-    )
+    additional_parameter = additional_parameter_field()
     products = models.ManyToManyField(
         "catalog.Product", verbose_name=_("products"), blank=True, related_name="banner_groups"
     )
@@ -235,9 +239,7 @@ class BannerGroup(EndsAfterStart, TimestampedModel):
         return Window(start=self.start_at, end=self.end_at)
 
     def status_at(self, moment) -> Status:
-        """What the storefront serves of the group at `moment`: the best status of its
-        banners within its schedule (`group_status`). Reads `banners.all()`: prefetch it
-        for a list."""
+        """The best status of its banners (`group_status`); prefetch `banners` for a list."""
         return group_status(banner.status_at(moment) for banner in self.banners.all())
 
     def size_for(self, device: str) -> tuple[int, int]:
@@ -283,11 +285,8 @@ def fitted_image_field(verbose_name) -> models.ImageField:
 
 
 class Banner(ScheduledModel):
-    """One slide of a group, with an image, a link and a size for each device.
-
-    Its schedule is its own start and end within its group's: an empty start or end
-    inherits the group's, and the group's schedule bounds the banner's (`effective_window`).
-    """
+    """One slide of a group, with an image, a link and a size for each device; its schedule
+    is bounded by its group's (`effective_window`)."""
 
     group = models.ForeignKey(
         BannerGroup, verbose_name=_("group"), on_delete=models.CASCADE, related_name="banners"
@@ -333,13 +332,7 @@ class Banner(ScheduledModel):
         _("mobile link"), max_length=500, blank=True, help_text=_("Empty: the desktop link.")
     )
     order = models.IntegerField(_("order"), default=0, help_text=_("Lower numbers come first."))
-    additional_parameter = models.JSONField(
-        _("additional parameter"),
-        default=dict,
-        blank=True,
-        validators=[validate_json_object],
-        help_text=_("A JSON object handed to front ends as is."),
-    )
+    additional_parameter = additional_parameter_field()
 
     objects = BannerQuerySet.as_manager()
 
@@ -356,7 +349,7 @@ class Banner(ScheduledModel):
 
     @property
     def effective_window(self) -> Window:
-        """The banner's window within its group's (the group is read: select it along)."""
+        """The banner's window within its group's (select the group along)."""
         return self.window.within(self.group.window)
 
     def status_at(self, moment) -> Status:

@@ -1,7 +1,6 @@
 """Scheduling windows of banners and upsell offers (pure: no database, no clock).
 
-A window is `[start, end)`: a record is live from its start (inclusive) until its end
-(exclusive); either end may be open (None). Callers pass the moment explicitly, so the
+A window is `[start, end)`; either end may be open (None). Callers pass the moment, so the
 same rules serve the public listing, the admin's status column and its "preview at".
 """
 
@@ -35,12 +34,8 @@ class Window:
             raise ValueError("The end of a schedule must be after its start.")
 
     def within(self, outer: "Window") -> "Window":
-        """This window bounded by `outer` (a banner inside its group's schedule).
-
-        An open end inherits the outer one; a set end is narrowed to the outer one:
-        the latest start and the earliest end win. Windows that do not overlap give an
-        empty window (never live).
-        """
+        """This window bounded by `outer`: the latest start and the earliest end win;
+        windows that do not overlap give an empty window (never live)."""
         start = max((edge for edge in (self.start, outer.start) if edge is not None), default=None)
         end = min((edge for edge in (self.end, outer.end) if edge is not None), default=None)
         empty = self.empty or outer.empty
@@ -50,7 +45,7 @@ class Window:
 
     @property
     def is_open(self) -> bool:
-        """True when no scheduling is configured (always live while active)."""
+        """No scheduling configured (always live while active)."""
         return self.start is None and self.end is None
 
     def contains(self, moment: datetime) -> bool:
@@ -80,9 +75,8 @@ _GROUP_PRECEDENCE = (Status.LIVE, Status.SCHEDULED, Status.EXPIRED)
 
 
 def group_status(banner_statuses: Iterable[Status]) -> Status:
-    """A banner group's status from its banners' (each within the group's schedule): live
-    when one is live, else scheduled when one will be, else expired when one was; inactive
-    when it has no active banner (the storefront serves it with `banners: []`)."""
+    """A banner group's status: the best of its banners' (`_GROUP_PRECEDENCE`); inactive
+    without an active banner (the storefront serves it with `banners: []`)."""
     present = set(banner_statuses)
     return next((status for status in _GROUP_PRECEDENCE if status in present), Status.INACTIVE)
 

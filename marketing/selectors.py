@@ -36,12 +36,8 @@ LINKED_IDS = {
 
 
 def banner_groups_by_codes(*, codes: list[str], channel: SalesChannel | None) -> list[BannerGroup]:
-    """The groups of `codes` visible on `channel`, in the order of `codes`, with every
-    active banner (the schedule is applied per moment by `banner_listing_get`).
-
-    Each group gets `product_ids`, `brand_ids` and `category_ids` (lists of ints).
-    Five queries whatever the number of groups and banners.
-    """
+    """The groups of `codes` visible on `channel`, in the order of `codes`, loaded by
+    `_with_banners_and_links` (the schedule is applied per moment by `banner_listing_get`)."""
     groups = _with_banners_and_links(
         BannerGroup.objects.for_channel(channel).filter(code__in=codes)
     )
@@ -50,7 +46,8 @@ def banner_groups_by_codes(*, codes: list[str], channel: SalesChannel | None) ->
 
 
 def _with_banners_and_links(groups: QuerySet[BannerGroup]) -> list[BannerGroup]:
-    """The groups with their active banners and the ids they link (five queries)."""
+    """The groups with their active banners and the ids they link (`product_ids`,
+    `brand_ids`, `category_ids`): five queries whatever the number of groups and banners."""
     loaded = list(
         groups.prefetch_related(
             # feeds `banners`: active ones, in display order (`group` is set from the parent)
@@ -72,10 +69,8 @@ def _with_banners_and_links(groups: QuerySet[BannerGroup]) -> list[BannerGroup]:
 def banner_groups_linked_to(
     *, product_ids: frozenset[int], category_ids: frozenset[int], channel: SalesChannel | None
 ) -> list[BannerGroup]:
-    """The groups visible on `channel` that staff linked to one of `product_ids` or
-    `category_ids` (a product page's groups), by code, loaded like
-    `banner_groups_by_codes`. Five queries whatever the number of groups and banners
-    (one when none is linked)."""
+    """The groups visible on `channel` linked to one of `product_ids` or `category_ids` (a
+    product page's groups), by code, loaded like `banner_groups_by_codes`."""
     by_product = BannerGroup.products.through.objects.filter(
         bannergroup_id=OuterRef("pk"), product_id__in=product_ids
     )
@@ -90,7 +85,6 @@ def banner_groups_linked_to(
 
 
 def default_sales_channel() -> SalesChannel | None:
-    """The store's default channel (cached with the channels)."""
     return kept(
         SALES_CHANNEL_CACHE,
         "default-channel",
@@ -123,8 +117,8 @@ def _product_links(ids: list[int]) -> dict[int, tuple[int | None, frozenset[int]
 
 
 def _links(ids: set[int]) -> dict[int, tuple[int | None, frozenset[int]]]:
-    """`_product_links`, kept in process memory until a product changes (its row or links);
-    a miss reads the catalogue's next products too."""
+    """`_product_links`, kept in process memory until a product changes (a miss reads the
+    catalogue's next products too)."""
     return kept_many(
         "cart-product-links",
         sorted(ids),
@@ -146,8 +140,7 @@ def cart_get(variation_map: dict[int, int | None]) -> Cart:
 
 @dataclass(frozen=True)
 class UpsellOffer:
-    """An offer at a location: its row, its schedule, its triggers and whether its product
-    and rule can sell (`price_rule` None: the rule is off), as the cart's choice reads them."""
+    """An offer at a location as the cart's choice reads it (`price_rule` None: it is off)."""
 
     id: int
     display_title: str
@@ -163,8 +156,7 @@ class UpsellOffer:
     price_rule: PriceRule | None
 
     def offered_to(self, cart: Cart, moment: datetime) -> bool:
-        """Live at `moment`, sellable, not in the cart, and its triggers match the cart
-        (no triggers: every cart)."""
+        """Live, sellable, not in the cart, and its triggers (if any) match the cart."""
         triggers = self.trigger_product_ids or self.trigger_category_ids
         return (
             self.sellable
@@ -200,20 +192,15 @@ def location_offers(location: str) -> tuple[UpsellOffer, ...]:
             )
             .values(*OFFER_FIELDS, "start_at", "end_at", "price_rule_id", "product_active")
         )
-        triggers = {
-            kind: _trigger_ids(model, field)
-            for kind, (model, field) in {
-                "products": (Upsell.trigger_products.through, "product_id"),
-                "categories": (Upsell.trigger_categories.through, "category_id"),
-            }.items()
-        }
+        products = _trigger_ids(Upsell.trigger_products.through, "product_id")
+        categories = _trigger_ids(Upsell.trigger_categories.through, "category_id")
         offers = tuple(
             UpsellOffer(
                 **{name: row[name] for name in OFFER_FIELDS},
                 window=Window(row["start_at"], row["end_at"]),
                 sellable=bool(row["product_active"]) and row["price_rule_id"] in rules,
-                trigger_product_ids=triggers["products"].get(row["id"], frozenset()),
-                trigger_category_ids=triggers["categories"].get(row["id"], frozenset()),
+                trigger_product_ids=products.get(row["id"], frozenset()),
+                trigger_category_ids=categories.get(row["id"], frozenset()),
                 price_rule=rules.get(row["price_rule_id"]),
             )
             for row in rows
@@ -231,8 +218,8 @@ def _trigger_ids(through: type[Model], field: str) -> dict[int, frozenset[int]]:
 
 
 def upsell_answer_valid_until(*, location: str, moment: datetime) -> datetime | None:
-    """The next moment an upsell answer at `location` may change by itself: an offer's
-    start or end, or a price rule's (cached with the offers; staff changes bump it)."""
+    """The next offer's or price rule's start or end at `location`: until then the answer
+    cannot change by itself (staff changes bump the cache)."""
 
     def windows() -> tuple[Window, ...]:
         rows = (
@@ -256,11 +243,8 @@ def upsell_for_cart(
     listed: QuerySet[Upsell] | None = None,
     offset: int = 0,
 ) -> UpsellOffer | None:
-    """The offer for the cart: the first candidate, after skipping `offset` of them, by
-    priority (then id) or, given a list query's `listed` offers (filtered and ordered),
-    in that order (the product comes from the product read model). The offers and the
-    cart's products come from process memory; a list query is one query over the
-    candidates' ids."""
+    """The candidate for the cart after skipping `offset`, by priority then id, or in the
+    order of a list query's `listed` offers (one query over the candidates' ids)."""
     cart = cart_get(variation_map)
     candidates = {o.id: o for o in location_offers(location) if o.offered_to(cart, moment)}
     if listed is None:

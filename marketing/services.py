@@ -4,7 +4,6 @@ import hashlib
 import logging
 from collections.abc import Callable
 from datetime import datetime
-from functools import partial
 
 from django.core.files.base import ContentFile
 from django.db import transaction
@@ -23,25 +22,18 @@ def _fitted_prefix(*, banner: Banner, device: str, width: int, height: int, sour
 
 
 def banner_images_refresh(*, banner: Banner, force: bool = False) -> list[str]:
-    """Write the fitted copy of each device whose source or group size changed.
-
-    Returns the devices whose copy was (re)generated. Copies already matching their
-    source and size are left alone, so calling this after every admin save is cheap.
-    Raises images.ImageFitError when a source cannot be read.
-    """
+    """Write the fitted copy of each device whose source or group size changed (cheap after
+    every admin save); returns those devices. Raises images.ImageFitError on a bad source."""
     if banner.pk is None:
         raise ValueError("Save the banner before generating its images.")
-    group = banner.group
     refreshed: list[str] = []
     replaced: list[tuple] = []
-    update_fields: list[str] = []
     for device in DEVICES:
-        image_field = f"{device}_image"
-        current = getattr(banner, image_field)
+        current = getattr(banner, f"{device}_image")
         source = banner.original_for(device)
         if not source:
             continue
-        width, height = group.size_for(device)
+        width, height = banner.group.size_for(device)
         prefix = _fitted_prefix(
             banner=banner, device=device, width=width, height=height, source=source.name
         )
@@ -61,13 +53,15 @@ def banner_images_refresh(*, banner: Banner, force: bool = False) -> list[str]:
         saved_name = storage.save(name, ContentFile(fitted.content))
         if current and current.name != saved_name:
             replaced.append((storage, current.name))
-        setattr(banner, image_field, saved_name)
+        setattr(banner, f"{device}_image", saved_name)
         setattr(banner, f"{device}_width", fitted.width)
         setattr(banner, f"{device}_height", fitted.height)
-        update_fields += [image_field, f"{device}_width", f"{device}_height"]
         refreshed.append(device)
-    if update_fields:
-        banner.save(update_fields=[*update_fields, "updated_at"])
+    if refreshed:
+        fields = [
+            f"{device}_{name}" for device in refreshed for name in ("image", "width", "height")
+        ]
+        banner.save(update_fields=[*fields, "updated_at"])
 
         def delete_replaced() -> None:
             for storage, old_name in replaced:
@@ -81,10 +75,7 @@ def banner_images_refresh(*, banner: Banner, force: bool = False) -> list[str]:
 
 
 def banner_group_images_refresh(*, group: BannerGroup, force: bool = False) -> int:
-    """Refresh the copies of every banner of the group (after its sizes changed).
-
-    Returns how many banners got at least one new copy.
-    """
+    """Refresh the copies of the group's banners; returns how many got a new copy."""
     banners = group.banners.select_related("group")
     return sum(1 for banner in banners if banner_images_refresh(banner=banner, force=force))
 
@@ -95,87 +86,53 @@ def banner_group_images_refresh(*, group: BannerGroup, force: bool = False) -> i
 # so the public listing answers the change at once for clients that revalidate.
 
 
-def _locked_banners(banners: QuerySet[Banner]) -> QuerySet[Banner]:
-    """The banners of `banners` (any queryset, even annotated), locked, with their group."""
-    ids = list(banners.values_list("pk", flat=True))
-    return (
-        Banner.objects.filter(pk__in=ids)
-        .select_related("group")
-        .select_for_update(of=("self",))
-        .order_by("group_id", "order", "id")
-    )
-
-
-def _locked_groups(groups: QuerySet[BannerGroup]) -> QuerySet[BannerGroup]:
-    ids = list(groups.values_list("pk", flat=True))
-    return BannerGroup.objects.filter(pk__in=ids).select_for_update().order_by("code")
-
-
-def _publish_window(record: Banner | BannerGroup, moment: datetime) -> None:
-    """Make `record`'s own schedule open at `moment`: a start still to come becomes
-    `moment` (a start already passed is kept) and an end already passed is removed."""
-    if record.start_at is None or record.start_at > moment:
-        record.start_at = moment
-    if record.end_at is not None and record.end_at <= moment:
-        record.end_at = None
-
-
-def _unpublish_window(record: Banner | BannerGroup, moment: datetime) -> None:
-    """Close `record`'s own schedule at `moment` (an end still to come becomes `moment`);
-    a start not yet reached is dropped so the window stays valid (end after start)."""
-    if record.end_at is None or record.end_at > moment:
-        record.end_at = moment
-    if record.start_at is not None and record.start_at >= moment:
-        record.start_at = None
-
-
-def _save_locked(
-    lock: Callable[[QuerySet], QuerySet], records: QuerySet, fields: list[str], change: Callable
-) -> list:
-    """Lock `records` (`lock` re-reads them), apply `change` to each and save its `fields`."""
+def _save_locked(records: QuerySet, fields: list[str], change: Callable) -> list:
+    """Re-read `records` (banners or groups; any queryset, even annotated) locked, apply
+    `change` to each and save its `fields`; banners come with their group."""
+    locked: QuerySet
+    if records.model is Banner:
+        locked = Banner.objects.select_related("group").select_for_update(of=("self",))
+        locked = locked.order_by("group_id", "order", "id")
+    else:
+        locked = BannerGroup.objects.select_for_update().order_by("code")
     with transaction.atomic():
-        locked = list(lock(records))
-        for record in locked:
+        saved = list(locked.filter(pk__in=list(records.values_list("pk", flat=True))))
+        for record in saved:
             change(record)
             record.save(update_fields=[*fields, "updated_at"])
-    return locked
+    return saved
 
 
-def banners_publish_now(*, banners: QuerySet[Banner], moment: datetime) -> list[Banner]:
-    """Activate `banners` and start them at `moment`; returns them with their group
-    (their group's schedule still bounds them: see Banner.effective_window)."""
+def schedules_publish_now(*, records: QuerySet, moment: datetime) -> list:
+    """Open the own schedule of `records` at `moment` (a start still to come becomes `moment`,
+    an end already passed is removed); banners are activated too, their group's schedule
+    still bounds them (Banner.effective_window)."""
 
-    def publish(banner: Banner) -> None:
-        banner.active = True
-        _publish_window(banner, moment)
+    def publish(record: Banner | BannerGroup) -> None:
+        if isinstance(record, Banner):
+            record.active = True
+        if record.start_at is None or record.start_at > moment:
+            record.start_at = moment
+        if record.end_at is not None and record.end_at <= moment:
+            record.end_at = None
 
-    return _save_locked(_locked_banners, banners, ["active", "start_at", "end_at"], publish)
+    fields = ["active", "start_at", "end_at"] if records.model is Banner else ["start_at", "end_at"]
+    return _save_locked(records, fields, publish)
 
 
-def banners_unpublish(*, banners: QuerySet[Banner], moment: datetime) -> list[Banner]:
-    """End `banners` at `moment` (they stay active, so "Publish now" brings them back)."""
-    unpublish = partial(_unpublish_window, moment=moment)
-    return _save_locked(_locked_banners, banners, ["start_at", "end_at"], unpublish)
+def schedules_unpublish(*, records: QuerySet, moment: datetime) -> list:
+    """Close the own schedule of `records` at `moment` (banners stay active, so "Publish now"
+    brings them back); a start not yet reached is dropped so the end stays after the start."""
+
+    def unpublish(record: Banner | BannerGroup) -> None:
+        if record.end_at is None or record.end_at > moment:
+            record.end_at = moment
+        if record.start_at is not None and record.start_at >= moment:
+            record.start_at = None
+
+    return _save_locked(records, ["start_at", "end_at"], unpublish)
 
 
 def banners_set_active(*, banners: QuerySet[Banner], active: bool) -> list[Banner]:
     """Switch `banners` on or off without touching their schedule."""
-    return _save_locked(
-        _locked_banners, banners, ["active"], lambda banner: setattr(banner, "active", active)
-    )
-
-
-def banner_groups_publish_now(
-    *, groups: QuerySet[BannerGroup], moment: datetime
-) -> list[BannerGroup]:
-    """Start `groups` at `moment` (their banners keep their own, later starts)."""
-    publish = partial(_publish_window, moment=moment)
-    return _save_locked(_locked_groups, groups, ["start_at", "end_at"], publish)
-
-
-def banner_groups_unpublish(
-    *, groups: QuerySet[BannerGroup], moment: datetime
-) -> list[BannerGroup]:
-    """End `groups` at `moment`: none of their banners shows any more."""
-    unpublish = partial(_unpublish_window, moment=moment)
-    return _save_locked(_locked_groups, groups, ["start_at", "end_at"], unpublish)
+    return _save_locked(banners, ["active"], lambda banner: setattr(banner, "active", active))

@@ -18,6 +18,5 @@ invalidate_on_change(BANNERS_CACHE, BannerGroup, Banner)
 @receiver(post_delete, sender=Brand)
 @receiver(post_delete, sender=Category)
 def catalog_record_deleted(**kwargs) -> None:
-    """A deleted product, brand or category leaves the `products`/`brands`/`categories`
-    ids of groups (its M2M rows go without an m2m_changed signal)."""
+    """A deleted product, brand or category leaves groups' links (no m2m_changed signal)."""
     cache_namespace_bump(BANNERS_CACHE)

@@ -13,7 +13,6 @@ logger = logging.getLogger(__name__)
 
 @task()
 def refresh_banner_images(banner_id: int, force: bool = False) -> list[str]:
-    """Fit the device copies of one banner (a deleted banner: nothing to do)."""
     banner = Banner.objects.select_related("group").filter(pk=banner_id).first()
     if banner is None:
         return []
@@ -27,7 +26,6 @@ def refresh_banner_images(banner_id: int, force: bool = False) -> list[str]:
 
 @task()
 def refresh_group_images(group_id: int, force: bool = False) -> int:
-    """Fit the copies of every banner of a group (after its sizes changed)."""
     group = BannerGroup.objects.filter(pk=group_id).first()
     if group is None:
         return 0

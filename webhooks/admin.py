@@ -1,8 +1,5 @@
-"""Back office of webhooks: endpoints (with their events) and the delivery log.
-
-An endpoint's signing secret is shown in full once, on the page that answers its creation or
-"Generate a new secret"; everywhere else (change form, list, history) it is masked.
-"""
+"""Back office of webhooks: endpoints and the delivery log. An endpoint's signing secret is
+shown in full once, after its creation or "Generate a new secret"; elsewhere it is masked."""
 
 import json
 
@@ -124,9 +121,10 @@ class EndpointAdmin(OwnPagesMixin, admin.ModelAdmin):
             if delivery is None:
                 return HttpResponseRedirect(self._change_url(endpoint))
             return HttpResponseRedirect(self._log_url(endpoint))
-        return self._confirm_page(
+        return self._page(
             request,
             endpoint,
+            "confirm.html",
             title=_("Send a test event"),
             text=_(
                 "A signed “ping” event goes to %(url)s through the normal delivery path "
@@ -144,9 +142,10 @@ class EndpointAdmin(OwnPagesMixin, admin.ModelAdmin):
             # The log records that the secret changed, never its value.
             self.log_change(request, endpoint, [{"changed": {"fields": ["secret"]}}])
             return self._secret_page(request, endpoint, secret)
-        return self._confirm_page(
+        return self._page(
             request,
             endpoint,
+            "confirm.html",
             title=_("Generate a new secret"),
             text=_(
                 "The current secret stops working at once: deliveries are refused by the "
@@ -198,9 +197,6 @@ class EndpointAdmin(OwnPagesMixin, admin.ModelAdmin):
             **context,
         }
         return TemplateResponse(request, f"admin/webhooks/endpoint/{template}", context)
-
-    def _confirm_page(self, request, endpoint, *, title, text, button):
-        return self._page(request, endpoint, "confirm.html", title=title, text=text, button=button)
 
     def _secret_page(self, request, endpoint, secret):
         # Never cached: admin_view adds `Cache-Control: no-store` to every admin page.

@@ -9,6 +9,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from infra.events import EVENT_TYPES
+from infra.models import TimestampedModel
 
 SECRET_PREFIX = "whsec_"  # noqa: S105 (a prefix, not a secret)
 # The test event staff send from the admin (not an event of the store: nobody subscribes).
@@ -33,7 +34,7 @@ def masked_secret(secret: str) -> str:
     return f"{prefix}…{rest[-4:]}" if len(rest) >= 16 else f"{prefix}…"
 
 
-class Endpoint(models.Model):
+class Endpoint(TimestampedModel):
     url = models.URLField(
         _("URL"),
         max_length=500,
@@ -55,8 +56,6 @@ class Endpoint(models.Model):
         help_text=_("Set when deliveries kept failing; resume the endpoint to send again."),
     )
     failure_streak = models.PositiveIntegerField(_("failed attempts in a row"), default=0)
-    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
         verbose_name = _("webhook endpoint")

@@ -76,7 +76,7 @@ def retry_delay(attempts: int) -> timedelta:
 
 
 def retry_schedule() -> list[timedelta]:
-    """Delays after the event of every attempt (the first at once) within the retry window."""
+    """When each attempt comes after the event (the first at once) within the retry window."""
     window = timedelta(seconds=settings.WEBHOOKS_RETRY_FOR_SECONDS)
     at, schedule, attempts = timedelta(0), [timedelta(0)], 0
     while True:
@@ -92,12 +92,9 @@ def request_body(delivery: Delivery) -> bytes:
 
 
 def delivery_attempt(delivery_id: int) -> str:
-    """One attempt of delivery `delivery_id`; the webhook job's body.
-
-    The attempt is claimed with a conditional update (no lock is held during the HTTP
-    call); a job run twice (a dead worker's job made ready again) attempts at most once
-    more. A failure schedules the next job with backoff until the 24-hour window is over.
-    """
+    """One attempt of delivery `delivery_id` (the webhook job), claimed with a conditional
+    update (no lock held during the HTTP call): a job run twice attempts at most once more.
+    A failure schedules the next job with backoff until the retry window is over."""
     from .tasks import deliver_webhook
 
     delivery = Delivery.objects.select_related("endpoint").filter(pk=delivery_id).first()
@@ -154,16 +151,16 @@ def delivery_attempt(delivery_id: int) -> str:
             "last_response": response_text,
             "last_error": error,
         }
+        delivered = Delivery.objects.filter(pk=delivery.pk)
         if not error:
-            fields.update(status=DeliveryStatus.SUCCEEDED, delivered_at=done)
-            Delivery.objects.filter(pk=delivery.pk).update(**fields)
+            delivered.update(**fields, status=DeliveryStatus.SUCCEEDED, delivered_at=done)
             Endpoint.objects.filter(pk=endpoint.pk).update(failure_streak=0)
             return "delivered"
         next_at = done + retry_delay(attempts)
         window_end = delivery.created_at + timedelta(seconds=settings.WEBHOOKS_RETRY_FOR_SECONDS)
         retry = next_at <= window_end
         fields.update({"next_attempt_at": next_at} if retry else {"status": DeliveryStatus.FAILED})
-        Delivery.objects.filter(pk=delivery.pk).update(**fields)
+        delivered.update(**fields)
         Endpoint.objects.filter(pk=endpoint.pk).update(failure_streak=F("failure_streak") + 1)
         endpoint.refresh_from_db(fields=["failure_streak", "paused_at"])
         if (

@@ -1,4 +1,3 @@
-"""Admin of the marketing app (one module per area): banner groups (banners inline, "preview
-at"), banners and upsell offers."""
+"""Admin of the marketing app, one module per area: banners (and their groups), upsells."""
 
 from . import banners, upsells  # noqa: F401

@@ -1,5 +1,5 @@
-"""Banner groups (the form with identifier lists and the page's publish buttons, banners
-inline, the "Preview at" page) and banners (schedule, fitted images, publishing actions)."""
+"""Banner groups (publish buttons on the page, banners inline, the "Preview at" page) and
+banners (schedule, fitted images, publishing actions)."""
 
 import json
 
@@ -23,21 +23,15 @@ from infra.admin import HISTORY_FIELDSET, OwnPagesMixin, SafeAutocompleteMixin, 
 from storefront.models import SalesChannel
 
 from ..api.listing import banner_listing_get
-from ..models import Banner, BannerGroup
-from ..services import (
-    banner_groups_publish_now,
-    banner_groups_unpublish,
-    banners_publish_now,
-    banners_set_active,
-    banners_unpublish,
-)
+from ..models import DEVICES, Banner, BannerGroup
+from ..services import banners_set_active, schedules_publish_now, schedules_unpublish
 from ..tasks import refresh_banner_images, refresh_group_images
 from .common import (
     BANNER_IMAGES_FIELDSET,
     AutocompleteWhenSearchable,
     PublishingActions,
     StatusListFilter,
-    fitted_thumbnails,
+    fitted_images_column,
     public_cache_note,
     publishing_action,
     status_badge,
@@ -71,8 +65,8 @@ CONFIRM_START_DROPPED = "confirm_start_dropped"
 
 
 class BannerGroupForm(forms.ModelForm):
-    """Its page's "Publish now" and "Unpublish" replace a start still to come: the form is
-    refused until the page's "Replace the planned start" box is ticked."""
+    """The page's "Publish now" and "Unpublish" drop a start still to come: refused until
+    the "Replace the planned start" box is ticked."""
 
     start_drop_unconfirmed = False
 
@@ -121,12 +115,7 @@ class BannerInline(admin.StackedInline):
     ]
 
     status = staticmethod(status_column)
-
-    @admin.display(description=_("fitted copies (desktop, tablet, mobile)"))
-    def fitted_images(self, banner):
-        if not banner.pk:
-            return _("Generated when saved.")
-        return fitted_thumbnails(banner)
+    fitted_images = staticmethod(fitted_images_column)
 
 
 @admin.register(BannerGroup)
@@ -163,13 +152,7 @@ class BannerGroupAdmin(
         ),
         (
             _("Sizes (pixels): banners are fitted to these"),
-            {
-                "fields": [
-                    ("desktop_width", "desktop_height"),
-                    ("tablet_width", "tablet_height"),
-                    ("mobile_width", "mobile_height"),
-                ]
-            },
+            {"fields": [(f"{device}_width", f"{device}_height") for device in DEVICES]},
         ),
         (
             _("Links for front ends"),
@@ -214,12 +197,12 @@ class BannerGroupAdmin(
     publish_now = publishing_action(
         _("Publish now (start the selected groups now)"),
         ngettext_lazy("%(n)d group published:", "%(n)d groups published:", "n"),
-        lambda groups, moment: banner_groups_publish_now(groups=groups, moment=moment),
+        schedules_publish_now,
     )
     unpublish = publishing_action(
         _("Unpublish (end the selected groups now)"),
         ngettext_lazy("%(n)d group unpublished:", "%(n)d groups unpublished:", "n"),
-        lambda groups, moment: banner_groups_unpublish(groups=groups, moment=moment),
+        schedules_unpublish,
     )
 
     def banners_of(self, records: list) -> list[Banner]:
@@ -318,10 +301,7 @@ class BannerAdmin(SafeAutocompleteMixin, PublishingActions, admin.ModelAdmin):
     short_name = staticmethod(truncated_column("name", description=_("name")))
 
     status = staticmethod(status_column)
-
-    @admin.display(description=_("fitted copies (desktop, tablet, mobile)"))
-    def fitted_images(self, banner):
-        return fitted_thumbnails(banner)
+    fitted_images = staticmethod(fitted_images_column)
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
@@ -330,22 +310,22 @@ class BannerAdmin(SafeAutocompleteMixin, PublishingActions, admin.ModelAdmin):
     publish_now = publishing_action(
         _("Publish now (start the selected banners now)"),
         ngettext_lazy("%(n)d banner published:", "%(n)d banners published:", "n"),
-        lambda banners, moment: banners_publish_now(banners=banners, moment=moment),
+        schedules_publish_now,
     )
     unpublish = publishing_action(
         _("Unpublish (end the selected banners now)"),
         ngettext_lazy("%(n)d banner unpublished:", "%(n)d banners unpublished:", "n"),
-        lambda banners, moment: banners_unpublish(banners=banners, moment=moment),
+        schedules_unpublish,
     )
     activate = publishing_action(
         _("Activate selected banners (keeping their schedule)"),
         ngettext_lazy("%(n)d banner activated:", "%(n)d banners activated:", "n"),
-        lambda banners, moment: banners_set_active(banners=banners, active=True),
+        lambda records, moment: banners_set_active(banners=records, active=True),
     )
     deactivate = publishing_action(
         _("Deactivate selected banners"),
         ngettext_lazy("%(n)d banner deactivated:", "%(n)d banners deactivated:", "n"),
-        lambda banners, moment: banners_set_active(banners=banners, active=False),
+        lambda records, moment: banners_set_active(banners=records, active=False),
     )
 
     @admin.action(description=_("Regenerate fitted images"))

@@ -44,7 +44,10 @@ def thumbnail(file, *, height: int = 48):
     )
 
 
-def fitted_thumbnails(banner):
+@admin.display(description=_("fitted copies (desktop, tablet, mobile)"))
+def fitted_images_column(banner):
+    if not banner.pk:
+        return _("Generated when saved.")
     return format_html(
         "{} {} {}", *(thumbnail(getattr(banner, f"{device}_image")) for device in DEVICES)
     )
@@ -69,8 +72,7 @@ def _scheduled_reason(banner: Banner, moment) -> str:
 
 
 def banner_states_message(banners: list[Banner], moment) -> str:
-    """ "2 banners live, 1 still scheduled (its group starts 2026-12-01 00:00)": what
-    `banners` show in the public listing at `moment` (their group's schedule included)."""
+    """ "2 banners live, 1 still scheduled (its group starts 2026-12-01 00:00)." at `moment`."""
     by_status: dict[Status, list[Banner]] = {status: [] for status in Status}
     for banner in banners:
         by_status[banner.status_at(moment)].append(banner)
@@ -110,19 +112,14 @@ def banners_public_path() -> str:
     return "/api/v3" + reverse("banner-groups")
 
 
-def banners_public_url() -> str:
-    return settings.PUBLIC_BASE_URL.rstrip("/") + banners_public_path()
-
-
 def publishing_action(description, message, change):
-    """An action of a PublishingActions admin: `change(queryset, moment)` returns the records
-    it changed; the report counts them with `message` (ngettext_lazy(..., "n")) and says what
-    their banners show now."""
+    """An action of a PublishingActions admin: `change(records=, moment=)` returns the records
+    it changed; the report counts them (`message`) and says what their banners show now."""
 
     @admin.action(description=description)
     def action(self, request, queryset):
         moment = timezone.now()
-        records = change(queryset, moment)
+        records = change(records=queryset, moment=moment)
         banners = self.banners_of(records)
         self.message_user(
             request,
@@ -143,12 +140,11 @@ class PublishingActions:
         return actions
 
     def banners_of(self, records: list) -> list[Banner]:
-        """The banners whose state an action on `records` reports (these are banners)."""
         return records
 
     @admin.action(description=_("Purge CDN copies of the banner listing"))
     def purge_cdn(self, request, queryset):
-        url = banners_public_url()
+        url = settings.PUBLIC_BASE_URL.rstrip("/") + banners_public_path()
         failure = cdn_purge([url])
         if failure:
             self.message_user(
@@ -177,9 +173,8 @@ class StatusListFilter(admin.SimpleListFilter):
 
 
 class AutocompleteWhenSearchable(SafeAutocompleteMixin):
-    """Autocomplete widgets for the relations whose admin can be searched (the catalog's);
-    plain selects otherwise, so a catalog admin without search_fields never breaks checks.
-    The widgets are the safe ones: a garbage id is a form error."""
+    """Autocomplete widgets for the relations whose admin can be searched; plain selects
+    otherwise, so a catalog admin without search_fields never breaks checks."""
 
     autocomplete_candidates: tuple[str, ...] = ()
 
@@ -197,9 +192,7 @@ BANNER_IMAGES_FIELDSET: tuple[Any, Any] = (  # shared by the inline and the bann
     _("Images and links"),
     {
         "fields": [
-            ("desktop_original_image", "desktop_url"),
-            ("tablet_original_image", "tablet_url"),
-            ("mobile_original_image", "mobile_url"),
+            *((f"{device}_original_image", f"{device}_url") for device in DEVICES),
             "fitted_images",
         ]
     },

@@ -22,8 +22,6 @@ from .serializers import BannerGroupSerializer
 
 @dataclass(frozen=True)
 class BannerGroupEntry:
-    """A serialized group and its active banners, each with its scheduling window."""
-
     group: dict
     banners: tuple[tuple[Window, dict], ...]
 
@@ -43,8 +41,7 @@ class BannerListing:
 
 
 def group_entries(groups: Iterable[BannerGroup], context: dict[str, Any]) -> list[BannerGroupEntry]:
-    """Each group serialized, its banners paired with their window within the group's
-    schedule."""
+    """Each group serialized, its banners paired with their effective window."""
     entries = []
     for group in groups:
         data = dict(BannerGroupSerializer(group, context=context).data)
@@ -75,12 +72,8 @@ def _listing_key(codes: list[str], channel_id: int | None, base_url: str) -> str
 def banner_listing_get(
     *, codes: list[str], channel: SalesChannel | None, moment: datetime, base_url: str
 ) -> BannerListing:
-    """What GET /publics/template/banners answers at `moment` (groups in `codes` order).
-
-    The shared cache holds the groups with *every* active banner and its window; the
-    schedule is applied here, per request, so the answer is exact at every start and end
-    even while the entry is cached. Staff changes bump the namespace (signals.py).
-    """
+    """What GET /publics/template/banners answers at `moment` (groups in `codes` order):
+    the cache holds every active banner, so the answer is exact at every start and end."""
     channel_id = channel.pk if channel is not None else None
     context = {"channel_id": channel_id, "base_url": base_url}
     entries = cached(

@@ -1,6 +1,6 @@
 """Serializers of the marketing API (contract 2.6 Banner group, 2.7 Banner, 2.11 Upsell)."""
 
-from typing import Any, Literal, overload
+from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
@@ -10,7 +10,7 @@ from apikit.fields import StrictCharField
 from catalog.api.serializers import FullProductSerializer, PriceRuleSerializer, file_url
 from infra.ids import is_db_id
 
-from ..models import Banner, BannerGroup, Upsell
+from ..models import DEVICES, Banner, BannerGroup, Upsell
 
 MAX_CODES = 100
 MAX_CODE_LENGTH = 100
@@ -20,8 +20,6 @@ MAX_CODE_LENGTH = 100
 
 
 class BannerListingQuerySerializer(serializers.Serializer):
-    """`codes`: from the JSON body of the GET or from the query string."""
-
     codes = serializers.ListField(
         child=StrictCharField(
             allow_null=True,
@@ -72,8 +70,7 @@ class BannerImageField(serializers.Field):
 
 @extend_schema_field(OpenApiTypes.STR)
 class PixelsField(serializers.Field):
-    """A size in pixels as a string (the contract's type); a banner without a generated copy
-    reports its group's size, which its copy will have."""
+    """A size in pixels as a string; a banner without a fitted copy reports its group's."""
 
     def __init__(self, device: str, side: str, **kwargs: Any) -> None:
         self.attribute = f"{device}_{side}"
@@ -93,16 +90,17 @@ class BannerSchedulingSerializer(serializers.Serializer):
 
 @extend_schema_field(BannerSchedulingSerializer(allow_null=True))
 class SchedulingField(serializers.Field):
-    """`{startDate, endDate}` (either may be null for an open end), or null when unscheduled.
-
-    A banner answers its effective schedule: its own start and end within its group's.
-    """
+    """`{startDate, endDate}` (null: an open end), or null when unscheduled; a banner's is
+    its effective schedule, within its group's."""
 
     def to_representation(self, instance: Banner | BannerGroup) -> dict[str, Any] | None:
         window = getattr(instance, "effective_window", None) or instance.window
         if window.is_open:
             return None
         return BannerSchedulingSerializer({"start_at": window.start, "end_at": window.end}).data
+
+
+SIZE_FIELDS = [f"{device}{side}" for device in DEVICES for side in ("Width", "Height")]
 
 
 # The fields banners share with their group (a comment: a docstring would describe Banner).
@@ -137,21 +135,9 @@ class BannerSerializer(SizedSerializer):
             "templateBannerGroupId",
             "name",
             "alt",
-            "desktopImage",
-            "desktopOriginalImage",
-            "tabletImage",
-            "tabletOriginalImage",
-            "mobileImage",
-            "mobileOriginalImage",
-            "desktopUrl",
-            "tabletUrl",
-            "mobileUrl",
-            "desktopWidth",
-            "desktopHeight",
-            "tabletWidth",
-            "tabletHeight",
-            "mobileWidth",
-            "mobileHeight",
+            *(f"{device}{kind}" for device in DEVICES for kind in ("Image", "OriginalImage")),
+            *(f"{device}Url" for device in DEVICES),
+            *SIZE_FIELDS,
             "active",
             "order",
             "scheduling",
@@ -197,12 +183,7 @@ class BannerGroupSerializer(SizedSerializer):
             "name",
             "title",
             "description",
-            "desktopWidth",
-            "desktopHeight",
-            "tabletWidth",
-            "tabletHeight",
-            "mobileWidth",
-            "mobileHeight",
+            *SIZE_FIELDS,
             "createdAt",
             "updatedAt",
             "additionalParameter",
@@ -231,6 +212,7 @@ class BannerGroupSerializer(SizedSerializer):
 # --- Upsell (2.11) ---------------------------------------------------------------------
 
 MAX_CART_ENTRIES = 100
+NO_VARIATION = (None, "", 0, "0", "null")  # a product without variation
 VARIATION_MAP_MESSAGE = (
     "The variationMap field must map product ids to variation ids, "
     'e.g. variationMap[12]=34 or variationMap={"12": 34}.'
@@ -241,14 +223,8 @@ def _variation_map_error(message: str = VARIATION_MAP_MESSAGE) -> serializers.Va
     return serializers.ValidationError({"variationMap": [message]})
 
 
-@overload
-def _cart_id(value: object, *, allow_empty: Literal[False]) -> int: ...
-@overload
-def _cart_id(value: object, *, allow_empty: bool) -> int | None: ...
-def _cart_id(value: object, *, allow_empty: bool) -> int | None:
-    """A positive id from an int or a digit string; None for an empty variation."""
-    if allow_empty and value in (None, "", 0, "0", "null"):
-        return None
+def _cart_id(value: object) -> int:
+    """A positive id from an int or a digit string."""
     if isinstance(value, bool):
         raise ValueError
     if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
@@ -259,8 +235,8 @@ def _cart_id(value: object, *, allow_empty: bool) -> int | None:
 
 
 def parse_variation_map(raw: Any) -> dict[int, int | None]:
-    """{productId: variationId or None} from `variationMap` (object, or list of
-    {"productId", "variationId"} objects); a ValidationError naming the field otherwise."""
+    """{productId: variationId or None} from `variationMap` (an object, or a list of
+    {"productId", "variationId"} objects)."""
     if raw is None or raw == "":
         return {}
     if isinstance(raw, list) and all(isinstance(item, dict) for item in raw):
@@ -277,7 +253,7 @@ def parse_variation_map(raw: Any) -> dict[int, int | None]:
     cart: dict[int, int | None] = {}
     for key, value in raw.items():
         try:
-            cart[_cart_id(key, allow_empty=False)] = _cart_id(value, allow_empty=True)
+            cart[_cart_id(key)] = None if value in NO_VARIATION else _cart_id(value)
         except (ValueError, TypeError):
             raise _variation_map_error() from None
     return cart
@@ -299,8 +275,7 @@ class UpsellProductSerializer(FullProductSerializer):
 
 @extend_schema_field(UpsellProductSerializer)
 class UpsellProductField(serializers.Field):
-    """The offered product, rendered by the product read model (catalog.api.fragments):
-    `context["upsell_product"]`."""
+    """The offered product as the product read model renders it: `context["upsell_product"]`."""
 
     def to_representation(self, offer: Upsell) -> Any:
         return self.context["upsell_product"]

@@ -47,11 +47,8 @@ def _untyped_json_body(request: Request) -> dict[str, Any] | None:
 
 
 def banner_codes_input(request: Request) -> dict[str, Any]:
-    """`codes` from the JSON body of the GET when it has them, else from the query string.
-
-    A GET without `Content-Type: application/json` is accepted: the query string is read,
-    and a body that happens to be a JSON object with `codes` is still honoured.
-    """
+    """`codes` from the JSON body of the GET when it has them, else from the query string
+    (then a body that is a JSON object with `codes`, whatever its Content-Type)."""
     if (request.content_type or "").split(";")[0].strip().lower() == "application/json":
         body = request.data
         if not isinstance(body, dict):
@@ -88,15 +85,14 @@ class BannerListView(APIView):
 
 
 class CandidatePagination(ListPagination):
-    """`offset` picks the candidate offer; one offer is answered, so no page size is
-    documented (`limit` is still checked)."""
+    """`offset` picks the candidate offer: no page size is documented (`limit` is checked)."""
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict]:
         return super().get_schema_operation_parameters(view)[1:]
 
 
 def _offer_body(offer: UpsellOffer) -> dict:
-    """The offer's Upsell but its product (rendered per request), kept with the offers."""
+    """The offer's Upsell but its product, kept with the offers."""
     return kept_many(
         "upsell-answers",
         [offer.id],

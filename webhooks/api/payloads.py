@@ -1,8 +1,5 @@
-"""The `data` of a webhook event: the resource in its public API shape.
-
-Rendered with the same serializers and product fragments as the API answers (absolute
-URLs against PUBLIC_BASE_URL, as in e-mails), so a receiver parses one shape per resource.
-"""
+"""The `data` of a webhook event: the resource rendered as the API answers it (absolute URLs
+against PUBLIC_BASE_URL, as in e-mails), so a receiver parses one shape per resource."""
 
 from collections.abc import Callable
 from typing import Any
