@@ -13,12 +13,7 @@ from infra.numbers import money_text, percent_text
 
 from .admin_third_party import register_third_party_admins
 from .models import Customer, PaymentOption, PaymentOptionKind, SalesChannel
-from .payments import (
-    cash_discount,
-    cash_discount_terms_of,
-    installment_plan,
-    installment_terms_of,
-)
+from .payments import cash_discount, cash_discount_terms_of, installment_plan, installment_terms_of
 from .services import customers_set_active
 
 register_third_party_admins()

@@ -41,12 +41,9 @@ class SalesChannel(TimestampedModel):
         verbose_name = _("sales channel")
         verbose_name_plural = _("sales channels")
         ordering = ["-is_default", "name"]
-        constraints = [
-            one_default("one_default_sales_channel"),
-        ]
+        constraints = [one_default("one_default_sales_channel")]
 
     def __str__(self) -> str:
-        """The name, and the domain when the name does not say it already."""
         return self.name if self.domain in self.name else f"{self.name} ({self.domain})"
 
     def clean(self):
@@ -166,9 +163,7 @@ class Customer(TimestampedModel):
         verbose_name = _("customer")
         verbose_name_plural = _("customers")
         ordering = ["name", "id"]
-        constraints = [
-            models.UniqueConstraint(Lower("email"), name="customer_email_unique_ci"),
-        ]
+        constraints = [models.UniqueConstraint(Lower("email"), name="customer_email_unique_ci")]
 
     def __str__(self) -> str:
         return f"{self.name} <{self.email}>"
@@ -179,8 +174,7 @@ class Customer(TimestampedModel):
     def check_password(self, raw_password: str) -> bool:
         return check_password(raw_password, self.password)
 
-    # A signed-in customer is the API's `request.user` (storefront.api.authentication);
-    # these let DRF's permission checks treat it like a user. Not database fields.
+    # A signed-in customer is the API's `request.user`: DRF's permission checks read these.
     @property
     def is_authenticated(self) -> bool:
         return True
@@ -196,17 +190,12 @@ class IdempotencyRecordQuerySet(models.QuerySet):
 
 
 class IdempotencyRecord(models.Model):
-    """The first answer to a public POST sent with an `Idempotency-Key` header, per key and
-    caller, so a retry gets that answer instead of writing again (storefront/idempotency.py).
-
-    `status_code` is empty while the first request is still running ("in flight").
-    """
+    """The first answer to a public POST per `Idempotency-Key` and caller (empty
+    `status_code`: still running); storefront/idempotency.py."""
 
     key = models.CharField(_("key"), max_length=255)
     caller = models.CharField(
-        _("caller"),
-        max_length=100,
-        help_text=_("customer:<id> when signed in, else ip:<address>."),
+        _("caller"), max_length=100, help_text=_("customer:<id> when signed in, else ip:<address>.")
     )
     fingerprint = models.CharField(
         _("request fingerprint"),
@@ -229,7 +218,7 @@ class IdempotencyRecord(models.Model):
         verbose_name = _("idempotency record")
         verbose_name_plural = _("idempotency records")
         constraints = [
-            models.UniqueConstraint(fields=["key", "caller"], name="idempotency_key_per_caller"),
+            models.UniqueConstraint(fields=["key", "caller"], name="idempotency_key_per_caller")
         ]
 
     def __str__(self) -> str:
@@ -237,13 +226,8 @@ class IdempotencyRecord(models.Model):
 
 
 class ThrottleCounter(models.Model):
-    """A sign-in rate-limit counter kept in the database while the shared cache is down.
-
-    One row per throttle key: `count` hits in the window that ends at `window_end` (Unix
-    time, seconds). One atomic upsert counts a hit and starts a new window when the old one
-    has ended; rows of ended windows are purged now and then. See
-    storefront/api/throttling.py.
-    """
+    """A sign-in rate-limit counter kept in the database while the shared cache is down:
+    `count` hits in the window ending at `window_end` (Unix time)."""
 
     key = models.CharField(_("key"), max_length=255, primary_key=True)
     count = models.PositiveIntegerField(_("count"), default=0)
