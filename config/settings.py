@@ -322,7 +322,6 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Store <no-reply@store.example>")
 SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 ADMINS = [("Operators", a) for a in env_list("ADMINS")]
-# Error e-mails to ADMINS: at most one per distinct error per interval.
 ERROR_EMAILS = env_bool("ERROR_EMAILS", True)
 ERROR_EMAIL_INTERVAL = env_int("ERROR_EMAIL_INTERVAL", 300)
 
@@ -432,9 +431,7 @@ TASKS = {
         )
     }
 }
-# A job running this long belongs to a dead worker: ready again.
 JOBS_LEASE_SECONDS = env_int("JOBS_LEASE_SECONDS", 300)
-# Attempts of an outbound e-mail before it is marked failed.
 EMAIL_MAX_ATTEMPTS = env_int("EMAIL_MAX_ATTEMPTS", 6)
 
 # --- Outbound webhooks (docs/webhooks.md) --------------------------------------------------

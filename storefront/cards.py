@@ -29,12 +29,10 @@ class CardBrand:
 
 
 # Published BIN tables disagree, Elo's especially; each range names its source.
-#  [braintree] braintree/credit-card-type, src/lib/card-types.ts
-#              https://github.com/braintree/credit-card-type/blob/main/src/lib/card-types.ts
-#  [bin-cc]    erikhenrique/bin-cc (the "bin-cc" gist 5931368, now a data project),
-#              data/brands.json and data/sources/*.json
-#              https://github.com/erikhenrique/bin-cc
-#  [mc-2]      Mastercard's 2-series BIN range 222100-272099, in issuance since 2017
+#  [braintree] https://github.com/braintree/credit-card-type/blob/main/src/lib/card-types.ts
+#  [bin-cc]    https://github.com/erikhenrique/bin-cc (the gist 5931368), data/brands.json and
+#              data/sources/*.json
+#  [mc-2]      Mastercard's 2-series BINs 222100-272099 (since 2017)
 #              https://www.mastercard.us/en-us/business/overview/start-accepting/2-series-bin.html
 
 # [braintree] elo, length 16. [bin-cc] data/sources/elo/base.json lists the same ranges

@@ -1,6 +1,8 @@
 """The store itself: sales channels, payment options, customer accounts and the
 database fallback of the sign-in rate limits."""
 
+from typing import TYPE_CHECKING
+
 from django.contrib.auth.hashers import check_password, make_password
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -17,6 +19,13 @@ from infra.models import (
     percentage_field,
 )
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
+
+def _is_default(help_text: "StrOrPromise") -> models.BooleanField:
+    return models.BooleanField(_("default"), default=False, help_text=help_text)
+
 
 class SalesChannel(TimestampedModel):
     """A storefront domain of this store. Requests are matched to one by their host."""
@@ -29,11 +38,7 @@ class SalesChannel(TimestampedModel):
         help_text=_("Host name the storefront is served on, without port (e.g. shop.example.com)."),
     )
     active = models.BooleanField(_("active"), default=True)
-    is_default = models.BooleanField(
-        _("default"),
-        default=False,
-        help_text=_("Used when no channel's domain matches the request's host."),
-    )
+    is_default = _is_default(_("Used when no channel's domain matches the request's host."))
 
     objects = ActiveQuerySet.as_manager()
 
@@ -68,10 +73,8 @@ class PaymentOption(TimestampedModel):
     kind = models.CharField(_("kind"), max_length=20, choices=PaymentOptionKind.choices)
     name = models.CharField(_("name"), max_length=100)
     active = models.BooleanField(_("active"), default=True)
-    is_default = models.BooleanField(
-        _("default"),
-        default=False,
-        help_text=_("Used by payment conditions when the request names no option of this kind."),
+    is_default = _is_default(
+        _("Used by payment conditions when the request names no option of this kind.")
     )
     discount_percentage = percentage_field(
         _("discount percentage"),

@@ -44,8 +44,7 @@ class CustomerEmailThrottle(FixedWindowThrottle):
         if not isinstance(email, str) or not email.strip():
             return None
         digest = hashlib.sha256(email.strip().lower().encode("utf-8", "replace")).hexdigest()
-        bucket = getattr(view, "throttle_scope", None) or type(view).__name__
-        return f"throttle:{self.scope}:{bucket}:{digest}"
+        return self.bucket(view, digest)
 
 
 class CustomerRegisterView(APIView):

@@ -84,6 +84,10 @@ class FixedWindowThrottle(SimpleRateThrottle):
     def get_ident(self, request: Request) -> str:
         return client_ip(request)
 
+    def bucket(self, view: APIView, ident: str) -> str:
+        scope = getattr(view, "throttle_scope", None) or type(view).__name__
+        return f"throttle:{self.scope}:{scope}:{ident}"
+
     def allow_request(self, request: Request, view: APIView) -> bool:
         if self.rate is None:
             return True
@@ -121,8 +125,7 @@ class PublicWriteThrottle(FixedWindowThrottle):
     scope = "public_write"
 
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
-        bucket = getattr(view, "throttle_scope", None) or type(view).__name__
-        return f"throttle:{self.scope}:{bucket}:{self.get_ident(request)}"
+        return self.bucket(view, self.get_ident(request))
 
     def allow_request(self, request: Request, view: APIView) -> bool:
         if request.method in ("GET", "HEAD", "OPTIONS"):
