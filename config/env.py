@@ -1,6 +1,6 @@
-"""Readers of the environment, shared by the settings and gunicorn's conf (which runs before
-Django and cannot import config.settings). Unset or blank means the default; a value that
-cannot be read stops the process with the variable's name."""
+"""Readers of the environment, for the settings and gunicorn's conf (which cannot import
+config.settings). Unset or blank means the default; a value that cannot be read stops the
+process with the variable's name."""
 
 import os
 
@@ -14,7 +14,6 @@ class InvalidVariable(ImproperlyConfigured, ValueError):
 
 
 def env_str(name: str, default: str = "") -> str:
-    """The variable's value; unset or empty means the default."""
     return os.environ.get(name) or default
 
 

@@ -17,19 +17,16 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 
 # --- Core -------------------------------------------------------------------
-
 DEBUG = env_bool("DJANGO_DEBUG", False)
 RUNNING_TESTS = "pytest" in sys.modules
 
-# The code's version, part of every cached rendering's key: two releases serving side by side
-# never read each other's renderings (namespace versions and rate-limit counters stay shared).
+# Part of every cached rendering's key: two releases side by side never share renderings.
 RELEASE = env_str("RELEASE") or git_commit(str(BASE_DIR)) or "unreleased"
 
 DATA_DIR = Path(env_str("DATA_DIR", str(BASE_DIR / "data")))
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 
-# The key comes from SECRET_KEY, else from SECRET_KEY_FILE (default data/secret_key, which
-# `make` generates once per checkout); there is no built-in default outside debug and tests.
+# SECRET_KEY, else SECRET_KEY_FILE (`make` generates it); no default outside debug and tests.
 SECRET_KEY_FILE = Path(env_str("SECRET_KEY_FILE", str(DATA_DIR / "secret_key")))
 SECRET_KEY = env_str("SECRET_KEY")
 if not SECRET_KEY and SECRET_KEY_FILE.is_file():
@@ -76,10 +73,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # X-Release (the code's version) on every answer, errors included.
     "apikit.middleware.ReleaseHeaderMiddleware",
     "apikit.middleware.ApiErrorMiddleware",
-    # Each cache namespace's version is read once per request (infra/cache.py).
     "infra.cache.versions_per_request",
     "infra.db_routing.ReplicaReadsMiddleware",
     "apikit.middleware.RequestGuardMiddleware",
@@ -88,7 +83,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # The admin's language (the public API keeps LANGUAGE_CODE): after sessions, before common.
+    # The admin's language: after sessions, before common.
     "storefront.admin_locale.AdminLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -96,14 +91,12 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "storefront.api.throttling.RateLimitHeadersMiddleware",
-    # Last, as django-axes requires: turns a locked-out admin sign-in into the lockout page.
-    "axes.middleware.AxesMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes requires
 ]
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
-# Paths are served with and without a trailing slash by the URL patterns themselves:
-# no redirects (a redirected POST loses its body).
+# The URL patterns serve both forms (a redirected POST would lose its body).
 APPEND_SLASH = False
 
 TEMPLATES = [
@@ -116,23 +109,21 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-            ],
+            ]
         },
-    },
+    }
 ]
 
 # --- Database ---------------------------------------------------------------
-
 DATABASE_URL = env_str("DATABASE_URL")
-# One connection per worker thread, kept between requests (SQLite like PostgreSQL).
-_CONN_MAX_AGE = env_int("DB_CONN_MAX_AGE", 60)
-DATABASES = {
-    "default": dj_database_url.parse(
-        DATABASE_URL or "sqlite://",
-        conn_max_age=_CONN_MAX_AGE,
-        conn_health_checks=True,
-    )
-}
+_CONN_MAX_AGE = env_int("DB_CONN_MAX_AGE", 60)  # connections kept between requests
+
+
+def _database(url: str) -> dj_database_url.DBConfig:
+    return dj_database_url.parse(url, conn_max_age=_CONN_MAX_AGE, conn_health_checks=True)
+
+
+DATABASES = {"default": _database(DATABASE_URL or "sqlite://")}
 if not DATABASE_URL:
     DATABASES["default"] |= {
         "NAME": str(DATA_DIR / "db.sqlite3"),
@@ -145,18 +136,17 @@ if not DATABASE_URL:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Read replicas: public GET requests read from them, everything else from the primary; after a
-# change, reads stay on the primary until replicas have it (infra/db_routing.py).
+# Read replicas for public GET requests (infra/db_routing.py).
 DATABASE_REPLICA_ALIASES: list[str] = []
 for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS"), start=1):
-    _replica = dj_database_url.parse(_url, conn_max_age=_CONN_MAX_AGE, conn_health_checks=True)
+    _replica = _database(_url)
     if _replica["ENGINE"].endswith("postgresql"):
         _timeout = env_int("DATABASE_REPLICA_CONNECT_TIMEOUT", 2)
         _replica.setdefault("OPTIONS", {})["connect_timeout"] = _timeout
     DATABASES[f"replica{_number}"] = {**_replica, "TEST": {"MIRROR": "default"}}
     DATABASE_REPLICA_ALIASES.append(f"replica{_number}")
 if RUNNING_TESTS and not DATABASE_REPLICA_ALIASES:
-    # A mirror of the test database, for the routing tests (they turn routing on).
+    # For the routing tests.
     DATABASES["replica1"] = {**DATABASES["default"], "TEST": {"MIRROR": "default"}}
 if DATABASE_REPLICA_ALIASES and not env_str("REDIS_URL"):
     raise ImproperlyConfigured(
@@ -168,10 +158,8 @@ DATABASE_ROUTERS = ["infra.db_routing.ReplicaRouter"]
 ADMIN_PATH_PREFIX = "/admin/"
 
 # --- Cache ------------------------------------------------------------------
-
 REDIS_URL = env_str("REDIS_URL")
-# Short socket timeouts (ms) and a circuit breaker: a hung Redis costs tens of milliseconds
-# once per CACHE_BREAKER_SECONDS, never a wait per cache call (infra/cache_backend.py).
+# Short socket timeouts (ms) and a circuit breaker (infra/cache_backend.py).
 CACHE_CONNECT_TIMEOUT_MS = env_int("CACHE_CONNECT_TIMEOUT_MS", 50)
 CACHE_TIMEOUT_MS = env_int("CACHE_TIMEOUT_MS", 80)
 CACHE_BREAKER_SECONDS = env_int("CACHE_BREAKER_SECONDS", 3)
@@ -192,22 +180,18 @@ else:
     CACHES["default"] |= {
         "BACKEND": "infra.cache_backend.BoundedLocMemCache",
         "LOCATION": "storefront",
-        # Rendered answers and full products: room for a real store's catalogue, in a
-        # bounded share of each worker's memory (bench/README.md, memory).
+        # Room for a real store's catalogue, in bounded memory (bench/README.md).
         "OPTIONS": {
             "MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 10000),
             "MAX_BYTES": env_int("CACHE_MAX_BYTES", 12 * 1024 * 1024),
         },
     }
-# Without Redis, the namespace versions live in this file, shared by every process of the
-# machine (infra/cache.py).
+# Without Redis, the namespace versions shared by the machine's processes (infra/cache.py).
 CACHE_VERSIONS_FILE = Path(env_str("CACHE_VERSIONS_FILE", str(DATA_DIR / "cache-versions")))
 
 # --- Internationalisation and time -----------------------------------------
-
-# The public API speaks LANGUAGE_CODE whatever the Accept-Language; the admin speaks
-# ADMIN_LANGUAGE_CODE (empty: the browser's) unless staff pick another (storefront/admin_locale.py,
-# docs/decisions.md issue 13); customer e-mails CUSTOMER_LANGUAGE_CODE.
+# The public API speaks LANGUAGE_CODE, the admin ADMIN_LANGUAGE_CODE (empty: the browser's;
+# storefront/admin_locale.py), customer e-mails CUSTOMER_LANGUAGE_CODE.
 LANGUAGE_CODE = env_str("LANGUAGE_CODE", "en-us")
 ADMIN_LANGUAGE_CODE = os.environ.get("ADMIN_LANGUAGE_CODE", "pt-br").strip()
 CUSTOMER_LANGUAGE_CODE = env_str("CUSTOMER_LANGUAGE_CODE", "pt-br")
@@ -216,13 +200,12 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "America/Sao_Paulo")
 
 # --- Static and media files ------------------------------------------------
-
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(DATA_DIR / "staticfiles")))
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise expects it to exist
 MEDIA_URL = env_str("MEDIA_URL", "/media/")
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(DATA_DIR / "media")))
-# Media and staged imports: "local" (MEDIA_ROOT, IMPORT_STAGING_DIR) or "s3" (infra/storage.py).
+# "local" (MEDIA_ROOT, IMPORT_STAGING_DIR) or "s3" (infra/storage.py).
 MEDIA_STORAGE = env_str("MEDIA_STORAGE", "local")
 S3_ENDPOINT_URL = env_str("S3_ENDPOINT_URL")  # empty: AWS itself
 S3_BUCKET = env_str("S3_BUCKET")
@@ -230,7 +213,6 @@ S3_REGION = env_str("S3_REGION")
 S3_ACCESS_KEY_ID = env_str("S3_ACCESS_KEY_ID")  # empty (both): boto3's own credential chain
 S3_SECRET_ACCESS_KEY = env_str("S3_SECRET_ACCESS_KEY")
 S3_PUBLIC_URL = env_str("S3_PUBLIC_URL")  # the bucket's public base URL (a CDN in front)
-# Django serves uploaded media itself unless a proxy or object storage does.
 SERVE_MEDIA = env_bool("SERVE_MEDIA", MEDIA_STORAGE == "local")
 # Serve app static files even before `collectstatic` (collected, hashed files win).
 WHITENOISE_USE_FINDERS = True
@@ -258,12 +240,9 @@ STORAGES = {
 }
 
 # --- Security ---------------------------------------------------------------
-
 # HTTPS=1: reached over TLS (directly or via a proxy); `make run` sets HTTPS=0.
 HTTPS = env_bool("HTTPS", True)
-SECURE_SSL_REDIRECT = HTTPS
-SESSION_COOKIE_SECURE = HTTPS
-CSRF_COOKIE_SECURE = HTTPS
+SECURE_SSL_REDIRECT = SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS)
@@ -276,7 +255,7 @@ SECURE_REDIRECT_EXEMPT = [r"^health/?$"]
 # Request body caps: API bodies are small JSON documents; admin uploads are larger.
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 1024 * 1024)
 ADMIN_MAX_BODY_BYTES = env_int("ADMIN_MAX_BODY_BYTES", 50 * 1024 * 1024)
-# API writes that carry images (base64 in JSON: review photos) take a larger body.
+# API writes that carry images (review photos, base64) take a larger body.
 API_UPLOAD_MAX_BODY_BYTES = env_int("API_UPLOAD_MAX_BODY_BYTES", 12 * 1024 * 1024)
 API_UPLOAD_PATHS = [r"^/(api/v3/)?review/product/?$"]
 DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_BYTES
@@ -287,8 +266,7 @@ MAX_URL_BYTES = 8000
 MAX_HEADER_BYTES = 8000
 MAX_HEADER_FIELDS = 100
 
-# --- Staff sign-in limit (django-axes) ---------------------------------------------
-# Failures counted in the database (the limit holds without Redis), per IP and per username.
+# --- Staff sign-in limit (django-axes: failures counted in the database) ----------
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -309,7 +287,6 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # --- CORS -------------------------------------------------------------------
-
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS")
 CORS_ALLOW_HEADERS = (
     "accept",
@@ -334,7 +311,6 @@ CORS_EXPOSE_HEADERS = [
 CORS_URLS_REGEX = r"^/(?!admin/).*$"
 
 # --- E-mail -----------------------------------------------------------------
-
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", 25)
@@ -346,12 +322,10 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Store <no-reply@store.example>")
 SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 ADMINS = [("Operators", a) for a in env_list("ADMINS")]
-# Error e-mails to ADMINS: from a thread, at most one per distinct error per interval.
 ERROR_EMAILS = env_bool("ERROR_EMAILS", True)
 ERROR_EMAIL_INTERVAL = env_int("ERROR_EMAIL_INTERVAL", 300)
 
 # --- REST API ---------------------------------------------------------------
-
 REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_RENDERER_CLASSES": ["apikit.renderers.FastJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["apikit.parsers.JSONBodyParser"],
@@ -401,7 +375,6 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Store behaviour ----------------------------------------------------------
-
 STORE_COUNTRY = env_str("STORE_COUNTRY", "BRA")
 CUSTOMER_TOKEN_MAX_AGE = env_int("CUSTOMER_TOKEN_MAX_AGE", 7 * 24 * 3600)
 COMMENTS_REQUIRE_MODERATION = env_bool("COMMENTS_REQUIRE_MODERATION", True)
@@ -415,7 +388,7 @@ PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600)
 PASSWORD_RESET_URL = env_str(
     "PASSWORD_RESET_URL", "/account/password-reset?uid={uid}&token={token}"
 )
-# A minimal page at /account/password-reset, so the e-mailed link works in `make run`.
+# A page at /account/password-reset, so the e-mailed link works in `make run`.
 PASSWORD_RESET_DEMO_PAGE = env_bool("PASSWORD_RESET_DEMO_PAGE", DEBUG or not HTTPS)
 SHIPPING_CUBIC_DIVISOR = env_int("SHIPPING_CUBIC_DIVISOR", 6000)
 # Postal codes missing from the database asked of a ViaCEP-compatible API (docs/decisions.md).
@@ -427,15 +400,12 @@ POSTAL_CODE_PROVIDER_COUNTRIES = env_list("POSTAL_CODE_PROVIDER_COUNTRIES", "BRA
 POSTAL_CODE_PROVIDER_TIMEOUT_MS = env_int("POSTAL_CODE_PROVIDER_TIMEOUT_MS", 1500)
 POSTAL_CODE_PROVIDER_BREAKER_SECONDS = env_int("POSTAL_CODE_PROVIDER_BREAKER_SECONDS", 30)
 POSTAL_CODE_PROVIDER_MISS_SECONDS = env_int("POSTAL_CODE_PROVIDER_MISS_SECONDS", 3600)
-# Live carrier quotes (shipping tables of kind "live", shipping/carriers.py): one deadline
-# in milliseconds for all of a quote's calls; a carrier skipped for CARRIER_BREAKER_SECONDS
-# after a failure; the User-Agent sent (Melhor Envio asks for the app's name and a contact).
+# Live carrier quotes (shipping/carriers.py): one deadline for all of a quote's calls.
 CARRIER_TIMEOUT_MS = env_int("CARRIER_TIMEOUT_MS", 1500)
 CARRIER_BREAKER_SECONDS = env_int("CARRIER_BREAKER_SECONDS", 30)
-# Days of the carrier call log kept (older calls are deleted as new ones are logged).
 CARRIER_CALL_LOG_DAYS = env_int("CARRIER_CALL_LOG_DAYS", 30)
 CARRIER_USER_AGENT = env_str("CARRIER_USER_AGENT", "storefront (set CARRIER_USER_AGENT)")
-# Public base URL used to build absolute links in e-mails and image URLs outside a request.
+# Absolute links in e-mails and image URLs outside a request.
 PUBLIC_BASE_URL = env_str("PUBLIC_BASE_URL", "http://127.0.0.1:8000")
 PUBLIC_CACHE_SECONDS = env_int("PUBLIC_CACHE_SECONDS", 300)
 # Admin imports: staged uploads, and the size (lines) above which postal imports run apart.
@@ -450,9 +420,7 @@ PRODUCT_FRAGMENT_SECONDS = env_int("PRODUCT_FRAGMENT_SECONDS", 3600)
 IDEMPOTENCY_KEY_TTL = env_int("IDEMPOTENCY_KEY_TTL", 24 * 3600)
 
 # --- Background jobs (docs/decisions.md, "Background jobs and webhooks") --------------
-
-# A job is a row written in the caller's transaction, run by `manage.py jobs_worker`;
-# "immediate" runs it inside the request (tests, a demo without a worker).
+# "database" (run by `manage.py jobs_worker`) or "immediate" (inside the request).
 JOBS_BACKEND = env_str("JOBS_BACKEND", "immediate" if RUNNING_TESTS else "database")
 TASKS = {
     "default": {
@@ -460,21 +428,17 @@ TASKS = {
             "django_tasks.backends.immediate.ImmediateBackend"
             if JOBS_BACKEND == "immediate"
             else "django_tasks_db.DatabaseBackend"
-        ),
+        )
     }
 }
-# A job running this long belongs to a dead worker: ready again (django-tasks has no lease).
 JOBS_LEASE_SECONDS = env_int("JOBS_LEASE_SECONDS", 300)
-# Attempts of an outbound e-mail before it is marked failed (backoff 1, 2, 4... minutes).
 EMAIL_MAX_ATTEMPTS = env_int("EMAIL_MAX_ATTEMPTS", 6)
 
 # --- Outbound webhooks (docs/webhooks.md) --------------------------------------------------
-
 # Production (HTTPS=1) delivers only to https URLs whose every address is public.
 WEBHOOKS_ALLOW_HTTP = env_bool("WEBHOOKS_ALLOW_HTTP", not HTTPS)
 WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", not HTTPS)
 WEBHOOKS_TIMEOUT = env_int("WEBHOOKS_TIMEOUT", 5)
-# Exponential backoff (first delay, cap) for this long after the event.
 WEBHOOKS_RETRY_FIRST_SECONDS = env_int("WEBHOOKS_RETRY_FIRST_SECONDS", 30)
 WEBHOOKS_RETRY_MAX_DELAY_SECONDS = env_int("WEBHOOKS_RETRY_MAX_DELAY_SECONDS", 4 * 3600)
 WEBHOOKS_RETRY_FOR_SECONDS = env_int("WEBHOOKS_RETRY_FOR_SECONDS", 24 * 3600)
@@ -483,14 +447,11 @@ WEBHOOKS_DEMO_RECEIVER = env_bool("WEBHOOKS_DEMO_RECEIVER", DEBUG or not HTTPS)
 MANAGERS = [("Managers", a) for a in env_list("MANAGERS")]
 
 # --- Logging ----------------------------------------------------------------
-
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
-    },
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
         "operator_email": {
@@ -502,7 +463,6 @@ LOGGING = {
     "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
-        # One record per failed request; e-mailed at most once per distinct error per interval.
         **{
             name: {"handlers": ["console", "operator_email"], "level": "ERROR", "propagate": False}
             for name in ("django.request", "storefront.database")
@@ -512,8 +472,7 @@ LOGGING = {
 }
 
 # --- Error tracker (optional) ---------------------------------------------------
-
-# Errors logged above and unhandled exceptions also go to Sentry (needs sentry-sdk[django]).
+# Errors also go to Sentry (needs sentry-sdk[django]).
 SENTRY_DSN = env_str("SENTRY_DSN")
 if SENTRY_DSN:
     try:

@@ -19,7 +19,6 @@ api_patterns = [path("", include(f"{app}.api.urls")) for app in API_APPS]
 admin.site.site_header = _("Store back office")
 admin.site.site_title = _("Store back office")
 admin.site.index_title = _("Store administration")
-# "View site" in the admin opens the home page of the host the admin is served on.
 admin.site.site_url = "/"
 
 urlpatterns = [

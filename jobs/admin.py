@@ -19,8 +19,7 @@ class OutboundEmailAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 class TaskResultAdmin(DBTaskResultAdmin):
-    """django-tasks-db's admin with its own labels translatable (its fields are; these
-    columns are plain English strings or property names there)."""
+    """django-tasks-db's admin with its column labels translatable."""
 
     list_display = tuple(
         "task" if name == "task_name" else name for name in DBTaskResultAdmin.list_display

@@ -11,8 +11,7 @@ class EmailStatus(models.TextChoices):
 
 
 class OutboundEmail(models.Model):
-    """An e-mail a job sends once: `key` names the fact it reports (one message per fact),
-    `message_id` is its stable Message-ID header (the same on every attempt)."""
+    """An e-mail a job sends once: `key` names the fact it reports (one message per fact)."""
 
     key = models.CharField(_("key"), max_length=200, unique=True)
     message_id = models.CharField(_("Message-ID"), max_length=255)
@@ -20,9 +19,7 @@ class OutboundEmail(models.Model):
     subject = models.CharField(_("subject"), max_length=255)
     body_text = models.TextField(_("text body"))
     body_html = models.TextField(_("HTML body"), blank=True)
-    # Values the bodies must not keep (one-time links): the bodies hold a marker in their
-    # place, substituted only in the message handed to the mail server; emptied once the
-    # e-mail is sent or given up. Never shown in the admin.
+    # Values the bodies hold a marker for (one-time links); emptied once sent or given up.
     hidden = models.JSONField(_("hidden values"), default=dict, blank=True, editable=False)
     status = models.CharField(
         _("status"), max_length=10, choices=EmailStatus.choices, default=EmailStatus.QUEUED

@@ -1,13 +1,8 @@
 """Writes of the jobs app: outbound e-mails and the queue's upkeep.
 
-`email_enqueue` is what other apps call to send an e-mail from a job: inside the caller's
-transaction it records the message and enqueues the job that sends it, so the e-mail exists
-only if the caller's write commits, and a `key` already used sends nothing twice.
-
-Secrets an e-mail carries (a one-time password-reset link) are passed as `hidden` values:
-the stored bodies, which staff read in the outbox, hold a marker (`hidden_marker`) in their
-place; only the message handed to the mail server has them, and they are emptied from the
-row once the e-mail is sent or given up.
+`email_enqueue` records an e-mail and enqueues its job in the caller's transaction (no e-mail
+unless the caller commits; a used `key` sends nothing twice). Secrets (a one-time link) are
+`hidden` values: the stored bodies, which staff read, hold a marker in their place.
 """
 
 import logging
@@ -29,15 +24,13 @@ logger = logging.getLogger(__name__)
 
 
 def message_id_for(key: str) -> str:
-    """The stable Message-ID of the e-mail of `key` (same on every attempt and resend)."""
     domain = settings.DEFAULT_FROM_EMAIL.rsplit("@", 1)[-1].strip(" >") or "store.invalid"
     safe = "".join(c if c.isalnum() or c in "-._" else "." for c in key)
     return f"<{safe}@{domain}>"
 
 
 def hidden_marker(name: str) -> str:
-    """What a stored body shows in place of the hidden value `name` (no HTML-special
-    characters, so a template renders it unchanged in text, HTML and attributes)."""
+    """The marker of the hidden value `name` (no HTML-special characters: templates keep it)."""
     return f"[{name}: hidden, sent only to the recipient]"
 
 
@@ -50,12 +43,8 @@ def email_enqueue(
     html: str = "",
     hidden: dict[str, str] | None = None,
 ) -> OutboundEmail | None:
-    """Record the e-mail of `key` and enqueue its sending job, in the caller's transaction.
-
-    `hidden` maps markers found in `text`/`html` (see `hidden_marker`) to the secret values
-    the sent message carries in their place; the values themselves must not be in the bodies.
-    Returns None (and enqueues nothing) when an e-mail with this key already exists.
-    """
+    """The e-mail of `key`, recorded and enqueued; None when that key exists already.
+    `hidden`: {marker in the bodies: the value the sent message carries in its place}."""
     from .tasks import send_email  # the task module imports this one
 
     hidden = hidden or {}
@@ -82,19 +71,13 @@ def email_enqueue(
 
 
 def email_retry_delay(attempts: int) -> timedelta:
-    """Wait before the next attempt after `attempts` failed ones: 1, 2, 4... minutes."""
     return timedelta(minutes=2 ** max(attempts - 1, 0))
 
 
 def email_send(email_id: int) -> str:
-    """Send the queued e-mail `email_id` once; the job's body.
-
-    The row is claimed (locked), the message handed to the e-mail backend with its stable
-    Message-ID and the row marked sent in one transaction: a second copy of the job finds it
-    sent and does nothing. Only a worker dying after the backend accepted the message and
-    before the commit sends it twice (with the same Message-ID). A refused message is tried
-    again later (EMAIL_MAX_ATTEMPTS in all), then marked failed.
-    """
+    """Send the queued e-mail once, the row locked and marked sent in one transaction (only
+    a worker dying before the commit sends it twice, with the same Message-ID); a refused
+    message is retried (EMAIL_MAX_ATTEMPTS in all), then marked failed."""
     error = ""
     with transaction.atomic():
         email = (
@@ -151,12 +134,7 @@ def _email_failed(email_id: int, error: str) -> str:
 
 
 def jobs_requeue_stale() -> int:
-    """Make jobs claimed by a worker that died (running past the lease) ready again.
-
-    django-tasks' database worker marks a job running when it claims it and leaves it so if
-    the process is killed; this gives such a job to the next worker. Jobs are written to be
-    run again safely (an e-mail checks its row, a webhook delivery its attempt).
-    """
+    """Make jobs of dead workers (running past the lease) ready again; jobs are safe to rerun."""
     cutoff = timezone.now() - timedelta(seconds=settings.JOBS_LEASE_SECONDS)
     return DBTaskResult.objects.filter(
         status=TaskResultStatus.RUNNING, started_at__lt=cutoff
@@ -175,7 +153,6 @@ class QueueStats:
 
 
 def queue_stats() -> QueueStats:
-    """What an operator watches: jobs waiting, running and failed, and the oldest wait."""
     now = timezone.now()
     counts = dict(DBTaskResult.objects.values_list("status").annotate(n=Count("id")).order_by())
     due = DBTaskResult.objects.ready()

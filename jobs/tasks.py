@@ -13,18 +13,13 @@ def send_email(email_id: int) -> str:
     return email_send(email_id)
 
 
-# Management commands a job may run (long imports started from the admin): the job carries
-# the command's name and arguments; anything not listed here is refused.
+# Management commands a job may run (long imports started from the admin).
 COMMANDS_AS_JOBS = frozenset({"import_postal_codes", "import_shipping_rows"})
 
 
 @task()
 def run_command(name: str, args: list[str]) -> str:
-    """Run the management command `name` with `args` in a worker; returns its output's end.
-
-    E.g. from an admin view, in the transaction that records the upload:
-    `run_command.enqueue("import_postal_codes", [path, "--format", "csv", "--country", "BRA"])`.
-    """
+    """Run the management command `name` with `args`; returns its output's end."""
     if name not in COMMANDS_AS_JOBS:
         raise ValueError(f"The command {name!r} may not run as a job.")
     out = StringIO()

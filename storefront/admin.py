@@ -13,30 +13,21 @@ from infra.numbers import money_text, percent_text
 
 from .admin_third_party import register_third_party_admins
 from .models import Customer, PaymentOption, PaymentOptionKind, SalesChannel
-from .payments import (
-    cash_discount,
-    cash_discount_terms_of,
-    installment_plan,
-    installment_terms_of,
-)
+from .payments import cash_discount, cash_discount_terms_of, installment_plan, installment_terms_of
 from .services import customers_set_active
 
 register_third_party_admins()
 
-# --- Sales channels -------------------------------------------------------------------
 
-
-# The admin forms get their model and fields (those of the fieldsets) from the ModelAdmin.
 class SalesChannelForm(forms.ModelForm):
     def clean_is_default(self):
         is_default = self.cleaned_data["is_default"]
-        if is_default:
-            current = SalesChannel.objects.filter(is_default=True).exclude(pk=self.instance.pk)
-            if channel := current.first():
-                raise forms.ValidationError(
-                    _("“%(channel)s” is already the default channel: untick it there first.")
-                    % {"channel": channel}
-                )
+        current = SalesChannel.objects.filter(is_default=True).exclude(pk=self.instance.pk)
+        if is_default and (channel := current.first()):
+            raise forms.ValidationError(
+                _("“%(channel)s” is already the default channel: untick it there first.")
+                % {"channel": channel}
+            )
         return is_default
 
 
@@ -62,8 +53,6 @@ class SalesChannelAdmin(admin.ModelAdmin):
     )
 
 
-# --- Payment options ------------------------------------------------------------------
-
 PREVIEW_VALUE = Decimal("1000.00")
 
 
@@ -71,16 +60,15 @@ class PaymentOptionForm(forms.ModelForm):
     def clean(self):
         cleaned = super().clean()
         kind = cleaned.get("kind") or self.instance.kind
-        if cleaned.get("is_default") and kind:
-            current = PaymentOption.objects.filter(kind=kind, is_default=True).exclude(
-                pk=self.instance.pk
+        others = PaymentOption.objects.filter(kind=kind, is_default=True).exclude(
+            pk=self.instance.pk
+        )
+        if cleaned.get("is_default") and kind and (option := others.first()):
+            self.add_error(
+                "is_default",
+                _("“%(option)s” is already the default %(kind)s option: untick it there first.")
+                % {"option": option.name, "kind": option.get_kind_display().lower()},
             )
-            if option := current.first():
-                self.add_error(
-                    "is_default",
-                    _("“%(option)s” is already the default %(kind)s option: untick it there first.")
-                    % {"option": option.name, "kind": option.get_kind_display().lower()},
-                )
         return cleaned
 
 
@@ -192,12 +180,9 @@ class PaymentOptionAdmin(admin.ModelAdmin):
         )
 
 
-# --- Customers ----------------------------------------------------------------------------
-
-
 @admin.register(Customer)
 class CustomerAdmin(admin.ModelAdmin):
-    """Storefront accounts. Passwords are never shown or set here: customers choose them."""
+    """Passwords are never shown or set here: customers choose them."""
 
     list_display = (
         "active",

@@ -1,10 +1,5 @@
-"""The admin's language: staff pick it; the public API never changes language.
-
-Outside the admin every request speaks settings.LANGUAGE_CODE (the public API's texts and
-error messages are the contract's, whatever the client's Accept-Language). Inside the admin:
-the language a staff member picked with the switcher (Django's `set_language` cookie), else
-settings.ADMIN_LANGUAGE_CODE (pt-br for this Brazilian store), else, when that setting is
-empty, the browser's Accept-Language (Django's LocaleMiddleware rules).
+"""The admin's language: the switcher's cookie, else ADMIN_LANGUAGE_CODE, else (empty) the
+browser's; every other path speaks LANGUAGE_CODE (the public API's texts are the contract's).
 """
 
 from functools import lru_cache
@@ -18,7 +13,6 @@ from django.utils.cache import patch_vary_headers
 
 @lru_cache(maxsize=8)
 def _admin_prefix(urlconf: str) -> str | None:
-    """The admin's path under `urlconf`, without the script prefix (as `path_info` is)."""
     try:
         prefix = reverse("admin:index", urlconf=urlconf)
     except NoReverseMatch:  # a URL configuration without the admin
@@ -45,8 +39,6 @@ def admin_language(request) -> str:
 
 
 class AdminLocaleMiddleware(LocaleMiddleware):
-    """LocaleMiddleware for the admin's paths only; LANGUAGE_CODE everywhere else."""
-
     def process_request(self, request):
         if is_admin_path(request.path_info):
             language = admin_language(request)

@@ -1,9 +1,5 @@
-"""The admin's answer to a locked-out sign-in (django-axes' AXES_LOCKOUT_CALLABLE).
-
-The admin's own login page, with the lockout message where a wrong password's message would
-be, answered with 429 and Retry-After (the cool-off), so staff see what happened and what to
-do, in the admin's look and language.
-"""
+"""The admin's answer to a locked-out sign-in (AXES_LOCKOUT_CALLABLE): its login page with
+the lockout message, 429 and Retry-After."""
 
 from math import ceil
 
@@ -27,8 +23,7 @@ LOCKOUT_MESSAGE = ngettext_lazy(
 
 
 class LockedOutForm(AdminAuthenticationForm):
-    """The login form showing the lockout message as its error (never validated: checking
-    the credentials again would count another failure)."""
+    """The login form with the lockout message (never validated: that counts a failure)."""
 
     def __init__(self, request, *, message: str, username: str) -> None:
         super().__init__(request, initial={"username": username})

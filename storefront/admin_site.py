@@ -1,9 +1,5 @@
-"""The project's admin site: Django's default site, replaced (storefront.apps.StoreAdminConfig).
-
-It differs from Django's in one thing: every ModelAdmin registered, the project's and
-third-party ones (django-axes, task results, users), shows its change-list dates short
-(`26/11/2026 10:37`, the full date on hover; infra.admin.ShortDatesMixin).
-"""
+"""The project's admin site (storefront.apps.StoreAdminConfig): every ModelAdmin shows its
+change-list dates short (infra.admin.ShortDatesMixin)."""
 
 from django.contrib import admin
 

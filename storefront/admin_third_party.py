@@ -1,13 +1,5 @@
-"""Labels of Django's and django-axes' admin pages that their code leaves in English.
-
-- Permissions: Django stores each model's default permission names in English ("Can add
-  banner group", written when migrating); the group and user forms show them translated
-  ("Pode adicionar grupo de banners") from their codename and model. Other permissions keep
-  their stored name.
-- django-axes: the attempts list's status column is a method without a description.
-
-Their other strings are translated in the project's catalogue (storefront/third_party.py).
-"""
+"""Labels of Django's and django-axes' admin pages that their code leaves in English: default
+permission names (stored in English) and axes' status column."""
 
 from axes.admin import AccessAttemptAdmin as AxesAccessAttemptAdmin
 from axes.models import AccessAttempt
@@ -26,7 +18,6 @@ DEFAULT_PERMISSIONS = {
 
 
 def permission_label(permission: Permission) -> str:
-    """'app | model | action', as Django shows a permission, with the action translated."""
     action, _sep, model_name = permission.codename.partition("_")
     model = permission.content_type.model_class()
     name = permission.name
@@ -58,8 +49,6 @@ class AccessAttemptAdmin(AxesAccessAttemptAdmin):
 
 
 def register_third_party_admins(site: admin.AdminSite = admin.site) -> None:
-    """The subclasses above in place of Django's and axes' admins (registered before this
-    app's admin module runs; feedback.staff_admin extends the user admin afterwards)."""
     for model, admin_class in (
         (Group, TranslatedGroupAdmin),
         (get_user_model(), TranslatedUserAdmin),

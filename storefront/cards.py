@@ -1,14 +1,9 @@
-"""Card-brand patterns (pure): one regular expression per brand of the contract's card
-flags, built from the BIN tables below.
+"""Card-brand patterns (pure): one regular expression per brand, built from the BIN tables.
 
-Each pattern validates a whole card number: ASCII digits only, the brand's lengths, nothing
-before or after. The patterns use only syntax that ECMAScript and Python `re` read the same
-way: `[0-9]` (Python's `\\d` also matches non-ASCII digits), `(?:...)`, `(?!...)` and
-`{m,n}`, and end with `(?![\\s\\S])` ("no character follows") instead of `$`, which in
-Python also matches before a trailing newline. They are mutually exclusive by construction:
-a brand's BINs that sit inside another brand's shorter prefix (Elo's 4011 78 inside Visa's 4)
-are carved out of that brand with a negative lookahead, and equal prefixes in two brands are
-an error at import.
+Each validates a whole number (ASCII digits, the brand's lengths) in ECMAScript and Python
+alike: `[0-9]` (Python's `\\d` takes other digits), and `(?![\\s\\S])` for the end (Python's
+`$` accepts a final newline). They are mutually exclusive: BINs inside another brand's shorter
+prefix (Elo's 401178 in Visa's 4) are carved out of it; equal prefixes are an error at import.
 """
 
 from __future__ import annotations
@@ -21,11 +16,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class BinGroup:
-    """Issuer prefixes (BINs) that share the same card-number lengths.
-
-    A prefix is a string of digits ("401178") or an inclusive range of equally long
-    prefixes ("506699-506778").
-    """
+    """Issuer prefixes ("401178", or a range "506699-506778") sharing card-number lengths."""
 
     prefixes: tuple[str, ...]
     lengths: tuple[int, ...]
@@ -37,17 +28,11 @@ class CardBrand:
     groups: tuple[BinGroup, ...]
 
 
-def _brand(key: str, *groups: BinGroup) -> CardBrand:
-    return CardBrand(key, groups)
-
-
 # Published BIN tables disagree, Elo's especially; each range names its source.
-#  [braintree] braintree/credit-card-type, src/lib/card-types.ts
-#              https://github.com/braintree/credit-card-type/blob/main/src/lib/card-types.ts
-#  [bin-cc]    erikhenrique/bin-cc (the "bin-cc" gist 5931368, now a data project),
-#              data/brands.json and data/sources/*.json
-#              https://github.com/erikhenrique/bin-cc
-#  [mc-2]      Mastercard's 2-series BIN range 222100-272099, in issuance since 2017
+#  [braintree] https://github.com/braintree/credit-card-type/blob/main/src/lib/card-types.ts
+#  [bin-cc]    https://github.com/erikhenrique/bin-cc (the gist 5931368), data/brands.json and
+#              data/sources/*.json
+#  [mc-2]      Mastercard's 2-series BINs 222100-272099 (since 2017)
 #              https://www.mastercard.us/en-us/business/overview/start-accepting/2-series-bin.html
 
 # [braintree] elo, length 16. [bin-cc] data/sources/elo/base.json lists the same ranges
@@ -61,24 +46,25 @@ _ELO_BINS = (
 CARD_BRANDS: tuple[CardBrand, ...] = (
     # [braintree] visa: pattern 4, lengths 16, 18, 19; plus the legacy 13-digit numbers still
     # issued and used by published test cards (4222222222222).
-    _brand("visa", BinGroup(("4",), (13, 16, 18, 19))),
+    CardBrand("visa", (BinGroup(("4",), (13, 16, 18, 19)),)),
     # [braintree] mastercard: [51, 55] and [2221, 2229], [223, 229], [23, 26], [270, 271],
     # 2720 (= 2221-2720, [mc-2]); length 16.
-    _brand("master", BinGroup(("51-55", "2221-2720"), (16,))),
+    CardBrand("master", (BinGroup(("51-55", "2221-2720"), (16,)),)),
     # [braintree] american-express: 34, 37; length 15.
-    _brand("americanexpress", BinGroup(("34", "37"), (15,))),
-    _brand("elo", BinGroup(tuple(_ELO_BINS.split()), (16,))),
-    _brand(
+    CardBrand("americanexpress", (BinGroup(("34", "37"), (15,)),)),
+    CardBrand("elo", (BinGroup(tuple(_ELO_BINS.split()), (16,)),)),
+    CardBrand(
         "hipercard",
-        # [braintree] hipercard: 606282, length 16; [bin-cc] gist regex
-        # 606282\d{10}(\d{3})? also admits 19 digits.
-        BinGroup(("606282",), (16, 19)),
-        # [bin-cc] data/brands.json "^3841[046]0", data/sources/hipercard.json length 19.
-        BinGroup(("384100", "384140", "384160"), (19,)),
+        (
+            # [braintree] hipercard: 606282, length 16; [bin-cc] 606282\d{10}(\d{3})? admits 19.
+            BinGroup(("606282",), (16, 19)),
+            # [bin-cc] data/brands.json "^3841[046]0", data/sources/hipercard.json length 19.
+            BinGroup(("384100", "384140", "384160"), (19,)),
+        ),
     ),
     # [bin-cc] data/sources/aura.json: "^50", lengths 16-19. Elo's 50xxxx BINs (504175,
     # 506699-506778, 509000-509999) are carved out ([bin-cc] gives Elo priority over Aura).
-    _brand("aura", BinGroup(("50",), (16, 17, 18, 19))),
+    CardBrand("aura", (BinGroup(("50",), (16, 17, 18, 19)),)),
 )
 
 _END = r"(?![\s\S])"  # end of input in both engines (Python's `$` accepts a final "\n")
@@ -110,7 +96,6 @@ def _either(branches: list[str]) -> str:
 
 
 def _by_length(strings: Iterable[str]) -> dict[int, set[str]]:
-    """The strings grouped by length, shortest first."""
     by_length: dict[int, set[str]] = defaultdict(set)
     for string in strings:
         by_length[len(string)].add(string)
@@ -131,11 +116,8 @@ def _any_digits(count: int) -> str:
 
 
 def _alternation(strings: set[str]) -> str:
-    """A compact regex matching exactly `strings` (digit strings of one length).
-
-    Built as a trie whose siblings with identical subtrees share a character class, so
-    509000-509999 becomes `509[0-9]{3}`.
-    """
+    """A compact regex matching exactly `strings` (digit strings of one length): a trie
+    whose siblings with equal subtrees share a character class (509000-509999: `509[0-9]{3}`)."""
     length = len(next(iter(strings)))
     if length == 0:
         return ""
@@ -157,7 +139,6 @@ def _digit_counts(counts: Iterable[int]) -> str:
 
 
 def _prefix_set_regex(prefixes: Iterable[str]) -> str:
-    """Alternation over digit strings of mixed lengths."""
     return _either([_alternation(strings) for strings in _by_length(prefixes).values()])
 
 

@@ -1,10 +1,5 @@
-"""E-mails of the store app to customers, built here in the customers' language
-(CUSTOMER_LANGUAGE_CODE) and queued with `jobs.services.email_enqueue`: recorded in the
-caller's transaction, sent by a worker (retried, never twice for one key).
-
-A one-time link is a hidden value of its e-mail: the stored bodies, which staff read in the
-outbox, carry a marker in its place; only the message sent to the customer has the link.
-"""
+"""E-mails of the store app to customers, in CUSTOMER_LANGUAGE_CODE, queued with
+`jobs.services.email_enqueue`; a one-time link is a hidden value of its e-mail."""
 
 import math
 import uuid
@@ -22,7 +17,6 @@ from .models import Customer
 
 
 def customer_uid(customer: Customer) -> str:
-    """The account id as the reset link carries it (URL-safe base64)."""
     return urlsafe_base64_encode(force_bytes(customer.pk))
 
 
@@ -35,8 +29,7 @@ def password_reset_url(customer: Customer, token: str) -> str:
 
 
 def password_reset_message(customer: Customer, token: str) -> tuple[str, str, str, dict[str, str]]:
-    """(subject, text, html, hidden) of the reset e-mail: the bodies carry RESET_LINK where
-    the one-time link goes, and `hidden` maps it to the link."""
+    """(subject, text, html, hidden) of the reset e-mail; the bodies carry RESET_LINK."""
     hidden = {RESET_LINK: password_reset_url(customer, token)}
     context = {
         "customer": customer,
@@ -53,8 +46,6 @@ def password_reset_message(customer: Customer, token: str) -> tuple[str, str, st
 
 
 def password_reset_email_enqueue(customer: Customer, token: str) -> None:
-    """Queue the reset e-mail (one per request: a retried request with the same
-    Idempotency-Key is answered from its first answer and queues nothing)."""
     subject, text, html, hidden = password_reset_message(customer, token)
     email_enqueue(
         key=f"password-reset.{customer.pk}.{uuid.uuid4().hex}",

@@ -1,19 +1,9 @@
 """Safe retries of public writes: the first answer per `Idempotency-Key` and caller.
 
-A request with a key is *claimed* in the database (a row per key and caller, unique), then
-*run* in one transaction that holds that row locked and stores the answer beside the
-request's own writes, so either both commit or neither does:
-
-- a retry with the same key and body gets the stored answer, without running again;
-- the same key with another body raises `IdempotencyKeyReused`;
-- a retry while the first request is still running raises `IdempotencyInProgress`;
-- an answer that is a failure worth retrying (`keep=False`, e.g. a 5xx) is not stored:
-  the key is released and the next retry runs;
-- a claim whose request died (worker killed) is taken over: at once where rows lock
-  (PostgreSQL: the dead request's lock is gone), else once its lease runs out.
-
-Records live IDEMPOTENCY_KEY_TTL seconds (24 h); `idempotency_records_purge` deletes the
-expired ones (`manage.py purge_idempotency_records`). Pure domain code: the HTTP side is
+A key is claimed (a unique row), then the request runs in one transaction that holds the row
+locked and stores the answer beside the request's own writes: both commit or neither does.
+A failure worth retrying (`keep=False`) releases the key; a claim whose request died is taken
+over (at once where rows lock, else after its lease). The HTTP side is
 storefront/api/idempotency.py.
 """
 
@@ -54,26 +44,19 @@ class StoredAnswer:
 
 @dataclass(frozen=True)
 class RunOutcome:
-    """What the caller's `run` tells about the answer it produced."""
-
     answer: StoredAnswer
     keep: bool  # store it for retries (False: release the key, the retry runs again)
     rollback: bool  # undo the request's own writes
 
 
 def idempotency_fingerprint(*, endpoint: str, data: Any) -> str:
-    """The same endpoint and the same JSON value give the same fingerprint (key order and
-    whitespace do not matter)."""
+    """The same endpoint and JSON value give the same fingerprint, whatever the key order."""
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(f"{endpoint}\n{canonical}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def idempotent_call(
-    *,
-    key: str,
-    caller: str,
-    fingerprint: str,
-    run: Callable[[], tuple[Any, RunOutcome]],
+    *, key: str, caller: str, fingerprint: str, run: Callable[[], tuple[Any, RunOutcome]]
 ) -> Any | StoredAnswer:
     """Run `run` once per key and caller: `run`'s first value, or the StoredAnswer of an
     earlier run (a replay)."""
@@ -118,10 +101,8 @@ def _claim(
             return _answer(existing)
         if existing.locked_until > moment and not connection.features.has_select_for_update_nowait:
             raise IdempotencyInProgress
-        # Its request died before answering (its transaction rolled back): take it over.
-        # Where rows lock (PostgreSQL) that is known at once, without waiting for the lease: a
-        # live request holds the row locked while it runs (_run_claimed), a dead one's lock went
-        # with its connection; two takers at once are settled by that lock too.
+        # Its request died before answering: take it over. Where rows lock (PostgreSQL) a live
+        # request holds the row locked (_run_claimed), so _run_claimed tells at once.
         return existing
     raise IdempotencyInProgress
 
@@ -157,17 +138,14 @@ def _run_claimed(
 
 
 def _release_quietly(record: IdempotencyRecord) -> None:
-    """After a failure (the database went away mid-request), free the key if still ours."""
     with contextlib.suppress(Exception):  # the database is gone: the lease frees it later
         IdempotencyRecord.objects.filter(pk=record.pk, status_code__isnull=True).delete()
 
 
 def _answer(record: IdempotencyRecord) -> StoredAnswer:
-    assert record.status_code is not None  # only finished records are answered from
+    assert record.status_code is not None
     return StoredAnswer(
-        status_code=record.status_code,
-        content_type=record.content_type,
-        body=bytes(record.body),
+        status_code=record.status_code, content_type=record.content_type, body=bytes(record.body)
     )
 
 

@@ -1,6 +1,8 @@
 """The store itself: sales channels, payment options, customer accounts and the
 database fallback of the sign-in rate limits."""
 
+from typing import TYPE_CHECKING
+
 from django.contrib.auth.hashers import check_password, make_password
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -17,6 +19,13 @@ from infra.models import (
     percentage_field,
 )
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
+
+def _is_default(help_text: "StrOrPromise") -> models.BooleanField:
+    return models.BooleanField(_("default"), default=False, help_text=help_text)
+
 
 class SalesChannel(TimestampedModel):
     """A storefront domain of this store. Requests are matched to one by their host."""
@@ -29,11 +38,7 @@ class SalesChannel(TimestampedModel):
         help_text=_("Host name the storefront is served on, without port (e.g. shop.example.com)."),
     )
     active = models.BooleanField(_("active"), default=True)
-    is_default = models.BooleanField(
-        _("default"),
-        default=False,
-        help_text=_("Used when no channel's domain matches the request's host."),
-    )
+    is_default = _is_default(_("Used when no channel's domain matches the request's host."))
 
     objects = ActiveQuerySet.as_manager()
 
@@ -41,12 +46,9 @@ class SalesChannel(TimestampedModel):
         verbose_name = _("sales channel")
         verbose_name_plural = _("sales channels")
         ordering = ["-is_default", "name"]
-        constraints = [
-            one_default("one_default_sales_channel"),
-        ]
+        constraints = [one_default("one_default_sales_channel")]
 
     def __str__(self) -> str:
-        """The name, and the domain when the name does not say it already."""
         return self.name if self.domain in self.name else f"{self.name} ({self.domain})"
 
     def clean(self):
@@ -71,10 +73,8 @@ class PaymentOption(TimestampedModel):
     kind = models.CharField(_("kind"), max_length=20, choices=PaymentOptionKind.choices)
     name = models.CharField(_("name"), max_length=100)
     active = models.BooleanField(_("active"), default=True)
-    is_default = models.BooleanField(
-        _("default"),
-        default=False,
-        help_text=_("Used by payment conditions when the request names no option of this kind."),
+    is_default = _is_default(
+        _("Used by payment conditions when the request names no option of this kind.")
     )
     discount_percentage = percentage_field(
         _("discount percentage"),
@@ -166,9 +166,7 @@ class Customer(TimestampedModel):
         verbose_name = _("customer")
         verbose_name_plural = _("customers")
         ordering = ["name", "id"]
-        constraints = [
-            models.UniqueConstraint(Lower("email"), name="customer_email_unique_ci"),
-        ]
+        constraints = [models.UniqueConstraint(Lower("email"), name="customer_email_unique_ci")]
 
     def __str__(self) -> str:
         return f"{self.name} <{self.email}>"
@@ -179,8 +177,7 @@ class Customer(TimestampedModel):
     def check_password(self, raw_password: str) -> bool:
         return check_password(raw_password, self.password)
 
-    # A signed-in customer is the API's `request.user` (storefront.api.authentication);
-    # these let DRF's permission checks treat it like a user. Not database fields.
+    # A signed-in customer is the API's `request.user`: DRF's permission checks read these.
     @property
     def is_authenticated(self) -> bool:
         return True
@@ -196,17 +193,12 @@ class IdempotencyRecordQuerySet(models.QuerySet):
 
 
 class IdempotencyRecord(models.Model):
-    """The first answer to a public POST sent with an `Idempotency-Key` header, per key and
-    caller, so a retry gets that answer instead of writing again (storefront/idempotency.py).
-
-    `status_code` is empty while the first request is still running ("in flight").
-    """
+    """The first answer to a public POST per `Idempotency-Key` and caller (empty
+    `status_code`: still running); storefront/idempotency.py."""
 
     key = models.CharField(_("key"), max_length=255)
     caller = models.CharField(
-        _("caller"),
-        max_length=100,
-        help_text=_("customer:<id> when signed in, else ip:<address>."),
+        _("caller"), max_length=100, help_text=_("customer:<id> when signed in, else ip:<address>.")
     )
     fingerprint = models.CharField(
         _("request fingerprint"),
@@ -229,7 +221,7 @@ class IdempotencyRecord(models.Model):
         verbose_name = _("idempotency record")
         verbose_name_plural = _("idempotency records")
         constraints = [
-            models.UniqueConstraint(fields=["key", "caller"], name="idempotency_key_per_caller"),
+            models.UniqueConstraint(fields=["key", "caller"], name="idempotency_key_per_caller")
         ]
 
     def __str__(self) -> str:
@@ -237,13 +229,8 @@ class IdempotencyRecord(models.Model):
 
 
 class ThrottleCounter(models.Model):
-    """A sign-in rate-limit counter kept in the database while the shared cache is down.
-
-    One row per throttle key: `count` hits in the window that ends at `window_end` (Unix
-    time, seconds). One atomic upsert counts a hit and starts a new window when the old one
-    has ended; rows of ended windows are purged now and then. See
-    storefront/api/throttling.py.
-    """
+    """A sign-in rate-limit counter kept in the database while the shared cache is down:
+    `count` hits in the window ending at `window_end` (Unix time)."""
 
     key = models.CharField(_("key"), max_length=255, primary_key=True)
     count = models.PositiveIntegerField(_("count"), default=0)

@@ -1,10 +1,5 @@
 """The plain pages a browser asks for first: the home page `/` and `/favicon.ico`; and, in
-the demo only, the storefront's password-reset page the reset e-mail links to.
-
-Not API endpoints: the home page is a small HTML page for people (which store this is,
-which sales channel serves this host, where the API docs, the admin and the health check
-are); the icon is read once per process and served without touching the database.
-"""
+the demo only, the storefront's password-reset page the reset e-mail links to."""
 
 from functools import cache
 from pathlib import Path
@@ -34,8 +29,7 @@ def _favicon_bytes() -> bytes:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """A page for people, so in their language (the switcher's cookie, else the browser's
-    Accept-Language, else LANGUAGE_CODE), unlike the API's answers."""
+    """A page for people, so in their language, unlike the API's answers."""
     channel = current_sales_channel(request)
     language = translation.get_language_from_request(request)
     with translation.override(language):
@@ -59,9 +53,8 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 
 def password_reset_page(request: HttpRequest) -> HttpResponse:
-    """A minimal stand-in for the storefront page at PASSWORD_RESET_URL (demo only,
-    PASSWORD_RESET_DEMO_PAGE): a form for the new password whose script posts `uid`, `token`
-    and the password as JSON to the API's confirmation and shows the answer."""
+    """A stand-in for the storefront page at PASSWORD_RESET_URL (PASSWORD_RESET_DEMO_PAGE):
+    a form whose script posts to the API's confirmation."""
     if not settings.PASSWORD_RESET_DEMO_PAGE:
         return page_not_found(request)
     link = {

@@ -1,8 +1,5 @@
-"""Customers reset a forgotten password: a one-time, expiring link sent by e-mail.
-
-A request does the same work whether or not an account uses the e-mail (no account
-enumeration); the new password hash voids every reset and sign-in token issued before.
-"""
+"""Customers reset a forgotten password with a one-time, expiring e-mailed link; a request
+does the same work whether or not an account uses the e-mail (no account enumeration)."""
 
 from django.db import transaction
 from django.utils import timezone
@@ -22,7 +19,6 @@ MAX_UID_LENGTH, MAX_RESET_TOKEN_LENGTH = 24, 100
 
 
 def password_reset_request(*, email: str) -> None:
-    """E-mail a reset link to the active account using `email`, if there is one."""
     normalized = customer_normalize_email(email)
     customer = Customer.objects.active().by_email(normalized).first()
     if customer is None:
@@ -52,7 +48,6 @@ def _customer_for_uid(uid: str) -> Customer | None:
 
 
 def password_reset_confirm(*, uid: str, token: str, password: str) -> Customer:
-    """Set a new password from a reset link (PasswordResetLinkInvalid, PasswordRejected)."""
     customer = _customer_for_uid(uid)
     if (
         customer is None

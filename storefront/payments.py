@@ -1,11 +1,5 @@
 """Payment-condition maths (pure, Decimal throughout): cash discount and installments
-("Tabela Price": compound monthly interest) for a list of priced items (DESIGN §6; issue 2,
-item 10).
-
-Nothing here touches the database or Django: the API and the admin turn payment options
-into the frozen dataclasses below, and tests exercise this module directly. Card-brand
-patterns live in storefront/cards.py.
-"""
+("Tabela Price": compound monthly interest) for a list of priced items (DESIGN §6)."""
 
 from __future__ import annotations
 
@@ -65,21 +59,14 @@ class PaymentCondition:
 
 
 NO_CASH_DISCOUNT = CashDiscountTerms(percentage=Decimal("0"))
-SINGLE_PAYMENT = InstallmentTerms(
-    max_installments=1,
-    min_installment_value=Decimal("0"),
-    interest_free_installments=1,
-    monthly_interest_rate=Decimal("0"),
-)
+SINGLE_PAYMENT = InstallmentTerms(1, Decimal("0"), 1, Decimal("0"))
 
 
 def cash_discount_terms_of(option: Any) -> CashDiscountTerms:
-    """Terms of a cash-discount PaymentOption (any object with the same attributes)."""
     return CashDiscountTerms(percentage=option.discount_percentage)
 
 
 def installment_terms_of(option: Any) -> InstallmentTerms:
-    """Terms of an installment PaymentOption (any object with the same attributes)."""
     return InstallmentTerms(**{f.name: getattr(option, f.name) for f in fields(InstallmentTerms)})
 
 
@@ -95,10 +82,7 @@ def cash_discount(value: Decimal, terms: CashDiscountTerms = NO_CASH_DISCOUNT) -
 
 @lru_cache(maxsize=4096)
 def _price_factor(rate_percent: Decimal, count: int) -> Decimal:
-    """i / (1 - (1 + i) ** -n): the Tabela Price installment per unit of value.
-
-    It depends only on the terms, so a request with many items computes it once per count.
-    """
+    """i / (1 - (1 + i) ** -n): the Tabela Price installment per unit of value."""
     with localcontext() as context:
         context.prec = _RATE_PRECISION
         monthly = rate_percent / 100
@@ -106,14 +90,9 @@ def _price_factor(rate_percent: Decimal, count: int) -> Decimal:
 
 
 def installment(value: Decimal, count: int, terms: InstallmentTerms) -> Installment:
-    """The plan paying `value` in `count` installments under `terms`.
-
-    Up to the interest-free count (or at a zero rate) the value is split evenly. Above it,
-    Tabela Price at monthly rate i: value * i / (1 - (1 + i) ** -n), rounded half up to
-    the cent, but never below the even split rounded up to the cent, so that a financed
-    plan never totals less than the price (only tiny values or rates would, through
-    rounding).
-    """
+    """The plan paying `value` in `count` installments: an even split up to the
+    interest-free count, else Tabela Price, never below the even split rounded up (so a
+    financed plan never totals less than the price)."""
     rate = terms.monthly_interest_rate
     if count <= terms.interest_free_installments or rate == 0:
         return Installment(count, money(value / count), value, Decimal("0"), ZERO)
@@ -126,10 +105,7 @@ def installment(value: Decimal, count: int, terms: InstallmentTerms) -> Installm
 def installment_plan(
     value: Decimal, terms: InstallmentTerms = SINGLE_PAYMENT
 ) -> tuple[Installment, ...]:
-    """1x .. max installments, stopping at the first whose installment is below the minimum.
-
-    1x is always offered, whatever the minimum.
-    """
+    """1x (always) .. max installments, up to the first below the minimum installment."""
     plan = [installment(value, 1, terms)]
     for count in range(2, terms.max_installments + 1):
         entry = installment(value, count, terms)

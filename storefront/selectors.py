@@ -21,7 +21,6 @@ def _request_domain(request: HttpRequest) -> str:
 
 
 def sales_channel_for_domain(*, domain: str) -> SalesChannel | None:
-    """The active channel serving `domain`, else the default channel."""
 
     def build() -> SalesChannel | None:
         channel = SalesChannel.objects.active().filter(domain=domain).first()
@@ -32,7 +31,6 @@ def sales_channel_for_domain(*, domain: str) -> SalesChannel | None:
 
 def current_sales_channel(request: HttpRequest) -> SalesChannel | None:
     """The sales channel of this request (memoized on the request)."""
-    # Memoized as an attribute that HttpRequest does not declare.
     if not hasattr(request, "_sales_channel"):
         request._sales_channel = sales_channel_for_domain(  # type: ignore[attr-defined]
             domain=_request_domain(request)
@@ -41,8 +39,7 @@ def current_sales_channel(request: HttpRequest) -> SalesChannel | None:
 
 
 def payment_option_get(*, option_id: int | None, kind: str) -> PaymentOption | None:
-    """The active option `option_id` of `kind` (None: no such option), or the default of
-    `kind` when no id is given."""
+    """The active option `option_id` of `kind`, or the default of `kind` without an id."""
     if option_id is None:
         return PaymentOption.objects.default_for(kind)
     return PaymentOption.objects.active().filter(pk=option_id, kind=kind).first()
@@ -60,8 +57,7 @@ def payment_terms_get(
     *, option_id: int | None, kind: Literal[PaymentOptionKind.INSTALLMENTS]
 ) -> payments.InstallmentTerms | None: ...
 def payment_terms_get(*, option_id: int | None, kind: str) -> PaymentTerms | None:
-    """The terms of `payment_option_get(...)` as plain data, or None (cached; staff changes
-    to payment options bump the namespace)."""
+    """The terms of `payment_option_get(...)` as plain data, or None (cached)."""
 
     def build() -> tuple[PaymentTerms | None]:
         option = payment_option_get(option_id=option_id, kind=kind)

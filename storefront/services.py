@@ -1,5 +1,5 @@
-"""Writes and business rules of the store app: customer accounts and sign-in, and the
-database counters of the sign-in rate limits (used while the shared cache is down)."""
+"""Writes of the store app: customer accounts and sign-in, and the database counters of the
+sign-in rate limits (used while the shared cache is down)."""
 
 import threading
 import time
@@ -32,12 +32,10 @@ def _dummy_password_hash() -> str:
 
 
 def customer_normalize_email(email: str) -> str:
-    """Trimmed, with the domain lower-cased (the local part is kept as typed)."""
     return BaseUserManager.normalize_email((email or "").strip())
 
 
 def customer_password_validate(password: str, customer: Customer) -> None:
-    """PasswordRejected when Django's validators (AUTH_PASSWORD_VALIDATORS) refuse it."""
     try:
         # The validators only read attributes (name, email) of the customer, saved or not.
         validate_password(password, user=customer)  # type: ignore[arg-type]
@@ -46,7 +44,6 @@ def customer_password_validate(password: str, customer: Customer) -> None:
 
 
 def customer_register(*, name: str, email: str, password: str) -> Customer:
-    """Create an active customer account (EmailAlreadyRegistered, PasswordRejected)."""
     customer = Customer(name=name.strip(), email=customer_normalize_email(email), active=True)
     if Customer.objects.by_email(customer.email).exists():
         raise EmailAlreadyRegistered
@@ -61,8 +58,8 @@ def customer_register(*, name: str, email: str, password: str) -> Customer:
 
 
 def customer_authenticate(*, email: str, password: str) -> Customer:
-    """The active customer with these credentials, else InvalidCredentials. Unknown e-mails
-    run the hasher too (timing tells nothing); an outdated hash is upgraded on success."""
+    """The active customer with these credentials, else InvalidCredentials (after one hasher
+    run either way: timing tells nothing)."""
     customer = Customer.objects.by_email(customer_normalize_email(email)).first()
     if customer is None:
         check_password(password, _dummy_password_hash())
@@ -78,7 +75,6 @@ def customer_authenticate(*, email: str, password: str) -> Customer:
 
 
 def customer_login(*, email: str, password: str) -> CustomerSession:
-    """Check the credentials, record the sign-in and issue a signed, expiring token."""
     customer = customer_authenticate(email=email, password=password)
     customer.last_login = timezone.now()
     Customer.objects.filter(pk=customer.pk).update(last_login=customer.last_login)
@@ -87,9 +83,7 @@ def customer_login(*, email: str, password: str) -> CustomerSession:
 
 
 def customer_for_token(*, payload: TokenPayload | None) -> Customer | None:
-    """The active customer a valid token payload (`tokens.token_read`) names; None when
-    there is no payload, the token predates a password change, or the account is gone
-    or inactive."""
+    """The active customer of the token, unless its password changed since."""
     if payload is None:
         return None
     customer = Customer.objects.active().filter(pk=payload.customer_id).first()
@@ -99,8 +93,7 @@ def customer_for_token(*, payload: TokenPayload | None) -> Customer | None:
 
 
 def customers_set_active(*, customers: QuerySet, active: bool) -> int:
-    """Activate or deactivate accounts (an inactive account cannot sign in and its tokens
-    stop working); returns how many changed."""
+    """Activate or deactivate accounts; how many changed."""
     return customers.exclude(active=active).update(active=active, updated_at=timezone.now())
 
 
@@ -112,12 +105,7 @@ _counter_purge_lock = threading.Lock()
 
 
 def throttle_counter_hit(*, key: str, now: float, duration: int) -> tuple[int, float]:
-    """Count one hit on `key` at Unix time `now`; return (hits in the window, window end).
-
-    A window starts with the first hit after the previous one ended and lasts `duration`
-    seconds. One upsert does it all, atomically: concurrent requests of every process and
-    instance each get their own number.
-    """
+    """One hit on `key` at Unix time `now`, one atomic upsert: (hits in the window, its end)."""
     quote = connection.ops.quote_name
     table = quote(ThrottleCounter._meta.db_table)
     key_c, count_c, end_c = quote("key"), quote("count"), quote("window_end")

@@ -4,12 +4,7 @@ from whitenoise.storage import CompressedManifestStaticFilesStorage
 
 
 class StaticFilesStorage(CompressedManifestStaticFilesStorage):
-    """Whitenoise's compressed storage with content-hashed names after `collectstatic`.
-
-    Before `collectstatic` has run, a static URL falls back to the plain file name
-    (whitenoise serves it from the app folders, WHITENOISE_USE_FINDERS) instead of the
-    admin and /api/docs/ failing with a 500.
-    """
+    """Before `collectstatic`, the plain file name (WHITENOISE_USE_FINDERS), not a 500."""
 
     manifest_strict = False
 

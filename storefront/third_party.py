@@ -1,15 +1,6 @@
-"""Installed apps that ship no pt-BR catalogue, made Portuguese by the project's own.
-
-django-axes (sign-in attempts), django-tasks and django-tasks-db (task results) show their
-models, fields, choices and admin labels in the admin with `gettext`, but have no pt_BR
-translations. Django merges every catalogue into one per language (LOCALE_PATHS first), so
-the project translates their msgids in locale/pt_BR: the strings are listed below for
-makemessages (which collects only what the project's sources mark) and never used by code.
-tests/i18n/test_english_scan.py extracts these apps' msgids from their installed sources
-and fails on any missing here, so an upgrade that adds strings is noticed.
-
-The apps' names are not translatable strings (axes has none, django-tasks-db a plain
-"Tasks Database Backend"): INSTALLED_APPS names the configurations below instead.
+"""Installed apps that ship no pt-BR catalogue, made Portuguese by the project's own: their
+msgids are listed below for makemessages and never used by code (tests/i18n checks the list
+against the installed sources). INSTALLED_APPS names the app configurations below.
 """
 
 from axes.apps import AppConfig as AxesAppConfig

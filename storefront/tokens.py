@@ -1,13 +1,8 @@
-"""Signed, expiring customer tokens (Django signing: stateless, any instance accepts them).
+"""Signed, expiring customer tokens (Django signing: stateless, any instance accepts them),
+and the one-time tokens of the password-reset e-mail.
 
-A token is `signing.dumps({"cid": <customer id>, "pwv": <password version>})` with a
-dedicated salt; the signer adds the issue timestamp, so the expiry is checked with
-`max_age = settings.CUSTOMER_TOKEN_MAX_AGE` and needs no storage. The password version
-is a short HMAC of the stored password hash: changing the password invalidates every
-token issued before.
-
-`customer_password_reset_tokens` makes and checks the one-time tokens of the password-reset
-e-mail (Django's PasswordResetTokenGenerator, adapted to Customer).
+A token signs the customer id and a short HMAC of the stored password hash, so a new password
+voids every token issued before; the signer's timestamp gives the expiry.
 """
 
 from dataclasses import dataclass
@@ -44,7 +39,6 @@ class TokenPayload:
 
 
 def password_version(password_hash: str) -> str:
-    """A short, non-reversible fingerprint of the stored password hash."""
     return salted_hmac(PASSWORD_VERSION_SALT, password_hash or "").hexdigest()[:16]
 
 
@@ -69,8 +63,7 @@ def token_read(token: str) -> TokenPayload | None:
         return None
     try:
         data = signing.loads(token, salt=TOKEN_SALT, max_age=settings.CUSTOMER_TOKEN_MAX_AGE)
-    except (signing.BadSignature, ValueError, TypeError, UnicodeError):
-        # SignatureExpired is a BadSignature.
+    except (signing.BadSignature, ValueError, TypeError, UnicodeError):  # expired included
         return None
     if not isinstance(data, dict):
         return None
@@ -81,13 +74,8 @@ def token_read(token: str) -> TokenPayload | None:
 
 
 class CustomerPasswordResetTokenGenerator(PasswordResetTokenGenerator):
-    """Django's password-reset tokens for storefront customers (not Django users).
-
-    The hash covers the account id, the stored password hash, the last sign-in and the
-    e-mail, so a token stops working once the password changes (every token issued before
-    a reset is void), after the next sign-in, or when the e-mail changes. Tokens expire
-    after settings.PASSWORD_RESET_TIMEOUT seconds.
-    """
+    """Django's password-reset tokens for customers: void once the password, the last
+    sign-in or the e-mail changes."""
 
     key_salt = "storefront.tokens.CustomerPasswordResetTokenGenerator"
 

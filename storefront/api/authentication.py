@@ -1,14 +1,8 @@
-"""Customer sign-in for the public API: the signed token of POST /publics/customers/login.
+"""Customer sign-in for the public API: the signed token of POST /publics/customers/login,
+from `Authorization: Bearer`, else the `service-cookie-name` header, else that cookie.
 
-The token is read from, in this order:
-1. `Authorization: Bearer <token>`;
-2. the `service-cookie-name` header (what the contract's storefront client sends);
-3. the `service-cookie-name` cookie.
-
-A valid token makes `request.user` the Customer and `request.auth` the token payload.
-No token, or an invalid / expired one, leaves the request anonymous (`request.user` is
-None): endpoints where sign-in is optional go on as anonymous, and endpoints that require
-it (`IsCustomer`) answer 401 UNAUTHENTICATED with `WWW-Authenticate: Bearer`.
+An invalid or expired token leaves the request anonymous (`request.user` None); `IsCustomer`
+endpoints then answer 401 UNAUTHENTICATED with `WWW-Authenticate: Bearer`.
 """
 
 from __future__ import annotations
@@ -37,7 +31,6 @@ MISSING_SIGN_IN_MESSAGE = "Sign in to use this endpoint (Authorization: Bearer <
 
 
 def request_token(request: Request) -> str | None:
-    """The token the request carries, from the places listed in the module docstring."""
     header = get_authorization_header(request).decode("latin-1").strip()
     scheme, _, credentials = header.partition(" ")
     if scheme.lower() == "bearer" and credentials.strip():
@@ -49,8 +42,6 @@ def request_token(request: Request) -> str | None:
 
 
 class CustomerTokenAuthentication(BaseAuthentication):
-    """Signed customer token from the Authorization header, the header or the cookie."""
-
     keyword = "Bearer"
 
     def authenticate(self, request: Request) -> tuple[Customer, TokenPayload | None] | None:
@@ -61,7 +52,6 @@ class CustomerTokenAuthentication(BaseAuthentication):
         customer = customer_for_token(payload=payload)
         if customer is None:
             # Anonymous where sign-in is optional; IsCustomer explains the 401.
-            # (an attribute of Django's request object, which the stubs do not declare)
             request._request.customer_token_rejected = True  # type: ignore[attr-defined]
             return None
         return customer, payload
@@ -77,27 +67,22 @@ class IsCustomer(BasePermission):
         if isinstance(request.user, Customer):
             return True
         rejected = getattr(request._request, "customer_token_rejected", False)
-        # Raised (not returned False) so the 401 carries this message; DRF adds the
-        # WWW-Authenticate header from CustomerTokenAuthentication.authenticate_header.
+        # Raised (not returned False) so the 401 carries this message.
         raise NotAuthenticated(INVALID_SIGN_IN_MESSAGE if rejected else MISSING_SIGN_IN_MESSAGE)
 
 
 def signed_in_customer(request: Request) -> Customer:
-    """The customer of a request that IsCustomer let through (NotAuthenticated otherwise)."""
     if not isinstance(request.user, Customer):
         raise NotAuthenticated(MISSING_SIGN_IN_MESSAGE)
     return request.user
 
 
 class CustomerTokenScheme(OpenApiAuthenticationExtension):
-    """OpenAPI: the three ways to send the token (any one of them)."""
-
     target_class = "storefront.api.authentication.CustomerTokenAuthentication"
     name = ["customerToken", "serviceCookieHeader", "serviceCookie"]
 
     def get_security_requirement(self, auto_schema: AutoSchema) -> list[dict[str, list[Any]]]:
-        # Alternatives (any one), not all three together.
-        return [{name: []} for name in self.name]
+        return [{name: []} for name in self.name]  # any one of them
 
     def get_security_definition(self, auto_schema: AutoSchema) -> list[dict[str, str]]:
         description = (

@@ -13,7 +13,6 @@ PASSWORD_MAX_LENGTH = 128
 
 
 def password_field(**kwargs: Any) -> StrictCharField:
-    """A password in a request body: taken as typed (spaces too), never rendered back."""
     return StrictCharField(
         max_length=PASSWORD_MAX_LENGTH,
         trim_whitespace=False,
@@ -24,8 +23,6 @@ def password_field(**kwargs: Any) -> StrictCharField:
 
 
 class CustomerSerializer(serializers.ModelSerializer):
-    """A customer account as the API shows it (never the password)."""
-
     createdAt = serializers.DateTimeField(source="created_at", read_only=True)
     updatedAt = serializers.DateTimeField(source="updated_at", read_only=True)
 
@@ -48,8 +45,6 @@ class CustomerLoginSerializer(serializers.Serializer):
 
 
 class CustomerSessionSerializer(serializers.Serializer):
-    """The answer of a successful sign-in: the token, its expiry and the customer."""
-
     token = serializers.CharField(source="token.token")
     tokenType = serializers.SerializerMethodField()
     expiresAt = serializers.DateTimeField(source="token.expires_at")

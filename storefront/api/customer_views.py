@@ -26,20 +26,14 @@ NO_STORE = {"Cache-Control": "no-store"}
 
 
 class LoginIpThrottle(PublicWriteThrottle):
-    """Sign-in attempts per client IP (`login` rate); counted in the database while the
-    shared cache is down, so the limit holds during an outage."""
+    """Sign-in attempts per client IP (`login` rate)."""
 
     scope = "login"
     when_cache_down = "database"
 
 
 class CustomerEmailThrottle(FixedWindowThrottle):
-    """Writes naming the same e-mail address (`login_email` rate), from any IP.
-
-    The address is hashed into the cache key; bodies without a usable `email` are left
-    to the per-IP throttle and to validation. Counted in the database while the shared
-    cache is down.
-    """
+    """Writes naming the same (hashed) e-mail address (`login_email` rate), from any IP."""
 
     scope = "login_email"
     when_cache_down = "database"
@@ -50,8 +44,7 @@ class CustomerEmailThrottle(FixedWindowThrottle):
         if not isinstance(email, str) or not email.strip():
             return None
         digest = hashlib.sha256(email.strip().lower().encode("utf-8", "replace")).hexdigest()
-        bucket = getattr(view, "throttle_scope", None) or type(view).__name__
-        return f"throttle:{self.scope}:{bucket}:{digest}"
+        return self.bucket(view, digest)
 
 
 class CustomerRegisterView(APIView):

@@ -1,12 +1,6 @@
-"""`Idempotency-Key` on public writes: the HTTP side of storefront/idempotency.py.
-
-Decorate a write's `post` with `@idempotent`: a request without the header runs as usual;
-with it, the first answer (status and body) is stored for IDEMPOTENCY_KEY_TTL per key and
-caller (the signed-in customer, else the client IP), a retry with the same key and the same
-JSON body gets that answer again (header `Idempotent-Replayed: true`) without a second
-write, the same key with another body is a 422 naming the header, and a retry while the
-first request is still running is a 409 IDEMPOTENCY_REQUEST_IN_PROGRESS with Retry-After.
-Answers of 500 and above are not stored (the retry runs again).
+"""`Idempotency-Key` on public writes (`@idempotent` on a view's `post`): the HTTP side of
+storefront/idempotency.py. A replay carries `Idempotent-Replayed: true`; another body with the
+same key is a 422, a retry while the first runs a 409; answers of 500 and above are not kept.
 """
 
 import re
@@ -62,7 +56,6 @@ class IdempotencyRequestInProgress(ApiError):
 
 
 def idempotency_key_parameter(description: str = KEY_DESCRIPTION) -> OpenApiParameter:
-    """The header in OpenAPI: honoured on writes (IGNORED_KEY_DESCRIPTION on read-only POSTs)."""
     return OpenApiParameter(
         HEADER,
         {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH, "pattern": "^[ -~]+$"},
@@ -101,8 +94,6 @@ def request_endpoint(request: HttpRequest) -> str:
 
 
 def idempotent(post: Callable[..., Response]) -> Callable[..., HttpResponseBase]:
-    """Decorator for an APIView's `post` (see the module docstring)."""
-
     @wraps(post)
     def wrapper(view: APIView, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
         key = request_idempotency_key(request)

@@ -1,7 +1,5 @@
 """Password reset: POST /publics/customers/password-reset and .../confirm, throttled like
-sign-in. The confirmation ignores `Idempotency-Key`: its body holds the new password, which
-must not be kept even as a fingerprint (and a link works once anyway).
-"""
+sign-in. The confirmation ignores `Idempotency-Key`: its body holds the new password."""
 
 from django.utils.translation import gettext as _
 from rest_framework.request import Request

@@ -24,8 +24,6 @@ ITEM_VALUE_MAX = Decimal("999999999.99")
 
 
 class CardFlagsSerializer(serializers.Serializer):
-    """{brand: regular expression} for the six brands of the contract."""
-
     visa = serializers.CharField(help_text="Regular expression validating a Visa number.")
     master = serializers.CharField(help_text="Regular expression validating a Mastercard number.")
     americanexpress = serializers.CharField(
@@ -37,11 +35,7 @@ class CardFlagsSerializer(serializers.Serializer):
 
 
 class ItemValueField(serializers.DecimalField):
-    """Money in: a JSON number or a numeric string, >= 0, at most 2 decimals.
-
-    Booleans and non-ASCII digits are refused; trailing zeros past the cents ("10.500")
-    are not extra precision.
-    """
+    """Money in: a JSON number or an ASCII numeric string, >= 0, at most 2 decimals."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(
@@ -87,11 +81,6 @@ def _option_id_field(kind_label: str) -> serializers.IntegerField:
 
 
 class PaymentConditionsBodySerializer(serializers.Serializer):
-    """Items to price, and optionally the payment options to price them with."""
-
-    # Validated data: `items` (PricedItem, in request order) and the two option ids (None
-    # when absent). The view resolves the ids (an unknown one is a 404).
-
     cashDiscountPaymentOptionId = _option_id_field("cash-discount")
     installmentPaymentOptionId = _option_id_field("installment")
     # many=True passes max_length on to the ListSerializer (the stubs do not model that).
@@ -135,13 +124,11 @@ class PaymentConditionSerializer(serializers.Serializer):
 
 
 def _priced_value_data(condition: PaymentCondition) -> dict:
-    """The JSON of one result but its reference, shaped as PaymentConditionSerializer
-    documents it (built by hand: DRF's field-by-field rendering of a 500-item answer, 6,500
-    objects, is many times slower; a test keeps both shapes equal)."""
+    """The JSON of one result but its reference, as PaymentConditionSerializer documents it
+    (by hand: DRF's rendering of 500 items is many times slower; a test keeps them equal)."""
     discount = condition.cash_discount
     return {
-        # Amounts are rounded to the cent already: float() is only the wire format (what
-        # the renderer writes for a Decimal), done once here for the memoized result.
+        # Amounts are rounded to the cent already: float() is only the wire format.
         "value": float(condition.value),
         "cashDiscount": {
             "discountPercentage": float(discount.discount_percentage),
@@ -163,12 +150,9 @@ def _priced_value_data(condition: PaymentCondition) -> dict:
 
 @lru_cache(maxsize=8192)
 def _value_data(value: Decimal, cash: CashDiscountTerms, plan: InstallmentTerms) -> dict:
-    """The rendered conditions of one value (memoized: the same prices recur on every page
-    of a store, and the result depends on nothing else). Callers never mutate it."""
+    """The rendered conditions of one value (memoized; callers never mutate it)."""
     (condition,) = payment_conditions(
-        [PricedItem(reference="", value=value)],
-        cash_discount_terms=cash,
-        installment_terms=plan,
+        [PricedItem(reference="", value=value)], cash_discount_terms=cash, installment_terms=plan
     )
     return _priced_value_data(condition)
 
@@ -176,7 +160,6 @@ def _value_data(value: Decimal, cash: CashDiscountTerms, plan: InstallmentTerms)
 def payment_conditions_data(
     items: list[PricedItem], *, cash: CashDiscountTerms | None, plan: InstallmentTerms | None
 ) -> list[dict]:
-    """The JSON of `payment_conditions(items, ...)`, one result per item in order."""
     cash = cash or NO_CASH_DISCOUNT
     plan = plan or SINGLE_PAYMENT
     return [{"reference": item.reference, **_value_data(item.value, cash, plan)} for item in items]

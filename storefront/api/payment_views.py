@@ -12,14 +12,10 @@ from storefront.cards import CARD_FLAG_PATTERNS
 from storefront.models import PaymentOptionKind
 from storefront.selectors import payment_terms_get
 
-from .payment_serializers import (
-    PaymentConditionsBodySerializer,
-    payment_conditions_data,
-)
+from .payment_serializers import PaymentConditionsBodySerializer, payment_conditions_data
 from .schema import payments_card_flags_schema, payments_conditions_schema
 
-# The patterns are code: built once per process, so there is nothing to fetch from the
-# shared cache (and nothing stale to serve there after a deploy changes them).
+# Built once per process: nothing to fetch from the shared cache, nothing stale after a deploy.
 CARD_FLAGS_PAYLOAD = envelope(dict(CARD_FLAG_PATTERNS))
 
 
@@ -49,6 +45,5 @@ class PaymentConditionsView(APIView):
                 message = f"{label} payment option {option_id} was not found."
                 raise not_found(ErrorCode.PAYMENT_OPTION_NOT_FOUND, message)
         return conditional_response(
-            request,
-            envelope(payment_conditions_data(body["items"], cash=cash, plan=plan)),
+            request, envelope(payment_conditions_data(body["items"], cash=cash, plan=plan))
         )

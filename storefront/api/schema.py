@@ -1,11 +1,6 @@
-"""OpenAPI declarations of storefront's endpoints (payments, customers), one per operation
-(applied to the views)."""
+"""OpenAPI declarations of storefront's endpoints (payments, customers)."""
 
-from drf_spectacular.utils import (
-    OpenApiExample,
-    OpenApiResponse,
-    extend_schema,
-)
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 
 from apikit.errors import ErrorCode
 from apikit.schema import error_responses, success_envelope

@@ -1,30 +1,6 @@
-"""Rate limits of the API: atomic fixed-window counters in the shared cache.
-
-Each throttle counts hits per key (client IP, or hashed e-mail) in a fixed window of its
-rate's period that starts with the key's first hit (`30/min` = at most 30 in the minute
-after the first one). A hit is `cache.add(key, start)` (creates the window's counter with
-its expiry) then `cache.incr(key)` (Redis INCRBY; under the local-memory cache's lock):
-atomic, so N parallel requests get N distinct numbers and exactly `limit` of them pass, and
-there is no read-modify-write that could write stale state over newer state when a slow
-call lands late. The counter packs the count and the window's start into one integer
-(hits * 2**32 + start), so one INCR also tells when the window ends (RateLimit-Reset).
-
-When the shared cache is unavailable (`incr` answers None: the cache circuit breaker is
-open or the call failed), the throttle's `when_cache_down` decides:
-
-- `"database"` (sign-in limits: customer login per IP and per e-mail): the same window is
-  counted in the database (`ThrottleCounter`, one atomic upsert), so the limits hold for
-  every process and instance during an outage;
-- `"open"` (public writes): the request passes (fail open, docs/decisions.md).
-
-The switch is logged once per outage and process, not per request.
-
-Every throttled answer, successful or not, carries RateLimit-Limit, RateLimit-Remaining
-and RateLimit-Reset (IETF draft "RateLimit header fields for HTTP"; the policy closest to
-exhaustion when several apply); a 429 also carries Retry-After.
-
-Rates live in settings (REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], from THROTTLE_*).
-"""
+"""Rate limits of the API: atomic fixed-window counters in the shared cache, counted in the
+database (sign-in limits) or not at all (public writes) while it is down; RateLimit-* headers on
+every throttled answer (docs/decisions.md, "Cache outages and rate limits")."""
 
 from __future__ import annotations
 
@@ -60,7 +36,6 @@ class _Outage:
         self.down = False
 
     def note(self, *, down: bool) -> None:
-        """Log the switch when the cache goes down or comes back, once per change."""
         if self.down == down:
             return
         with self._lock:
@@ -83,12 +58,8 @@ _HIT = 2**32  # counter value = hits * 2**32 + window start (Unix seconds, < 2**
 
 def cache_counter_hit(key: str, *, now: float, duration: int) -> tuple[int, float] | None:
     """One atomic hit on the cache counter `key`: (hits in the window, window end), or None
-    when the cache is unavailable.
-
-    The hits sit in the high bits, so they never spill into the start: past 2**21 hits the
-    low bits lose precision on their way through Redis's Lua (doubles), but the count is
-    still far above any limit, so the answer is still "refused".
-    """
+    when the cache is unavailable. Past 2**21 hits Redis's Lua (doubles) blurs the low bits,
+    but the count is still far above any limit."""
     for _ in range(2):
         cache.add(key, int(now), timeout=duration)
         try:
@@ -113,6 +84,10 @@ class FixedWindowThrottle(SimpleRateThrottle):
     def get_ident(self, request: Request) -> str:
         return client_ip(request)
 
+    def bucket(self, view: APIView, ident: str) -> str:
+        scope = getattr(view, "throttle_scope", None) or type(view).__name__
+        return f"throttle:{self.scope}:{scope}:{ident}"
+
     def allow_request(self, request: Request, view: APIView) -> bool:
         if self.rate is None:
             return True
@@ -135,8 +110,7 @@ class FixedWindowThrottle(SimpleRateThrottle):
         return max(1, math.ceil(self.reset_at - self.now))
 
     def _record_headers(self, request: Request, count: int) -> None:
-        """Keep this policy's figures on the request; the middleware below writes the ones
-        closest to exhaustion into the response."""
+        """Keep the figures of the policy closest to exhaustion for the middleware below."""
         figures = (self.num_requests, max(0, self.num_requests - count), self.wait())
         django_request: HttpRequest = getattr(request, "_request", request)
         current = getattr(django_request, "rate_limit", None)
@@ -146,15 +120,12 @@ class FixedWindowThrottle(SimpleRateThrottle):
 
 
 class PublicWriteThrottle(FixedWindowThrottle):
-    """Every public POST: `public_write` rate per client IP (throttle_scope names the bucket).
-
-    Fails open while the shared cache is down (docs/decisions.md)."""
+    """Every public POST: `public_write` rate per client IP (throttle_scope names the bucket)."""
 
     scope = "public_write"
 
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
-        bucket = getattr(view, "throttle_scope", None) or type(view).__name__
-        return f"throttle:{self.scope}:{bucket}:{self.get_ident(request)}"
+        return self.bucket(view, self.get_ident(request))
 
     def allow_request(self, request: Request, view: APIView) -> bool:
         if request.method in ("GET", "HEAD", "OPTIONS"):
@@ -163,8 +134,6 @@ class PublicWriteThrottle(FixedWindowThrottle):
 
 
 class RateLimitHeadersMiddleware(MiddlewareMixin):
-    """Adds RateLimit-Limit / -Remaining / -Reset to answers of throttled endpoints."""
-
     def process_response(self, request: HttpRequest, response: HttpResponseBase) -> Any:
         figures = getattr(request, "rate_limit", None)
         if figures is not None:
@@ -174,7 +143,6 @@ class RateLimitHeadersMiddleware(MiddlewareMixin):
 
 
 def rate_limit_headers() -> list[OpenApiParameter]:
-    """The RateLimit-* response headers of a throttled operation, for its OpenAPI entry."""
     described = {
         "RateLimit-Limit": "Requests allowed in the current window (the tightest limit).",
         "RateLimit-Remaining": "Requests left in the current window.",

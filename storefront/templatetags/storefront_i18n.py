@@ -8,7 +8,5 @@ register = template.Library()
 
 @register.simple_tag
 def languages_in_own_names() -> list[tuple[str, str]]:
-    """settings.LANGUAGES as written there: each language named in itself ("English",
-    "Português (Brasil)"), where Django's `get_available_languages` translates the names
-    into the page's language ("Inglês")."""
+    """settings.LANGUAGES, each named in itself (not translated, unlike Django's tag)."""
     return list(settings.LANGUAGES)

@@ -27,7 +27,7 @@ class Command(DbWorkerCommand):
                reload, max_tasks, worker_id, exclude_queues, **options):  # fmt: skip
         self.configure_logging(verbosity)
         if verbosity < 2:
-            # Each pass logs its start and its end: only with -v 2 (jobs are still logged).
+            # Each pass logs its start and its end: only with -v 2.
             logging.getLogger("django_tasks_db").setLevel(logging.WARNING)
         worker = Worker(
             queue_names=queue_name.split(","),
