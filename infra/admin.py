@@ -64,6 +64,17 @@ def badge(label: object, color: str) -> str:
     )
 
 
+def thumbnail(file: Any, *, height: int = 48) -> str:
+    """An image file as a small framed preview ("-" without a file)."""
+    if not file:
+        return "-"
+    return format_html(
+        '<img src="{}" alt="" style="max-height:{}px;max-width:160px;border:1px solid #ddd">',
+        file.url,
+        height,
+    )
+
+
 def moderation_badge(active: bool) -> str:
     return badge(_("Approved"), "green") if active else badge(_("Pending"), "orange")
 

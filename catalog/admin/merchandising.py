@@ -6,7 +6,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from infra.admin import HISTORY_FIELDSET, SafeAutocompleteMixin
+from infra.admin import HISTORY_FIELDSET, SafeAutocompleteMixin, thumbnail
 
 from ..models import ProductRelation, Seal
 from ..services import MediaImageError, seal_prepare_image
@@ -21,16 +21,6 @@ class ProductRelationInline(SafeAutocompleteMixin, admin.TabularInline):
     verbose_name = _("related or indicated product")
     verbose_name_plural = _("related and indicated products")
     extra = 0
-
-
-def _preview(file, *, height: int):
-    if not file:
-        return "-"
-    return format_html(
-        '<img src="{}" alt="" style="max-height:{}px;max-width:160px;border:1px solid #ddd">',
-        file.url,
-        height,
-    )
 
 
 class SealForm(forms.ModelForm):
@@ -63,11 +53,11 @@ class SealAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
 
     @admin.display(description=_("image"))
     def thumbnail(self, seal: Seal):
-        return _preview(seal.image or seal.original_image, height=40)
+        return thumbnail(seal.image or seal.original_image, height=40)
 
     @admin.display(description=_("preview"))
     def preview(self, seal: Seal):
-        shown = _preview(seal.image or seal.original_image, height=96)
+        shown = thumbnail(seal.image or seal.original_image, height=96)
         if seal.width is None:
             return shown
         return format_html("{} <span>{} x {} px</span>", shown, seal.width, seal.height)

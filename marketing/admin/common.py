@@ -11,7 +11,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from infra.admin import SafeAutocompleteMixin, badge
+from infra.admin import SafeAutocompleteMixin, badge, thumbnail
 from infra.cdn import cdn_purge, cdn_purge_configured
 
 from ..models import DEVICES, Banner
@@ -32,16 +32,6 @@ def status_badge(record, moment=None):
 @admin.display(description=_("status"))
 def status_column(record):
     return status_badge(record) if record.pk else "-"
-
-
-def thumbnail(file, *, height: int = 48):
-    if not file:
-        return "-"
-    return format_html(
-        '<img src="{}" alt="" style="max-height:{}px;max-width:160px;border:1px solid #ddd">',
-        file.url,
-        height,
-    )
 
 
 @admin.display(description=_("fitted copies (desktop, tablet, mobile)"))
