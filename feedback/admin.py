@@ -24,6 +24,7 @@ from infra.admin import (
     NAME_COLUMN_CHARS,
     OwnPagesMixin,
     moderation_badge,
+    thumbnail,
     truncated,
 )
 
@@ -77,11 +78,7 @@ class ReviewMediaInline(admin.TabularInline):
 
     @admin.display(description=_("Preview"))
     def preview(self, media: ReviewMedia):
-        if not media.pk or not media.image:
-            return "-"
-        return format_html(
-            '<img src="{}" alt="" style="max-height: 80px; max-width: 120px;">', media.image.url
-        )
+        return thumbnail(media.image if media.pk else None, height=80)
 
 
 class ModerationAdmin(admin.ModelAdmin):

@@ -9,7 +9,7 @@ from django.db.models import Q, Sum
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from infra.admin import HISTORY_FIELDSET, SafeAutocompleteMixin, truncated
+from infra.admin import HISTORY_FIELDSET, SafeAutocompleteMixin, thumbnail, truncated
 from infra.numbers import money_text
 
 from ..models import Product, ProductDescription, ProductMedia, ProductPrice, Stock
@@ -115,13 +115,7 @@ class ProductMediaInline(admin.StackedInline):
 
     @admin.display(description=_("preview"))
     def thumbnail(self, media: ProductMedia):
-        image = media.file or media.original_file
-        if not image:
-            return "-"
-        return format_html(
-            '<img src="{}" alt="" style="max-height:60px;max-width:90px;border-radius:3px">',
-            image.url,
-        )
+        return thumbnail(media.file or media.original_file, height=60)
 
     @admin.display(description=_("size"))
     def dimensions(self, media: ProductMedia) -> str:
