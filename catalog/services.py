@@ -35,7 +35,7 @@ from .models import (
 )
 from .models.merchandising import SEAL_MAX_SIDE, SEAL_MAX_SOURCE_PIXELS
 from .models.reviews import SCORES
-from .selectors import product_get_active, product_namespaces
+from .selectors import product_get_active, product_own_namespaces
 
 logger = logging.getLogger(__name__)
 
@@ -263,7 +263,7 @@ def product_review_summaries_store(*, counts: dict[int, dict[int, int]]) -> None
                 unique_fields=["product"],
                 update_fields=[f"score_{score}" for score in SCORES] + ["updated_at"],
             )
-    cache_namespace_bump(*product_namespaces(existing))  # bulk writes send no signal
+    cache_namespace_bump(*product_own_namespaces(existing))  # bulk writes send no signal
 
 
 def seal_prepare_image(*, seal: Seal) -> Seal:

@@ -1,6 +1,7 @@
 """Cache invalidation (the one side effect allowed in signals)."""
 
 from collections.abc import Iterable
+from typing import Any
 
 from infra.cache import invalidate_on_change
 from storefront.models import PaymentOption
@@ -23,7 +24,7 @@ from .models import (
     Storage,
     TradePolicy,
 )
-from .selectors import product_namespaces
+from .selectors import product_own_namespaces, stock_namespaces
 from .selectors.caches import CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE, TRADE_POLICY_CACHE
 
 invalidate_on_change(CATEGORY_CACHE, Category)
@@ -47,21 +48,29 @@ invalidate_on_change(
 )
 
 
-def _own_product(row: Stock) -> Iterable[str]:
-    """The product's own version and its main product's (which shows its variations)."""
+def _family(row: Any) -> tuple[int, ...]:
+    """The row's product and its main product (which shows its variations)."""
     product_id = row.product_id
     parent_id = (
         row.product.parent_id
         if row._meta.get_field("product").is_cached(row)
         else Product.objects.filter(pk=product_id).values_list("parent_id", flat=True).first()
     )
-    return product_namespaces(pk for pk in (product_id, parent_id) if pk is not None)
+    return tuple(pk for pk in (product_id, parent_id) if pk is not None)
 
 
-# A record of one product changes that product's shapes only.
+def _stock_of(row: Stock) -> Iterable[str]:
+    return stock_namespaces(_family(row))
+
+
+def _own_product(row: Any) -> Iterable[str]:
+    return product_own_namespaces(_family(row))
+
+
+# A product's stock changes its `stock` only; another record of one product, its shapes only.
+invalidate_on_change(_stock_of, Stock)
 invalidate_on_change(
     _own_product,
-    Stock,
     ProductPrice,
     ProductMedia,
     ProductDescription,

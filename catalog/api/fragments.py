@@ -1,10 +1,11 @@
 """A product's public shapes rendered once as JSON bytes, kept (summaries in process
 memory, full products in the shared cache) and spliced into answers.
 
-Keys live under the version of `PRODUCTS_CACHE` and of each product shown (so a stock change
-retires that product's fragments only), noted (`infra.cache.depend_on`) for the answer that
-embeds them; `base_url` is part of the key. A full product is never kept past the next
-start or end of a price rule, seal or section (`FULL_PRODUCT_SECTIONS`) it shows.
+Keys live under the version of `PRODUCTS_CACHE` and of each product shown (so a change of
+one product retires that product's fragments only; a summary keeps its `stock` apart),
+noted (`infra.cache.depend_on`) for the answer that embeds them; `base_url` is part of the
+key. A full product is never kept past the next start or end of a price rule, seal or
+section (`FULL_PRODUCT_SECTIONS`) it shows.
 """
 
 import hashlib
@@ -23,15 +24,18 @@ from apikit.responses import rendered_rows
 from infra.cache import Warm, depend_on, kept_many, namespace_versions, recording, still_current
 
 from .. import pricing
-from ..models import PriceRule
+from ..models import PriceRule, Product
 from ..selectors import (
     PRODUCTS_CACHE,
+    available_stocks,
     catalogue_ids,
     full_product_facts_get,
     price_context_get,
     product_full_queryset,
     product_namespaces,
+    product_own_namespaces,
     products_for_summary,
+    stock_namespaces,
 )
 from .serializers import FullProductSerializer, ProductSummarySerializer
 
@@ -69,29 +73,53 @@ def _keyed(body: bytes, key: str) -> bytes:
     return body if key == "id" else b'{"' + key.encode() + body[len(b'{"id') :]
 
 
+class _SummaryWithoutStock(ProductSummarySerializer):
+    def get_stock(self, product: Product) -> int:
+        return _STOCK_MARK
+
+
+_STOCK_MARK = -7_359_164_821_937  # no stock reads so: where the kept summary's `stock` goes
+
+
 def product_summaries(ids: Iterable[int], *, base_url: str, key: str = "id") -> dict[int, Fragment]:
     """{product id: rendered summary} of the ids that name a product (any state); a miss
-    renders the catalogue's next products too (infra.cache.Warm)."""
+    renders the catalogue's next products too (infra.cache.Warm). The summary is kept apart
+    from its `stock`, so a stock change reads one number again."""
     if key not in SUMMARY_KEYS:
         raise ValueError(f"key must be one of {SUMMARY_KEYS}")
     wanted = sorted(set(ids))
     if not wanted:
         return {}
     depend_on(product_namespaces(wanted))
+    warm = Warm(PRODUCTS_CACHE, catalogue_ids)
 
-    def render(pids: list[int]) -> dict[int, bytes]:
-        products = list(products_for_summary().filter(pk__in=pids))
-        rows = rendered_rows(ProductSummarySerializer, products, base_url=base_url)
-        return {product.pk: json_bytes(row) for product, row in zip(products, rows, strict=True)}
+    def render(pids: list[int]) -> dict[int, tuple[bytes, bytes]]:
+        products = list(products_for_summary(stock=False).filter(pk__in=pids))
+        rows = rendered_rows(_SummaryWithoutStock, products, base_url=base_url)
+        parts = {}
+        for product, row in zip(products, rows, strict=True):
+            head, tail = json_bytes(row).split(b'"stock":%d' % _STOCK_MARK)
+            parts[product.pk] = (head, tail)
+        return parts
 
     bodies = kept_many(
         f"summary:{base_url}",
         wanted,
-        lambda pid: (PRODUCTS_CACHE, *product_namespaces([pid])),
+        lambda pid: (PRODUCTS_CACHE, *product_own_namespaces([pid])),
         render,
-        warm=Warm(PRODUCTS_CACHE, catalogue_ids),
+        warm=warm,
     )
-    return {pid: Fragment(_keyed(body, key)) for pid, body in bodies.items()}
+    stocks = kept_many(
+        "available-stock",
+        bodies,
+        lambda pid: (PRODUCTS_CACHE, *stock_namespaces([pid])),
+        available_stocks,
+        warm=warm,
+    )
+    return {
+        pid: Fragment(_keyed(head + b'"stock":%d' % stocks[pid] + tail, key))
+        for pid, (head, tail) in bodies.items()
+    }
 
 
 @dataclass(frozen=True)

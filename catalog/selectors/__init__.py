@@ -20,10 +20,13 @@ from .prices import (
     trade_policy_exists,
 )
 from .products import (
+    available_stocks,
     catalogue_ids,
     product_full_queryset,
     product_get_active,
     product_namespaces,
+    product_own_namespaces,
     product_summary_related,
     products_for_summary,
+    stock_namespaces,
 )

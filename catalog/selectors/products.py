@@ -15,9 +15,20 @@ from .caches import PRODUCTS_CACHE
 from .merchandising import visible_relations_prefetch
 
 
-def product_namespaces(product_ids: Iterable[int]) -> list[str]:
-    """The version namespaces of single products (bumped by catalog/signals.py)."""
+def product_own_namespaces(product_ids: Iterable[int]) -> list[str]:
+    """The versions of single products' own records but their stock (catalog/signals.py)."""
     return [f"product:{product_id}" for product_id in product_ids]
+
+
+def stock_namespaces(product_ids: Iterable[int]) -> list[str]:
+    """The versions of single products' stock (a main product's: with its variations')."""
+    return [f"stock:{product_id}" for product_id in product_ids]
+
+
+def product_namespaces(product_ids: Iterable[int]) -> list[str]:
+    """Everything a product shows: its own versions and its stock's."""
+    ids = tuple(product_ids)
+    return [*product_own_namespaces(ids), *stock_namespaces(ids)]
 
 
 # The `to_attr` lists and `available_units` below are declared on Product, which the
@@ -59,9 +70,12 @@ def _stocked_variations() -> ProductQuerySet[Product]:
     )
 
 
-def product_summary_related(prefix: str = "") -> tuple[list[str], list[Prefetch[Any] | str]]:
+def product_summary_related(
+    prefix: str = "", *, stock: bool = True
+) -> tuple[list[str], list[Prefetch[Any] | str]]:
     """select_related names and prefetches feeding the Product summary at `prefix` (the
-    path from the queried model to the product, "" for Product itself)."""
+    path from the queried model to the product, "" for Product itself); without `stock`,
+    all but its `stock` field."""
     p = f"{prefix}__" if prefix else ""
     select = [f"{p}brand", f"{p}main_category"]
     if prefix:
@@ -69,12 +83,6 @@ def product_summary_related(prefix: str = "") -> tuple[list[str], list[Prefetch[
     prefetch: list[Prefetch[Any] | str] = [
         # feeds `medias`
         f"{p}medias",
-        # feeds `stock` (total available over active storages) and the Stock objects
-        Prefetch(
-            f"{p}stocks",
-            queryset=Stock.objects.in_active_storages().order_by("storage_id"),
-            to_attr="active_stocks",
-        ),
         # feeds `comparisonPrice` (price row of the default trade policy)
         Prefetch(
             f"{p}prices",
@@ -83,14 +91,25 @@ def product_summary_related(prefix: str = "") -> tuple[list[str], list[Prefetch[
         ),
         # feeds `combination` and `currentAttributes`
         Prefetch(f"{p}attribute_values", queryset=_attribute_values()),
-        # feeds `stock` of a main product: its active variations' units (summed in one query)
-        Prefetch(f"{p}variations", queryset=_stocked_variations(), to_attr="stocked_variations"),
     ]
+    if stock:
+        prefetch += [
+            # feeds `stock` (total available over active storages) and the Stock objects
+            Prefetch(
+                f"{p}stocks",
+                queryset=Stock.objects.in_active_storages().order_by("storage_id"),
+                to_attr="active_stocks",
+            ),
+            # feeds `stock` of a main product: its active variations' units (one query)
+            Prefetch(
+                f"{p}variations", queryset=_stocked_variations(), to_attr="stocked_variations"
+            ),
+        ]
     return select, prefetch
 
 
-def products_for_summary() -> ProductQuerySet[Product]:
-    select, prefetch = product_summary_related()
+def products_for_summary(*, stock: bool = True) -> ProductQuerySet[Product]:
+    select, prefetch = product_summary_related(stock=stock)
     return Product.objects.select_related(*select).prefetch_related(*prefetch)
 
 
@@ -146,6 +165,18 @@ def product_stock_rows(product: Product) -> list[Stock]:
         for variation in product.active_variations:
             rows.extend(variation.active_stocks)
     return rows
+
+
+def available_stocks(product_ids: Iterable[int]) -> dict[int, int]:
+    """{product id: `product_available_stock`} in one query (a variation has no variations)."""
+    totals = dict.fromkeys(product_ids, 0)
+    stocks = Stock.objects.in_active_storages().order_by()
+    own = stocks.filter(product_id__in=totals).values_list("product_id", "available")
+    variations = stocks.filter(product__parent_id__in=totals, product__active=True)
+    rows = own.union(variations.values_list("product__parent_id", "available"), all=True)
+    for product_id, available in rows:
+        totals[product_id] += available
+    return totals
 
 
 def product_available_stock(product: Product) -> int:

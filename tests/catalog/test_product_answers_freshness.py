@@ -2,12 +2,15 @@
 it, with the caches on (rendered answers and product fragments), and scheduled changes are
 exact at their boundary (issue: product read model and cached fragments)."""
 
+import re
 from datetime import datetime, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from catalog.models import Brand, Category, PriceRule, Product, ProductPrice, Stock
 from feedback.services import reviews_set_active
@@ -317,11 +320,16 @@ def test_a_stock_change_of_one_product_keeps_the_answers_of_the_others(api_clien
     moved = api_client.get("/review/product", {"condition[productId]": other.pk})
     assert moved.json()["data"]["registers"][0]["product"]["stock"] == 2
 
-    # and a stock change of the first product reaches its answers at once
+    # and a stock change of the first product reaches its answers at once, reading the
+    # reviews and the product's stock again, not the rest of its summary
     change_stock(product)
-    fresh = api_client.get("/review/product", reviews)
+    with CaptureQueriesContext(connection) as queries:
+        fresh = api_client.get("/review/product", reviews)
     assert fresh["X-Cache"] == "miss"
     assert fresh.json()["data"]["registers"][0]["product"]["stock"] == 3
+    tables = [re.findall(r'FROM "(\w+)"', query["sql"])[0] for query in queries]
+    assert tables.count("catalog_stock") == 1
+    assert not {"catalog_product", "catalog_productmedia", "catalog_productprice"} & set(tables)
 
 
 def test_an_answer_another_process_rendered_is_served_with_one_versions_read(
@@ -351,4 +359,5 @@ def test_an_answer_another_process_rendered_is_served_with_one_versions_read(
     assert (first["X-Cache"], second["X-Cache"]) == ("hit", "hit")
     assert reads_first == 2
     assert len(reads) - reads_first == 1
-    assert reads[-1] == ("feedback", "products", f"product:{shop['product'].pk}")
+    pk = shop["product"].pk
+    assert reads[-1] == ("feedback", "products", f"product:{pk}", f"stock:{pk}")
