@@ -18,21 +18,26 @@ the timings vary from run to run; the counts are what the drill is for.
 """
 
 import argparse
-import json
-import os
 import random
-import re
 import signal
-import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-PYTHON = sys.executable
-MESSAGE_ID = re.compile(rb"^Message-ID: (<[^>]+>)", re.MULTILINE)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.harness import (
+    ROOT,
+    jobs_django,
+    jobs_worker,
+    manage,
+    messages_by_id,
+    stop_processes,
+    utc_now,
+    write_result,
+)
 
 
 def main() -> int:
@@ -47,33 +52,13 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="crash-drill-"))
     mail_dir = work / "mail"
     mail_dir.mkdir()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "bench.jobs_settings",
-        "DATA_DIR": str(work),
-        "SECRET_KEY": "crash-drill-only",
-        "HTTPS": "0",
-        "DRILL_EMAIL_DIR": str(mail_dir),
-        "JOBS_LEASE_SECONDS": "2",
-        "ERROR_EMAILS": "0",
-    }
-    env.pop("REDIS_URL", None)
-    os.environ.update(env)
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    env, database = jobs_django(work, {"DRILL_EMAIL_DIR": str(mail_dir), "JOBS_LEASE_SECONDS": "2"})
     from django.db import connection
 
     from catalog.models import ProductInterest
     from jobs.models import OutboundEmail
     from tests.catalog.factories import ProductFactory, StockFactory
 
-    database = connection.vendor
-    call_command("migrate", verbosity=0)
-    if database == "postgresql":
-        call_command("flush", "--no-input", verbosity=0)
     product = ProductFactory(name="Drill shirt")
     StockFactory(product=product, available=10)
     ProductInterest.objects.bulk_create(
@@ -85,35 +70,10 @@ def main() -> int:
     connection.close()
 
     started = time.monotonic()
-    subprocess.run(
-        [PYTHON, "manage.py", "send_stock_notifications"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    manage(env, "send_stock_notifications", capture=True)
     queued_seconds = time.monotonic() - started
 
-    def start_worker() -> subprocess.Popen:
-        return subprocess.Popen(
-            [
-                PYTHON,
-                "manage.py",
-                "jobs_worker",
-                "--no-reload",
-                "--no-startup-delay",
-                "--interval",
-                "0.2",
-                "-v",
-                "0",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-
-    workers = [start_worker() for _ in range(args.workers)]
+    workers = [jobs_worker(env, "--interval", "0.2") for _ in range(args.workers)]
     kills = 0
     run_started = time.monotonic()
     try:
@@ -127,22 +87,12 @@ def main() -> int:
             workers[victim].send_signal(signal.SIGKILL)
             workers[victim].wait()
             kills += 1
-            workers[victim] = start_worker()
+            workers[victim] = jobs_worker(env, "--interval", "0.2")
     finally:
-        for worker in workers:
-            worker.terminate()
-        for worker in workers:
-            try:
-                worker.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                worker.kill()
+        stop_processes(workers, timeout=10)
     run_seconds = time.monotonic() - run_started
 
-    ids: Counter[bytes] = Counter()
-    files = 0
-    for path in mail_dir.iterdir():
-        files += 1
-        ids.update(MESSAGE_ID.findall(path.read_bytes()))
+    ids = messages_by_id(mail_dir)
     expected = {
         f"<back-in-stock.{pk}@store.example>".encode()
         for pk in ProductInterest.objects.values_list("pk", flat=True)
@@ -154,7 +104,7 @@ def main() -> int:
         "workers": args.workers,
         "kills": kills,
         "messages_written": sum(ids.values()),
-        "files": files,
+        "files": len(list(mail_dir.iterdir())),
         "unique_message_ids": len(ids),
         "duplicates": sum(n - 1 for n in ids.values() if n > 1),
         "losses": len(expected - set(ids)),
@@ -163,11 +113,9 @@ def main() -> int:
         "queue_seconds": round(queued_seconds, 1),
         "send_seconds_with_kills": round(run_seconds, 1),
         "note": "2-core machine shared by ~8 engineers; timings vary, the counts matter",
-        "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "when": utc_now(),
     }
-    out = ROOT / "bench" / "results" / f"crash_drill-{database}.json"
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps(result, indent=2))
+    write_result(ROOT / "bench" / "results" / f"crash_drill-{database}.json", result)
     return 0 if result["losses"] == 0 and statuses.get("queued", 0) == 0 else 1
 
 

@@ -26,12 +26,8 @@ import contextlib
 import datetime as dt
 import http.client
 import json
-import os
-import platform
 import re
-import secrets
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -41,41 +37,31 @@ import uuid
 from collections import Counter
 from pathlib import Path
 
-import psycopg
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-ROOT = Path(__file__).resolve().parent.parent
-PYTHON = sys.executable
-PG = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
+from bench.harness import (
+    HOST,
+    ROOT,
+    admin_connection,
+    commit,
+    database_create,
+    database_drop,
+    django_env,
+    django_json,
+    free_port,
+    manage,
+    port_is_free,
+    python_and_cores,
+    query,
+    stop_process,
+    wait_for_port,
+)
+from bench.server import Server
+
 DATABASE = "drills_store"
-HOST = "127.0.0.1"
 
 
 # --- processes -------------------------------------------------------------------------
-
-
-def port_is_free(port: int) -> bool:
-    with socket.socket() as sock:
-        try:
-            sock.bind((HOST, port))
-        except OSError:
-            return False
-        return True
-
-
-def free_port(candidates) -> int:
-    for port in candidates:
-        if port_is_free(port):
-            return port
-    raise SystemExit(f"no free port among {list(candidates)}")
-
-
-def wait_for_port(port: int, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError), socket.create_connection((HOST, port), timeout=0.5):
-            return
-        time.sleep(0.1)
-    raise SystemExit(f"nothing answered on {HOST}:{port} within {timeout:.0f} s")
 
 
 class Redis:
@@ -96,30 +82,9 @@ class Redis:
         self.process.send_signal(signum)
 
     def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.send_signal(signal.SIGCONT)  # a stopped process cannot die of SIGTERM
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
-
-
-def admin_connection():
-    return psycopg.connect(dbname="postgres", autocommit=True, connect_timeout=5, **PG)
-
-
-def database_reset() -> None:
-    database_drop()
-    with admin_connection() as conn:
-        conn.execute(f"CREATE DATABASE {DATABASE}")
-
-
-def database_exists(conn) -> bool:
-    row = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE]).fetchone()
-    return row is not None
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)  # a stopped process cannot die of SIGTERM
+        stop_process(self.process, timeout=10)
 
 
 def database_access(allowed: bool) -> None:
@@ -133,32 +98,8 @@ def database_access(allowed: bool) -> None:
             )
 
 
-def database_drop() -> None:
-    with admin_connection() as conn:
-        if database_exists(conn):
-            conn.execute(f"ALTER DATABASE {DATABASE} ALLOW_CONNECTIONS true")
-            conn.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-
-
-def app_query(sql: str, params=()) -> list:
-    with psycopg.connect(dbname=DATABASE, connect_timeout=5, **PG) as conn:
-        return conn.execute(sql, params).fetchall()
-
-
-def manage(env, *args, capture=False):
-    return subprocess.run(
-        [PYTHON, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=capture,
-        text=True,
-        timeout=600,
-    )
-
-
-def sample_ids(env) -> dict:
-    code = r"""
+# The records the drills aim at: the first main product, the first banner groups' codes.
+SAMPLE_IDS = """
 import json
 from django.apps import apps
 Product = apps.get_model("catalog.Product")
@@ -169,8 +110,6 @@ print(json.dumps({
     "banner_codes": list(Group.objects.order_by("pk").values_list("code", flat=True)[:3]),
 }))
 """
-    out = manage(env, "shell", "-c", code, capture=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
 
 
 # --- HTTP ------------------------------------------------------------------------------
@@ -354,18 +293,26 @@ def drill_1(port, redis, log_file, paths) -> str:
     )
 
 
+def _tally(statuses: Counter, done: int, word: str) -> str:
+    """The answers counted by status: done (`done`), refused (429) and the others."""
+    other = sum(statuses.values()) - statuses[done] - statuses[429]
+    return f"{word} {statuses[done]}, refused {statuses[429]}, other {other}"
+
+
 def drill_2(port, redis, product_id) -> list[str]:
-    lines = []
     comment_path = f"/publics/products/{product_id}/comments"
     comment = {"message": "Drill comment", "customerName": "Drill", "customerEmail": "d@x.io"}
-    up = parallel_posts(
-        port, comment_path, comment, total=80, connections=8, client_ip="192.0.2.21"
-    )
-    lines.append(
-        f"drill 2a (Redis up, 80 comment posts, 8 connections, one IP): accepted {up[201]}, "
-        f"refused {up[429]}, other {sum(up.values()) - up[201] - up[429]} "
-        f"(limit 30/min)"
-    )
+
+    def comment_posts(client_ip: str) -> str:
+        statuses = parallel_posts(
+            port, comment_path, comment, total=80, connections=8, client_ip=client_ip
+        )
+        return _tally(statuses, 201, "accepted")
+
+    lines = [
+        "drill 2a (Redis up, 80 comment posts, 8 connections, one IP): "
+        f"{comment_posts('192.0.2.21')} (limit 30/min)"
+    ]
 
     email = f"drill-{uuid.uuid4().hex[:8]}@example.com"
     register = Client(port, "192.0.2.22")
@@ -383,18 +330,14 @@ def drill_2(port, redis, product_id) -> list[str]:
     )
     login.close()
     lines.append(
-        f"drill 2b (Redis killed, 25 wrong logins, one IP, one e-mail): processed "
-        f"{statuses[401]}, refused {statuses[429]}, other "
-        f"{sum(statuses.values()) - statuses[401] - statuses[429]} "
-        f"(limits 5/min per e-mail, 10/min per IP, counted in the database)"
-    )
-    down = parallel_posts(
-        port, comment_path, comment, total=80, connections=8, client_ip="192.0.2.24"
+        "drill 2b (Redis killed, 25 wrong logins, one IP, one e-mail): "
+        f"{_tally(statuses, 401, 'processed')} "
+        "(limits 5/min per e-mail, 10/min per IP, counted in the database)"
     )
     lines.append(
-        f"drill 2c (Redis killed, 80 comment posts, 8 connections, one IP): accepted "
-        f"{down[201]}, refused {down[429]}, other {sum(down.values()) - down[201] - down[429]} "
-        f"(limit 30/min; public writes fail open while the cache is down, by decision)"
+        "drill 2c (Redis killed, 80 comment posts, 8 connections, one IP): "
+        f"{comment_posts('192.0.2.24')} "
+        "(limit 30/min; public writes fail open while the cache is down, by decision)"
     )
     redis.start()
     if not wait_for_breakers_closed(port):
@@ -440,14 +383,11 @@ def drill_10(port, product_id) -> str:
     message = f"Idempotency drill {key}"
     body = {"message": message, "customerName": "Drill", "customerEmail": "d@x.io"}
     client = Client(port, "192.0.2.30")
-    first = client.request(
-        "POST", f"/publics/products/{product_id}/comments", body, {"Idempotency-Key": key}
-    )
-    second = client.request(
-        "POST", f"/publics/products/{product_id}/comments", body, {"Idempotency-Key": key}
-    )
+    path = f"/publics/products/{product_id}/comments"
+    first, second = (client.request("POST", path, body, {"Idempotency-Key": key}) for _ in range(2))
     client.close()
-    (rows,) = app_query("SELECT count(*) FROM feedback_comment WHERE message = %s", [message])[0]
+    sql = "SELECT count(*) FROM feedback_comment WHERE message = %s"
+    (rows,) = query(DATABASE, sql, [message])[0]
     same = first[2] == second[2]
     return (
         f"drill 10 (same comment posted twice with one Idempotency-Key): answers "
@@ -468,98 +408,73 @@ def main() -> None:
         raise SystemExit(f"port {args.port} is taken")
 
     lines: list[str] = []
-    server = None
     with tempfile.TemporaryDirectory(prefix="storefront-drills-") as tmp:
         folder = Path(tmp)
         redis = Redis(free_port(range(6390, 6400)), folder)
         log_file = folder / "gunicorn.log"
+        env = django_env(
+            folder / "data",
+            {
+                "HTTPS": "0",
+                "ALLOWED_HOSTS": "127.0.0.1,localhost",
+                "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DATABASE}",
+                "REDIS_URL": f"redis://127.0.0.1:{redis.port}/0",
+                "NUM_PROXIES": "1",
+                "TIME_ZONE": "UTC",  # log times comparable with this script's clock
+                "LOG_LEVEL": "WARNING",
+                # No recycling: a worker booted mid-drill starts with a closed breaker and
+                # hides the recovery (at cached rates, 2,000 requests go by in seconds).
+                "GUNICORN_MAX_REQUESTS": "0",
+                "GUNICORN_ACCESSLOG": "/dev/null",
+            },
+        )
         try:
-            database_reset()
+            database_create(DATABASE)
             redis.start()
-            env = dict(os.environ)
-            env.pop("DJANGO_DEBUG", None)
-            env.update(
-                {
-                    "SECRET_KEY": secrets.token_urlsafe(48),
-                    "DATA_DIR": str(folder / "data"),
-                    "HTTPS": "0",
-                    "ALLOWED_HOSTS": "127.0.0.1,localhost",
-                    "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DATABASE}",
-                    "REDIS_URL": f"redis://127.0.0.1:{redis.port}/0",
-                    "NUM_PROXIES": "1",
-                    "TIME_ZONE": "UTC",  # log times comparable with this script's clock
-                    "LOG_LEVEL": "WARNING",
-                    "GUNICORN_BIND": f"{HOST}:{args.port}",
-                    "GUNICORN_WORKERS": "2",
-                    # No recycling: a worker booted mid-drill starts with a closed breaker and
-                    # hides the recovery (at cached rates, 2,000 requests go by in seconds).
-                    "GUNICORN_MAX_REQUESTS": "0",
-                    "GUNICORN_ACCESSLOG": "/dev/null",
-                }
-            )
             manage(env, "migrate", "--noinput", "-v0")
             manage(env, "seed_demo", capture=True)
-            ids = sample_ids(env)
-            with log_file.open("w") as log:
-                server = subprocess.Popen(
-                    [PYTHON, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"],
-                    cwd=ROOT,
-                    env=env,
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                )
-            wait_for_port(args.port, 30)
-            if not wait_for_breakers_closed(args.port):
-                raise SystemExit("the service did not report a healthy cache")
+            ids = django_json(env, SAMPLE_IDS)
+            with Server(env, port=args.port, workers=2, log=log_file):
+                if not wait_for_breakers_closed(args.port):
+                    raise SystemExit("the service did not report a healthy cache")
 
-            product = ids["product"]
-            codes = ",".join(ids["banner_codes"]) or "home"
-            reads = [
-                "/publics/payments/card-flags",
-                "/publics/products/categories/tree",
-                f"/api/v3/publics/template/banners?codes={codes}",
-                "/publics/products/comments?limit=10",
-                f"/review/product?limit=10&condition[productId]={product}",
-            ]
-            # Every URL once: an answer seen before would come from the cache of answers.
-            uncached = [
-                f"/publics/products/comments?limit=10&offset={n}"
-                if n % 2
-                else f"/review/product?limit=10&offset={n}&condition[productId]={product}"
-                for n in range(20_000)
-            ]
-            load(args.port, reads, seconds=3, connections=4)  # warm-up
+                product = ids["product"]
+                codes = ",".join(ids["banner_codes"]) or "home"
+                reads = [
+                    "/publics/payments/card-flags",
+                    "/publics/products/categories/tree",
+                    f"/api/v3/publics/template/banners?codes={codes}",
+                    "/publics/products/comments?limit=10",
+                    f"/review/product?limit=10&condition[productId]={product}",
+                ]
+                # Every URL once: an answer seen before would come from the cache of answers.
+                uncached = [
+                    f"/publics/products/comments?limit=10&offset={n}"
+                    if n % 2
+                    else f"/review/product?limit=10&offset={n}&condition[productId]={product}"
+                    for n in range(20_000)
+                ]
+                load(args.port, reads, seconds=3, connections=4)  # warm-up
 
-            steps = [
-                lambda: [drill_1(args.port, redis, log_file, reads)],
-                lambda: drill_2(args.port, redis, product),
-                lambda: [drill_5(args.port, uncached)],
-                lambda: [drill_10(args.port, product)],
-            ]
-            for step in steps:
-                for line in step():
-                    print(line, flush=True)
-                    lines.append(line)
+                steps = [
+                    lambda: [drill_1(args.port, redis, log_file, reads)],
+                    lambda: drill_2(args.port, redis, product),
+                    lambda: [drill_5(args.port, uncached)],
+                    lambda: [drill_10(args.port, product)],
+                ]
+                for step in steps:
+                    for line in step():
+                        print(line, flush=True)
+                        lines.append(line)
         finally:
-            if server is not None and server.poll() is None:
-                os.killpg(server.pid, signal.SIGTERM)
-                try:
-                    server.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    os.killpg(server.pid, signal.SIGKILL)
-                    server.wait(timeout=10)
             redis.stop()
             with contextlib.suppress(Exception):
-                database_drop()
+                database_drop(DATABASE)
 
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
-    ).stdout.strip()
     header = (
         f"# bench/drills.py on {dt.datetime.now().astimezone():%Y-%m-%d %H:%M %z}, commit "
-        f"{commit}, {platform.python_implementation()} {platform.python_version()}, "
-        f"{os.cpu_count()} cores, gunicorn 2 sync workers, PostgreSQL + Redis on 127.0.0.1"
+        f"{commit()}, {python_and_cores()}, gunicorn 2 sync workers, PostgreSQL + Redis on "
+        "127.0.0.1"
     )
     Path(args.output).write_text("\n".join([header, *lines, *DETAILS]) + "\n")
 

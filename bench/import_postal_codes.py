@@ -19,7 +19,6 @@ import os
 import platform
 import random
 import resource
-import secrets
 import subprocess
 import sys
 import tempfile
@@ -27,9 +26,11 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.harness import PYTHON, ROOT, django_env, last_json, manage
+
 RESULT = ROOT / "bench" / "results" / "import_postal_codes.json"
-PYTHON = sys.executable
 
 STATES = [
     ("São Paulo", "SP"),
@@ -64,7 +65,6 @@ def generate(path: Path, rows: int, *, seed: int = 1) -> int:
 
 def child(file: str, batch_size: int | None) -> None:
     """Run the import in this process and print its timing and peak memory as JSON."""
-    sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
@@ -103,20 +103,6 @@ def child(file: str, batch_size: int | None) -> None:
     )
 
 
-def child_env(data_dir: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "SECRET_KEY": secrets.token_urlsafe(48),
-            "DATA_DIR": str(data_dir),
-            "LOG_LEVEL": "WARNING",
-        }
-    )
-    env.pop("DJANGO_DEBUG", None)  # DEBUG off: no query log in memory
-    return env
-
-
 CLEAR = """
 from django.db import connection
 from shipping.models import PostalCode
@@ -127,16 +113,10 @@ if connection.vendor == "postgresql":  # empty, not a table of dead rows (autova
 """
 
 
-def clear_postal_codes(env) -> None:
-    subprocess.run(
-        [PYTHON, "manage.py", "shell", "-v", "0", "-c", CLEAR], cwd=ROOT, env=env, check=True
-    )
-
-
 def run_one(env, work: Path, rows: int, batch_size: int | None) -> dict:
     path = work / f"geonames-{rows}.txt"
     size = generate(path, rows)
-    clear_postal_codes(env)
+    manage(env, "shell", "-v", "0", "-c", CLEAR)
     batch = ["--batch-size", str(batch_size)] if batch_size else []
     completed = subprocess.run(
         [PYTHON, __file__, "--child", str(path), *batch],
@@ -146,7 +126,7 @@ def run_one(env, work: Path, rows: int, batch_size: int | None) -> dict:
         capture_output=True,
         text=True,
     )
-    measured = json.loads(completed.stdout.strip().splitlines()[-1])
+    measured = last_json(completed.stdout)
     path.unlink()
     return {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -170,10 +150,9 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="bench-postal-") as tmp:
         work = Path(tmp)
-        env = child_env(work)
-        subprocess.run(
-            [PYTHON, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-        )
+        values = {"DJANGO_SETTINGS_MODULE": "config.settings", "LOG_LEVEL": "WARNING"}
+        env = django_env(work, values)
+        manage(env, "migrate", "--noinput", "-v0")
         runs = []
         for rows in (args.small_rows, args.rows):
             print(f"Importing {rows} generated GeoNames rows ...", flush=True)

@@ -16,22 +16,24 @@ Writes bench/results/jobs_bench-<database>.json.
 """
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-PYTHON = sys.executable
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.harness import ROOT, jobs_django, jobs_worker, utc_now, write_result
 
 
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p * (len(ordered) - 1)))]
+
+
+def figures(times: list[float]) -> dict[str, float]:
+    return {"median": round(statistics.median(times), 2), "p95": round(percentile(times, 0.95), 2)}
 
 
 def main() -> int:
@@ -40,25 +42,14 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=200)
     args = parser.parse_args()
 
-    work = Path(tempfile.mkdtemp(prefix="jobs-bench-"))
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "bench.jobs_settings",
-        "DATA_DIR": str(work),
-        "SECRET_KEY": "jobs-bench-only",
-        "HTTPS": "0",
-        "ERROR_EMAILS": "0",
-        "THROTTLE_PUBLIC_WRITE": "1000000/min",
-        "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend",
-    }
-    env.pop("REDIS_URL", None)
-    env.pop("DRILL_EMAIL_DIR", None)
-    os.environ.update(env)
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    env, database = jobs_django(
+        Path(tempfile.mkdtemp(prefix="jobs-bench-")),
+        {
+            "THROTTLE_PUBLIC_WRITE": "1000000/min",
+            "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend",
+        },
+        drop={"DRILL_EMAIL_DIR"},
+    )
     from django.db import connection, transaction
     from django.test import Client
 
@@ -66,11 +57,6 @@ def main() -> int:
     from jobs.services import email_enqueue
     from tests.catalog.factories import ProductFactory
     from webhooks.models import Endpoint
-
-    database = connection.vendor
-    call_command("migrate", verbosity=0)
-    if database == "postgresql":
-        call_command("flush", "--no-input", verbosity=0)
 
     throughput = {}
     for workers in (1, 2):
@@ -81,25 +67,7 @@ def main() -> int:
                 )
         connection.close()
         started = time.monotonic()
-        procs = [
-            subprocess.Popen(
-                [
-                    PYTHON,
-                    "manage.py",
-                    "jobs_worker",
-                    "--batch",
-                    "--no-reload",
-                    "--no-startup-delay",
-                    "-v",
-                    "0",
-                ],
-                cwd=ROOT,
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-            for _ in range(workers)
-        ]
+        procs = [jobs_worker(env, "--batch") for _ in range(workers)]
         for proc in procs:
             proc.wait()
         seconds = time.monotonic() - started
@@ -137,14 +105,8 @@ def main() -> int:
     with_job = timed_posts("b")
     latency = {
         "requests_each": args.requests,
-        "no_job_ms": {
-            "median": round(statistics.median(without), 2),
-            "p95": round(percentile(without, 0.95), 2),
-        },
-        "with_job_ms": {
-            "median": round(statistics.median(with_job), 2),
-            "p95": round(percentile(with_job, 0.95), 2),
-        },
+        "no_job_ms": figures(without),
+        "with_job_ms": figures(with_job),
     }
     latency["added_median_ms"] = round(
         latency["with_job_ms"]["median"] - latency["no_job_ms"]["median"], 2
@@ -154,11 +116,9 @@ def main() -> int:
         "throughput": throughput,
         "public_write_latency": latency,
         "note": "short runs on a 2-core machine shared by ~8 engineers; figures vary",
-        "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "when": utc_now(),
     }
-    out = ROOT / "bench" / "results" / f"jobs_bench-{database}.json"
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps(result, indent=2))
+    write_result(ROOT / "bench" / "results" / f"jobs_bench-{database}.json", result)
     return 0
 
 

@@ -22,16 +22,13 @@ import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from bench.targets import q
+
 QUOTES = 20_000
 CARTS = 20_000
 PAGE = 20
 SAMPLES = 5
 ROWS = ("quote", "upsell", "subtree", "reviews", "comments", "zipcode")
-
-
-def q(text: str) -> str:
-    """Brackets of a query string, percent-encoded (as bench.targets.q)."""
-    return text.replace("[", "%5B").replace("]", "%5D")
 
 
 def _rng(seed: int, key: str) -> random.Random:

@@ -7,9 +7,9 @@ import subprocess
 from pathlib import Path
 
 from bench import wrk
+from bench.harness import ROOT, commit
 from bench.targets import CHURN_GOAL, Target
 
-ROOT = Path(__file__).resolve().parent.parent
 MEMORY_GOAL_MB = 150  # issue 9: after the whole run
 MEMORY_GOAL_RANDOM_MB = 200  # issue 19: after the random-key rows
 DRIFT_WARNING = 0.15  # the ceiling before and after the rows differ by more: warn
@@ -287,9 +287,6 @@ def machine(config: dict, env: dict, tool: str) -> dict:
         return None
 
     memory_kb = first("/proc/meminfo", "MemTotal")
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
-    ).stdout.strip()
     dirty = subprocess.run(
         ["git", "status", "--porcelain", "--untracked-files=no"],
         cwd=ROOT,
@@ -305,7 +302,7 @@ def machine(config: dict, env: dict, tool: str) -> dict:
         "django": version("django"),
         "gunicorn": version("gunicorn"),
         "wrk": wrk.wrk_version(tool),
-        "git_commit": commit + ("-dirty" if dirty else ""),
+        "git_commit": commit() + ("-dirty" if dirty else ""),
     }
     if config["database"] == "sqlite":
         import sqlite3

@@ -23,12 +23,20 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import live_carrier, wrk  # noqa: E402
-from bench.fake_carrier import FakeCarrier  # noqa: E402
-from bench.report import (  # noqa: E402
+from bench import live_carrier, wrk
+from bench.fake_carrier import FakeCarrier
+from bench.harness import (
+    PYTHON,
+    ROOT,
+    django_env,
+    last_json,
+    manage,
+    stop_process,
+    wait_until,
+)
+from bench.report import (
     ceiling_report,
     churn_report,
     hit_ratio,
@@ -38,8 +46,8 @@ from bench.report import (  # noqa: E402
     print_table,
     row_report,
 )
-from bench.server import Server, rss_of  # noqa: E402
-from bench.targets import (  # noqa: E402
+from bench.server import Server, rss_of
+from bench.targets import (
     CONSTANT,
     GOALS,
     GOALS_POSTGRESQL_REDIS,
@@ -48,9 +56,6 @@ from bench.targets import (  # noqa: E402
     random_targets,
     targets,
 )
-
-PYTHON = sys.executable
-
 
 # --- configuration and data set ----------------------------------------------
 
@@ -61,24 +66,6 @@ def configuration() -> dict:
     database = "postgresql" if scheme in {"postgres", "postgresql"} else scheme
     cache = "redis" if os.environ.get("REDIS_URL") else "locmem"
     return {"database": database, "cache": cache, "name": f"{database}-{cache}"}
-
-
-def base_env(data_dir: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "bench.settings",
-            "SECRET_KEY": secrets.token_urlsafe(48),
-            "DATA_DIR": str(data_dir),
-            "HTTPS": "0",
-            "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            # The load comes from one IP: keep the write throttle out of the measurement.
-            "THROTTLE_PUBLIC_WRITE": "100000000/min",
-            "PYTHONDONTWRITEBYTECODE": "1",
-        }
-    )
-    env.pop("DJANGO_DEBUG", None)
-    return env
 
 
 def postgres_reset(database_url: str, *, drop: bool) -> None:
@@ -105,27 +92,29 @@ def postgres_reset(database_url: str, *, drop: bool) -> None:
             connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
+def python_module(env: dict, module: str, *args: str) -> subprocess.CompletedProcess:
+    """`python -m <module> <args>`, its output captured (its exit status not checked)."""
+    return subprocess.run(
+        [PYTHON, "-m", module, *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
 def prepare_dataset(env: dict, config: dict, data_dir: Path, *, rebuild: bool) -> dict:
     """Reuse the database when it holds this data set, else (re)build it. Returns the
     data set's description with `reused` and `build_seconds`."""
-
-    def dataset(*args) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [PYTHON, "-m", "bench.dataset", *args],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
 
     if config["database"] == "postgresql":
         postgres_reset(env["DATABASE_URL"], drop=False)
     elif config["database"] != "sqlite":
         sys.exit(f"Unsupported DATABASE_URL scheme: {config['database']}")
-    checked = None if rebuild else dataset("--check")
+    checked = None if rebuild else python_module(env, "bench.dataset", "--check")
     if checked is not None and checked.returncode == 0:
-        described = json.loads(checked.stdout.strip().splitlines()[-1])
+        described = last_json(checked.stdout)
         print(f"Reusing the data set in the database (fingerprint {described['fingerprint']})")
         return {**described, "reused": True, "build_seconds": None}
     started = time.perf_counter()
@@ -138,14 +127,12 @@ def prepare_dataset(env: dict, config: dict, data_dir: Path, *, rebuild: bool) -
             data_dir / "db.sqlite3-shm",
         ):
             path.unlink(missing_ok=True)
-    subprocess.run(
-        [PYTHON, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
-    built = dataset()
+    manage(env, "migrate", "--noinput", "-v0")
+    built = python_module(env, "bench.dataset")
     print(built.stdout.rsplit("\n{", 1)[0].rstrip())
     if built.returncode != 0:
         sys.exit(f"Building the data set failed:\n{built.stderr}")
-    described = json.loads(built.stdout.strip().splitlines()[-1])
+    described = last_json(built.stdout)
     return {**described, "reused": False, "build_seconds": round(time.perf_counter() - started, 1)}
 
 
@@ -153,17 +140,10 @@ def prepare_paths(env: dict, data_dir: Path) -> dict:
     """The random-key rows' path lists (bench/paths.py), drawn from the database into
     data/bench/<database>/paths/; returns their manifest."""
     began = time.perf_counter()
-    drawn = subprocess.run(
-        [PYTHON, "-m", "bench.paths", str(data_dir / "paths")],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    drawn = python_module(env, "bench.paths", str(data_dir / "paths"))
     if drawn.returncode != 0:
         sys.exit(f"Drawing the random-key paths failed:\n{drawn.stderr}")
-    manifest = json.loads(drawn.stdout.strip().splitlines()[-1])
+    manifest = last_json(drawn.stdout)
     sizes = ", ".join(f"{key} {row['paths']:,}" for key, row in manifest["rows"].items())
     print(f"Random-key paths ({time.perf_counter() - began:.1f} s): {sizes}")
     return manifest
@@ -309,25 +289,16 @@ class Churn:
         self.process = subprocess.Popen(
             self.command, cwd=ROOT, env=self.env, stdout=self.output, stderr=subprocess.STDOUT
         )
-        deadline = time.monotonic() + 60
-        while "ready" not in self.log.read_text():
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"bench/churn.py did not start; its log: {self.log}")
-            time.sleep(0.1)
+        if not wait_until(lambda: "ready" in self.log.read_text(), self.process, 60, pause=0.1):
+            self.stop()
+            raise RuntimeError(f"bench/churn.py did not start; its log: {self.log}")
         return self
 
     def __exit__(self, *exc) -> None:
         self.stop()
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
+        stop_process(self.process, timeout=15)
         self.output.close()
         for line in self.log.read_text().splitlines():
             if line.startswith("BENCH_CHURN "):
@@ -404,7 +375,17 @@ def main() -> None:
     config = configuration()
     data_dir = ROOT / "data" / "bench" / config["database"]
     data_dir.mkdir(parents=True, exist_ok=True)
-    env = base_env(data_dir)
+    env = django_env(
+        data_dir,
+        {
+            "DJANGO_SETTINGS_MODULE": "bench.settings",
+            "HTTPS": "0",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            # The load comes from one IP: keep the write throttle out of the measurement.
+            "THROTTLE_PUBLIC_WRITE": "100000000/min",
+            "PYTHONDONTWRITEBYTECODE": "1",
+        },
+    )
     prefix = f"bench-{secrets.token_hex(4)}"
     if config["cache"] == "redis":
         redis_ready(env["REDIS_URL"])

@@ -49,15 +49,11 @@ temporary folder (instance, worker and nginx logs) is deleted when every goal is
 
 import argparse
 import contextlib
-import datetime as dt
 import http.client
-import http.server
 import json
 import os
-import platform
 import random
 import re
-import secrets
 import shutil
 import signal
 import subprocess
@@ -69,78 +65,57 @@ import uuid
 from collections import Counter
 from pathlib import Path
 
-import psycopg
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from bench.drills import (  # noqa: E402
+from bench.harness import (
     HOST,
     PG,
-    admin_connection,
+    PYTHON,
+    ROOT,
+    Recorder,
+    commit,
+    database_create,
+    database_drop,
+    django_env,
+    django_json,
     free_port,
+    gunicorn,
+    jobs_worker,
+    messages_by_id,
+    python_and_cores,
+    query,
+    status_of,
+    stop_process,
+    stop_processes,
+    utc_now,
     wait_for_port,
+    wait_or_kill,
+    wait_until,
+    write_result,
 )
 
-PYTHON = sys.executable
 DATABASE = "scale_drill_store"
 REDIS_DB = 13
 NGINX = "/usr/sbin/nginx"
-MESSAGE_ID = re.compile(rb"^Message-ID: (<[^>]+>)", re.MULTILINE)
 RETRY_STATUSES = {0, 502, 503, 504}
 
 
 # --- the services ------------------------------------------------------------------------
 
 
-def database_create() -> None:
-    with admin_connection() as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DATABASE}")
-
-
-def database_drop() -> None:
-    with admin_connection() as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-
-
-def redis_flush() -> None:
-    subprocess.run(
-        ["redis-cli", "-h", HOST, "-p", "6379", "-n", str(REDIS_DB), "flushdb"],
-        check=True,
-        capture_output=True,
-        timeout=30,
-    )
-
-
-def redis_keys() -> int:
-    out = subprocess.run(
-        ["redis-cli", "-h", HOST, "-p", "6379", "-n", str(REDIS_DB), "dbsize"],
+def redis_cli(command: str) -> str:
+    """`command`'s output on the drill's Redis database."""
+    return subprocess.run(
+        ["redis-cli", "-h", HOST, "-p", "6379", "-n", str(REDIS_DB), command],
         check=True,
         capture_output=True,
         text=True,
         timeout=30,
     ).stdout
-    return int(out.strip() or 0)
-
-
-def django_run(env, code: str) -> dict:
-    """Run `code` with Django set up (the drill's settings); its last output line is JSON."""
-    prelude = "import django, json\ndjango.setup()\n"
-    done = subprocess.run(
-        [PYTHON, "-c", prelude + code],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    if done.returncode:
-        raise SystemExit(f"a Django step failed:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 SETUP = """
+import json
 from django.core.management import call_command
 from bench.dataset.build import Size, build
 from bench import paths
@@ -164,6 +139,7 @@ print(json.dumps({"products": products, "manifest": manifest}))
 """
 
 FINAL = """
+import json
 from django.core.management import call_command
 from io import StringIO
 from django_tasks_db.models import DBTaskResult
@@ -200,11 +176,8 @@ print(json.dumps({
 
 def jobs_running() -> int:
     """Jobs a worker has claimed and not finished (django-tasks' database backend)."""
-    with psycopg.connect(dbname=DATABASE, connect_timeout=5, **PG) as conn:
-        row = conn.execute(
-            "SELECT count(*) FROM django_tasks_database_dbtaskresult WHERE status = 'RUNNING'"
-        ).fetchone()
-    return int(row[0])
+    sql = "SELECT count(*) FROM django_tasks_database_dbtaskresult WHERE status = 'RUNNING'"
+    return int(query(DATABASE, sql)[0][0])
 
 
 class Instance:
@@ -218,23 +191,12 @@ class Instance:
 
     def start(self, release: str) -> None:
         env = {**self.env, "RELEASE": release, "GUNICORN_BIND": f"{HOST}:{self.port}"}
-        log = (self.folder / f"{self.name}.log").open("ab")
-        self.process = subprocess.Popen(
-            [PYTHON, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        log.close()
+        with (self.folder / f"{self.name}.log").open("ab") as log:
+            self.process = gunicorn(env, log)
         self.release = release
         self.lives.append([release, time.monotonic(), None])
-        deadline = time.monotonic() + 90
-        while not healthy(self.port):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"{self.name} did not come up: {self.folder}/{self.name}.log")
-            time.sleep(0.2)
+        if not wait_until(lambda: status_of(self.port) == 200, self.process, 90, pause=0.2):
+            raise SystemExit(f"{self.name} did not come up: {self.folder}/{self.name}.log")
 
     def kill(self) -> None:
         os.killpg(self.process.pid, signal.SIGKILL)
@@ -245,11 +207,7 @@ class Instance:
         """SIGTERM to the master (gunicorn's graceful stop); seconds until it exited."""
         started = time.monotonic()
         self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=10)
+        wait_or_kill(self.process, timeout, group=True)
         self.lives[-1][2] = time.monotonic()
         return time.monotonic() - started
 
@@ -268,17 +226,6 @@ class Instance:
             for release, born, died in self.lives
             if born <= end and (died is None or died >= start)
         }
-
-
-def healthy(port: int) -> bool:
-    connection = http.client.HTTPConnection(HOST, port, timeout=2)
-    try:
-        connection.request("GET", "/health")
-        return connection.getresponse().status == 200
-    except OSError:
-        return False
-    finally:
-        connection.close()
 
 
 def render_nginx(sample: str, *, port: int, upstreams: list[tuple[int, bool]], folder: Path):
@@ -350,12 +297,7 @@ class Nginx:
         time.sleep(0.5)  # the new workers take over
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGQUIT)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+        stop_process(self.process, signum=signal.SIGQUIT, timeout=15)
 
 
 class Workers:
@@ -364,14 +306,8 @@ class Workers:
         self.processes = [self._start(i) for i in range(count)]
 
     def _start(self, index: int) -> subprocess.Popen:
-        log = (self.folder / f"worker-{index}.log").open("ab")
-        process = subprocess.Popen(
-            [PYTHON, "manage.py", "jobs_worker", "--no-reload", "--no-startup-delay",
-             "--interval", "0.2", "-v", "0"],
-            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        log.close()
-        return process
+        with (self.folder / f"worker-{index}.log").open("ab") as log:
+            return jobs_worker(self.env, "--interval", "0.2", stdout=log)
 
     def kill_and_restart(self, index: int) -> None:
         self.processes[index].send_signal(signal.SIGKILL)
@@ -379,45 +315,16 @@ class Workers:
         self.processes[index] = self._start(index)
 
     def stop(self) -> None:
-        for process in self.processes:
-            if process.poll() is None:
-                process.terminate()
-        for process in self.processes:
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        stop_processes(self.processes, timeout=15)
 
 
-class Receiver:
-    """The webhook receiver: records every POST's X-Webhook-Id, answers 200 after `delay`."""
+class Receiver(Recorder):
+    """The webhook receiver: answers every POST with a 200 after `delay`."""
 
-    def __init__(self, delay: float) -> None:
-        self.received: Counter[str] = Counter()
-        lock = threading.Lock()
-        received = self.received
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                with lock:
-                    received[self.headers.get("X-Webhook-Id", "")] += 1
-                time.sleep(delay)
-                self.send_response(200)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args) -> None:
-                pass
-
-        self.server = http.server.ThreadingHTTPServer((HOST, 0), Handler)
-        self.port = self.server.server_address[1]
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+    @property
+    def received(self) -> Counter[str]:
+        """POSTs received by X-Webhook-Id."""
+        return Counter(call["headers"].get("X-Webhook-Id", "") for call in self.calls)
 
 
 # --- the load ----------------------------------------------------------------------------
@@ -629,7 +536,7 @@ def main() -> int:
     args = parser.parse_args()
     if not Path(NGINX).exists():
         raise SystemExit(f"{NGINX} is missing (Debian package nginx-light)")
-    if redis_keys():
+    if int(redis_cli("dbsize").strip() or 0):
         raise SystemExit(f"Redis database {REDIS_DB} at 127.0.0.1:6379 is not empty: in use?")
 
     seconds = args.seconds_per_phase
@@ -637,11 +544,9 @@ def main() -> int:
     mail_dir = folder / "mail"
     mail_dir.mkdir()
     receiver = Receiver(delay=0.05)
-    env = {
-        **os.environ,
+    receiver.start()
+    values = {
         "DJANGO_SETTINGS_MODULE": "bench.jobs_settings",
-        "SECRET_KEY": secrets.token_urlsafe(48),
-        "DATA_DIR": str(folder / "data"),
         "HTTPS": "0",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DATABASE_URL": f"postgres://{PG['user']}@{PG['host']}:{PG['port']}/{DATABASE}",
@@ -658,8 +563,7 @@ def main() -> int:
         "WEBHOOKS_ALLOW_HTTP": "1",
         "WEBHOOKS_ALLOW_PRIVATE": "1",
     }
-    env.pop("DJANGO_DEBUG", None)
-    env.pop("RELEASE", None)
+    env = django_env(folder / "data", values, drop={"RELEASE"})
     ports = [free_port(range(8900, 8950)) for _ in range(1)]
     ports.append(free_port(p for p in range(ports[0] + 1, 8950)))
     proxy_port = free_port(p for p in range(ports[1] + 1, 8960))
@@ -670,10 +574,10 @@ def main() -> int:
     result: dict = {}
     passed = False
     try:
-        database_create()
-        redis_flush()
+        database_create(DATABASE)
+        redis_cli("flushdb")
         started = time.monotonic()
-        setup = django_run(
+        setup = django_json(
             env,
             SETUP
             % {
@@ -752,7 +656,7 @@ def main() -> int:
         phases["c_worker_killed"] = (mark, time.monotonic())
         load.finish()
 
-        final = django_run(env, FINAL % {"timeout": 120})
+        final = django_json(env, FINAL % {"timeout": 120})
 
         # --- checks ----------------------------------------------------------------
         acknowledged = [w for w in load.writes if 200 <= w["status"] < 300]
@@ -763,9 +667,7 @@ def main() -> int:
             for w in acknowledged
             if w["marker"] not in (comments if w["kind"] == "comment" else interests)
         ]
-        messages: Counter[bytes] = Counter()
-        for path in mail_dir.iterdir():
-            messages.update(MESSAGE_ID.findall(path.read_bytes()))
+        messages = messages_by_id(mail_dir)
         expected_mail = {f"<back-in-stock.{pk}@store.example>".encode() for pk, _ in
                          interests.values()}  # fmt: skip
         deliveries = final["deliveries"]
@@ -777,12 +679,9 @@ def main() -> int:
             + summary["b_rolling_deploy"]["writes_failed"]
         )
         result = {
-            "when": dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "commit": subprocess.run(
-                ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
-            ).stdout.strip(),
-            "machine": f"{platform.python_implementation()} {platform.python_version()}, "
-            f"{os.cpu_count()} cores (shared with other jobs)",
+            "when": utc_now(),
+            "commit": commit(),
+            "machine": f"{python_and_cores()} (shared with other jobs)",
             "setup": {
                 "instances": 2,
                 "gunicorn_per_instance": f"{args.instance_workers} gthread worker(s) x 4 threads",
@@ -849,8 +748,7 @@ def main() -> int:
             and releases["answers_without_release_or_upstream"] == 0,
         }
         result["goals"] = {name: "met" if ok else "NOT met" for name, ok in goals.items()}
-        Path(args.output).write_text(json.dumps(result, indent=2, default=str) + "\n")
-        print(json.dumps(result, indent=2, default=str))
+        write_result(args.output, result)
         passed = all(goals.values())
         return 0 if passed else 1
     finally:
@@ -863,9 +761,9 @@ def main() -> int:
             instance.stop()
         receiver.stop()
         with contextlib.suppress(Exception):
-            redis_flush()
+            redis_cli("flushdb")
         with contextlib.suppress(Exception):
-            database_drop()
+            database_drop(DATABASE)
         if passed:
             shutil.rmtree(folder, ignore_errors=True)
         else:

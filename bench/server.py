@@ -1,15 +1,12 @@
 """gunicorn for the benchmark: started with the production config on 127.0.0.1, its workers'
 memory read from /proc, its log kept in a file (worker restarts are counted from it)."""
 
-import http.client
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.harness import gunicorn, status_of, stop_process, wait_until
 
 
 class Server:
@@ -26,38 +23,21 @@ class Server:
         self.process: subprocess.Popen | None = None
 
     def __enter__(self) -> "Server":
-        if _answers(self.port):
+        if 0 < status_of(self.port, "/") < 500:
             sys.exit(f"Something already answers on 127.0.0.1:{self.port}: use --port.")
         self.log.parent.mkdir(parents=True, exist_ok=True)
         with self.log.open("wb") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"],
-                cwd=ROOT,
-                env=self.env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        deadline = time.monotonic() + 60
-        while not _answers(self.port, path="/health"):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                sys.exit(f"gunicorn did not come up; its log: {self.log}")
-            time.sleep(0.3)
+            self.process = gunicorn(self.env, log)
+        if not wait_until(lambda: 0 < status_of(self.port) < 500, self.process, 60, pause=0.3):
+            self.stop()
+            sys.exit(f"gunicorn did not come up; its log: {self.log}")
         return self
 
     def __exit__(self, *exc) -> None:
         self.stop()
 
     def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(timeout=40)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=10)
+        stop_process(self.process, group=True, timeout=40)
 
     def workers(self) -> list[int]:
         return worker_pids(self.process.pid) if self.process else []
@@ -71,17 +51,6 @@ class Server:
         text = self.log.read_text(errors="replace") if self.log.exists() else ""
         booted = text.count("Booting worker with pid")
         return max(0, booted - int(self.env["GUNICORN_WORKERS"]))
-
-
-def _answers(port: int, path: str = "/") -> bool:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-    try:
-        connection.request("GET", path)
-        return connection.getresponse().status < 500
-    except OSError:
-        return False
-    finally:
-        connection.close()
 
 
 def worker_pids(master: int) -> list[int]:

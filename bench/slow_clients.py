@@ -13,7 +13,6 @@ bench/results/slow_clients.json.
 import argparse
 import http.client
 import json
-import os
 import socket
 import statistics
 import subprocess
@@ -23,7 +22,10 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.harness import ROOT, django_env, gunicorn, status_of, stop_process, wait_until
+
 FAST_PATH = "/publics/payments/card-flags"
 SCENARIOS = [
     # (label, worker class, workers, threads, worker connections, slow clients)
@@ -43,12 +45,9 @@ SCENARIOS = [
 def start(
     port: int, worker_class: str, workers: int, threads: int, connections: int, data_dir: str
 ):
-    env = {
-        **{k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}},
+    values = {
         "HTTPS": "0",
-        "SECRET_KEY": "bench-" + "k" * 60,
         "ALLOWED_HOSTS": "127.0.0.1",
-        "DATA_DIR": data_dir,
         "GUNICORN_BIND": f"127.0.0.1:{port}",
         "GUNICORN_WORKER_CLASS": worker_class,
         "GUNICORN_WORKERS": str(workers),
@@ -57,25 +56,12 @@ def start(
         "GUNICORN_ACCESSLOG": "/dev/null",
         "GUNICORN_LOGLEVEL": "warning",
     }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            connection.request("GET", FAST_PATH)
-            connection.getresponse().read()
-            connection.close()
-            return process
-        except OSError:
-            time.sleep(0.2)
-    process.kill()
-    raise SystemExit("gunicorn did not start")
+    env = django_env(Path(data_dir), values, drop={"DATABASE_URL", "REDIS_URL"})
+    process = gunicorn(env, subprocess.DEVNULL)
+    if not wait_until(lambda: status_of(port, FAST_PATH) > 0, process, 30, pause=0.2):
+        stop_process(process, group=True, timeout=10)
+        raise SystemExit("gunicorn did not start")
+    return process
 
 
 def slow_client(port: int, stop: threading.Event) -> None:
@@ -132,18 +118,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as data_dir:
         for label, worker_class, workers, threads, connections, slow in SCENARIOS:
             process = start(args.port, worker_class, workers, threads, connections, data_dir)
-            stop = threading.Event()
-            slow_threads = [
-                threading.Thread(target=slow_client, args=(args.port, stop), daemon=True)
-                for _ in range(slow)
-            ]
-            for thread in slow_threads:
-                thread.start()
-            time.sleep(1.0)  # let the slow clients reach the workers
-            figures = fast_client(args.port, args.seconds)
-            stop.set()
-            process.terminate()
-            process.wait(timeout=30)
+            done = threading.Event()
+            try:
+                slow_threads = [
+                    threading.Thread(target=slow_client, args=(args.port, done), daemon=True)
+                    for _ in range(slow)
+                ]
+                for thread in slow_threads:
+                    thread.start()
+                time.sleep(1.0)  # let the slow clients reach the workers
+                figures = fast_client(args.port, args.seconds)
+            finally:
+                done.set()
+                stop_process(process, group=True, timeout=30)
             result = {"scenario": label, "slow_clients": slow, **figures}
             results.append(result)
             print(

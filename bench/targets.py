@@ -3,6 +3,7 @@ goal as a fraction of the ceiling (issue 9; the random-key rows: issue 19)."""
 
 import json
 from dataclasses import dataclass, field
+from functools import partial
 
 # Goals as a fraction of the ceiling (issue 9), per configuration; None: no goal set.
 GOALS = {
@@ -163,50 +164,31 @@ def random_targets(manifest: dict) -> list[Target]:
     """The random-key rows, then the churn rows, then the live-carrier row (the random
     quote's paths, with a live table added just before it), from bench/paths.py's
     manifest."""
-    rows = []
-    for name, key in RANDOM_ROWS:
+
+    def row(name: str, key: str, check, **fields) -> Target:
+        """A row drawing its paths from the list of `key`; `check(expect)` checks a sample."""
         listed = manifest["rows"][key]
-        samples = [
-            (sample["path"], _random_check(key, sample["expect"])) for sample in listed["samples"]
-        ]
-        rows.append(
-            Target(
-                name,
-                samples[0][0],
-                samples[0][1],
-                group="random",
-                paths_file=listed["file"],
-                paths=listed["paths"],
-                samples=samples,
-            )
-        )
-    for row in [row for row in rows if row.name in CHURN_ROWS]:
-        rows.append(
-            Target(
-                row.name + CHURN_SUFFIX,
-                row.path,
-                row.check,
-                group="churn",
-                paths_file=row.paths_file,
-                paths=row.paths,
-                samples=row.samples,
-                without_churn=row.name,
-            )
-        )
-    quotes = manifest["rows"]["quote"]
-    samples = [(sample["path"], _live_check(sample["expect"])) for sample in quotes["samples"]]
-    rows.append(
-        Target(
-            LIVE_ROW,
-            samples[0][0],
-            samples[0][1],
-            group="random",
-            paths_file=quotes["file"],
-            paths=quotes["paths"],
+        samples = [(sample["path"], check(sample["expect"])) for sample in listed["samples"]]
+        return Target(
+            name,
+            *samples[0],
+            paths_file=listed["file"],
+            paths=listed["paths"],
             samples=samples,
-            live=True,
+            **fields,
         )
-    )
+
+    rows = [
+        row(name, key, partial(_random_check, key), group="random") for name, key in RANDOM_ROWS
+    ]
+    rows += [
+        row(
+            name + CHURN_SUFFIX, key, partial(_random_check, key), group="churn", without_churn=name
+        )
+        for name, key in RANDOM_ROWS
+        if name in CHURN_ROWS
+    ]
+    rows.append(row(LIVE_ROW, "quote", _live_check, group="random", live=True))
     return rows
 
 

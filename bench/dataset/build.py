@@ -162,31 +162,13 @@ def build(*, size: Size = FULL, seed: int = SEED, stdout=None) -> dict:
         rng = _rng(seed, "feedback")
         count = max(size.top_reviews, size.reviews // 10)
         customers = timed("customers", customers_get, count=count, rng=rng)
-        timed(
-            "product reviews",
-            add_product_reviews,
-            total=size.reviews,
-            on_top=size.top_reviews,
-            rng=rng,
-            customers=customers,
-            top=top,
-        )
-        timed(
-            "store reviews",
-            add_store_reviews,
-            total=size.store_reviews,
-            rng=rng,
-            customers=customers,
-        )
-        timed(
-            "comments",
-            add_comments,
-            total=size.comments,
-            on_top=size.top_comments,
-            rng=rng,
-            customers=customers,
-            top=top,
-        )
+        for label, step, total, on_top in (
+            ("product reviews", add_product_reviews, size.reviews, size.top_reviews),
+            ("store reviews", add_store_reviews, size.store_reviews, None),
+            ("comments", add_comments, size.comments, size.top_comments),
+        ):
+            top_share = {} if on_top is None else {"on_top": on_top, "top": top}
+            timed(label, step, total=total, rng=rng, customers=customers, **top_share)
         marker_write(fingerprint(size=size, seed=seed))
     # Bulk inserts send no signals: refresh the cached reads ourselves.
     cache_namespace_bump(CATEGORY_CACHE)

@@ -23,7 +23,7 @@ from catalog.models import (
     Storage,
     TradePolicy,
 )
-from demo.catalog import IMAGE_SIZE, product_media
+from demo.catalog import IMAGE_SIZE, VARIATION_SHARES, product_media
 
 TOP_SKU = "BENCH-00001"
 SKU_PREFIX = "BENCH-"
@@ -202,15 +202,7 @@ def add_products(*, count: int, rng: random.Random) -> None:
                 sku=sku,
                 name=name,
                 slug=slugify(f"{name}-{sku}"),
-                base_price=main.base_price,
-                brand=main.brand,
-                main_category_id=main.main_category_id,
-                cargo_type=regular,
-                additional_time=main.additional_time,
-                width=main.width,
-                height=main.height,
-                length=main.length,
-                weight=main.weight,
+                **{field: getattr(main, field) for field in VARIATION_SHARES},
             )
             variations.append((variation, (color, size)))
     Product.objects.bulk_create([variation for variation, _ in variations], batch_size=500)

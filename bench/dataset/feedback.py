@@ -64,6 +64,17 @@ def _review_fields(rng: random.Random, customer, texts: dict[int, list[str]]) ->
     }
 
 
+def _other_products(top) -> list[int]:
+    """Ids of the active main products but the top one, in id order."""
+    return list(
+        Product.objects.active()
+        .filter(parent=None)
+        .exclude(pk=top.pk)
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+
+
 def add_product_reviews(*, total: int, on_top: int, rng: random.Random, customers, top) -> None:
     """Approved reviews up to `total`, `on_top` of them on the top product; the others
     spread over the other active main products, a few popular ones getting more."""
@@ -74,13 +85,7 @@ def add_product_reviews(*, total: int, on_top: int, rng: random.Random, customer
         ProductReview(product_id=top.pk, **_review_fields(rng, customer, REVIEW_TEXTS))
         for customer in rng.sample(reviewers, k=max(0, missing))
     ]
-    others = list(
-        Product.objects.active()
-        .filter(parent=None)
-        .exclude(pk=top.pk)
-        .order_by("id")
-        .values_list("id", flat=True)
-    )
+    others = _other_products(top)
     rng.shuffle(others)
     weights = [1 / (rank + 1) ** 0.5 for rank in range(len(others))]  # mild popularity skew
     wanted = total - ProductReview.objects.public().count() - len(new)
@@ -169,13 +174,7 @@ def add_comments(*, total: int, on_top: int, rng: random.Random, customers, top)
     staff = get_user_model().objects.filter(is_staff=True).order_by("id").first()
     for_top = max(0, on_top - Comment.objects.filter(product=top).count())
     others = max(0, total - Comment.objects.count() - for_top)
-    products = list(
-        Product.objects.active()
-        .filter(parent=None)
-        .exclude(pk=top.pk)
-        .order_by("id")
-        .values_list("id", flat=True)
-    )
+    products = _other_products(top)
     threads = []
     for wanted, pick in ((for_top, lambda: top.pk), (others, lambda: rng.choice(products))):
         while wanted > 0:
