@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
-from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -12,7 +13,7 @@ from infra.admin import HISTORY_FIELDSET, OwnPagesMixin
 
 from .admin_imports import CsvImportForm, import_flow, sample_view
 from .imports.holidays import holidays_import
-from .imports.staging import staged_open
+from .imports.staging import staged_report
 from .models import Holiday, ImportKind
 
 # The CSV columns (shown on the import page) and the sample file's lines.
@@ -56,21 +57,13 @@ class HolidayAdmin(OwnPagesMixin, admin.ModelAdmin):
     def import_view(self, request):
         if not self.has_add_permission(request):
             raise PermissionDenied
-
-        def run(staged, dry_run: bool):
-            with staged_open(staged) as stream:
-                return holidays_import(stream=stream, dry_run=dry_run)
-
         return import_flow(
             self,
             request,
             form_class=CsvImportForm,
-            template="admin/shipping/holiday/import.html",
             title=gettext("Import holidays"),
-            sample="holiday_import_sample",
             columns=COLUMNS,
             kind=ImportKind.HOLIDAYS,
             checked=lambda staged: gettext("File %(name)s, checked:") % {"name": staged.file_name},
-            run=run,
-            done=reverse("admin:shipping_holiday_changelist"),
+            run=partial(staged_report, holidays_import),
         )

@@ -6,6 +6,8 @@ user (imports/staging.py). Large postal-code files run in the background (import
 
 from __future__ import annotations
 
+from functools import partial
+
 from django import forms
 from django.conf import settings
 from django.contrib import messages
@@ -26,7 +28,7 @@ from .imports.staging import (
     staged_import_create,
     staged_import_discard,
     staged_import_get,
-    staged_open,
+    staged_report,
 )
 from .models import ImportKind, PostalFileFormat, PostalImportJob, ShippingTable
 
@@ -157,7 +159,6 @@ def postal_import_options(data: dict) -> dict:
 
 
 def _context(modeladmin, request, title: str, **extra) -> dict:
-    """The context of an admin page of ours."""
     return {
         **modeladmin.admin_site.each_context(request),
         "opts": modeladmin.model._meta,
@@ -171,26 +172,29 @@ def import_flow(
     request,
     *,
     form_class,
-    template,
     title,
-    sample,
     kind,
     checked,
     run,
-    done,
+    own_page="import",
+    done="",
     options=lambda data: {},
     table=None,
     **extra,
 ):
-    """The flow of every import (see the module doc). `options(cleaned_data)` is what the
-    kept upload remembers; `checked(staged)` heads the dry run's summary; `run(staged,
-    dry_run)` returns the import's report, or a response of its own (a background import);
-    `done` is where a real import ends."""
+    """The flow of every import (see the module doc), the admin's own page `own_page` (its
+    template admin/<app>/<model>/<own_page>.html, its sample file the page `<own_page>_sample`).
+    `options(cleaned_data)` is what the kept upload remembers, the import's own arguments;
+    `checked(staged)` heads the dry run's summary; `run(staged, dry_run)` returns the
+    import's report, or a response of its own (a background import); `done` is where a real
+    import ends (by default the model's list)."""
+    opts = modeladmin.model._meta
+    template = f"admin/{opts.app_label}/{opts.model_name}/{own_page}.html"
     context = _context(
         modeladmin,
         request,
         title,
-        sample_url=reverse(f"admin:shipping_{sample}"),
+        sample_url=reverse(f"admin:{opts.app_label}_{opts.model_name}_{own_page}_sample"),
         staging_minutes=settings.IMPORT_STAGING_MINUTES,
         table=table,
         **extra,
@@ -237,7 +241,7 @@ def import_flow(
     level = messages.WARNING if report.rejected else messages.SUCCESS
     for line in lines:
         modeladmin.message_user(request, line, level)
-    return redirect(done)
+    return redirect(done or f"admin:{opts.app_label}_{opts.model_name}_changelist")
 
 
 # --- Shipping rows ---------------------------------------------------------------------
@@ -250,22 +254,12 @@ def import_rows_view(modeladmin, request, table_id: int):
     if not modeladmin.has_change_permission(request, table):
         raise PermissionDenied
 
-    def run(staged, dry_run: bool):
-        with staged_open(staged) as stream:
-            return shipping_rows_import(
-                table=table,
-                stream=stream,
-                replace=bool(staged.options.get("replace")),
-                dry_run=dry_run,
-            )
-
     return import_flow(
         modeladmin,
         request,
         form_class=RowsImportForm,
-        template="admin/shipping/shippingtable/import_rows.html",
+        own_page="import_rows",
         title=gettext("Import rows of %(table)s") % {"table": table},
-        sample="shippingtable_import_rows_sample",
         columns=ROW_COLUMNS + OPTIONAL_ROW_COLUMNS,
         kind=ImportKind.SHIPPING_ROWS,
         options=lambda data: {"replace": data["replace"]},
@@ -273,7 +267,7 @@ def import_rows_view(modeladmin, request, table_id: int):
             gettext("File %(name)s, checked against %(table)s:")
             % {"name": staged.file_name, "table": table}
         ),
-        run=run,
+        run=partial(staged_report, shipping_rows_import, table=table),
         done=reverse("admin:shipping_shippingtable_change", args=[table.pk]),
         table=table,
     )
@@ -303,21 +297,13 @@ def postal_import_view(modeladmin, request):
         if staged.line_count > settings.POSTAL_IMPORT_INLINE_MAX_LINES:
             job = postal_import_job_start(staged=staged, user=request.user, dry_run=dry_run)
             return redirect("admin:shipping_postalcode_import_job", job.pk)
-        with staged_open(staged) as stream:
-            return postal_codes_import(
-                stream=stream,
-                file_format=staged.options["file_format"],
-                country=staged.options.get("country") or None,
-                dry_run=dry_run,
-            )
+        return staged_report(postal_codes_import, staged, dry_run)
 
     return import_flow(
         modeladmin,
         request,
         form_class=PostalImportForm,
-        template="admin/shipping/postalcode/import.html",
         title=gettext("Import postal codes"),
-        sample="postalcode_import_sample",
         columns=POSTAL_COLUMNS,
         inline_max_lines=settings.POSTAL_IMPORT_INLINE_MAX_LINES,
         max_body_mib=settings.ADMIN_MAX_BODY_BYTES // (1024 * 1024),
@@ -331,7 +317,6 @@ def postal_import_view(modeladmin, request):
             }
         ),
         run=run,
-        done=reverse("admin:shipping_postalcode_changelist"),
     )
 
 

@@ -355,9 +355,7 @@ def quote_info_fetch(
     """What quoting (product id, quantity) items to a normalized postal code reads, in a
     fixed number of queries whatever the number of items, storages and rows."""
     requested = tuple(quote.RequestedItem(pid, qty) for pid, qty in items)
-    quantities: dict[int, int] = {}
-    for item in requested:
-        quantities[item.product_id] = quantities.get(item.product_id, 0) + item.quantity
+    quantities = {item.product_id: item.quantity for item in quote.merged_items(requested)}
 
     moment = timezone.now()
     rules = active_price_rules()

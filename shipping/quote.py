@@ -257,7 +257,7 @@ def _ranked_storages(
     return [(storage, distance) for _, storage, distance in ranked]
 
 
-def _merged(items: Iterable[RequestedItem]) -> list[RequestedItem]:
+def merged_items(items: Iterable[RequestedItem]) -> list[RequestedItem]:
     """One entry per product (quantities summed), in order of first appearance."""
     quantities: dict[int, int] = {}
     for item in items:
@@ -400,7 +400,7 @@ def quote(request: QuoteRequest, data: QuoteData) -> QuoteResult:
     errors: list[ErrorItem] = []
     # Each servable item with the ranks of the storages that can serve it.
     servable: list[tuple[RequestedItem, QuoteProduct, set[int]]] = []
-    for requested in _merged(request.items):
+    for requested in merged_items(request.items):
         product = products.get(requested.product_id)
         ranks: set[int] = set()
         if product is None:

@@ -54,8 +54,7 @@ class ShippingQuoteView(APIView):
                 "targetZipCode": query.get("targetZipCode"),
                 "targetCountryCode": query.get("targetCountryCode"),
                 "items": items,
-                **({"explain": query["explain"]} if "explain" in query else {}),
-                **({"deliveryDates": query["deliveryDates"]} if "deliveryDates" in query else {}),
+                **{name: query[name] for name in ("explain", "deliveryDates") if name in query},
             },
         )
         trade_policy_id = quote_trade_policy_id(data.get("tradePolicyId"))

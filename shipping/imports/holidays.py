@@ -11,8 +11,6 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import BinaryIO, NamedTuple
 
-from infra.cache import cache_namespace_bump
-
 from ..countries import state_code_get
 from ..fetch import SHIPPING_CACHE
 from ..models import Holiday, HolidayScope
@@ -21,8 +19,7 @@ from .base import (
     Progress,
     RowError,
     clean_text,
-    csv_with_header,
-    parsed_rows,
+    csv_parsed,
     text_lines,
 )
 from .upsert import BatchUpserter, unique_fields
@@ -102,22 +99,14 @@ def holidays_import(
         found = {(s, st, c, d.isoformat(), y) for s, st, c, d, y in stored}
         return found & set(keys)
 
-    try:
-        positions, records = csv_with_header(
-            text_lines(stream, progress), REQUIRED, OPTIONAL, ALIASES
-        )
-        upserter = BatchUpserter(
-            model=Holiday,
-            columns=HolidayValues._fields,
-            update_fields=["name", "ibge_code"],
-            existing_keys=existing_keys,
-            report=report,
-            # raw SQL sends no signal: retire kept calendars and cached quotes
-            after_batch=lambda: cache_namespace_bump(SHIPPING_CACHE),
-        )
-        for row in parsed_rows(records, report, lambda f: parse_holiday_fields(f, positions)):
-            upserter.add(row)
-        upserter.flush()
-    except KeyboardInterrupt:
-        report.interrupted = True
-    return report
+    rows = csv_parsed(
+        text_lines(stream, progress), report, parse_holiday_fields, REQUIRED, OPTIONAL, ALIASES
+    )
+    return BatchUpserter(
+        model=Holiday,
+        columns=HolidayValues._fields,
+        update_fields=["name", "ibge_code"],
+        existing_keys=existing_keys,
+        report=report,
+        bump=SHIPPING_CACHE,  # retires kept calendars and cached quotes
+    ).add_all(rows)

@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from ..models import JobStatus, PostalImportJob, StagedImport
 from .base import FileFormatError
 from .postal_codes import postal_codes_import
-from .staging import staged_import_discard, staged_open
+from .staging import staged_import_discard, staged_report
 
 logger = logging.getLogger(__name__)
 
@@ -90,14 +90,7 @@ def _run(job: PostalImportJob) -> PostalImportJob:
     try:
         if staged is None:
             raise FileFormatError(gettext("The uploaded file is no longer kept: upload it again."))
-        with staged_open(staged) as stream:
-            report = postal_codes_import(
-                stream=stream,
-                file_format=job.file_format,
-                country=job.country or None,
-                dry_run=job.dry_run,
-                progress=progress,
-            )
+        report = staged_report(postal_codes_import, staged, job.dry_run, progress=progress)
     except (FileFormatError, OSError) as exc:
         job.status = JobStatus.FAILED
         job.error = str(exc)

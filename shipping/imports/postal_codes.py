@@ -9,11 +9,10 @@ which (`detect_format`).
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import partial
 from typing import BinaryIO
 
 from django.utils.translation import gettext
-
-from infra.cache import cache_namespace_bump
 
 from ..countries import Country, country_get, country_name, state_code_get
 from ..models import PostalCode, PostalFileFormat
@@ -28,7 +27,7 @@ from .base import (
     Progress,
     RowError,
     clean_text,
-    csv_with_header,
+    csv_parsed,
     parse_decimal,
     parsed_rows,
     text_lines,
@@ -195,26 +194,18 @@ def postal_codes_import(
                 % {"code": repr(country[:10])}
             )
     report = ImportReport(dry_run=dry_run)
-    upserter = BatchUpserter(
+    lines = text_lines(stream, progress)
+    if target is None:  # GeoNames (a CSV file's country is checked above)
+        numbered = ((number, line, "") for number, line in enumerate(lines, 1) if line.strip())
+        rows = parsed_rows(numbered, report, parse_geonames_line)
+    else:
+        rows = csv_parsed(lines, report, partial(parse_csv_fields, country=target), CSV_COLUMNS)
+    return BatchUpserter(
         model=PostalCode,
         columns=PostalCodeData._fields,
         update_fields=UPDATE_FIELDS,
         existing_keys=_existing_keys,
         report=report,
         batch_size=batch_size,
-        after_batch=lambda: cache_namespace_bump(POSTAL_CODES_CACHE),
-    )
-    lines = text_lines(stream, progress)
-    try:
-        if target is None:  # GeoNames (a CSV file's country is checked above)
-            numbered = ((number, line, "") for number, line in enumerate(lines, 1) if line.strip())
-            rows = parsed_rows(numbered, report, parse_geonames_line)
-        else:
-            positions, records = csv_with_header(lines, CSV_COLUMNS)
-            rows = parsed_rows(records, report, lambda f: parse_csv_fields(f, positions, target))
-        for row in rows:
-            upserter.add(row)
-        upserter.flush()
-    except KeyboardInterrupt:
-        report.interrupted = True
-    return report
+        bump=POSTAL_CODES_CACHE,
+    ).add_all(rows)

@@ -17,8 +17,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from infra.cache import cache_namespace_bump
-
 from ..fetch import SHIPPING_CACHE
 from ..models import MAX_ORDER_VALUE, MAX_WEIGHT, ROW_COLUMNS, ShippingRow, ShippingTable
 from ..postal import InvalidPostalCode, normalize_postal_code
@@ -177,25 +175,19 @@ def shipping_rows_import(
             found.update(table.rows.filter(initial_zipcode__in=chunk).values_list(*KEY_FIELDS))
         return found & set(keys)
 
-    try:
-        positions, records = csv_with_header(
-            text_lines(stream, progress), ROW_COLUMNS, VARIABLE_COLUMNS, ALIASES
-        )
-        upserter = BatchUpserter(
-            model=ShippingRow,
-            columns=ShippingRowValues._fields,
-            update_fields=[*UPDATE_FIELDS, *(c for c in VARIABLE_COLUMNS if c in positions)],
-            existing_keys=existing_keys,
-            report=report,
-            batch_size=batch_size,
-            # raw SQL sends no signal: retire cached quotes after each batch
-            after_batch=lambda: cache_namespace_bump(SHIPPING_CACHE),
-        )
-        for row in parsed_rows(records, report, lambda f: parse_row_fields(f, positions, table)):
-            upserter.add(row)
-        upserter.flush()
-    except KeyboardInterrupt:
-        report.interrupted = True
+    positions, records = csv_with_header(
+        text_lines(stream, progress), ROW_COLUMNS, VARIABLE_COLUMNS, ALIASES
+    )
+    BatchUpserter(
+        model=ShippingRow,
+        columns=ShippingRowValues._fields,
+        update_fields=[*UPDATE_FIELDS, *(c for c in VARIABLE_COLUMNS if c in positions)],
+        existing_keys=existing_keys,
+        report=report,
+        batch_size=batch_size,
+        bump=SHIPPING_CACHE,  # retires cached quotes
+    ).add_all(parsed_rows(records, report, lambda f: parse_row_fields(f, positions, table)))
+    if report.interrupted:
         return report
 
     if replace:

@@ -8,9 +8,9 @@ from __future__ import annotations
 import hashlib
 import logging
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import timedelta
-from typing import BinaryIO, cast
+from typing import Any, BinaryIO, cast
 
 from django.conf import settings
 from django.db import transaction
@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from infra.storage import staging_storage
 
 from ..models import JobStatus, StagedImport
-from .base import FileFormatError
+from .base import FileFormatError, ImportReport
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +34,15 @@ class StagedImportGone(FileFormatError):
 def staged_open(staged: StagedImport) -> BinaryIO:
     """The kept upload, opened for reading (OSError when it is gone)."""
     return cast(BinaryIO, staging_storage().open(staged.path, "rb"))
+
+
+def staged_report(
+    importer: Callable[..., ImportReport], staged: StagedImport, dry_run: bool, **arguments: Any
+) -> ImportReport:
+    """The report of `importer` on the kept upload, with the options it remembers (the
+    import's own arguments)."""
+    with staged_open(staged) as stream:
+        return importer(stream=stream, dry_run=dry_run, **staged.options, **arguments)
 
 
 def _digest_and_lines(chunks: Iterable[bytes]) -> tuple[str, int, int]:

@@ -18,6 +18,8 @@ from django.core.exceptions import FieldDoesNotExist
 from django.db import connection, models, transaction
 from django.utils import timezone
 
+from infra.cache import cache_namespace_bump
+
 from .base import ImportReport
 
 DEFAULT_BATCH_SIZE = 10_000
@@ -148,7 +150,8 @@ class BatchUpserter:
     Every `batch_size` lines, one transaction: `existing_keys(keys)` tells the stored keys,
     then one upsert writes the batch (nothing with `dry_run`); the timestamps the model has
     get the batch's time. Within a batch the last line of a repeated key wins (counted as an
-    update), as ON CONFLICT needs. The report counts a batch only once it commits.
+    update), as ON CONFLICT needs. The report counts a batch only once it commits; raw SQL
+    sends no signal, so each written batch bumps the cache namespace `bump` (if any).
     """
 
     model: type[models.Model]
@@ -157,7 +160,7 @@ class BatchUpserter:
     existing_keys: Callable[[list[tuple]], set[tuple]]
     report: ImportReport
     batch_size: int = DEFAULT_BATCH_SIZE
-    after_batch: Callable[[], None] | None = None
+    bump: str = ""
     _pending: dict[tuple, tuple] = field(default_factory=dict)
     _lines: int = 0
 
@@ -187,6 +190,17 @@ class BatchUpserter:
                 self.model, columns=self.columns
             )
 
+    def add_all(self, rows: Iterable[tuple]) -> ImportReport:
+        """Add every row, then write the last batch; Ctrl-C keeps the batches written and
+        marks the report interrupted."""
+        try:
+            for row in rows:
+                self.add(row)
+            self.flush()
+        except KeyboardInterrupt:
+            self.report.interrupted = True
+        return self.report
+
     def add(self, row: tuple) -> None:
         self._pending[self.key(row)] = row
         self._lines += 1
@@ -206,8 +220,8 @@ class BatchUpserter:
         self.report.updated += self._lines - created
         self._pending = {}
         self._lines = 0
-        if self.after_batch is not None and not self.report.dry_run:
-            self.after_batch()
+        if self.bump and not self.report.dry_run:
+            cache_namespace_bump(self.bump)
 
     def _write(self, rows: list[tuple]) -> None:
         now = timezone.now()
