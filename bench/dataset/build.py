@@ -170,6 +170,9 @@ def build(*, size: Size = FULL, seed: int = SEED, stdout=None) -> dict:
             top_share = {} if on_top is None else {"on_top": on_top, "top": top}
             timed(label, step, total=total, rng=rng, customers=customers, **top_share)
         marker_write(fingerprint(size=size, seed=seed))
+    if connection.vendor == "postgresql":  # planner statistics, as autovacuum keeps them
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
     # Bulk inserts send no signals: refresh the cached reads ourselves.
     cache_namespace_bump(CATEGORY_CACHE)
     cache_namespace_bump(PRICE_RULE_CACHE)
