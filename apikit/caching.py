@@ -17,8 +17,10 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.signals import setting_changed
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.http.response import HttpResponseBase
+from django.urls import Resolver404, resolve
 
 from infra.cache import cache_is_local, namespace_versions, recording, still_current
 
@@ -64,6 +66,7 @@ class RenderedAnswer:
     # Versions of single records the answer shows (a product's): checked before it is reused.
     dependencies: tuple[tuple[str, int], ...] = ()
     release: str = ""  # settings.RELEASE that rendered it, sent as X-Release
+    allow: str = ""  # the rendering view's Allow header
 
     def seconds_left(self, now: float) -> int:
         if self.valid_until is None:
@@ -86,6 +89,8 @@ class RenderedAnswer:
                 response = HttpResponse(self.body, content_type="application/json", headers=headers)
         if self.release:
             response["X-Release"] = self.release
+        if self.allow:
+            response["Allow"] = self.allow
         response.rendered_answer = self  # type: ignore[attr-defined]  # read by cached_answers
         return response
 
@@ -191,6 +196,71 @@ def _remember_shown(digest: bytes, records: tuple[str, ...]) -> None:
     _SHOWN[digest] = tuple(map(sys.intern, records))
 
 
+@dataclass(frozen=True)
+class AnswerPolicy:
+    """How `cached_answers` keys a view's answers (read by `early_answers` too)."""
+
+    namespaces: tuple[str, ...]
+    settings_names: tuple[str, ...] = ()
+    read_only_post: bool = False
+
+
+@dataclass
+class _Lookup:
+    key: str
+    digest: bytes
+    shown: tuple[str, ...]
+    now: float
+
+
+def _lookup(request: HttpRequest, policy: AnswerPolicy) -> _Lookup | None:
+    """The request's answer key (None: not an answer kept for it)."""
+    body = b""
+    if request.method == "POST" and policy.read_only_post:
+        if not 0 < _body_length(request) <= MAX_CACHED_BODY:
+            return None
+        # the media type decides whether the view parses the body at all
+        body = request.META.get("CONTENT_TYPE", "").encode() + b"\0" + request.body
+    elif request.method not in ("GET", "HEAD") or _body_length(request):
+        return None
+    if not _accepts_json(request):
+        return None
+    # The Host header was validated against ALLOWED_HOSTS by CommonMiddleware.
+    host = request.META.get("HTTP_HOST") or request.get_host()
+    # the raw query string: two spellings of one query are two keys, each answered right
+    url = f"{request.scheme}://{host}{request.path}?{request.META.get('QUERY_STRING', '')}"
+    if policy.settings_names:
+        url += repr([getattr(settings, name) for name in policy.settings_names])
+    digest = hashlib.blake2b(url.encode() + b"\0" + body, digest_size=16).digest()
+    # the records this URL's last answer showed: read in the same cache call
+    shown = _SHOWN.get(digest, ())
+    names = (*policy.namespaces, *shown)
+    versions = ".".join(map(str, namespace_versions(names)[: len(policy.namespaces)]))
+    key = _ANSWER_KEY.format(release=settings.RELEASE, versions=versions, digest=digest.hex())
+    return _Lookup(key, digest, shown, time.time())
+
+
+def _kept_answer(request: HttpRequest, lookup: _Lookup) -> HttpResponse | None:
+    """The kept answer to the request, if any is still good."""
+    recent = _recent_answers()
+    answer = recent.get(lookup.key, lookup.now) if recent else None
+    if answer is None:
+        answer = cache.get(lookup.key)
+        if answer is not None and recent:
+            recent.put(lookup.key, answer, lookup.now)
+    if (
+        answer is None
+        or (answer.valid_until is not None and answer.valid_until <= lookup.now)
+        or not still_current(dict(answer.dependencies))
+    ):
+        return None
+    if len(lookup.shown) != len(answer.dependencies):  # rendered by another process
+        _remember_shown(lookup.digest, tuple(name for name, _ in answer.dependencies))
+    response = answer.response(request, lookup.now)
+    response["X-Cache"] = "hit"
+    return response
+
+
 def cached_answers(
     view: Callable[..., HttpResponseBase],
     *,
@@ -202,62 +272,72 @@ def cached_answers(
     absolute URL, the values of `settings_names` and the versions of `namespaces`; the
     records the view read (`depend_on`) are checked before reuse. With `read_only_post`, a
     POST that only computes is stored under its body too."""
+    policy = AnswerPolicy(namespaces, settings_names, read_only_post)
 
     @functools.wraps(view)
     def serve(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        body = b""
-        if request.method == "POST" and read_only_post:
-            if not 0 < _body_length(request) <= MAX_CACHED_BODY:
-                return view(request, *args, **kwargs)
-            # the media type decides whether the view parses the body at all
-            body = request.META.get("CONTENT_TYPE", "").encode() + b"\0" + request.body
-        elif request.method not in ("GET", "HEAD") or _body_length(request):
+        lookup = getattr(request, "answer_lookup", None) or _lookup(request, policy)
+        if lookup is None:
             return view(request, *args, **kwargs)
-        if not _accepts_json(request):
-            return view(request, *args, **kwargs)
-        # The Host header was validated against ALLOWED_HOSTS by CommonMiddleware.
-        host = request.META.get("HTTP_HOST") or request.get_host()
-        # the raw query string: two spellings of one query are two keys, each answered right
-        url = f"{request.scheme}://{host}{request.path}?{request.META.get('QUERY_STRING', '')}"
-        if settings_names:
-            url += repr([getattr(settings, name) for name in settings_names])
-        raw_digest = hashlib.blake2b(url.encode() + b"\0" + body, digest_size=16).digest()
-        digest = raw_digest.hex()
-        # the records this URL's last answer showed: read in the same cache call
-        shown = _SHOWN.get(raw_digest, ())
-        versions = ".".join(map(str, namespace_versions((*namespaces, *shown))[: len(namespaces)]))
-        key = _ANSWER_KEY.format(release=settings.RELEASE, versions=versions, digest=digest)
-        now = time.time()
-        recent = _recent_answers()
-        answer = recent.get(key, now) if recent else None
-        if answer is None:
-            answer = cache.get(key)
-            if answer is not None and recent:
-                recent.put(key, answer, now)
-        if (
-            answer is not None
-            and (answer.valid_until is None or answer.valid_until > now)
-            and still_current(dict(answer.dependencies))
-        ):
-            if len(shown) != len(answer.dependencies):  # rendered by another process
-                _remember_shown(raw_digest, tuple(name for name, _ in answer.dependencies))
-            response = answer.response(request, now)
-            response["X-Cache"] = "hit"
-            return response
+        if not hasattr(request, "answer_lookup"):  # early_answers did not look already
+            kept = _kept_answer(request, lookup)
+            if kept is not None:
+                return kept
         with recording() as recorded:
             response = view(request, *args, **kwargs)
         response["X-Cache"] = "miss"
         answer = getattr(response, "rendered_answer", None)
         if answer is not None:
-            answer = replace(answer, dependencies=tuple(recorded.items()))
-            _remember_shown(raw_digest, tuple(recorded))
+            dependencies = tuple(recorded.items())
+            answer = replace(answer, dependencies=dependencies, allow=response.get("Allow", ""))
+            _remember_shown(lookup.digest, tuple(recorded))
             timeout = settings.PUBLIC_CACHE_SECONDS
             if answer.valid_until is not None:
-                timeout = min(timeout, math.floor(answer.valid_until - now))
+                timeout = min(timeout, math.floor(answer.valid_until - lookup.now))
             if timeout > 0:
-                cache.set(key, answer, timeout=timeout)
+                cache.set(lookup.key, answer, timeout=timeout)
+                recent = _recent_answers()
                 if recent:
-                    recent.put(key, answer, now)
+                    recent.put(lookup.key, answer, lookup.now)
         return response
 
+    serve.answer_policy = policy  # type: ignore[attr-defined]  # read by early_answers
     return serve
+
+
+@functools.lru_cache(maxsize=4096)
+def _policy_of(path_info: str) -> AnswerPolicy | None:
+    """The answer policy of the view serving `path_info` (None: no kept answers)."""
+    try:
+        return getattr(resolve(path_info).func, "answer_policy", None)
+    except Resolver404:
+        return None
+
+
+def _urls_changed(*, setting: str, **kwargs: Any) -> None:
+    if setting == "ROOT_URLCONF":
+        _policy_of.cache_clear()
+
+
+setting_changed.connect(_urls_changed)
+
+
+def early_answers(get_response: Callable[[HttpRequest], HttpResponseBase]) -> Callable:
+    """Middleware: a kept answer to a GET, served before the middleware below this one
+    (sessions, the admin's language, CSRF, authentication, messages): they add nothing to a
+    public answer but its length and X-Frame-Options (tests/storefront/test_caching.py)."""
+
+    def middleware(request: HttpRequest) -> HttpResponseBase:
+        if request.method in ("GET", "HEAD"):
+            policy = _policy_of(request.path_info)
+            lookup = _lookup(request, policy) if policy is not None else None
+            if lookup is not None:
+                kept = _kept_answer(request, lookup)
+                if kept is not None:
+                    kept["Content-Length"] = str(len(kept.content))
+                    kept.setdefault("X-Frame-Options", settings.X_FRAME_OPTIONS.upper())
+                    return kept
+                request.answer_lookup = lookup  # type: ignore[attr-defined]  # for serve
+        return get_response(request)
+
+    return middleware

@@ -82,6 +82,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
+    # Kept public answers leave here (docs/decisions.md, issue 19): what follows is per user.
+    "apikit.caching.early_answers",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The admin's language: after sessions, before common.
     "storefront.admin_locale.AdminLocaleMiddleware",
