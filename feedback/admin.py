@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.utils.text import Truncator
-from django.utils.translation import gettext, ngettext_lazy
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from infra.admin import (
@@ -81,18 +81,6 @@ class ReviewMediaInline(admin.TabularInline):
         return thumbnail(media.image if media.pk else None, height=80)
 
 
-def moderation_action(description, message, set_active):
-    """Approve or hide: `set_active(queryset)` returns how many records changed, `message`
-    reports that count."""
-
-    @admin.action(description=description)
-    def action(self, request, queryset):
-        count = set_active(queryset)
-        self.message_user(request, message % {"count": count}, messages.SUCCESS)
-
-    return action
-
-
 class ModerationAdmin(admin.ModelAdmin):
     list_per_page = 50
     ordering = ("active", "-created_at", "-id")
@@ -118,16 +106,17 @@ class ReviewModerationAdmin(ModerationAdmin):
     def short_comment(self, review) -> str:
         return truncated(review.comment)
 
-    approve = moderation_action(
-        _("Approve selected reviews (show them in the store)"),
-        ngettext_lazy("%(count)d review approved.", "%(count)d reviews approved.", "count"),
-        lambda reviews: reviews_set_active(reviews=reviews, active=True),
-    )
-    hide = moderation_action(
-        _("Hide selected reviews"),
-        ngettext_lazy("%(count)d review hidden.", "%(count)d reviews hidden.", "count"),
-        lambda reviews: reviews_set_active(reviews=reviews, active=False),
-    )
+    @admin.action(description=_("Approve selected reviews (show them in the store)"))
+    def approve(self, request, queryset):
+        count = reviews_set_active(reviews=queryset, active=True)
+        message = ngettext("%(count)d review approved.", "%(count)d reviews approved.", count)
+        self.message_user(request, message % {"count": count}, messages.SUCCESS)
+
+    @admin.action(description=_("Hide selected reviews"))
+    def hide(self, request, queryset):
+        count = reviews_set_active(reviews=queryset, active=False)
+        message = ngettext("%(count)d review hidden.", "%(count)d reviews hidden.", count)
+        self.message_user(request, message % {"count": count}, messages.SUCCESS)
 
 
 @admin.register(ProductReview)
@@ -333,16 +322,17 @@ class CommentAdmin(OwnPagesMixin, ModerationAdmin):
             '<a class="button" href="{}">{}</a>', f"{url}?{filters}" if filters else url, _("Reply")
         )
 
-    approve = moderation_action(
-        _("Approve selected comments (show them in the store)"),
-        ngettext_lazy("%(count)d comment approved.", "%(count)d comments approved.", "count"),
-        lambda comments: comments_set_active(comments=comments, active=True),
-    )
-    hide = moderation_action(
-        _("Hide selected comments"),
-        ngettext_lazy("%(count)d comment hidden.", "%(count)d comments hidden.", "count"),
-        lambda comments: comments_set_active(comments=comments, active=False),
-    )
+    @admin.action(description=_("Approve selected comments (show them in the store)"))
+    def approve(self, request, queryset):
+        count = comments_set_active(comments=queryset, active=True)
+        message = ngettext("%(count)d comment approved.", "%(count)d comments approved.", count)
+        self.message_user(request, message % {"count": count}, messages.SUCCESS)
+
+    @admin.action(description=_("Hide selected comments"))
+    def hide(self, request, queryset):
+        count = comments_set_active(comments=queryset, active=False)
+        message = ngettext("%(count)d comment hidden.", "%(count)d comments hidden.", count)
+        self.message_user(request, message % {"count": count}, messages.SUCCESS)
 
     own_pages = (("<path:object_id>/reply/", "reply_view", "reply"),)
 
