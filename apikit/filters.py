@@ -1,9 +1,9 @@
 """Filtering, ordering and sparse fields of the lists (DESIGN §5), as DRF filter backends.
 
 A list's `FilterSet` (``<app>/api/filters.py``) names its filterable API names in
-``Meta.fields`` order, each a typed filter on an ORM path (declared, or ``Meta.model``'s
-field); the view sets ``filterset_class``, ``ordering_fields`` (API name -> ORM path) and
-``ordering``.
+``Meta.fields`` order, each a typed filter on an ORM path (declared, or the ``Meta.model``
+field its camelCase name spells: ``createdAt`` is ``created_at``); the view sets
+``filterset_class``, ``ordering_fields`` (API name -> ORM path, `orm_paths`) and ``ordering``.
 """
 
 from __future__ import annotations
@@ -44,6 +44,14 @@ MAX_STR_LENGTH, MAX_ORDER_FIELDS = 255, 5
 INTEGER = re.compile(r"[+-]?[0-9]{1,20}")
 DECIMAL = re.compile(r"[+-]?(?:[0-9]{1,18}(?:\.[0-9]{0,10})?|\.[0-9]{1,10})")
 DATE_TIME = "an ISO 8601 date-time (e.g. 2026-01-31T12:00:00-03:00) or a date"
+
+
+def orm_path(api_name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", api_name).lower()
+
+
+def orm_paths(*api_names: str) -> dict[str, str]:
+    return {name: orm_path(name) for name in api_names}
 
 
 class InvalidValue(Exception):
@@ -203,10 +211,10 @@ class FilterSet:
         cls.filters = {}
         for name in cls.Meta.fields:  # a wrong declaration fails at import
             if name not in declared:
-                field = cls.Meta.model._meta.get_field(name)
+                field = cls.Meta.model._meta.get_field(orm_path(name))
                 declared[name] = MODEL_FIELDS.get(field.get_internal_type(), NumberFilter)()
             cls.filters[name] = declared[name]
-            declared[name].field_name = declared[name].field_name or name
+            declared[name].field_name = declared[name].field_name or orm_path(name)
 
     def __init__(self, data: dict[str, Any], queryset: QuerySet) -> None:
         self.data, self.queryset = data, queryset

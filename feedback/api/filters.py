@@ -3,7 +3,7 @@ reveal what the masking hides)."""
 
 from django.db.models import Q
 
-from apikit.filters import BooleanFilter, DateTimeFilter, FilterSet, NumberFilter
+from apikit.filters import FilterSet, NumberFilter
 
 from ..models import Comment, ProductReview, SalesChannelReview
 
@@ -16,9 +16,7 @@ class MaskedCustomerFilter(NumberFilter):
 
 
 class SalesChannelReviewFilter(FilterSet):
-    customerId = MaskedCustomerFilter(field_name="customer_id")
-    createdAt = DateTimeFilter(field_name="created_at")
-    updatedAt = DateTimeFilter(field_name="updated_at")
+    customerId = MaskedCustomerFilter()
 
     class Meta:
         model = SalesChannelReview
@@ -26,22 +24,14 @@ class SalesChannelReviewFilter(FilterSet):
 
 
 class ProductReviewFilter(SalesChannelReviewFilter):
-    productId = NumberFilter(field_name="product_id")
-
     class Meta:
         model = ProductReview
         fields = ("id", "productId", "customerId", "score", "recommended", "createdAt", "updatedAt")
 
 
 class CommentFilter(FilterSet):
-    productId = NumberFilter(field_name="product_id")
     parentCommentId = NumberFilter(field_name="parent_id")
-    customerId = NumberFilter(field_name="customer_id")
-    userId = NumberFilter(field_name="user_id")
-    replyByUser = BooleanFilter(field_name="reply_by_user")
-    totalReplies = NumberFilter(field_name="total_replies")
-    createdAt = DateTimeFilter(field_name="created_at")
-    updatedAt = DateTimeFilter(field_name="updated_at")
+    totalReplies = NumberFilter()  # an annotation (feedback.selectors)
 
     class Meta:
         model = Comment

@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apikit.errors import ErrorCode, not_found
+from apikit.filters import orm_paths
 from apikit.generics import EnvelopedPagination, ListView
 from apikit.parsers import valid_data
 from apikit.paths import path_id
@@ -35,8 +36,7 @@ from .serializers import (
     SalesChannelReviewSerializer,
 )
 
-REVIEW_ORDER = {"id": "id", "score": "score", "recommended": "recommended"}
-REVIEW_ORDER |= {"createdAt": "created_at", "updatedAt": "updated_at"}
+REVIEW_ORDER = orm_paths("id", "score", "recommended", "createdAt", "updatedAt")
 
 
 @extend_schema_view(get=sales_channel_review_list_schema)
@@ -54,7 +54,7 @@ class SalesChannelReviewListView(ListView):
 class ProductReviewListView(ListView):
     serializer_class = ProductReviewSerializer
     filterset_class = ProductReviewFilter
-    ordering_fields = {"id": "id", "productId": "product_id", **REVIEW_ORDER}
+    ordering_fields = orm_paths("id", "productId", *REVIEW_ORDER)
     pagination_class = EnvelopedPagination
 
     def get_queryset(self) -> Any:
@@ -70,9 +70,9 @@ class ProductReviewListView(ListView):
 class CommentListView(ListView):
     serializer_class = CommentSerializer
     filterset_class = CommentFilter
-    ordering_fields = {"id": "id", "productId": "product_id", "replyByUser": "reply_by_user"}
-    ordering_fields |= {"totalReplies": "total_replies"}
-    ordering_fields |= {"createdAt": "created_at", "updatedAt": "updated_at"}
+    ordering_fields = orm_paths(
+        "id", "productId", "replyByUser", "totalReplies", "createdAt", "updatedAt"
+    )
 
     def get_queryset(self) -> Any:
         return comments_public()

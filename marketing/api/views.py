@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from apikit.caching import conditional_response
 from apikit.errors import ErrorCode, not_found
+from apikit.filters import orm_paths
 from apikit.generics import ListPagination, ListView
 from apikit.parsers import valid_params
 from apikit.querystring import json_or_nested, query_items, string_list
@@ -108,9 +109,9 @@ class UpsellView(ListView):
     queryset = Upsell.objects.all()
     serializer_class = UpsellSerializer
     filterset_class = UpsellFilter
-    ordering_fields = {"id": "id", "priority": "priority", "quantity": "quantity"}
-    ordering_fields |= {"displayTitle": "display_title", "productId": "product_id"}
-    ordering_fields |= {"createdAt": "created_at", "updatedAt": "updated_at"}
+    ordering_fields = orm_paths(
+        "id", "priority", "quantity", "displayTitle", "productId", "createdAt", "updatedAt"
+    )
     ordering = ("-priority",)
     pagination_class = CandidatePagination
 

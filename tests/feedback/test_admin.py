@@ -81,8 +81,12 @@ def test_bulk_approve_and_hide(staff_client, model, factory, manager):
     url = reverse(f"admin:feedback_{model}_changelist")
     selected = [r.pk for r in records[:2]]
 
-    staff_client.post(url, {"action": "approve", "_selected_action": selected})
+    response = staff_client.post(
+        url, {"action": "approve", "_selected_action": selected}, follow=True
+    )
     assert set(manager.filter(active=True).values_list("pk", flat=True)) == set(selected)
+    reports = [(m.level_tag, str(m)) for m in response.context["messages"]]
+    assert len(reports) == 1 and reports[0][0] == "success" and reports[0][1].startswith("2 ")
 
     staff_client.post(url, {"action": "hide", "_selected_action": selected})
     assert not manager.filter(active=True).exists()

@@ -10,7 +10,7 @@ import pytest
 from django.core.exceptions import FieldDoesNotExist
 from rest_framework.test import APIClient
 
-from apikit.filters import FilterSet
+from apikit.filters import DateTimeFilter, FilterSet
 from storefront.models import Customer, PaymentOption
 from tests.storefront.factories import CustomerFactory
 from tests.storefront.query_urls import CustomerFilter
@@ -71,6 +71,16 @@ def test_no_parameters_give_the_first_ten_newest_first():
 def test_unrelated_parameters_are_ignored():
     make_customers(2)
     assert page("utm_source=x&page[x=1") == page("")
+
+
+def test_a_camel_case_name_filters_the_model_field_it_spells():
+    class Camel(FilterSet):
+        class Meta:
+            model = Customer
+            fields = ("lastLogin",)
+
+    assert type(Camel.filters["lastLogin"]) is DateTimeFilter
+    assert Camel.filters["lastLogin"].field_name == "last_login"
 
 
 def test_filterset_fields_must_exist_on_the_model():
