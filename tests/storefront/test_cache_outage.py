@@ -55,6 +55,9 @@ def hung_redis():
 def hung_cache(hung_redis):
     """The default cache is a Redis that never answers (db 11: never a shared one)."""
     with override_settings(CACHES=breaker_cache_settings(hung_redis.url(db=11))):
+        # breakers are per server and process-wide: an earlier test's server on the same port
+        # may have left this one open (then its opening is not logged again)
+        cache.breaker.reset()
         yield hung_redis
 
 
