@@ -225,7 +225,8 @@ def _lookup(request: HttpRequest, policy: AnswerPolicy) -> _Lookup | None:
         return None
     if not _accepts_json(request):
         return None
-    # The Host header was validated against ALLOWED_HOSTS by CommonMiddleware.
+    # Not validated yet in early_answers: an unlisted Host finds no answer (only requests that
+    # passed CommonMiddleware's ALLOWED_HOSTS check stored one) and is refused below.
     host = request.META.get("HTTP_HOST") or request.get_host()
     # the raw query string: two spellings of one query are two keys, each answered right
     url = f"{request.scheme}://{host}{request.path}?{request.META.get('QUERY_STRING', '')}"
@@ -276,10 +277,11 @@ def cached_answers(
 
     @functools.wraps(view)
     def serve(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        lookup = getattr(request, "answer_lookup", None) or _lookup(request, policy)
+        lookup = getattr(request, "answer_lookup", None)  # early_answers looked already
         if lookup is None:
-            return view(request, *args, **kwargs)
-        if not hasattr(request, "answer_lookup"):  # early_answers did not look already
+            lookup = _lookup(request, policy)
+            if lookup is None:
+                return view(request, *args, **kwargs)
             kept = _kept_answer(request, lookup)
             if kept is not None:
                 return kept

@@ -100,3 +100,13 @@ def test_a_hit_runs_none_of_the_per_user_middleware(api_client, urls, monkeypatc
 
     assert api_client.get(urls["reviews"])["X-Cache"] == "hit"
     assert len(calls) == 1  # the session middleware never saw the hit
+
+
+def test_a_kept_answer_is_never_served_to_an_unlisted_host(api_client, urls):
+    assert api_client.get(urls["zipcode"])["X-Cache"] == "miss"
+    assert api_client.get(urls["zipcode"])["X-Cache"] == "hit"
+
+    refused = api_client.get(urls["zipcode"], HTTP_HOST="evil.example")
+
+    assert refused.status_code == 400 and "X-Cache" not in refused
+    assert refused.json()["status"] is False
