@@ -201,20 +201,6 @@ def parsed_rows(
             yield row
 
 
-def csv_parsed(
-    lines: Iterable[str],
-    report: ImportReport,
-    parse: Callable[[list[str], dict[str, int]], R],
-    required: Sequence[str],
-    optional: Iterable[str] = (),
-    aliases: Mapping[str, str] | None = None,
-) -> Iterator[R]:
-    """`parsed_rows` of a CSV file with a header (`csv_with_header`, read once iterating
-    starts), each record parsed by `parse(fields, positions)`."""
-    positions, records = csv_with_header(lines, required, optional, aliases)
-    yield from parsed_rows(records, report, lambda fields: parse(fields, positions))
-
-
 def clean_text(value: str, *, name: str, max_length: int) -> str:
     """A plain-text field: trimmed, at most max_length characters, no control characters."""
     value = (value or "").strip()

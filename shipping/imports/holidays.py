@@ -9,7 +9,8 @@ for reference). The scope follows the place given; a line with a stored holiday'
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import BinaryIO, NamedTuple
+from functools import partial
+from typing import BinaryIO
 
 from ..countries import state_code_get
 from ..fetch import SHIPPING_CACHE
@@ -19,7 +20,8 @@ from .base import (
     Progress,
     RowError,
     clean_text,
-    csv_parsed,
+    csv_with_header,
+    parsed_rows,
     text_lines,
 )
 from .upsert import BatchUpserter, unique_fields
@@ -27,20 +29,9 @@ from .upsert import BatchUpserter, unique_fields
 REQUIRED = ("name", "date")
 OPTIONAL = ("yearly", "state_code", "city", "ibge_code")
 ALIASES = {"statecode": "state_code", "state": "state_code", "ibgecode": "ibge_code"}
-KEY_FIELDS = unique_fields(Holiday)
+KEY_FIELDS = unique_fields(Holiday)  # scope, state_code, city, date (ISO), yearly
+COLUMNS = (*KEY_FIELDS, "name", "ibge_code")  # a parsed line's values, in database form
 YES, NO = {"", "1", "true", "yes", "y", "sim", "s"}, {"0", "false", "no", "n", "não", "nao"}
-
-
-class HolidayValues(NamedTuple):
-    """One parsed line: the Holiday columns the import writes, in database form."""
-
-    scope: str
-    state_code: str
-    city: str
-    date: str  # ISO
-    yearly: bool
-    name: str
-    ibge_code: str
 
 
 def _date(value: str) -> date:
@@ -53,7 +44,7 @@ def _date(value: str) -> date:
     raise RowError(f"date {value[:20]!r} is not a date (2027-01-25 or 25/01/2027)")
 
 
-def parse_holiday_fields(fields: list[str], positions: dict[str, int]) -> HolidayValues:
+def parse_holiday_fields(fields: list[str], positions: dict[str, int]) -> tuple:
     """A holiday from one CSV record; RowError with the reason otherwise."""
     needed = max(positions.values()) + 1
     if len(fields) < needed:
@@ -77,15 +68,8 @@ def parse_holiday_fields(fields: list[str], positions: dict[str, int]) -> Holida
     elif city:
         raise RowError("a city needs its state_code")
     scope = HolidayScope.CITY if city else HolidayScope.STATE if state else HolidayScope.NATIONAL
-    return HolidayValues(
-        scope=scope.value,
-        state_code=state,
-        city=city,
-        date=_date(value["date"]).isoformat(),
-        yearly=yearly in YES,
-        name=name,
-        ibge_code=ibge_code if city else "",
-    )
+    date_iso = _date(value["date"]).isoformat()
+    return (scope.value, state, city, date_iso, yearly in YES, name, ibge_code if city else "")
 
 
 def holidays_import(
@@ -99,12 +83,11 @@ def holidays_import(
         found = {(s, st, c, d.isoformat(), y) for s, st, c, d, y in stored}
         return found & set(keys)
 
-    rows = csv_parsed(
-        text_lines(stream, progress), report, parse_holiday_fields, REQUIRED, OPTIONAL, ALIASES
-    )
+    positions, records = csv_with_header(text_lines(stream, progress), REQUIRED, OPTIONAL, ALIASES)
+    rows = parsed_rows(records, report, partial(parse_holiday_fields, positions=positions))
     return BatchUpserter(
         model=Holiday,
-        columns=HolidayValues._fields,
+        columns=COLUMNS,
         update_fields=["name", "ibge_code"],
         existing_keys=existing_keys,
         report=report,

@@ -27,7 +27,7 @@ from .base import (
     Progress,
     RowError,
     clean_text,
-    csv_parsed,
+    csv_with_header,
     parse_decimal,
     parsed_rows,
     text_lines,
@@ -161,10 +161,6 @@ def detect_format(stream: BinaryIO) -> str:
         stream.seek(0)
 
 
-def _existing_keys(keys: list[tuple]) -> set[tuple]:
-    return stored_keys(PostalCode, key_fields=KEY_FIELDS, keys=keys)
-
-
 def postal_codes_import(
     *,
     stream: BinaryIO,
@@ -199,12 +195,15 @@ def postal_codes_import(
         numbered = ((number, line, "") for number, line in enumerate(lines, 1) if line.strip())
         rows = parsed_rows(numbered, report, parse_geonames_line)
     else:
-        rows = csv_parsed(lines, report, partial(parse_csv_fields, country=target), CSV_COLUMNS)
+        positions, records = csv_with_header(lines, CSV_COLUMNS)
+        rows = parsed_rows(
+            records, report, partial(parse_csv_fields, positions=positions, country=target)
+        )
     return BatchUpserter(
         model=PostalCode,
         columns=PostalCodeData._fields,
         update_fields=UPDATE_FIELDS,
-        existing_keys=_existing_keys,
+        existing_keys=partial(stored_keys, PostalCode),
         report=report,
         batch_size=batch_size,
         bump=POSTAL_CODES_CACHE,

@@ -11,7 +11,7 @@ rejected (a bad file never empties a table).
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import BinaryIO, NamedTuple
+from typing import BinaryIO
 
 from django.db import transaction
 from django.utils import timezone
@@ -32,13 +32,12 @@ from .base import (
 )
 from .upsert import DEFAULT_BATCH_SIZE, BatchUpserter, chunked, query_params_limit, unique_fields
 
-MAX_MONEY = Decimal("9999999999.99")
 # Optional columns (the row's variables): name -> (decimal places, maximum).
 VARIABLE_COLUMNS = {
-    "extra_kg_value": (2, MAX_MONEY),
+    "extra_kg_value": (2, MAX_ORDER_VALUE),
     "extra_kg_threshold": (3, MAX_WEIGHT),
     "order_value_percentage": (2, Decimal("100")),
-    "fixed_fee": (2, MAX_MONEY),
+    "fixed_fee": (2, MAX_ORDER_VALUE),
 }
 ALIASES = {
     **{column.replace("_", ""): column for column in ROW_COLUMNS},  # camelCase, lowered
@@ -49,26 +48,9 @@ ALIASES = {
 }
 
 
-class ShippingRowValues(NamedTuple):
-    """One parsed line: the ShippingRow columns the import writes, in database form."""
-
-    table: int  # the table's id
-    initial_zipcode: str
-    final_zipcode: str
-    initial_weight: Decimal
-    final_weight: Decimal
-    initial_price: Decimal
-    final_price: Decimal
-    shipping_value: Decimal
-    begin_shipping_time: int
-    end_shipping_time: int
-    # Variables: 0 when the file has no such column (and then an update leaves them be).
-    extra_kg_value: Decimal
-    extra_kg_threshold: Decimal
-    order_value_percentage: Decimal
-    fixed_fee: Decimal
-
-
+# A parsed line's values, in database form: the table's id, then the file's columns (a
+# variable 0 when the file has no such column, and then an update leaves it be).
+COLUMNS = ("table", *ROW_COLUMNS, *VARIABLE_COLUMNS)
 KEY_FIELDS = unique_fields(ShippingRow)  # the table and the three ranges
 UPDATE_FIELDS = ["shipping_value", "begin_shipping_time", "end_shipping_time"]
 MAX_DAYS = 32767
@@ -99,9 +81,7 @@ def _range(
     )
 
 
-def parse_row_fields(
-    fields: list[str], positions: dict[str, int], table: ShippingTable
-) -> ShippingRowValues:
+def parse_row_fields(fields: list[str], positions: dict[str, int], table: ShippingTable) -> tuple:
     """A row of `table` from one CSV record; RowError with the reason otherwise."""
     needed = max(positions.values()) + 1
     if len(fields) < needed:
@@ -122,7 +102,7 @@ def parse_row_fields(
             ) from None
     weights = _range(value, "initial_weight", "final_weight", 3, MAX_WEIGHT)
     prices = _range(value, "initial_price", "final_price", 2, MAX_ORDER_VALUE)
-    shipping_value = _amount(value, "shipping_value", 2, MAX_MONEY)
+    shipping_value = _amount(value, "shipping_value", 2, MAX_ORDER_VALUE)
     days = tuple(
         parse_int(value[column], name=column, minimum=0, maximum=MAX_DAYS)
         for column in ("begin_shipping_time", "end_shipping_time")
@@ -139,19 +119,7 @@ def parse_row_fields(
         column: _amount(value, column, places, maximum, NO_VARIABLE)
         for column, (places, maximum) in VARIABLE_COLUMNS.items()
     }
-    return ShippingRowValues(
-        table=table.pk,
-        initial_zipcode=zipcodes[0],
-        final_zipcode=zipcodes[1],
-        initial_weight=weights[0],
-        final_weight=weights[1],
-        initial_price=prices[0],
-        final_price=prices[1],
-        shipping_value=shipping_value,
-        begin_shipping_time=days[0],
-        end_shipping_time=days[1],
-        **variables,
-    )
+    return (table.pk, *zipcodes, *weights, *prices, shipping_value, *days, *variables.values())
 
 
 def shipping_rows_import(
@@ -180,7 +148,7 @@ def shipping_rows_import(
     )
     BatchUpserter(
         model=ShippingRow,
-        columns=ShippingRowValues._fields,
+        columns=COLUMNS,
         update_fields=[*UPDATE_FIELDS, *(c for c in VARIABLE_COLUMNS if c in positions)],
         existing_keys=existing_keys,
         report=report,
