@@ -56,60 +56,21 @@ def unique_fields(model: type[models.Model]) -> list[str]:
     return list(key.fields)
 
 
-def upsert_sql(
-    model: type[models.Model],
-    *,
-    constants: Sequence[str] = (),
-    columns: Sequence[str],
-    unique_fields: Sequence[str],
-    update_fields: Sequence[str],
-    source_table: str = "",
-) -> str:
-    """`INSERT ... ON CONFLICT (unique_fields) DO UPDATE SET update_fields` (field names).
-
-    Parameters: one for each of `constants`, then one for each of `columns`; with
-    `source_table`, only the constants, the columns being read from that table.
-    """
-    quote = connection.ops.quote_name
-    meta = model._meta
-
-    def column(name: str) -> str:
-        return quote(column_name(model, name))
-
-    if source_table:
-        values = "%s, " * len(constants) + ", ".join(column(name) for name in columns)
-        source = f"SELECT {values} FROM {quote(source_table)}"  # noqa: S608
-    else:
-        source = f"VALUES ({', '.join(['%s'] * (len(constants) + len(columns)))})"
-    updates = ", ".join(f"{column(name)} = EXCLUDED.{column(name)}" for name in update_fields)
-    return (
-        f"INSERT INTO {quote(meta.db_table)} "
-        f"({', '.join(column(name) for name in (*constants, *columns))}) {source} "
-        f"ON CONFLICT ({', '.join(column(name) for name in unique_fields)}) "
-        f"DO UPDATE SET {updates}"
-    )
-
-
-def stored_keys(
-    model: type[models.Model],
-    *,
-    key_fields: Sequence[str],
-    keys: Iterable[tuple],
-) -> set[tuple]:
-    """Which of `keys` (values of `key_fields`, text or integer columns) are stored.
+def stored_keys(model: type[models.Model], keys: Iterable[tuple]) -> set[tuple]:
+    """Which of `keys` (values of the `unique_fields`, text or integer columns) are stored.
 
     Keys are grouped by all their fields but the last, whose values are one IN list per
     group (PostgreSQL: one array parameter through `unnest`, which parses and plans far
     faster than ten thousand literals or `= ANY(%s)`), served by the unique index.
     """
     quote = connection.ops.quote_name
-    meta = model._meta
+    key_fields = unique_fields(model)
     *prefix, last = (quote(column_name(model, name)) for name in key_fields)
     last_type = column_field(model, key_fields[-1]).db_type(connection)
     groups: dict[tuple, list] = {}
     for key in keys:
         groups.setdefault(key[:-1], []).append(key[-1])
-    select = f"SELECT {last} FROM {quote(meta.db_table)} WHERE "  # noqa: S608
+    select = f"SELECT {last} FROM {quote(model._meta.db_table)} WHERE "  # noqa: S608
     select += "".join(f"{name} = %s AND " for name in prefix)
     found: set[tuple] = set()
     with connection.cursor() as cursor:
@@ -127,20 +88,6 @@ def stored_keys(
                 cursor.execute(sql, params)
                 found.update((*head, value) for (value,) in cursor.fetchall())
     return found
-
-
-def staging_sql(model: type[models.Model], *, columns: Sequence[str]) -> tuple[str, str, str]:
-    """PostgreSQL: the SQL that creates, fills (COPY) and drops the temporary batch table."""
-    quote = connection.ops.quote_name
-    meta = model._meta
-    names = ", ".join(quote(column_name(model, name)) for name in columns)
-    staging = quote(STAGING_TABLE)
-    return (
-        f"CREATE TEMPORARY TABLE {staging} AS "  # noqa: S608
-        f"SELECT {names} FROM {quote(meta.db_table)} WITH NO DATA",
-        f"COPY {staging} ({names}) FROM STDIN",
-        f"DROP TABLE {staging}",
-    )
 
 
 @dataclass
@@ -174,21 +121,35 @@ class BatchUpserter:
         update_fields = [*self.update_fields]
         if "updated_at" in self._timestamps and "updated_at" not in update_fields:
             update_fields.append("updated_at")
+        quote = connection.ops.quote_name
+
+        def listed(names: Iterable[str]) -> str:
+            return ", ".join(quote(column_name(self.model, name)) for name in names)
+
+        table, columns = quote(self.model._meta.db_table), listed(self.columns)
+        # Parameters: the timestamps, then the row's columns (PostgreSQL: read from the batch
+        # table that COPY filled).
         self._copy = connection.vendor == "postgresql"
-        self._sql = upsert_sql(
-            self.model,
-            constants=self._timestamps,
-            columns=self.columns,
-            unique_fields=self.unique_fields,
-            update_fields=update_fields,
-            source_table=STAGING_TABLE if self._copy else "",
-        )
         if self._copy:
             # Dropped by the batch itself, not ON COMMIT: inside an outer transaction
             # (tests, a caller's atomic block) a batch ends with a savepoint, not a commit.
-            self._create_staging, self._copy_staging, self._drop_staging = staging_sql(
-                self.model, columns=self.columns
+            staging = quote(STAGING_TABLE)
+            self._create_staging = (
+                f"CREATE TEMPORARY TABLE {staging} AS "  # noqa: S608
+                f"SELECT {columns} FROM {table} WITH NO DATA"
             )
+            self._copy_staging = f"COPY {staging} ({columns}) FROM STDIN"
+            self._drop_staging = f"DROP TABLE {staging}"
+            stamps = "%s, " * len(self._timestamps)
+            source = f"SELECT {stamps}{columns} FROM {staging}"  # noqa: S608
+        else:
+            source = f"VALUES ({', '.join(['%s'] * (len(self._timestamps) + len(self.columns)))})"
+        updated = (quote(column_name(self.model, name)) for name in update_fields)
+        self._sql = (
+            f"INSERT INTO {table} ({listed([*self._timestamps, *self.columns])}) {source} "
+            f"ON CONFLICT ({listed(self.unique_fields)}) "
+            f"DO UPDATE SET {', '.join(f'{name} = EXCLUDED.{name}' for name in updated)}"
+        )
 
     def add_all(self, rows: Iterable[tuple]) -> ImportReport:
         """Add every row, then write the last batch; Ctrl-C keeps the batches written and
