@@ -27,10 +27,6 @@ logger = logging.getLogger(__name__)
 CHUNK = 1024 * 1024
 
 
-class StagedImportGone(FileFormatError):
-    """The kept upload cannot be used: unknown, someone else's, expired or altered."""
-
-
 def staged_open(staged: StagedImport) -> BinaryIO:
     """The kept upload, opened for reading (OSError when it is gone)."""
     return cast(BinaryIO, staging_storage().open(staged.path, "rb"))
@@ -81,8 +77,8 @@ def staged_import_create(*, user, kind: str, uploaded, options: dict, table=None
 
 def staged_import_get(*, token: str, user, kind: str, table=None) -> StagedImport:
     """The user's unexpired, unchanged upload of `kind` (and `table`) named by `token`;
-    StagedImportGone otherwise (one message for every case: it reveals nothing)."""
-    gone = StagedImportGone(
+    FileFormatError otherwise (one message for every case: it reveals nothing)."""
+    gone = FileFormatError(
         str(_("This preview has expired or is not yours: choose the file again."))
     )
     try:
