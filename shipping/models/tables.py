@@ -157,15 +157,6 @@ class ShippingRowQuerySet(models.QuerySet):
         """Rows whose postal-code range holds `postal_code` (normalized)."""
         return self.filter(initial_zipcode__lte=postal_code, final_zipcode__gte=postal_code)
 
-    def matching(self, *, postal_code: str, weight: Decimal, value: Decimal):
-        """Rows whose postal-code, weight and order-value ranges all hold the given values."""
-        return self.covering(postal_code).filter(
-            initial_weight__lte=weight,
-            final_weight__gte=weight,
-            initial_price__lte=value,
-            final_price__gte=value,
-        )
-
 
 class ShippingRow(TimestampedModel):
     """One price of a table: for a postal-code, weight and order-value range (all inclusive)."""

@@ -53,8 +53,11 @@ def test_delivery_tables_cover_every_brazilian_postal_code_and_weight(shipping_d
     for table in ShippingTable.objects.filter(kind="delivery"):
         for code in ("00000000", "09999999", "45678901", "99999999"):
             for weight in ("0", "0.5", "1", "29.999", "30", "250"):
-                matching = table.rows.matching(
-                    postal_code=code, weight=Decimal(weight), value=Decimal("150.00")
+                matching = table.rows.covering(code).filter(
+                    initial_weight__lte=Decimal(weight),
+                    final_weight__gte=Decimal(weight),
+                    initial_price__lte=Decimal("150.00"),
+                    final_price__gte=Decimal("150.00"),
                 )
                 assert matching.exists(), (table, code, weight)
 

@@ -76,23 +76,12 @@ def test_the_same_ranges_twice_in_a_table_are_refused():
         ShippingRowFactory(table=row.table)
 
 
-def test_rows_matching_uses_all_three_ranges():
+def test_rows_covering_a_postal_code_hold_it_in_their_range():
     table = ShippingTableFactory()
-    inside = ShippingRowFactory(
-        table=table,
-        initial_zipcode="20000000",
-        final_zipcode="28999999",
-        final_weight=Decimal("5"),
-        final_price=Decimal("100"),
-    )
+    inside = ShippingRowFactory(table=table, initial_zipcode="20000000", final_zipcode="28999999")
     ShippingRowFactory(table=table, initial_zipcode="01000000", final_zipcode="19999999")
-    found = ShippingRow.objects.matching(
-        postal_code="20040002", weight=Decimal("5"), value=Decimal("100")
-    )
-    assert list(found) == [inside]
-    assert not ShippingRow.objects.matching(
-        postal_code="20040002", weight=Decimal("5.001"), value=Decimal("1")
-    ).exists()
+    assert list(ShippingRow.objects.covering("20040002")) == [inside]
+    assert not ShippingRow.objects.covering("29000000").exists()
 
 
 def test_carrier_tracking_template_must_be_a_web_address():
