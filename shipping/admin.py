@@ -345,7 +345,6 @@ class PostalImportJobAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("status", "__str__", "dry_run", "rows_read", "rows_rejected", "created_at")
     list_display_links = ("__str__",)
     list_filter = ("status", "dry_run")
-    readonly_fields = [field.name for field in PostalImportJob._meta.fields]
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         if object_id.isdigit():

@@ -139,15 +139,12 @@ class PostalImportForm(CsvImportForm):
     country = forms.ChoiceField(
         label=_("Country"),
         choices=country_choices,  # a callable: the names in the staff member's language
+        initial=lambda: settings.STORE_COUNTRY,  # read per form, as settings may change
         help_text=_(
             "The country of every line of a CSV file (the store's, unless you change it). A "
             "GeoNames dump names the country on each line."
         ),
     )
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["country"].initial = settings.STORE_COUNTRY
 
 
 def postal_import_options(data: dict) -> dict:

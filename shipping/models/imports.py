@@ -119,9 +119,7 @@ class PostalImportJob(models.Model):
     def percent(self) -> int:
         if self.status == JobStatus.DONE:
             return 100
-        if not self.lines_total:
-            return 0
-        return min(100, int(self.lines_read * 100 / self.lines_total))
+        return min(100, self.lines_read * 100 // self.lines_total) if self.lines_total else 0
 
     @property
     def finished(self) -> bool:
