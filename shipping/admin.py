@@ -14,7 +14,6 @@ from django.utils.translation import ngettext
 
 from infra.admin import (
     HISTORY_FIELDSET,
-    NAME_COLUMN_CHARS,
     OwnPagesMixin,
     ReadOnlyAdminMixin,
     SafeAutocompleteMixin,
@@ -40,7 +39,6 @@ from .models import (
     ShippingTable,
     ShippingTableKind,
 )
-from .postal import format_postal_code
 
 
 class TableFilter(admin.SimpleListFilter):
@@ -302,11 +300,7 @@ class ShippingRowAdmin(OwnPagesMixin, SafeAutocompleteMixin, admin.ModelAdmin):
 
     @admin.display(description=_("postal codes"), ordering="initial_zipcode")
     def zipcode_range(self, obj: ShippingRow) -> str:
-        country = obj.table.country
-        return _("%(start)s to %(end)s") % {
-            "start": format_postal_code(country, obj.initial_zipcode),
-            "end": format_postal_code(country, obj.final_zipcode),
-        }
+        return obj.zipcode_range()
 
     @admin.display(description=_("weight (kg)"), ordering="initial_weight")
     def weight_range(self, obj: ShippingRow) -> str:
@@ -333,9 +327,7 @@ class PickupAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
     autocomplete_fields = ("table",)
     readonly_fields = ("created_at", "updated_at")
 
-    @admin.display(description=_("name"), ordering="name")
-    def short_name(self, obj: Pickup):
-        return truncated(obj.name, NAME_COLUMN_CHARS)
+    short_name = staticmethod(truncated_column("name", description=_("name")))
 
 
 @admin.register(PostalImportJob)

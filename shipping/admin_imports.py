@@ -30,7 +30,7 @@ from .imports.staging import (
     staged_import_get,
     staged_report,
 )
-from .models import ImportKind, PostalFileFormat, PostalImportJob, ShippingTable
+from .models import ImportKind, JobStatus, PostalFileFormat, PostalImportJob, ShippingTable
 
 SUMMARY_REJECTIONS = 20
 
@@ -325,7 +325,7 @@ def postal_import_job_view(modeladmin, request, job_id: int):
     if job is None:
         raise Http404(gettext("No such import."))
     # A finished dry run of this user's upload offers "Import these rows".
-    staged = job.staged if job.finished and job.dry_run and job.status == "done" else None
+    staged = job.staged if job.dry_run and job.status == JobStatus.DONE else None
     confirm_token = staged.token if staged and staged.user_id == request.user.pk else None
     context = _context(
         modeladmin,

@@ -45,7 +45,6 @@ def _date(value: str) -> date:
 
 
 def parse_holiday_fields(fields: list[str], positions: dict[str, int]) -> tuple:
-    """A holiday from one CSV record; RowError with the reason otherwise."""
     needed = max(positions.values()) + 1
     if len(fields) < needed:
         raise RowError(f"expected {needed} columns, found {len(fields)}")
@@ -75,7 +74,6 @@ def parse_holiday_fields(fields: list[str], positions: dict[str, int]) -> tuple:
 def holidays_import(
     *, stream: BinaryIO, dry_run: bool = False, progress: Progress | None = None
 ) -> ImportReport:
-    """Upsert the holidays of a CSV file (see the module doc)."""
     report = ImportReport(dry_run=dry_run)
 
     def existing_keys(keys: list[tuple]) -> set[tuple]:

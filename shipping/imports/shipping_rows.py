@@ -82,7 +82,6 @@ def _range(
 
 
 def parse_row_fields(fields: list[str], positions: dict[str, int], table: ShippingTable) -> tuple:
-    """A row of `table` from one CSV record; RowError with the reason otherwise."""
     needed = max(positions.values()) + 1
     if len(fields) < needed:
         raise RowError(
@@ -131,7 +130,6 @@ def shipping_rows_import(
     batch_size: int = DEFAULT_BATCH_SIZE,
     progress: Progress | None = None,
 ) -> ImportReport:
-    """Upsert the rows of a CSV file into `table` (see the module doc)."""
     report = ImportReport(dry_run=dry_run)
     started = timezone.now()
 

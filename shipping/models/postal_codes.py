@@ -25,12 +25,9 @@ PUBLIC_PLACE_MAX = 200
 COMPLEMENT_MAX = 200
 DISTRICT_MAX = 100
 CITY_MAX = 100
-STATE_CODE_MAX = 10
 
 
 class PostalCode(TimestampedModel):
-    """An address known by its country and postal code."""
-
     country = models.CharField(
         _("country"),
         max_length=3,
@@ -50,7 +47,7 @@ class PostalCode(TimestampedModel):
     city = models.CharField(_("city"), max_length=CITY_MAX, blank=True)
     state_code = models.CharField(
         _("state code"),
-        max_length=STATE_CODE_MAX,
+        max_length=10,
         blank=True,
         help_text=_("ISO 3166-2 with country prefix: BR-SP."),
     )

@@ -69,7 +69,6 @@ class ShippingTableKind(models.TextChoices):
 
 class ShippingTableQuerySet(models.QuerySet):
     def active(self) -> "ShippingTableQuerySet":
-        """Active tables of active carriers."""
         return self.filter(active=True, carrier__active=True)
 
 
@@ -253,13 +252,15 @@ class ShippingRow(TimestampedModel):
     def __str__(self) -> str:
         """ "01000-000 to 09999-999, 0,000 to 1,000 kg: R$ 18,90" (reads the table's country:
         select the table with the row). "No limit" is an open range, never 9999999.999."""
+        weights = range_text(self.initial_weight, self.final_weight, weight_text, MAX_WEIGHT)
+        return f"{self.zipcode_range()}, {weights} kg: {money_text(self.shipping_value)}"
+
+    def zipcode_range(self) -> str:
         country = self.table.country if self.table_id else "BRA"
-        zipcodes = gettext("%(start)s to %(end)s") % {
+        return gettext("%(start)s to %(end)s") % {
             "start": format_postal_code(country, self.initial_zipcode),
             "end": format_postal_code(country, self.final_zipcode),
         }
-        weights = range_text(self.initial_weight, self.final_weight, weight_text, MAX_WEIGHT)
-        return f"{zipcodes}, {weights} kg: {money_text(self.shipping_value)}"
 
     def clean(self):
         super().clean()
