@@ -129,7 +129,6 @@ def text_lines(stream: BinaryIO, progress: Progress | None = None) -> Iterator[s
 def csv_records(lines: Iterable[str]) -> Iterator[tuple[int, list[str] | None, str]]:
     """(first line number, fields or None, error) of each non-blank CSV record."""
     reader = csv.reader(lines, strict=True)
-    line = 0
     while True:
         start = reader.line_num + 1
         try:
@@ -139,13 +138,12 @@ def csv_records(lines: Iterable[str]) -> Iterator[tuple[int, list[str] | None, s
         except csv.Error as exc:
             yield start, None, gettext("malformed CSV: %(error)s") % {"error": exc}
             continue
-        line = start
         if not fields or (len(fields) == 1 and not fields[0].strip()):
             continue
         if any(OVERLONG in value for value in fields):
-            yield line, None, gettext("line longer than %(max)d bytes") % {"max": MAX_LINE_BYTES}
+            yield start, None, gettext("line longer than %(max)d bytes") % {"max": MAX_LINE_BYTES}
             continue
-        yield line, fields, ""
+        yield start, fields, ""
 
 
 def csv_with_header(
