@@ -12,9 +12,7 @@ from infra.models import ZERO, money_field, percentage_field
 
 from .tables import ShippingTable, ShippingTableKind
 
-MELHOR_ENVIO_URL = "https://www.melhorenvio.com.br"
 _ENV_NAME = re.compile(r"^[A-Z_][A-Z0-9_]*\Z")
-DEFAULT_CALLS_PER_MINUTE = 250  # Melhor Envio's limit per account
 
 
 class CarrierIntegration(models.Model):
@@ -30,7 +28,7 @@ class CarrierIntegration(models.Model):
     )
     base_url = models.URLField(
         _("base URL"),
-        default=MELHOR_ENVIO_URL,
+        default="https://www.melhorenvio.com.br",
         help_text=_("The API's address, e.g. https://sandbox.melhorenvio.com.br for tests."),
     )
     token_variable = models.CharField(
@@ -60,7 +58,7 @@ class CarrierIntegration(models.Model):
     )
     calls_per_minute = models.PositiveIntegerField(
         _("calls per minute"),
-        default=DEFAULT_CALLS_PER_MINUTE,
+        default=250,  # Melhor Envio's limit per account
         help_text=_("Most calls to the API per minute, all processes together."),
     )
 

@@ -61,8 +61,7 @@ class FileImportCommand(BaseCommand):
 @contextmanager
 def file_progress(path, *, stdout, description: str):
     """Yield a callback taking bytes read (None when stdout is not a terminal)."""
-    isatty = getattr(stdout, "isatty", None)
-    if not (isatty and isatty()):
+    if not stdout.isatty():  # a command's OutputWrapper, or a file
         yield None
         return
     with tqdm(
