@@ -194,7 +194,7 @@ class ShippingTableAdmin(OwnPagesMixin, SafeAutocompleteMixin, admin.ModelAdmin)
         rows_url = reverse("admin:shipping_shippingrow_changelist") + f"?table={obj.pk}"
         add_url = reverse("admin:shipping_shippingrow_add") + f"?table={obj.pk}"
         import_url = reverse("admin:shipping_shippingtable_import_rows", args=[obj.pk])
-        count = obj.rows.count()
+        count = obj.row_count  # get_queryset counted them
         return format_html(
             '<a href="{}">{}</a> &middot; <a href="{}">{}</a> &middot; <a href="{}">{}</a>',
             rows_url,
