@@ -133,14 +133,15 @@ def _merged(quoted: QuotedGroup, found: Found, dates: Dates | None) -> QuotedGro
                 QuotedOption(
                     option,
                     table,
-                    estimate=dates
-                    and dates(
-                        quoted.storage.origin,
-                        table.table,
-                        handling,
-                        service.min_days,
-                        service.max_days,
-                    ),
+                    estimate=dates(
+                        origin=quoted.storage.origin,
+                        delivers_on_saturdays=table.table.delivers_on_saturdays,
+                        handling_days=handling,
+                        begin_days=service.min_days,
+                        end_days=service.max_days,
+                    )
+                    if dates
+                    else None,
                     live=service,
                 )
             )
