@@ -247,16 +247,8 @@ def _answer_key(integration: CarrierIntegration, parcel: Parcel) -> str:
     return f"carrier-answer:{integration.pk}:{hashlib.blake2b(text, digest_size=16).hexdigest()}"
 
 
-_pool: ThreadPoolExecutor | None = None
-_pool_lock = threading.Lock()
-
-
-def _executor() -> ThreadPoolExecutor:
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(MAX_THREADS, thread_name_prefix="carrier")
-        return _pool
+# Its threads start with the first call.
+_pool = ThreadPoolExecutor(MAX_THREADS, thread_name_prefix="carrier")
 
 
 def _timed_call(
@@ -311,7 +303,7 @@ def live_answers(
             )
         else:
             timeout = deadline - time.monotonic()
-            pending[_executor().submit(_timed_call, integration, parcel, timeout)] = index
+            pending[_pool.submit(_timed_call, integration, parcel, timeout)] = index
     if not pending:
         return [answer or LiveAnswer(None) for answer in answers]
     done, _ = wait(pending, timeout=max(deadline - time.monotonic(), 0))
