@@ -60,7 +60,6 @@ def format_postal_code(country: str, code: str) -> str:
 
 
 def try_normalize_postal_code(country: str, raw: str) -> str | None:
-    """`normalize_postal_code`, or None when `raw` is not a postal code of the country."""
     try:
         return normalize_postal_code(country, raw)
     except InvalidPostalCode:

@@ -191,22 +191,20 @@ def shipping_quote_get(
         )
         for group in result.groups
     )
-    valid_until = info.valid_until
+    until = [info.valid_until]  # the outcome is valid until the earliest of these
     if any(table.table.kind == ShippingTableKind.LIVE for table in info.tables.values()):
         from .live import with_live_options  # (carrier integrations; it imports this module)
 
         groups, live_until = with_live_options(groups, info, dates=dates, started=started)
-        if live_until is not None:
-            valid_until = live_until if valid_until is None else min(valid_until, live_until)
+        until.append(live_until)
     if delivery_dates:
         cutoffs = [o.estimate.cutoff_at for g in groups for o in g.options if o.estimate]
-        until = dates_valid_until(timezone.localtime(info.moment), cutoffs)
-        valid_until = until if valid_until is None else min(valid_until, until)
+        until.append(dates_valid_until(timezone.localtime(info.moment), cutoffs))
     return QuoteOutcome(
         groups=groups,
         error_items=result.error_items,
         product_ids=tuple(info.products),
-        valid_until=valid_until,
+        valid_until=min((moment for moment in until if moment is not None), default=None),
         explained=explain,
     )
 
@@ -241,8 +239,8 @@ def _explain_tables(info: QuoteInfo, country: str) -> dict[int, ShippingTable]:
 def _explained(
     info: QuoteInfo, group: quote.QuoteGroup, tables: dict[int, ShippingTable]
 ) -> tuple[ExplainedTable, ...]:
-    inactive = [pk for pk in tables if pk not in info.tables]
+    inactive = [quote.QuoteTable(pk, active=False) for pk in tables if pk not in info.tables]
     verdicts = explain_group(
-        group, info.request.target_zipcode, info.data.tables, info.data.rows, inactive
+        group, info.request.target_zipcode, (*info.data.tables, *inactive), info.data.rows
     )
     return tuple(ExplainedTable(tables[verdict.table_id], verdict) for verdict in verdicts)
