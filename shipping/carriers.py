@@ -247,16 +247,8 @@ def _answer_key(integration: CarrierIntegration, parcel: Parcel) -> str:
     return f"carrier-answer:{integration.pk}:{hashlib.blake2b(text, digest_size=16).hexdigest()}"
 
 
-_pool: ThreadPoolExecutor | None = None
-_pool_lock = threading.Lock()
-
-
-def _executor() -> ThreadPoolExecutor:
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(MAX_THREADS, thread_name_prefix="carrier")
-        return _pool
+# Its threads start with the first call.
+_pool = ThreadPoolExecutor(MAX_THREADS, thread_name_prefix="carrier")
 
 
 def _timed_call(
@@ -292,7 +284,7 @@ def live_answers(
     calls: Sequence[tuple[CarrierIntegration, Parcel]], *, deadline: float
 ) -> list[LiveAnswer]:
     """The answer to each (integration, parcel), in order, by `deadline` (time.monotonic)."""
-    answers: list[LiveAnswer | None] = [None] * len(calls)
+    answers: dict[int, LiveAnswer] = {}
     pending: dict[Future, int] = {}
     keys = [_answer_key(integration, parcel) for integration, parcel in calls]
     found = cache.get_many(keys) if keys else {}
@@ -311,33 +303,31 @@ def live_answers(
             )
         else:
             timeout = deadline - time.monotonic()
-            pending[_executor().submit(_timed_call, integration, parcel, timeout)] = index
-    if not pending:
-        return [answer or LiveAnswer(None) for answer in answers]
-    done, _ = wait(pending, timeout=max(deadline - time.monotonic(), 0))
-    logs = []
-    for future, index in pending.items():
-        integration = calls[index][0]
-        breaker = breaker_of(integration.pk)
-        if future in done:
-            seconds, result = future.result()
-        else:
-            future.cancel()
-            seconds, result = time.time() - now, None
-        logs.append(_log(integration, seconds, result, when))
-        if isinstance(result, tuple):
-            breaker.record_success()
-            answer = LiveAnswer(result, expires=now + SUCCESS_SECONDS)
-        else:
-            error = str(result) if result is not None else "no answer by the deadline"
-            breaker.record_failure(result or TimeoutError(error))
-            answer = LiveAnswer(None, error, expires=now + FAILURE_SECONDS)
-        lifetime = SUCCESS_SECONDS if answer.services is not None else FAILURE_SECONDS
-        cache.set(keys[index], answer, timeout=lifetime)
-        answers[index] = answer
-    CarrierCall.objects.bulk_create(logs)
-    _call_log_prune(now)
-    return [answer or LiveAnswer(None) for answer in answers]
+            pending[_pool.submit(_timed_call, integration, parcel, timeout)] = index
+    if pending:
+        done, _ = wait(pending, timeout=max(deadline - time.monotonic(), 0))
+        logs = []
+        for future, index in pending.items():
+            integration = calls[index][0]
+            breaker = breaker_of(integration.pk)
+            if future in done:
+                seconds, result = future.result()
+            else:
+                future.cancel()
+                seconds, result = time.time() - now, None
+            logs.append(_log(integration, seconds, result, when))
+            if isinstance(result, tuple):
+                breaker.record_success()
+                answer = LiveAnswer(result, expires=now + SUCCESS_SECONDS)
+            else:
+                error = str(result) if result is not None else "no answer by the deadline"
+                breaker.record_failure(result or TimeoutError(error))
+                answer = LiveAnswer(None, error, expires=now + FAILURE_SECONDS)
+            cache.set(keys[index], answer, timeout=round(answer.expires - now))
+            answers[index] = answer
+        CarrierCall.objects.bulk_create(logs)
+        _call_log_prune(now)
+    return [answers[index] for index in range(len(calls))]
 
 
 _pruned_at = 0.0

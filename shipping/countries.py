@@ -65,13 +65,8 @@ def country_name(code: str) -> str:
 
 def country_choices() -> list[tuple[str, str]]:
     """(alpha-3, "name (alpha-3)") of every country, by name in the active language."""
-    names = _names(translation.get_language() or "en")
     choices = [
-        (
-            record.alpha_3,
-            f"{names.gettext(getattr(record, 'common_name', None) or record.name)}"
-            f" ({record.alpha_3})",
-        )
+        (record.alpha_3, f"{country_name(record.alpha_3)} ({record.alpha_3})")
         for record in pycountry.countries
     ]
     return sorted(choices, key=lambda choice: _fold(choice[1]))

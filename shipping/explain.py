@@ -48,9 +48,8 @@ def _row_reasons(rows: list[QuoteRow], weight: Decimal, value: Decimal) -> tuple
 def explain_group(
     group: QuoteGroup,
     target_zipcode: str,
-    tables: Iterable[QuoteTable],  # the tables the engine saw (active)
+    tables: Iterable[QuoteTable],  # the tables the engine saw, then the switched-off ones
     rows: Iterable[QuoteRow],  # the rows the engine saw
-    inactive_table_ids: Iterable[int] = (),
 ) -> tuple[TableVerdict, ...]:
     if group.service:
         return ()
@@ -74,7 +73,4 @@ def explain_group(
         else:
             reasons = _row_reasons(table_rows, group.billable_weight, group.total_price)
         verdicts.append(TableVerdict(table.id, reasons, chosen.get(table.id), len(table_rows)))
-    verdicts.extend(
-        TableVerdict(table_id, (Rejection.TABLE_INACTIVE,)) for table_id in inactive_table_ids
-    )
     return tuple(verdicts)

@@ -57,7 +57,6 @@ class StorageInfo:
     engine: quote.QuoteStorage  # what the engine reads
     origin: Origin  # what the calendar reads
     zip_code: str  # in the country's usual format (as typed when not valid)
-    excluded_trade_policy_ids: tuple[int, ...]  # sorted
 
 
 @dataclass(frozen=True)
@@ -115,7 +114,6 @@ def _load_storages() -> dict[int, StorageInfo]:
                 id=pk,
                 latitude=_coordinate(storage.latitude),
                 longitude=_coordinate(storage.longitude),
-                active=storage.active,
                 excluded_trade_policy_ids=frozenset(excluded),
                 additional_time=storage.additional_time,
                 priority=storage.priority,
@@ -126,7 +124,6 @@ def _load_storages() -> dict[int, StorageInfo]:
                 saturdays=storage.dispatches_on_saturdays,
             ),
             zip_code=_display_zip_code(storage.country_code, storage.zip_code),
-            excluded_trade_policy_ids=tuple(sorted(excluded)),
         )
         for pk, (storage, excluded) in found.items()
     }

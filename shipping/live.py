@@ -21,7 +21,7 @@ from .explain import Rejection, TableVerdict
 from .fetch import SHIPPING_CACHE, QuoteInfo, TableInfo
 from .models import CarrierIntegration, ShippingTableKind
 from .postal import try_normalize_postal_code
-from .selectors import Dates, QuotedGroup, QuotedOption
+from .selectors import Dates, ExplainedTable, QuotedGroup, QuotedOption
 
 
 def _parcel(quoted: QuotedGroup, origin: str, destination: str) -> Parcel:
@@ -104,8 +104,7 @@ Found = list[tuple[TableInfo, CarrierIntegration | None, LiveAnswer]]
 def _merged(quoted: QuotedGroup, found: Found, dates: Dates | None) -> QuotedGroup:
     group = quoted.group
     options = list(quoted.options)
-    verdicts: dict[int, TableVerdict] = {}
-    details: dict[int, str] = {}
+    explained: dict[int, ExplainedTable] = {}  # the live tables' verdicts, by table id
     for table, integration, answer in found:
         table_id = table.table.pk
         enabled = integration.service_ids if integration else frozenset()
@@ -133,35 +132,25 @@ def _merged(quoted: QuotedGroup, found: Found, dates: Dates | None) -> QuotedGro
                 QuotedOption(
                     option,
                     table,
-                    estimate=dates
-                    and dates(
-                        quoted.storage.origin,
-                        table.table,
-                        handling,
-                        service.min_days,
-                        service.max_days,
-                    ),
+                    estimate=dates(
+                        origin=quoted.storage.origin,
+                        delivers_on_saturdays=table.table.delivers_on_saturdays,
+                        handling_days=handling,
+                        begin_days=service.min_days,
+                        end_days=service.max_days,
+                    )
+                    if dates
+                    else None,
                     live=service,
                 )
             )
-        if services:
-            verdicts[table_id] = TableVerdict(table_id, ())
-        else:
-            verdicts[table_id] = TableVerdict(table_id, (Rejection.CARRIER_UNAVAILABLE,))
-            details[table_id] = answer.error or "no enabled service can carry this parcel"
+        reasons = () if services else (Rejection.CARRIER_UNAVAILABLE,)
+        detail = "" if services else answer.error or "no enabled service can carry this parcel"
+        explained[table_id] = ExplainedTable(table.table, TableVerdict(table_id, reasons), detail)
     options.sort(key=lambda o: (o.option.value, o.option.end_days, o.option.begin_days))
-    explanation = quoted.explanation
-    if explanation is not None:
-        explanation = tuple(
-            replace(
-                explained,
-                verdict=verdicts[explained.table.pk],
-                detail=details.get(explained.table.pk, ""),
-            )
-            if explained.table.pk in verdicts
-            else explained
-            for explained in explanation
-        )
+    explanation = quoted.explanation and tuple(
+        explained.get(table.table.pk, table) for table in quoted.explanation
+    )
     problem = None if options else group.problem
     return replace(
         quoted,

@@ -21,7 +21,8 @@ class InvalidPostalCode(ValueError):
     """The text is not a postal code of the country; the message says why."""
 
 
-def _compact(raw: str) -> str:
+def normalize_postal_code(country: str, raw: str) -> str:
+    """The stored form of `raw` for `country`; InvalidPostalCode when it cannot be one."""
     if not isinstance(raw, str):
         raise InvalidPostalCode(gettext("The postal code must be a string."))
     if len(raw) > MAX_INPUT_LENGTH:
@@ -32,18 +33,10 @@ def _compact(raw: str) -> str:
     code = _SEPARATORS.sub("", raw).upper()
     if not code:
         raise InvalidPostalCode(gettext("The postal code is empty."))
-    return code
-
-
-def normalize_postal_code(country: str, raw: str) -> str:
-    """The stored form of `raw` for `country`; InvalidPostalCode when it cannot be one."""
-    code = _compact(raw)
     if country == "BRA":
-        if not (len(code) == 8 and _DIGITS.fullmatch(code)):
-            raise InvalidPostalCode(
-                gettext("A Brazilian postal code has 8 digits, e.g. 01310-100.")
-            )
-        return code
+        if len(code) == 8 and _DIGITS.fullmatch(code):
+            return code
+        raise InvalidPostalCode(gettext("A Brazilian postal code has 8 digits, e.g. 01310-100."))
     if country == "USA":
         if len(code) in (5, 9) and _DIGITS.fullmatch(code):
             return code[:5]
@@ -67,7 +60,6 @@ def format_postal_code(country: str, code: str) -> str:
 
 
 def try_normalize_postal_code(country: str, raw: str) -> str | None:
-    """`normalize_postal_code`, or None when `raw` is not a postal code of the country."""
     try:
         return normalize_postal_code(country, raw)
     except InvalidPostalCode:

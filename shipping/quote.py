@@ -207,7 +207,6 @@ def great_circle_km(
 
 
 def row_matches(row: QuoteRow, *, zipcode: str, weight: Decimal, value: Decimal) -> bool:
-    """All three ranges of the row (inclusive) hold the target code, weight and value."""
     return (
         row.initial_zipcode <= zipcode <= row.final_zipcode
         and row.initial_weight <= weight <= row.final_weight
@@ -233,7 +232,6 @@ def row_value(row: QuoteRow, *, weight: Decimal, order_value: Decimal) -> Decima
 
 
 def billable_weight(*, weight: Decimal, volume: Decimal, cubic_divisor: int) -> Decimal:
-    """The larger of real weight and cubic weight (cm3 / divisor), rounded up to grams."""
     cubic = volume / Decimal(cubic_divisor)
     return max(weight, cubic).quantize(GRAM, rounding=ROUND_UP)
 
@@ -390,7 +388,6 @@ def _option_key(option: ShippingOption) -> tuple[Decimal, int, int, int, int]:
 
 
 def quote(request: QuoteRequest, data: QuoteData) -> QuoteResult:
-    """Group the requested items by origin storage and price their shipping options."""
     if request.cubic_divisor <= 0:
         raise ValueError("The cubic divisor must be positive.")
     products = {product.id: product for product in data.products}

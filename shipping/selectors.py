@@ -3,8 +3,8 @@ calculate: shipping.fetch reads, shipping.quote computes, `shipping_quote_get` j
 
 from __future__ import annotations
 
+import functools
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -17,7 +17,7 @@ from infra.cache import cached, depend_on
 from infra.queries import CompiledQuery
 
 from . import quote
-from .calendar import Estimate, Origin, Place, city_key, dates_valid_until, estimate
+from .calendar import Estimate, Place, city_key, dates_valid_until, estimate
 from .carriers import Service
 from .explain import TableVerdict, explain_group
 from .fetch import (
@@ -83,14 +83,6 @@ class QuotedOption:
     selected_pickup_id: int | None = None  # the table's pickup point nearest the target
     estimate: Estimate | None = None  # with deliveryDates=true: the option's dates
     live: Service | None = None  # a live table's carrier service (`option.row` is a stand-in)
-
-    @property
-    def initial_zipcode(self) -> str:
-        return format_postal_code(self.table.table.country, self.option.row.initial_zipcode)
-
-    @property
-    def final_zipcode(self) -> str:
-        return format_postal_code(self.table.table.country, self.option.row.final_zipcode)
 
 
 @dataclass(frozen=True)
@@ -179,14 +171,15 @@ def shipping_quote_get(
                     o,
                     info.tables[o.table_id],
                     selected.get(o.table_id),
-                    dates
-                    and dates(
-                        info.storages[group.storage_id].origin,
-                        info.tables[o.table_id].table,
-                        group.additional_time,
-                        o.row.begin_days,
-                        o.row.end_days,
-                    ),
+                    dates(
+                        origin=info.storages[group.storage_id].origin,
+                        delivers_on_saturdays=info.tables[o.table_id].table.delivers_on_saturdays,
+                        handling_days=group.additional_time,
+                        begin_days=o.row.begin_days,
+                        end_days=o.row.end_days,
+                    )
+                    if dates
+                    else None,
                 )
                 for o in group.options
             ),
@@ -198,51 +191,36 @@ def shipping_quote_get(
         )
         for group in result.groups
     )
-    valid_until = info.valid_until
+    until = [info.valid_until]  # the outcome is valid until the earliest of these
     if any(table.table.kind == ShippingTableKind.LIVE for table in info.tables.values()):
         from .live import with_live_options  # (carrier integrations; it imports this module)
 
         groups, live_until = with_live_options(groups, info, dates=dates, started=started)
-        if live_until is not None:
-            valid_until = live_until if valid_until is None else min(valid_until, live_until)
+        until.append(live_until)
     if delivery_dates:
         cutoffs = [o.estimate.cutoff_at for g in groups for o in g.options if o.estimate]
-        until = dates_valid_until(timezone.localtime(info.moment), cutoffs)
-        valid_until = until if valid_until is None else min(valid_until, until)
+        until.append(dates_valid_until(timezone.localtime(info.moment), cutoffs))
     return QuoteOutcome(
         groups=groups,
         error_items=result.error_items,
         product_ids=tuple(info.products),
-        valid_until=valid_until,
+        valid_until=min((moment for moment in until if moment is not None), default=None),
         explained=explain,
     )
 
 
-# The dates of an option ordered now: (origin, table, handling days, begin days, end days).
-Dates = Callable[[Origin, ShippingTable, int, int, int], Estimate]
+# The dates of an option ordered now: `estimate` with the calendar, the moment and the
+# destination bound; the caller gives the origin, the table's Saturdays and the days.
+Dates = functools.partial[Estimate]
 
 
 def _dates(info: QuoteInfo, country: str, target: PostalCodeData | None) -> Dates:
-    calendar, now = holiday_calendar(), timezone.localtime(info.moment)
     destination = Place(
         country, target.state_code if target else "", city_key(target.city) if target else ""
     )
-
-    def dates(
-        origin: Origin, table: ShippingTable, handling: int, begin: int, end: int
-    ) -> Estimate:
-        return estimate(
-            calendar,
-            now=now,
-            origin=origin,
-            destination=destination,
-            delivers_on_saturdays=table.delivers_on_saturdays,
-            handling_days=handling,
-            begin_days=begin,
-            end_days=end,
-        )
-
-    return dates
+    return functools.partial(
+        estimate, holiday_calendar(), now=timezone.localtime(info.moment), destination=destination
+    )
 
 
 def _explain_tables(info: QuoteInfo, country: str) -> dict[int, ShippingTable]:
@@ -261,8 +239,8 @@ def _explain_tables(info: QuoteInfo, country: str) -> dict[int, ShippingTable]:
 def _explained(
     info: QuoteInfo, group: quote.QuoteGroup, tables: dict[int, ShippingTable]
 ) -> tuple[ExplainedTable, ...]:
-    inactive = [pk for pk in tables if pk not in info.tables]
+    inactive = [quote.QuoteTable(pk, active=False) for pk in tables if pk not in info.tables]
     verdicts = explain_group(
-        group, info.request.target_zipcode, info.data.tables, info.data.rows, inactive
+        group, info.request.target_zipcode, (*info.data.tables, *inactive), info.data.rows
     )
     return tuple(ExplainedTable(tables[verdict.table_id], verdict) for verdict in verdicts)

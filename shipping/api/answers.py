@@ -18,6 +18,7 @@ from .. import quote
 from ..calendar import Estimate
 from ..fetch import StorageInfo
 from ..models import Pickup, ShippingTable, ShippingTableKind
+from ..postal import format_postal_code
 from ..selectors import ExplainedTable, QuotedGroup, QuotedItem, QuotedOption, QuoteOutcome
 
 PROBLEMS: dict[str, tuple[ErrorCode, str]] = {
@@ -172,11 +173,11 @@ def _estimate(estimate: Estimate, table: ShippingTable) -> dict[str, Any]:
 
 
 def _row(quoted: QuotedOption) -> dict[str, Any]:
-    row = quoted.option.row
+    row, country = quoted.option.row, quoted.table.table.country
     return {
         "id": row.id,
-        "initialZipcode": quoted.initial_zipcode,
-        "finalZipcode": quoted.final_zipcode,
+        "initialZipcode": format_postal_code(country, row.initial_zipcode),
+        "finalZipcode": format_postal_code(country, row.final_zipcode),
         "initialWeight": _number(row.initial_weight, _GRAMS),
         "finalWeight": _number(row.final_weight, _GRAMS),
         "initialPrice": _money(row.initial_price),
@@ -206,10 +207,7 @@ def _option(quoted: QuotedOption) -> dict[str, Any]:
         "endShippingTime": option.end_days,
         "trackingUrl": table.carrier.tracking_url_template or None,
         "row": None if live else _row(quoted),
-        "pickups": [
-            _pickup(pickup, quoted.selected_pickup_id)
-            for pickup in (() if live else quoted.table.pickups)
-        ],
+        "pickups": [_pickup(pickup, quoted.selected_pickup_id) for pickup in quoted.table.pickups],
         "error": None,
     }
     if quoted.estimate is not None:
@@ -240,7 +238,7 @@ def _storage(info: StorageInfo) -> dict[str, Any]:
         "longitude": _text(storage.longitude),
         "active": storage.active,
         "observation": storage.observation or None,
-        "tradePolicyExceptions": list(info.excluded_trade_policy_ids),
+        "tradePolicyExceptions": sorted(info.engine.excluded_trade_policy_ids),
     }
 
 

@@ -44,9 +44,6 @@ class CountryCodeField(serializers.Field):
             self.fail("unknown")
         return country
 
-    def to_representation(self, value: Any) -> str:
-        return value.alpha_3 if isinstance(value, Country) else str(value)
-
 
 class PostalCodeParams:
     """Normalizes the postal code `names[1]` for the country `names[0]` (shipping.postal)."""
@@ -210,7 +207,6 @@ class RowVariableSerializer(serializers.Serializer):
     threshold = _number(3, allow_null=True, help_text="per_extra_kg: kilograms included.")
 
 
-# Renders the row of a shipping.selectors.QuotedOption (which formats its postal codes).
 class ShippingRowSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     initialZipcode = serializers.CharField()

@@ -123,7 +123,6 @@ def test_the_quote_outcome_joins_each_group_with_its_records():
     assert [item.info.product["id"] for item in group.items] == [product.pk]
     (option,) = group.options
     assert (option.table.table, option.option.row.id) == (row.table, row.pk)
-    assert (option.initial_zipcode, option.final_zipcode) == ("00000-000", "99999-999")
     assert [error.product_id for error in outcome.error_items] == [999_999]
     assert outcome.product_ids == (product.pk,)
 
