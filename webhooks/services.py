@@ -75,18 +75,6 @@ def retry_delay(attempts: int) -> timedelta:
     return timedelta(seconds=seconds)
 
 
-def retry_schedule() -> list[timedelta]:
-    """When each attempt comes after the event (the first at once) within the retry window."""
-    window = timedelta(seconds=settings.WEBHOOKS_RETRY_FOR_SECONDS)
-    at, schedule, attempts = timedelta(0), [timedelta(0)], 0
-    while True:
-        attempts += 1
-        at += retry_delay(attempts)
-        if at > window:
-            return schedule
-        schedule.append(at)
-
-
 def request_body(delivery: Delivery) -> bytes:
     return json.dumps(delivery.payload, separators=(",", ":"), ensure_ascii=False).encode()
 
