@@ -100,24 +100,16 @@ def moment_field(verbose_name, help_text) -> models.DateTimeField:
 
 
 class ScheduledQuerySet(LiveQuerySet):
-    def inactive(self):
-        return self.filter(active=False)
-
     def scheduled_at(self, moment):
-        """Active, but its window opens after `moment`."""
         return self.active().filter(start_at__gt=moment)
 
     def expired_at(self, moment):
-        """Active, but its window closed at or before `moment`."""
         return self.active().filter(end_at__lte=moment)
 
     def with_status(self, status: str, moment):
-        return {
-            Status.LIVE: self.live_at,
-            Status.SCHEDULED: self.scheduled_at,
-            Status.EXPIRED: self.expired_at,
-            Status.INACTIVE: lambda _moment: self.inactive(),
-        }[Status(status)](moment)
+        if status == Status.INACTIVE:
+            return self.filter(active=False)
+        return getattr(self, f"{Status(status)}_at")(moment)  # live_at, scheduled_at, expired_at
 
 
 class ScheduledModel(EndsAfterStart, TimestampedModel):
@@ -142,7 +134,6 @@ class ScheduledModel(EndsAfterStart, TimestampedModel):
 
 class BannerGroupQuerySet(models.QuerySet):
     def for_channel(self, channel):
-        """Groups of every channel (no channel set) plus those limited to `channel`."""
         if channel is None:
             return self.filter(sales_channel__isnull=True)
         return self.filter(Q(sales_channel__isnull=True) | Q(sales_channel=channel))
