@@ -20,10 +20,10 @@ from django.utils.translation import gettext_lazy as _
 
 from apikit.responses import envelope
 from infra.admin import HISTORY_FIELDSET, OwnPagesMixin, SafeAutocompleteMixin, truncated_column
-from storefront.models import SalesChannel
 
 from ..api.listing import banner_listing_get
 from ..models import DEVICES, Banner, BannerGroup
+from ..selectors import default_sales_channel
 from ..services import banners_set_active, schedules_publish_now, schedules_unpublish
 from ..tasks import refresh_banner_images, refresh_group_images
 from .common import (
@@ -235,7 +235,7 @@ class BannerGroupAdmin(
             raise PermissionDenied
         form = PreviewForm(request.GET or None)
         moment = (form.is_valid() and form.cleaned_data.get("at")) or timezone.now()
-        channel = group.sales_channel or SalesChannel.objects.filter(is_default=True).first()
+        channel = group.sales_channel or default_sales_channel()
         listing = banner_listing_get(
             codes=[group.code],
             channel=channel,
