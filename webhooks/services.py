@@ -62,7 +62,6 @@ def endpoint_send_test(*, endpoint: Endpoint) -> Delivery | None:
 
 
 def endpoint_secret_rotate(*, endpoint: Endpoint) -> str:
-    """Give `endpoint` a new signing secret (the old one stops working at once); returns it."""
     endpoint.secret = new_secret()
     endpoint.save(update_fields=["secret", "updated_at"])
     return endpoint.secret
