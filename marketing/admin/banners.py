@@ -28,7 +28,6 @@ from ..services import banners_set_active, schedules_publish_now, schedules_unpu
 from ..tasks import refresh_banner_images, refresh_group_images
 from .common import (
     BANNER_IMAGES_FIELDSET,
-    AutocompleteWhenSearchable,
     PublishingActions,
     StatusListFilter,
     fitted_images_column,
@@ -119,9 +118,7 @@ class BannerInline(admin.StackedInline):
 
 
 @admin.register(BannerGroup)
-class BannerGroupAdmin(
-    OwnPagesMixin, PublishingActions, AutocompleteWhenSearchable, admin.ModelAdmin
-):
+class BannerGroupAdmin(OwnPagesMixin, PublishingActions, SafeAutocompleteMixin, admin.ModelAdmin):
     form = BannerGroupForm
     inlines = [BannerInline]
     list_display = [
@@ -139,7 +136,7 @@ class BannerGroupAdmin(
     list_select_related = ["sales_channel"]
     search_fields = ["code", "name", "title", "location_id"]
     readonly_fields = ["schedule_status", "public_cache", "created_at", "updated_at"]
-    autocomplete_candidates = ("products", "brands", "categories")
+    autocomplete_fields = ["products", "brands", "categories"]
     actions = ["publish_now", "unpublish", "purge_cdn"]
     fieldsets = [
         (
