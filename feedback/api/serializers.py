@@ -128,7 +128,9 @@ class CommentSerializer(serializers.ModelSerializer):
     userName = serializers.CharField(source="user_name", read_only=True)
     userEmail = serializers.SerializerMethodField(help_text="Masked: j***@example.com.")
     replyByUser = serializers.BooleanField(source="reply_by_user", read_only=True)
-    totalReplies = serializers.SerializerMethodField(help_text="Approved replies to it.")
+    totalReplies = serializers.IntegerField(
+        source="total_replies", read_only=True, help_text="Approved replies to it."
+    )
     product = ProductSummaryField(source="product_summary", allow_null=True)
     createdAt = serializers.DateTimeField(source="created_at", read_only=True)
     updatedAt = serializers.DateTimeField(source="updated_at", read_only=True)
@@ -160,9 +162,6 @@ class CommentSerializer(serializers.ModelSerializer):
 
     def get_userEmail(self, comment: Comment) -> str:
         return mask_email(comment.user_email)
-
-    def get_totalReplies(self, comment: Comment) -> int:
-        return comment.total_replies  # type: ignore[attr-defined]  # an annotation
 
 
 class CommentCreateSerializer(serializers.Serializer):
