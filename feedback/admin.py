@@ -26,6 +26,7 @@ from infra.admin import (
     moderation_badge,
     thumbnail,
     truncated,
+    truncated_column,
 )
 
 from .models import (
@@ -59,6 +60,7 @@ def review_fieldsets(subject: str) -> tuple:
 PRODUCT_SEARCH = ("product__name", "product__sku")  # no sidebar filter: thousands of products
 
 
+@admin.display(description=_("Product"), ordering="product__name")
 def product_column(record):
     """The product's name, linking to the list filtered by that product."""
     url = f"?product__id__exact={record.product_id}"
@@ -98,9 +100,7 @@ class ReviewModerationAdmin(ModerationAdmin):
     readonly_fields = ("created_at", "updated_at")
     raw_id_fields = ("customer",)
 
-    @admin.display(description=_("Author"), ordering="name")
-    def author(self, review) -> str:
-        return truncated(review.name, NAME_COLUMN_CHARS)
+    author = staticmethod(truncated_column("name", description=_("Author")))
 
     @admin.display(description=_("Comment"))
     def short_comment(self, review) -> str:
@@ -141,9 +141,7 @@ class ProductReviewAdmin(ReviewModerationAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(photo_count=Count("medias"))
 
-    @admin.display(description=_("Product"), ordering="product__name")
-    def product_name(self, review):
-        return product_column(review)
+    product_name = staticmethod(product_column)
 
     @admin.display(description=_("Photos"), ordering="photo_count")
     def photos(self, review) -> int:
@@ -299,9 +297,7 @@ class CommentAdmin(OwnPagesMixin, ModerationAdmin):
             kind,
         )
 
-    @admin.display(description=_("Product"), ordering="product__name")
-    def product_name(self, comment: Comment):
-        return product_column(comment)
+    product_name = staticmethod(product_column)
 
     @admin.display(description=_("Reply to"), ordering="parent_id")
     def thread(self, comment: Comment):

@@ -90,8 +90,6 @@ class ProductReview(Review):
 
 
 class ReviewMedia(models.Model):
-    """A photo attached to a product review."""
-
     review = models.ForeignKey(
         ProductReview, verbose_name=_("review"), on_delete=models.CASCADE, related_name="medias"
     )

@@ -23,12 +23,10 @@ def with_public_customer_id(reviews: QuerySet) -> QuerySet:
 
 
 def product_reviews_public() -> QuerySet:
-    """Approved product reviews with their photos."""
     return with_public_customer_id(ProductReview.objects.public().prefetch_related("medias"))
 
 
 def sales_channel_reviews_public(*, channel: SalesChannel | None) -> QuerySet:
-    """Approved reviews of `channel` (none when there is no channel)."""
     if channel is None:
         return SalesChannelReview.objects.none()
     return with_public_customer_id(

@@ -156,7 +156,6 @@ def comment_reply_notify(*, comment: Comment, reply: Comment) -> bool:
 
 
 def comments_set_active(*, comments: QuerySet, active: bool) -> int:
-    """Approve (active=True) or hide (False) comments; returns how many changed."""
     changed = comments.exclude(active=active).update(active=active, updated_at=timezone.now())
     cache_namespace_bump(FEEDBACK_CACHE)  # update() sends no signal
     return changed

@@ -82,38 +82,40 @@ def validate_identifier_list(value) -> None:
         )
 
 
+def identifier_list_field(verbose_name, help_text) -> models.JSONField:
+    return models.JSONField(
+        verbose_name,
+        default=list,
+        blank=True,
+        validators=[validate_identifier_list],
+        help_text=help_text,
+    )
+
+
+def moment_field(verbose_name, help_text) -> models.DateTimeField:
+    return models.DateTimeField(verbose_name, null=True, blank=True, help_text=help_text)
+
+
 # --- Scheduling shared by banners and upsell offers ---------------------------
 
 
 class ScheduledQuerySet(LiveQuerySet):
-    def inactive(self):
-        return self.filter(active=False)
-
     def scheduled_at(self, moment):
-        """Active, but its window opens after `moment`."""
         return self.active().filter(start_at__gt=moment)
 
     def expired_at(self, moment):
-        """Active, but its window closed at or before `moment`."""
         return self.active().filter(end_at__lte=moment)
 
     def with_status(self, status: str, moment):
-        return {
-            Status.LIVE: self.live_at,
-            Status.SCHEDULED: self.scheduled_at,
-            Status.EXPIRED: self.expired_at,
-            Status.INACTIVE: lambda _moment: self.inactive(),
-        }[Status(status)](moment)
+        if status == Status.INACTIVE:
+            return self.filter(active=False)
+        return getattr(self, f"{Status(status)}_at")(moment)  # live_at, scheduled_at, expired_at
 
 
 class ScheduledModel(EndsAfterStart, TimestampedModel):
     active = models.BooleanField(_("active"), default=True)
-    start_at = models.DateTimeField(
-        _("starts at"), null=True, blank=True, help_text=_("Leave empty to start at once.")
-    )
-    end_at = models.DateTimeField(
-        _("ends at"), null=True, blank=True, help_text=_("Leave empty to never end.")
-    )
+    start_at = moment_field(_("starts at"), _("Leave empty to start at once."))
+    end_at = moment_field(_("ends at"), _("Leave empty to never end."))
 
     class Meta:
         abstract = True
@@ -132,7 +134,6 @@ class ScheduledModel(EndsAfterStart, TimestampedModel):
 
 class BannerGroupQuerySet(models.QuerySet):
     def for_channel(self, channel):
-        """Groups of every channel (no channel set) plus those limited to `channel`."""
         if channel is None:
             return self.filter(sales_channel__isnull=True)
         return self.filter(Q(sales_channel__isnull=True) | Q(sales_channel=channel))
@@ -172,20 +173,16 @@ class BannerGroup(EndsAfterStart, TimestampedModel):
     tablet_height = side_field(_("tablet height"), 400)
     mobile_width = side_field(_("mobile width"), 768)
     mobile_height = side_field(_("mobile height"), 600)
-    start_at = models.DateTimeField(
+    start_at = moment_field(
         _("starts at"),
-        null=True,
-        blank=True,
-        help_text=_(
+        _(
             "Leave empty to start at once. Banners show from this moment, or from their "
             "own start when it is later."
         ),
     )
-    end_at = models.DateTimeField(
+    end_at = moment_field(
         _("ends at"),
-        null=True,
-        blank=True,
-        help_text=_(
+        _(
             "Leave empty to never end. Banners stop at this moment, or at their own end "
             "when it is earlier."
         ),
@@ -200,20 +197,10 @@ class BannerGroup(EndsAfterStart, TimestampedModel):
     categories = models.ManyToManyField(
         "catalog.Category", verbose_name=_("categories"), blank=True, related_name="banner_groups"
     )
-    showcases = models.JSONField(
-        _("showcases"),
-        default=list,
-        blank=True,
-        validators=[validate_identifier_list],
-        help_text=_("Identifiers of front-end showcases, one per line."),
+    showcases = identifier_list_field(
+        _("showcases"), _("Identifiers of front-end showcases, one per line.")
     )
-    pages = models.JSONField(
-        _("pages"),
-        default=list,
-        blank=True,
-        validators=[validate_identifier_list],
-        help_text=_("Identifiers of front-end pages, one per line."),
-    )
+    pages = identifier_list_field(_("pages"), _("Identifiers of front-end pages, one per line."))
 
     objects = BannerGroupQuerySet.as_manager()
 

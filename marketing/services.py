@@ -134,5 +134,4 @@ def schedules_unpublish(*, records: QuerySet, moment: datetime) -> list:
 
 
 def banners_set_active(*, banners: QuerySet[Banner], active: bool) -> list[Banner]:
-    """Switch `banners` on or off without touching their schedule."""
     return _save_locked(banners, ["active"], lambda banner: setattr(banner, "active", active))

@@ -62,7 +62,6 @@ def endpoint_send_test(*, endpoint: Endpoint) -> Delivery | None:
 
 
 def endpoint_secret_rotate(*, endpoint: Endpoint) -> str:
-    """Give `endpoint` a new signing secret (the old one stops working at once); returns it."""
     endpoint.secret = new_secret()
     endpoint.save(update_fields=["secret", "updated_at"])
     return endpoint.secret
@@ -73,18 +72,6 @@ def retry_delay(attempts: int) -> timedelta:
     first = settings.WEBHOOKS_RETRY_FIRST_SECONDS
     seconds = min(first * 2 ** max(attempts - 1, 0), settings.WEBHOOKS_RETRY_MAX_DELAY_SECONDS)
     return timedelta(seconds=seconds)
-
-
-def retry_schedule() -> list[timedelta]:
-    """When each attempt comes after the event (the first at once) within the retry window."""
-    window = timedelta(seconds=settings.WEBHOOKS_RETRY_FOR_SECONDS)
-    at, schedule, attempts = timedelta(0), [timedelta(0)], 0
-    while True:
-        attempts += 1
-        at += retry_delay(attempts)
-        if at > window:
-            return schedule
-        schedule.append(at)
 
 
 def request_body(delivery: Delivery) -> bytes:

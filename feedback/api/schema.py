@@ -8,11 +8,12 @@ from apikit.schema import error_responses, success_envelope
 from storefront.api.idempotency import idempotency_key_parameter
 from storefront.api.throttling import rate_limit_headers
 
-from .review_write_serializers import ProductReviewWriteSerializer, ReviewWriteSerializer
 from .serializers import (
     CommentCreateSerializer,
     CommentSerializer,
     ProductReviewSerializer,
+    ProductReviewWriteSerializer,
+    ReviewWriteSerializer,
     SalesChannelReviewSerializer,
 )
 

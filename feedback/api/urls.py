@@ -6,10 +6,9 @@ from catalog.selectors import PRODUCTS_CACHE
 from storefront.selectors import SALES_CHANNEL_CACHE
 
 from ..selectors import FEEDBACK_CACHE
-from .review_writes import ProductReviewView, SalesChannelReviewView
-from .views import CommentCreateView, CommentListView
+from .views import CommentCreateView, CommentListView, ProductReviewView, SalesChannelReviewView
 
-# The review paths answer GET (the public list) and POST (feedback/api/review_writes.py).
+# The review paths answer GET (the public list) and POST (a review write).
 urlpatterns: list = [
     *api_path(
         "review/product",

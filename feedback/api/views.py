@@ -1,7 +1,9 @@
-"""Public endpoints of the feedback app (the review lists in the success envelope, the
-comment list and a new comment bare)."""
+"""Public endpoints of the feedback app: the review lists (success envelope) and, on the
+same paths, the signed-in customer's review writes (201 new, 200 updated); the comment list
+and a new comment (bare)."""
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from drf_spectacular.utils import extend_schema_view
 from rest_framework.request import Request
@@ -13,28 +15,43 @@ from apikit.filters import orm_paths
 from apikit.generics import EnvelopedPagination, ListView
 from apikit.parsers import valid_data
 from apikit.paths import path_id
-from apikit.responses import bare, rendered_rows, request_base_url
+from apikit.responses import bare, rendered_rows, request_base_url, success
 from catalog.api.fragments import attach_product_summaries
+from storefront.api.authentication import IsCustomer, signed_in_customer
 from storefront.api.idempotency import idempotent
 from storefront.api.throttling import PublicWriteThrottle
 from storefront.models import Customer
 from storefront.selectors import current_sales_channel
 
-from ..selectors import comments_public, product_reviews_public, sales_channel_reviews_public
+from ..review_writes import product_review_write, sales_channel_review_write
+from ..selectors import (
+    comments_public,
+    product_review_get,
+    product_reviews_public,
+    sales_channel_review_get,
+    sales_channel_reviews_public,
+)
 from ..services import comment_create
 from .filters import CommentFilter, ProductReviewFilter, SalesChannelReviewFilter
 from .schema import (
     product_comment_create_schema,
     product_comment_list_schema,
     product_review_list_schema,
+    product_review_write_schema,
     sales_channel_review_list_schema,
+    sales_channel_review_write_schema,
 )
 from .serializers import (
     CommentCreateSerializer,
     CommentSerializer,
     ProductReviewSerializer,
+    ProductReviewWriteSerializer,
+    ReviewWriteSerializer,
     SalesChannelReviewSerializer,
 )
+
+if TYPE_CHECKING:
+    from rest_framework.permissions import _SupportsHasPermission  # (the stubs' own type)
 
 REVIEW_ORDER = orm_paths("id", "score", "recommended", "createdAt", "updatedAt")
 
@@ -64,6 +81,46 @@ class ProductReviewListView(ListView):
         base_url = request_base_url(self.request)
         attach_product_summaries(rows, base_url=base_url, key="productId")
         return rendered_rows(ProductReviewSerializer, rows, base_url=base_url)
+
+
+class _CustomerWrites(APIView):
+    """POST is for the signed-in customer only, throttled per client IP (GET stays public)."""
+
+    throttle_classes = [PublicWriteThrottle]  # POSTs only
+
+    def get_permissions(self) -> Sequence["_SupportsHasPermission"]:
+        return [IsCustomer()] if self.request.method == "POST" else super().get_permissions()
+
+
+class ProductReviewView(_CustomerWrites, ProductReviewListView):
+    throttle_scope = "product-review"
+
+    @product_review_write_schema
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = valid_data(ProductReviewWriteSerializer, request)
+        written = product_review_write(customer=signed_in_customer(request), **data)
+        review = product_review_get(review_id=written.review.pk)
+        base_url = request_base_url(request)
+        attach_product_summaries([review], base_url=base_url, key="productId")
+        body = ProductReviewSerializer(review, context={"base_url": base_url}).data
+        return success(body, status=201 if written.created else 200)
+
+
+class SalesChannelReviewView(_CustomerWrites, SalesChannelReviewListView):
+    throttle_scope = "sales-channel-review"
+
+    @sales_channel_review_write_schema
+    @idempotent
+    def post(self, request: Request) -> Response:
+        written = sales_channel_review_write(
+            customer=signed_in_customer(request),
+            channel=current_sales_channel(request),
+            **valid_data(ReviewWriteSerializer, request),
+        )
+        review = sales_channel_review_get(review_id=written.review.pk)
+        body = SalesChannelReviewSerializer(review).data
+        return success(body, status=201 if written.created else 200)
 
 
 @extend_schema_view(get=product_comment_list_schema)

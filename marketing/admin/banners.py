@@ -20,15 +20,14 @@ from django.utils.translation import gettext_lazy as _
 
 from apikit.responses import envelope
 from infra.admin import HISTORY_FIELDSET, OwnPagesMixin, SafeAutocompleteMixin, truncated_column
-from storefront.models import SalesChannel
 
 from ..api.listing import banner_listing_get
 from ..models import DEVICES, Banner, BannerGroup
+from ..selectors import default_sales_channel
 from ..services import banners_set_active, schedules_publish_now, schedules_unpublish
 from ..tasks import refresh_banner_images, refresh_group_images
 from .common import (
     BANNER_IMAGES_FIELDSET,
-    AutocompleteWhenSearchable,
     PublishingActions,
     StatusListFilter,
     fitted_images_column,
@@ -119,9 +118,7 @@ class BannerInline(admin.StackedInline):
 
 
 @admin.register(BannerGroup)
-class BannerGroupAdmin(
-    OwnPagesMixin, PublishingActions, AutocompleteWhenSearchable, admin.ModelAdmin
-):
+class BannerGroupAdmin(OwnPagesMixin, PublishingActions, SafeAutocompleteMixin, admin.ModelAdmin):
     form = BannerGroupForm
     inlines = [BannerInline]
     list_display = [
@@ -139,7 +136,7 @@ class BannerGroupAdmin(
     list_select_related = ["sales_channel"]
     search_fields = ["code", "name", "title", "location_id"]
     readonly_fields = ["schedule_status", "public_cache", "created_at", "updated_at"]
-    autocomplete_candidates = ("products", "brands", "categories")
+    autocomplete_fields = ["products", "brands", "categories"]
     actions = ["publish_now", "unpublish", "purge_cdn"]
     fieldsets = [
         (
@@ -235,7 +232,7 @@ class BannerGroupAdmin(
             raise PermissionDenied
         form = PreviewForm(request.GET or None)
         moment = (form.is_valid() and form.cleaned_data.get("at")) or timezone.now()
-        channel = group.sales_channel or SalesChannel.objects.filter(is_default=True).first()
+        channel = group.sales_channel or default_sales_channel()
         listing = banner_listing_get(
             codes=[group.code],
             channel=channel,

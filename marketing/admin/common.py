@@ -1,5 +1,5 @@
 """Pieces the marketing admins share: status badges and filter, thumbnails, the
-publishing actions and their report, autocompletes for searchable relations."""
+publishing actions and their report."""
 
 from typing import Any
 
@@ -11,7 +11,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from infra.admin import SafeAutocompleteMixin, badge, thumbnail
+from infra.admin import badge, thumbnail
 from infra.cdn import cdn_purge, cdn_purge_configured
 
 from ..models import DEVICES, Banner
@@ -160,22 +160,6 @@ class StatusListFilter(admin.SimpleListFilter):
         if self.value() in {status.value for status in Status}:
             return queryset.with_status(self.value(), timezone.now())
         return queryset
-
-
-class AutocompleteWhenSearchable(SafeAutocompleteMixin):
-    """Autocomplete widgets for the relations whose admin can be searched; plain selects
-    otherwise, so a catalog admin without search_fields never breaks checks."""
-
-    autocomplete_candidates: tuple[str, ...] = ()
-
-    def get_autocomplete_fields(self, request):
-        fields = []
-        for name in self.autocomplete_candidates:
-            related = self.model._meta.get_field(name).related_model
-            related_admin = self.admin_site._registry.get(related)
-            if related_admin is not None and related_admin.search_fields:
-                fields.append(name)
-        return fields
 
 
 BANNER_IMAGES_FIELDSET: tuple[Any, Any] = (  # shared by the inline and the banner admin

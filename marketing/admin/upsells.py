@@ -5,10 +5,16 @@ from django.contrib import admin
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from infra.admin import HISTORY_FIELDSET, NAME_COLUMN_CHARS, truncated, truncated_column
+from infra.admin import (
+    HISTORY_FIELDSET,
+    NAME_COLUMN_CHARS,
+    SafeAutocompleteMixin,
+    truncated,
+    truncated_column,
+)
 
 from ..models import Upsell, UpsellLocation
-from .common import AutocompleteWhenSearchable, StatusListFilter, status_column
+from .common import StatusListFilter, status_column
 
 
 class UpsellForm(forms.ModelForm):
@@ -24,7 +30,7 @@ class UpsellForm(forms.ModelForm):
 
 
 @admin.register(Upsell)
-class UpsellAdmin(AutocompleteWhenSearchable, admin.ModelAdmin):
+class UpsellAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
     form = UpsellForm
     list_display = [
         "status",
@@ -40,7 +46,7 @@ class UpsellAdmin(AutocompleteWhenSearchable, admin.ModelAdmin):
     list_select_related = ["product", "price_rule"]
     search_fields = ["display_title", "product__name", "product__sku", "location"]
     readonly_fields = ["status", "created_at", "updated_at"]
-    autocomplete_candidates = ("product", "price_rule", "trigger_products", "trigger_categories")
+    autocomplete_fields = ["product", "price_rule", "trigger_products", "trigger_categories"]
     fieldsets = [
         (
             _("Offer"),

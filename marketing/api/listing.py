@@ -41,7 +41,6 @@ class BannerListing:
 
 
 def group_entries(groups: Iterable[BannerGroup], context: dict[str, Any]) -> list[BannerGroupEntry]:
-    """Each group serialized, its banners paired with their effective window."""
     entries = []
     for group in groups:
         data = dict(BannerGroupSerializer(group, context=context).data)
@@ -52,7 +51,6 @@ def group_entries(groups: Iterable[BannerGroup], context: dict[str, Any]) -> lis
 
 
 def live_at(entries: list[BannerGroupEntry], moment: datetime) -> BannerListing:
-    """The groups of `entries` with their banners live at `moment`."""
     groups = [
         {
             **entry.group,

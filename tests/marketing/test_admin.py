@@ -2,8 +2,6 @@
 
 import json
 from datetime import datetime
-from types import SimpleNamespace
-from unittest import mock
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -12,7 +10,6 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from catalog.models import Category, PriceRule, Product
 from marketing.models import Banner, BannerGroup, Upsell
 from tests.catalog.factories import CategoryFactory, PriceRuleFactory, ProductFactory
 
@@ -413,15 +410,9 @@ def test_upsell_fields_are_validated(staff, field, value):
     assert field in response.context["adminform"].form.errors
 
 
-def test_autocomplete_is_used_only_where_the_related_admin_can_be_searched():
-    # given the catalog admin searches products, but not price rules or categories
+def test_the_relations_are_autocompletes_that_django_checks_against_searchable_admins():
     upsell_admin = admin.site._registry[Upsell]
-    fake = {
-        Product: SimpleNamespace(search_fields=("sku", "name")),
-        PriceRule: SimpleNamespace(search_fields=()),
-    }
-    with mock.patch.dict(admin.site._registry, fake):
-        admin.site._registry.pop(Category, None)
-
-        # then only the product relations get autocomplete widgets
-        assert upsell_admin.get_autocomplete_fields(None) == ["product", "trigger_products"]
+    relations = ["product", "price_rule", "trigger_products", "trigger_categories"]
+    assert upsell_admin.get_autocomplete_fields(None) == relations
+    # admin.E039/E040: each related model is registered with search_fields
+    assert upsell_admin.check() == admin.site._registry[BannerGroup].check() == []

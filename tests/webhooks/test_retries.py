@@ -5,15 +5,28 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.core import mail
 from django.utils import timezone
 
 from tests.catalog.factories import ProductFactory
 from tests.jobs.support import run_jobs
 from webhooks.models import Delivery, Endpoint
-from webhooks.services import deliveries_create, endpoints_resume, retry_delay, retry_schedule
+from webhooks.services import deliveries_create, endpoints_resume, retry_delay
 
 pytestmark = pytest.mark.django_db
+
+
+def retry_schedule() -> list[timedelta]:
+    """When each attempt comes after the event (the first at once) within the retry window."""
+    window = timedelta(seconds=settings.WEBHOOKS_RETRY_FOR_SECONDS)
+    at, schedule, attempts = timedelta(0), [timedelta(0)], 0
+    while True:
+        attempts += 1
+        at += retry_delay(attempts)
+        if at > window:
+            return schedule
+        schedule.append(at)
 
 
 def test_the_backoff_doubles_from_30_seconds_up_to_4_hours_within_24_hours():
