@@ -8,6 +8,8 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.views.main import PAGE_VAR
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.http import Http404, HttpResponseRedirect, QueryDict
@@ -36,6 +38,7 @@ from .models import (
     ProductReview,
     ReviewMedia,
     SalesChannelReview,
+    StaffProfile,
 )
 from .services import (
     comment_author_email,
@@ -44,7 +47,6 @@ from .services import (
     reviews_set_active,
     staff_display_name,
 )
-from .staff_admin import register_user_admin_with_profile
 
 
 def review_fieldsets(subject: str) -> tuple:
@@ -424,6 +426,29 @@ class CommentAdmin(OwnPagesMixin, ModerationAdmin):
         if not request.user.has_perm(f"{opts.app_label}.change_{opts.model_name}"):
             return ""
         return reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[user.pk])
+
+
+# --- Staff display names -----------------------------------------------------------------
+
+
+class StaffProfileInline(admin.StackedInline):
+    """The staff member's public display name, edited on the User admin page."""
+
+    model = StaffProfile
+    can_delete = False
+    extra = 1
+    max_num = 1
+    fields = ("display_name",)
+
+
+def register_user_admin_with_profile(site: admin.AdminSite = admin.site) -> None:
+    user_model = get_user_model()
+    current = site._registry.get(user_model)
+    base = type(current) if current is not None else UserAdmin
+    if current is not None:
+        site.unregister(user_model)
+    attrs = {"inlines": [*getattr(base, "inlines", []), StaffProfileInline]}
+    site.register(user_model, type("UserWithStaffProfileAdmin", (base,), attrs))
 
 
 register_user_admin_with_profile()
