@@ -1,14 +1,13 @@
 """Product summary / full product serializers fed by the selectors: shapes and query counts."""
 
+import json
 from decimal import Decimal
 
 import pytest
 
-from catalog.api.serializers import (
-    FullProductSerializer,
-    ProductSummarySerializer,
-    ReviewProductSummarySerializer,
-)
+from apikit.renderers import json_bytes
+from catalog.api.fragments import product_summaries
+from catalog.api.serializers import FullProductSerializer, ProductSummarySerializer
 from catalog.models import ProductInterest, ProductMedia
 from catalog.selectors import (
     category_index,
@@ -130,7 +129,8 @@ def test_summary_comparison_price_falls_back_to_sale_price_then_base_price():
 
 def test_review_summary_names_the_id_product_id():
     product = ProductFactory()
-    data = ReviewProductSummarySerializer(products_for_summary().get(pk=product.pk)).data
+    fragment = product_summaries([product.pk], base_url="http://testserver/", key="productId")
+    data = json.loads(json_bytes(fragment[product.pk]))
     assert next(iter(data)) == "productId" and "id" not in data
     assert data["productId"] == product.pk
 
