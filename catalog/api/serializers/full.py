@@ -20,6 +20,7 @@ from .summary import (
     CategoryNodeSerializer,
     MediaSerializer,
     ProductSummarySerializer,
+    RenderedField,
 )
 
 
@@ -235,10 +236,16 @@ class VariationsSerializer(serializers.Serializer):
     attributes = VariationAttributeSerializer(many=True)
 
 
-def _summaries_field(help_text: str) -> serializers.Field:
-    return serializers.SerializerMethodField(
-        help_text=help_text + " A variation without its own shows its main product's."
-    )
+@extend_schema_field(ProductSummarySerializer(many=True))
+class SummariesField(RenderedField):
+    """The rendered summaries (context `product_summaries`) of a tuple of product ids."""
+
+    def to_representation(self, ids: tuple[int, ...]) -> list:
+        summaries = self.context.get("product_summaries", {})
+        return [summaries[product_id] for product_id in ids if product_id in summaries]
+
+
+VARIATION_SUMMARIES = " A variation without its own shows its main product's."
 
 
 class FullProductSerializer(serializers.Serializer):
@@ -276,11 +283,15 @@ class FullProductSerializer(serializers.Serializer):
     brand = BrandSerializer(source="product.brand", allow_null=True)
     flags = FlagsSerializer(source="product")
     tax = TaxSerializer(source="product")
-    indicatedProducts = _summaries_field(
-        "Products staff indicate with this one (bought together), in staff order; active ones only."
+    indicatedProducts = SummariesField(
+        source="indicated_ids",
+        help_text="Products staff indicate with this one (bought together), in staff order; "
+        "active ones only." + VARIATION_SUMMARIES,
     )
-    relatedProducts = _summaries_field(
-        "Similar products staff relate to this one, in staff order; active ones only."
+    relatedProducts = SummariesField(
+        source="related_ids",
+        help_text="Similar products staff relate to this one, in staff order; active ones only."
+        + VARIATION_SUMMARIES,
     )
     filters = FilterSerializer(
         many=True,
@@ -318,18 +329,6 @@ class FullProductSerializer(serializers.Serializer):
         allow_null=True,
         help_text="The description of the trade policy, else of the default policy, else null.",
     )
-
-    def _summaries(self, ids: tuple[int, ...]) -> list:
-        summaries = self.context.get("product_summaries", {})
-        return [summaries[product_id] for product_id in ids if product_id in summaries]
-
-    @extend_schema_field(ProductSummarySerializer(many=True))
-    def get_indicatedProducts(self, facts: FullProductFacts) -> list:
-        return self._summaries(facts.indicated_ids)
-
-    @extend_schema_field(ProductSummarySerializer(many=True))
-    def get_relatedProducts(self, facts: FullProductFacts) -> list:
-        return self._summaries(facts.related_ids)
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
     def get_combination(self, facts: FullProductFacts) -> list[int]:
