@@ -8,14 +8,13 @@ import pytest
 from apikit.renderers import json_bytes
 from catalog.api.fragments import product_summaries
 from catalog.api.serializers import FullProductSerializer, ProductSummarySerializer
-from catalog.models import ProductInterest, ProductMedia
+from catalog.models import ProductMedia
 from catalog.selectors import (
     category_index,
     full_product_facts_get,
     price_context_get,
     product_full_queryset,
     product_get_active,
-    product_summary_related,
     products_for_summary,
 )
 from tests.helpers import PRODUCT_MEDIA_KEYS, PRODUCT_SUMMARY_KEYS
@@ -26,7 +25,6 @@ from .factories import (
     CategoryFactory,
     ProductDescriptionFactory,
     ProductFactory,
-    ProductInterestFactory,
     ProductMediaFactory,
     ProductPriceFactory,
     StockFactory,
@@ -246,22 +244,3 @@ def test_product_get_active_hides_inactive_unknown_and_huge_ids():
     assert product_get_active(product_id=orphan.pk) is None
     assert product_get_active(product_id=99999999999999999999) is None
     assert product_get_active(product_id=0) is None
-
-
-def test_summary_through_a_relation_prefix_has_a_fixed_query_count(
-    media_root, django_assert_num_queries
-):
-    # given interests pointing at products with medias, attributes and stock
-    _parent, children = make_variation_family(medias=3, variations=5)
-    for child in children:
-        ProductInterestFactory(product=child)
-    select, prefetch = product_summary_related("product")
-
-    # when their products are serialized through the "product" relation
-    with django_assert_num_queries(6):
-        rows = list(ProductInterest.objects.select_related(*select).prefetch_related(*prefetch))
-        data = [ProductSummarySerializer(row.product).data for row in rows]
-
-    # then every summary is complete
-    assert len(data) == 5
-    assert all(len(item["medias"]) == 3 and item["stock"] > 0 for item in data)
