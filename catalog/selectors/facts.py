@@ -6,8 +6,6 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from django.core.exceptions import ObjectDoesNotExist
-
 from infra.prefetch import prefetched
 
 from .. import pricing
@@ -162,15 +160,6 @@ def product_status_get(product: Product, stock: StockFacts) -> ProductStatus:
     return ProductStatus.OUT_OF_STOCK
 
 
-def product_review_summary_get(product: Product) -> ProductReviewSummary | None:
-    """The product's review summary, None without approved reviews."""
-    try:
-        summary: ProductReviewSummary = product.review_summary
-    except ObjectDoesNotExist:
-        return None
-    return summary if summary.count else None
-
-
 def product_price_rules_get(
     product: Product, context: PriceContext
 ) -> tuple[PriceRule, ...] | None:
@@ -209,6 +198,8 @@ def full_product_facts_get(
         product=product, category_ids=category_ids, moment=context.moment, seals=active_seals()
     )
     relations = product_relation_ids(product)
+    # (a missing one-to-one row raises an AttributeError: None without a summary)
+    review: ProductReviewSummary | None = getattr(product, "review_summary", None)
     return FullProductFacts(
         product=product,
         price=product_price_get(product=product, context=context, quantity=quantity),
@@ -219,7 +210,7 @@ def full_product_facts_get(
         stock=stock,
         stocks=stocks,
         status=product_status_get(product, stock),
-        review=product_review_summary_get(product),
+        review=review if review is not None and review.count else None,
         price_rules=product_price_rules_get(product, context),
         linked_trade_policies=product_trade_policies_get(product),
         indicated_ids=relations["indicated"],
