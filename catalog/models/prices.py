@@ -20,7 +20,7 @@ from infra.models import (
 from infra.numbers import money_text
 
 from ..pricing import BaseField, Target, Trigger, UpdateComparison, ValueType
-from .fields import product_fk
+from .fields import ShownByName, product_fk
 
 
 class TradePolicyQuerySet(ActiveQuerySet):
@@ -29,7 +29,7 @@ class TradePolicyQuerySet(ActiveQuerySet):
         return self.filter(is_default=True).first()
 
 
-class TradePolicy(TimestampedModel):
+class TradePolicy(ShownByName, TimestampedModel):
     """A commercial policy (retail, wholesale, ...) with its own prices and descriptions."""
 
     name = models.CharField(_("name"), max_length=100)
@@ -48,9 +48,6 @@ class TradePolicy(TimestampedModel):
         ordering = ["-is_default", "name", "id"]
         verbose_name_plural = _("trade policies")
         constraints = [one_default("one_default_trade_policy")]
-
-    def __str__(self) -> str:
-        return self.name
 
 
 class ProductPrice(TimestampedModel):
@@ -99,7 +96,7 @@ class PriceRuleOrigin(models.TextChoices):
     IMPORT = "import", _("Import")
 
 
-class PriceRule(TimestampedModel):
+class PriceRule(ShownByName, TimestampedModel):
     """A discount: who it applies to (target), when (trigger, window, quantity) and how much."""
 
     name = models.CharField(_("name"), max_length=100)
@@ -196,9 +193,6 @@ class PriceRule(TimestampedModel):
             ),
             ends_after_start("price_rule_window_ends_after_start"),
         ]
-
-    def __str__(self) -> str:
-        return self.name
 
     def clean(self):
         super().clean()
