@@ -36,7 +36,6 @@ from .prices import (
     product_price_get,
     product_pricing_data,
 )
-from .products import product_stock_rows
 
 
 class ProductStatus(StrEnum):
@@ -131,10 +130,12 @@ def product_description_pick(
 
 
 def product_stocks_get(product: Product) -> tuple[StockFacts, tuple[StockFacts, ...]]:
-    """(total, per storage) units in active storages; the total's storage is the one
-    holding the most available units (0 when none)."""
+    """(total, per storage) units in active storages, a main product's with its active
+    variations'; the total's storage is the one holding the most available units (0 when
+    none)."""
+    variations = product.active_variations if product.parent_id is None else []
     by_storage: dict[int, list[Stock]] = {}
-    for row in product_stock_rows(product):
+    for row in [*product.active_stocks, *(s for v in variations for s in v.active_stocks)]:
         by_storage.setdefault(row.storage_id, []).append(row)
     stocks = tuple(_summed(product, i, by_storage[i]) for i in sorted(by_storage))
     best = max(stocks, key=lambda s: (s.available, -s.storage_id), default=None)

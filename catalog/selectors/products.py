@@ -141,16 +141,6 @@ def product_get_active(*, product_id: int) -> Product | None:
     return products_for_summary().sellable().filter(pk=product_id).first()
 
 
-def product_stock_rows(product: Product) -> list[Stock]:
-    """Stock rows in active storages, a main product's with its active variations'
-    (prefetches of `product_full_queryset()`)."""
-    rows = list(product.active_stocks)
-    if product.parent_id is None:
-        for variation in product.active_variations:
-            rows.extend(variation.active_stocks)
-    return rows
-
-
 def available_stocks(product_ids: Iterable[int]) -> dict[int, int]:
     """{product id: `product_available_stock`} in one query (a variation has no variations)."""
     totals = dict.fromkeys(product_ids, 0)
