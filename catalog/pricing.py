@@ -11,7 +11,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from enum import StrEnum
+
+from django.db.models import TextChoices
+from django.utils.translation import gettext_lazy as _
 
 from infra.money import ZERO, money
 from storefront.payments import (
@@ -27,32 +29,33 @@ from storefront.payments import (
 HUNDRED = Decimal("100")
 
 
-class Trigger(StrEnum):
-    AUTOMATIC = "automatic"
-    COUPON = "coupon"
-    UPSELL = "upsell"
+# The rule fields' choices, with the admin's labels (TextChoices: no database involved).
+class Trigger(TextChoices):
+    AUTOMATIC = "automatic", _("Automatic (always applies)")
+    COUPON = "coupon", _("Coupon code")
+    UPSELL = "upsell", _("Upsell offer")
 
 
-class Target(StrEnum):
-    ALL = "all"
-    PRODUCT = "product"
-    CATEGORY = "category"
-    BRAND = "brand"
+class Target(TextChoices):
+    ALL = "all", _("Every product")
+    PRODUCT = "product", _("Chosen products")
+    CATEGORY = "category", _("Products of chosen categories")
+    BRAND = "brand", _("Products of chosen brands")
 
 
-class ValueType(StrEnum):
-    PERCENTAGE = "percentage"
-    FIXED = "fixed"
+class ValueType(TextChoices):
+    PERCENTAGE = "percentage", _("Percentage off")
+    FIXED = "fixed", _("Fixed amount off")
 
 
-class BaseField(StrEnum):
-    SALE_PRICE = "sale-price"
-    COMPARISON_PRICE = "comparison-price"
+class BaseField(TextChoices):
+    SALE_PRICE = "sale-price", _("Sale price")
+    COMPARISON_PRICE = "comparison-price", _("Comparison price")
 
 
-class UpdateComparison(StrEnum):
-    KEEP = "keep"
-    SALE_PRICE = "sale-price"
+class UpdateComparison(TextChoices):
+    KEEP = "keep", _("Keep the comparison price")
+    SALE_PRICE = "sale-price", _("Show the price before the rule as comparison price")
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,5 @@
 """Writes of the catalog: product interests and their e-mails, images, review summaries."""
 
-import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,14 +36,6 @@ from .models.merchandising import SEAL_MAX_SIDE, SEAL_MAX_SOURCE_PIXELS
 from .models.reviews import SCORES
 from .selectors import product_get_active, product_own_namespaces
 
-logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class InterestRegistration:
-    interest: ProductInterest
-    created: bool
-
 
 def _pending_duplicate(*, product: Product, origin: str, email: str) -> ProductInterest | None:
     return (
@@ -57,11 +48,11 @@ def _pending_duplicate(*, product: Product, origin: str, email: str) -> ProductI
 
 def interest_register(
     *, product_id: int, origin: str, name: str, email: str, phone: str = "", message: str = ""
-) -> InterestRegistration:
-    """Register a customer's interest in an active product (else ProductNotFound).
+) -> tuple[ProductInterest, bool]:
+    """Register interest in an active product (else ProductNotFound): (interest, created).
 
     A pending one of the same e-mail (any case), product and origin is given back instead
-    (`created` False), with the contact details just sent (a response never shows what
+    (created False), with the contact details just sent (a response never shows what
     another caller wrote); a database constraint backs this up against concurrent requests.
     """
     product = product_get_active(product_id=product_id)
@@ -82,12 +73,12 @@ def interest_register(
             if existing is None:
                 raise
         else:
-            return InterestRegistration(interest=interest, created=True)
+            return interest, True
     for field_name, value in contact.items():
         setattr(existing, field_name, value)
     existing.save(update_fields=[*contact, "updated_at"])
     existing.product = product  # already loaded with the summary's relations
-    return InterestRegistration(interest=existing, created=False)
+    return existing, False
 
 
 def _email_enqueue(

@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from django.conf import settings
 from django.core.cache import cache
@@ -39,7 +39,7 @@ from ..selectors import (
 )
 from .serializers import FullProductSerializer, ProductSummarySerializer
 
-SUMMARY_KEYS = ("id", "productId")
+Key = Literal["id", "productId"]  # the summary's id key
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def _prefix(kind: str, base_url: str, namespaces: tuple[str, ...] = ()) -> str:
     return f"{PRODUCTS_CACHE}:{settings.RELEASE}:{':'.join(map(str, versions))}:{kind}:{base}"
 
 
-def _keyed(body: bytes, key: str) -> bytes:
+def _keyed(body: bytes, key: Key) -> bytes:
     """The summary with its first key renamed: `{"id":1,...}` -> `{"productId":1,...}`."""
     return body if key == "id" else b'{"' + key.encode() + body[len(b'{"id') :]
 
@@ -81,12 +81,10 @@ class _SummaryWithoutStock(ProductSummarySerializer):
 _STOCK_MARK = -7_359_164_821_937  # no stock reads so: where the kept summary's `stock` goes
 
 
-def product_summaries(ids: Iterable[int], *, base_url: str, key: str = "id") -> dict[int, Fragment]:
+def product_summaries(ids: Iterable[int], *, base_url: str, key: Key = "id") -> dict[int, Fragment]:
     """{product id: rendered summary} of the ids that name a product (any state); a miss
     renders the catalogue's next products too (infra.cache.Warm). The summary is kept apart
     from its `stock`, so a stock change reads one number again."""
-    if key not in SUMMARY_KEYS:
-        raise ValueError(f"key must be one of {SUMMARY_KEYS}")
     wanted = sorted(set(ids))
     if not wanted:
         return {}
@@ -191,7 +189,7 @@ def _render_full(
     return json_bytes(data), boundary
 
 
-def attach_product_summaries(rows: list, *, base_url: str, key: str = "id") -> None:
+def attach_product_summaries(rows: list, *, base_url: str, key: Key = "id") -> None:
     """Set `row.product_summary` (None for a missing product) on rows with a `product_id`."""
     summaries = product_summaries({row.product_id for row in rows}, base_url=base_url, key=key)
     for row in rows:

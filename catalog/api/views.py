@@ -43,6 +43,6 @@ class ProductInterestView(APIView):
     @product_interest_register_schema
     @idempotent
     def post(self, request: Request) -> Response:
-        registration = interest_register(**valid_data(InterestCreateSerializer, request))
-        payload = InterestSerializer(registration.interest, context={"request": request}).data
-        return bare(payload, status=201 if registration.created else 200)
+        interest, created = interest_register(**valid_data(InterestCreateSerializer, request))
+        payload = InterestSerializer(interest, context={"request": request}).data
+        return bare(payload, status=201 if created else 200)

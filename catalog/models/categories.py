@@ -7,12 +7,12 @@ from django.utils.translation import gettext_lazy as _
 
 from infra.models import ActiveQuerySet, TimestampedModel
 
-from .fields import optional_fk
+from .fields import ShownByName, optional_fk
 
 URL_MAX_LENGTH = 1000
 
 
-class Category(TimestampedModel):
+class Category(ShownByName, TimestampedModel):
     """A node of the category tree; `url` (`/moda/camisetas`, the slugs from the root) is
     derived: `save()` rewrites it, and the descendants' when it changes."""
 
@@ -57,9 +57,6 @@ class Category(TimestampedModel):
                 condition=~models.Q(parent=models.F("id")), name="category_not_its_own_parent"
             ),
         ]
-
-    def __str__(self) -> str:
-        return self.name
 
     def ancestor_ids(self) -> list[int]:
         """Ids of the ancestors, nearest first (one query per level; admin and clean only)."""
@@ -123,7 +120,7 @@ class Category(TimestampedModel):
             level = children
 
 
-class Brand(TimestampedModel):
+class Brand(ShownByName, TimestampedModel):
     name = models.CharField(_("name"), max_length=100)
     slug = models.SlugField(_("slug"), max_length=100, unique=True)
     active = models.BooleanField(_("active"), default=True)
@@ -134,6 +131,3 @@ class Brand(TimestampedModel):
         verbose_name = _("brand")
         verbose_name_plural = _("brands")
         ordering = ["name", "id"]
-
-    def __str__(self) -> str:
-        return self.name

@@ -14,7 +14,7 @@ from infra.models import (
     one_default,
 )
 
-from .fields import product_fk
+from .fields import ShownByName, product_fk
 
 # Created by migration 0004 (again on demand after a flush): a product's cargo type by default.
 DEFAULT_CARGO_TYPE_NAME = "Regular"
@@ -32,7 +32,7 @@ class CargoTypeQuerySet(models.QuerySet):
         return cargo_type.pk
 
 
-class CargoType(TimestampedModel):
+class CargoType(ShownByName, TimestampedModel):
     """A kind of cargo (regular, fragile, oversized, ...); shipping tables serve some of them."""
 
     name = models.CharField(_("name"), max_length=100, unique=True)
@@ -52,9 +52,6 @@ class CargoType(TimestampedModel):
         verbose_name = _("cargo type")
         verbose_name_plural = _("cargo types")
         constraints = [one_default("one_default_cargo_type")]
-
-    def __str__(self) -> str:
-        return self.name
 
 
 class Storage(TimestampedModel):

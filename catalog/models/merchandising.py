@@ -13,7 +13,7 @@ from infra.models import (
     ends_after_start,
 )
 
-from .fields import product_fk
+from .fields import ShownByName, product_fk
 
 # Largest seal upload accepted (pixels): a badge is small; this refuses decompression bombs.
 SEAL_MAX_SOURCE_PIXELS = 25_000_000
@@ -83,7 +83,7 @@ class ProductRelation(TimestampedModel):
             raise ValidationError({"target": _("This product is already listed here.")})
 
 
-class Seal(EndsAfterStart, TimestampedModel):
+class Seal(ShownByName, EndsAfterStart, TimestampedModel):
     """A badge shown on its products and on those of its categories (and subcategories)."""
 
     name = models.CharField(_("name"), max_length=100)
@@ -132,6 +132,3 @@ class Seal(EndsAfterStart, TimestampedModel):
         verbose_name = _("seal")
         verbose_name_plural = _("seals")
         constraints = [ends_after_start("seal_ends_after_start")]
-
-    def __str__(self) -> str:
-        return self.name

@@ -20,7 +20,7 @@ from infra.models import (
 from infra.numbers import money_text
 
 from ..pricing import BaseField, Target, Trigger, UpdateComparison, ValueType
-from .fields import product_fk
+from .fields import ShownByName, product_fk
 
 
 class TradePolicyQuerySet(ActiveQuerySet):
@@ -29,7 +29,7 @@ class TradePolicyQuerySet(ActiveQuerySet):
         return self.filter(is_default=True).first()
 
 
-class TradePolicy(TimestampedModel):
+class TradePolicy(ShownByName, TimestampedModel):
     """A commercial policy (retail, wholesale, ...) with its own prices and descriptions."""
 
     name = models.CharField(_("name"), max_length=100)
@@ -48,9 +48,6 @@ class TradePolicy(TimestampedModel):
         ordering = ["-is_default", "name", "id"]
         verbose_name_plural = _("trade policies")
         constraints = [one_default("one_default_trade_policy")]
-
-    def __str__(self) -> str:
-        return self.name
 
 
 class ProductPrice(TimestampedModel):
@@ -94,46 +91,20 @@ class ProductPrice(TimestampedModel):
         return f"{self.trade_policy}: {money_text(self.sale_price)}"
 
 
-# Choices of the rule fields: catalog/pricing.py's values, the admin's labels.
-TRIGGER_LABELS = {
-    Trigger.AUTOMATIC: _("Automatic (always applies)"),
-    Trigger.COUPON: _("Coupon code"),
-    Trigger.UPSELL: _("Upsell offer"),
-}
-TARGET_LABELS = {
-    Target.ALL: _("Every product"),
-    Target.PRODUCT: _("Chosen products"),
-    Target.CATEGORY: _("Products of chosen categories"),
-    Target.BRAND: _("Products of chosen brands"),
-}
-VALUE_TYPE_LABELS = {
-    ValueType.PERCENTAGE: _("Percentage off"),
-    ValueType.FIXED: _("Fixed amount off"),
-}
-UPDATE_COMPARISON_LABELS = {
-    UpdateComparison.KEEP: _("Keep the comparison price"),
-    UpdateComparison.SALE_PRICE: _("Show the price before the rule as comparison price"),
-}
-BASE_FIELD_LABELS = {
-    BaseField.SALE_PRICE: _("Sale price"),
-    BaseField.COMPARISON_PRICE: _("Comparison price"),
-}
-
-
 class PriceRuleOrigin(models.TextChoices):
     ADMIN = "admin", _("Back office")
     IMPORT = "import", _("Import")
 
 
-class PriceRule(TimestampedModel):
+class PriceRule(ShownByName, TimestampedModel):
     """A discount: who it applies to (target), when (trigger, window, quantity) and how much."""
 
     name = models.CharField(_("name"), max_length=100)
     trigger = models.CharField(
-        _("trigger"), max_length=20, choices=TRIGGER_LABELS, default=Trigger.AUTOMATIC
+        _("trigger"), max_length=20, choices=Trigger.choices, default=Trigger.AUTOMATIC
     )
     rule_target = models.CharField(
-        _("rule target"), max_length=20, choices=TARGET_LABELS, default=Target.PRODUCT
+        _("rule target"), max_length=20, choices=Target.choices, default=Target.PRODUCT
     )
     origin = models.CharField(
         _("origin"), max_length=20, choices=PriceRuleOrigin.choices, default=PriceRuleOrigin.ADMIN
@@ -146,13 +117,13 @@ class PriceRule(TimestampedModel):
     update_comparison_price = models.CharField(
         _("update comparison price"),
         max_length=20,
-        choices=UPDATE_COMPARISON_LABELS,
+        choices=UpdateComparison.choices,
         default=UpdateComparison.KEEP,
     )
     base_price_field = models.CharField(
         _("base price field"),
         max_length=20,
-        choices=BASE_FIELD_LABELS,
+        choices=BaseField.choices,
         default=BaseField.SALE_PRICE,
         help_text=_("Price the discount is computed from."),
     )
@@ -173,7 +144,7 @@ class PriceRule(TimestampedModel):
     )
     value = money_field(_("value"))
     value_type = models.CharField(
-        _("value type"), max_length=20, choices=VALUE_TYPE_LABELS, default=ValueType.PERCENTAGE
+        _("value type"), max_length=20, choices=ValueType.choices, default=ValueType.PERCENTAGE
     )
     priority = models.IntegerField(
         _("priority"), default=0, help_text=_("When several rules apply, the highest.")
@@ -222,9 +193,6 @@ class PriceRule(TimestampedModel):
             ),
             ends_after_start("price_rule_window_ends_after_start"),
         ]
-
-    def __str__(self) -> str:
-        return self.name
 
     def clean(self):
         super().clean()

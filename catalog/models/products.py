@@ -18,7 +18,7 @@ from infra.models import (
     weight_field,
 )
 
-from .fields import optional_fk, product_fk
+from .fields import ShownByName, optional_fk, product_fk
 from .inventory import CargoType
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ class ProductType(models.TextChoices):
     VARIATION = "variation", _("Variation")
 
 
-class Attribute(TimestampedModel):
+class Attribute(ShownByName, TimestampedModel):
     """A variation axis, e.g. Color or Size."""
 
     name = models.CharField(_("name"), max_length=100)
@@ -52,9 +52,6 @@ class Attribute(TimestampedModel):
         verbose_name = _("attribute")
         verbose_name_plural = _("attributes")
         ordering = ["position", "name", "id"]
-
-    def __str__(self) -> str:
-        return self.name
 
 
 class AttributeValue(TimestampedModel):
@@ -328,7 +325,7 @@ class GoogleGender(models.TextChoices):
     FEMALE = "female", _("Female")
 
 
-class ProductDescription(TimestampedModel):
+class ProductDescription(ShownByName, TimestampedModel):
     """A product's texts and SEO fields for one trade policy."""
 
     product = product_fk("descriptions")
@@ -396,6 +393,3 @@ class ProductDescription(TimestampedModel):
                 fields=["product", "trade_policy"], name="product_description_unique_per_policy"
             )
         ]
-
-    def __str__(self) -> str:
-        return self.name

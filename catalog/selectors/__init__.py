@@ -5,7 +5,6 @@
 from .caches import CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE
 from .categories import category_index, category_tree_get
 from .facts import FullProductFacts, ProductStatus, StockFacts, full_product_facts_get
-from .price_context import price_context_get, selling_prices_get
 from .prices import (
     PRICING_FIELDS,
     STORED_PRICE_FIELDS,
@@ -13,10 +12,12 @@ from .prices import (
     active_price_rule_records,
     active_price_rules,
     default_trade_policy_id,
+    price_context_get,
     price_get,
     price_rules_with_targets,
     pricing_data_from_row,
     product_price_get,
+    selling_prices_get,
     trade_policy_exists,
 )
 from .products import (
@@ -26,7 +27,6 @@ from .products import (
     product_get_active,
     product_namespaces,
     product_own_namespaces,
-    product_summary_related,
     products_for_summary,
     stock_namespaces,
 )

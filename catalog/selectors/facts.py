@@ -6,8 +6,6 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from django.core.exceptions import ObjectDoesNotExist
-
 from infra.prefetch import prefetched
 
 from .. import pricing
@@ -38,7 +36,6 @@ from .prices import (
     product_price_get,
     product_pricing_data,
 )
-from .products import product_stock_rows
 
 
 class ProductStatus(StrEnum):
@@ -133,10 +130,12 @@ def product_description_pick(
 
 
 def product_stocks_get(product: Product) -> tuple[StockFacts, tuple[StockFacts, ...]]:
-    """(total, per storage) units in active storages; the total's storage is the one
-    holding the most available units (0 when none)."""
+    """(total, per storage) units in active storages, a main product's with its active
+    variations'; the total's storage is the one holding the most available units (0 when
+    none)."""
+    variations = product.active_variations if product.parent_id is None else []
     by_storage: dict[int, list[Stock]] = {}
-    for row in product_stock_rows(product):
+    for row in [*product.active_stocks, *(s for v in variations for s in v.active_stocks)]:
         by_storage.setdefault(row.storage_id, []).append(row)
     stocks = tuple(_summed(product, i, by_storage[i]) for i in sorted(by_storage))
     best = max(stocks, key=lambda s: (s.available, -s.storage_id), default=None)
@@ -160,15 +159,6 @@ def product_status_get(product: Product, stock: StockFacts) -> ProductStatus:
     if product.service or product.sale_without_stock or stock.available > 0:
         return ProductStatus.PUBLISHED
     return ProductStatus.OUT_OF_STOCK
-
-
-def product_review_summary_get(product: Product) -> ProductReviewSummary | None:
-    """The product's review summary, None without approved reviews."""
-    try:
-        summary: ProductReviewSummary = product.review_summary
-    except ObjectDoesNotExist:
-        return None
-    return summary if summary.count else None
 
 
 def product_price_rules_get(
@@ -209,6 +199,8 @@ def full_product_facts_get(
         product=product, category_ids=category_ids, moment=context.moment, seals=active_seals()
     )
     relations = product_relation_ids(product)
+    # (a missing one-to-one row raises an AttributeError: None without a summary)
+    review: ProductReviewSummary | None = getattr(product, "review_summary", None)
     return FullProductFacts(
         product=product,
         price=product_price_get(product=product, context=context, quantity=quantity),
@@ -219,7 +211,7 @@ def full_product_facts_get(
         stock=stock,
         stocks=stocks,
         status=product_status_get(product, stock),
-        review=product_review_summary_get(product),
+        review=review if review is not None and review.count else None,
         price_rules=product_price_rules_get(product, context),
         linked_trade_policies=product_trade_policies_get(product),
         indicated_ids=relations["indicated"],

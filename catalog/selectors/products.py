@@ -70,47 +70,33 @@ def _stocked_variations() -> ProductQuerySet[Product]:
     )
 
 
-def product_summary_related(
-    prefix: str = "", *, stock: bool = True
-) -> tuple[list[str], list[Prefetch[Any] | str]]:
-    """select_related names and prefetches feeding the Product summary at `prefix` (the
-    path from the queried model to the product, "" for Product itself); without `stock`,
-    all but its `stock` field."""
-    p = f"{prefix}__" if prefix else ""
-    select = [f"{p}brand", f"{p}main_category"]
-    if prefix:
-        select.insert(0, prefix)
+def products_for_summary(*, stock: bool = True) -> ProductQuerySet[Product]:
+    """Products with everything the Product summary reads (without `stock`: all but its
+    `stock` field)."""
     prefetch: list[Prefetch[Any] | str] = [
         # feeds `medias`
-        f"{p}medias",
+        "medias",
         # feeds `comparisonPrice` (price row of the default trade policy)
         Prefetch(
-            f"{p}prices",
+            "prices",
             queryset=ProductPrice.objects.filter(trade_policy__is_default=True),
             to_attr="default_prices",
         ),
         # feeds `combination` and `currentAttributes`
-        Prefetch(f"{p}attribute_values", queryset=_attribute_values()),
+        Prefetch("attribute_values", queryset=_attribute_values()),
     ]
     if stock:
         prefetch += [
             # feeds `stock` (total available over active storages) and the Stock objects
             Prefetch(
-                f"{p}stocks",
+                "stocks",
                 queryset=Stock.objects.in_active_storages().order_by("storage_id"),
                 to_attr="active_stocks",
             ),
             # feeds `stock` of a main product: its active variations' units (one query)
-            Prefetch(
-                f"{p}variations", queryset=_stocked_variations(), to_attr="stocked_variations"
-            ),
+            Prefetch("variations", queryset=_stocked_variations(), to_attr="stocked_variations"),
         ]
-    return select, prefetch
-
-
-def products_for_summary(*, stock: bool = True) -> ProductQuerySet[Product]:
-    select, prefetch = product_summary_related(stock=stock)
-    return Product.objects.select_related(*select).prefetch_related(*prefetch)
+    return Product.objects.select_related("brand", "main_category").prefetch_related(*prefetch)
 
 
 def _variations() -> ProductQuerySet[Product]:
@@ -124,10 +110,8 @@ def _variations() -> ProductQuerySet[Product]:
 
 def product_full_queryset() -> ProductQuerySet[Product]:
     """Products with everything FullProductSerializer (the Upsell product) reads."""
-    select, prefetch = product_summary_related()
-    related = Product.objects.select_related(*select, "cargo_type", "parent", "review_summary")
+    related = products_for_summary().select_related("cargo_type", "parent", "review_summary")
     return related.prefetch_related(  # type: ignore[no-redef]  # see the note above
-        *prefetch,
         # feeds `categories` and category price rules
         "categories",
         # feeds category price rules of a variation (its parent's categories)
@@ -157,16 +141,6 @@ def product_get_active(*, product_id: int) -> Product | None:
     return products_for_summary().sellable().filter(pk=product_id).first()
 
 
-def product_stock_rows(product: Product) -> list[Stock]:
-    """Stock rows in active storages, a main product's with its active variations'
-    (prefetches of `product_full_queryset()`)."""
-    rows = list(product.active_stocks)
-    if product.parent_id is None:
-        for variation in product.active_variations:
-            rows.extend(variation.active_stocks)
-    return rows
-
-
 def available_stocks(product_ids: Iterable[int]) -> dict[int, int]:
     """{product id: `product_available_stock`} in one query (a variation has no variations)."""
     totals = dict.fromkeys(product_ids, 0)
@@ -181,7 +155,7 @@ def available_stocks(product_ids: Iterable[int]) -> dict[int, int]:
 
 def product_available_stock(product: Product) -> int:
     """Units available over active storages, a main product's with its active variations'
-    (prefetches of `product_summary_related`)."""
+    (prefetches of `products_for_summary`)."""
     own = sum(stock.available for stock in product.active_stocks)
     if product.parent_id is not None:
         return own

@@ -1,22 +1,20 @@
 """Product summary / full product serializers fed by the selectors: shapes and query counts."""
 
+import json
 from decimal import Decimal
 
 import pytest
 
-from catalog.api.serializers import (
-    FullProductSerializer,
-    ProductSummarySerializer,
-    ReviewProductSummarySerializer,
-)
-from catalog.models import ProductInterest, ProductMedia
+from apikit.renderers import json_bytes
+from catalog.api.fragments import product_summaries
+from catalog.api.serializers import FullProductSerializer, ProductSummarySerializer
+from catalog.models import ProductMedia
 from catalog.selectors import (
     category_index,
     full_product_facts_get,
     price_context_get,
     product_full_queryset,
     product_get_active,
-    product_summary_related,
     products_for_summary,
 )
 from tests.helpers import PRODUCT_MEDIA_KEYS, PRODUCT_SUMMARY_KEYS
@@ -27,7 +25,6 @@ from .factories import (
     CategoryFactory,
     ProductDescriptionFactory,
     ProductFactory,
-    ProductInterestFactory,
     ProductMediaFactory,
     ProductPriceFactory,
     StockFactory,
@@ -130,7 +127,8 @@ def test_summary_comparison_price_falls_back_to_sale_price_then_base_price():
 
 def test_review_summary_names_the_id_product_id():
     product = ProductFactory()
-    data = ReviewProductSummarySerializer(products_for_summary().get(pk=product.pk)).data
+    fragment = product_summaries([product.pk], base_url="http://testserver/", key="productId")
+    data = json.loads(json_bytes(fragment[product.pk]))
     assert next(iter(data)) == "productId" and "id" not in data
     assert data["productId"] == product.pk
 
@@ -246,22 +244,3 @@ def test_product_get_active_hides_inactive_unknown_and_huge_ids():
     assert product_get_active(product_id=orphan.pk) is None
     assert product_get_active(product_id=99999999999999999999) is None
     assert product_get_active(product_id=0) is None
-
-
-def test_summary_through_a_relation_prefix_has_a_fixed_query_count(
-    media_root, django_assert_num_queries
-):
-    # given interests pointing at products with medias, attributes and stock
-    _parent, children = make_variation_family(medias=3, variations=5)
-    for child in children:
-        ProductInterestFactory(product=child)
-    select, prefetch = product_summary_related("product")
-
-    # when their products are serialized through the "product" relation
-    with django_assert_num_queries(6):
-        rows = list(ProductInterest.objects.select_related(*select).prefetch_related(*prefetch))
-        data = [ProductSummarySerializer(row.product).data for row in rows]
-
-    # then every summary is complete
-    assert len(data) == 5
-    assert all(len(item["medias"]) == 3 and item["stock"] > 0 for item in data)

@@ -39,10 +39,10 @@ def register(product, **kwargs):
 def test_register_trims_text_and_reports_creation():
     product = ProductFactory()
 
-    result = register(product, name="  Ana  ", email=" ana@example.com ")
+    interest, created = register(product, name="  Ana  ", email=" ana@example.com ")
 
-    assert result.created is True
-    assert result.interest.name == "Ana" and result.interest.email == "ana@example.com"
+    assert created is True
+    assert interest.name == "Ana" and interest.email == "ana@example.com"
 
 
 def test_register_returns_the_record_a_concurrent_request_created(monkeypatch):
@@ -51,9 +51,9 @@ def test_register_returns_the_record_a_concurrent_request_created(monkeypatch):
     calls = iter([None, existing])  # first lookup misses (the race), second finds it
     monkeypatch.setattr("catalog.services._pending_duplicate", lambda **kwargs: next(calls))
 
-    result = register(product)
+    interest, created = register(product)
 
-    assert result.created is False and result.interest.pk == existing.pk
+    assert created is False and interest.pk == existing.pk
     assert ProductInterest.objects.count() == 1
 
 

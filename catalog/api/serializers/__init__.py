@@ -6,8 +6,7 @@ File URLs are absolute against the context's `base_url`, else settings.PUBLIC_BA
 # ruff: noqa: F401  (this module re-exports the read API other apps import)
 
 from .fields import MoneyField, OptionalTextField, file_url
-from .full import FullProductSerializer
-from .price_rules import PriceRuleSerializer
+from .full import FullProductSerializer, PriceRuleSerializer
 from .summary import (
     FullTreeNodeSerializer,
     ProductSummaryField,

@@ -12,19 +12,14 @@ from rest_framework import serializers
 
 def file_url(file: FieldFile | None, base_url: str | None = None) -> str | None:
     """Absolute URL of a stored file against `base_url` (else PUBLIC_BASE_URL), or None."""
-    if not file:
-        return None
-    return absolute_url(file.url, base_url)
+    return stored_file_url(file.name, base_url) if file else None
 
 
-def stored_file_url(name: str, base_url: str | None = None) -> str | None:
+def stored_file_url(name: str | None, base_url: str | None = None) -> str | None:
     """file_url of the file stored as `name` in the default storage."""
     if not name:
         return None
-    return absolute_url(default_storage.url(name), base_url)
-
-
-def absolute_url(url: str, base_url: str | None = None) -> str:
+    url = default_storage.url(name)
     if url.startswith(("http://", "https://")):
         return url
     return urljoin(base_url or settings.PUBLIC_BASE_URL.rstrip("/") + "/", url)

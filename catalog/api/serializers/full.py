@@ -1,26 +1,84 @@
-"""The full product: contract 2.11 Upsell product, with Price, Stock and description."""
+"""The full product: contract 2.11 Upsell product, with Price, Price rule, Stock and description."""
 
 from decimal import Decimal
 from typing import Any
 
+from django.db.models import Manager, Model
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from infra.prefetch import prefetched
 from storefront.api.payment_serializers import InstallmentSerializer
 
-from ...models import ProductDescription, ProductReviewSummary
+from ...models import PriceRule, ProductDescription, ProductReviewSummary
 from ...selectors import FullProductFacts, ProductStatus
 from ...selectors.merchandising import SealData
-from .fields import MoneyField, OptionalTextField, stored_file_url
-from .price_rules import PriceRuleSchedulingSerializer, PriceRuleSerializer, scheduling
+from .fields import MoneyField, NullableTextField, OptionalTextField, stored_file_url
 from .summary import (
     AttributeSerializer,
     AttributeValueSerializer,
     CategoryNodeSerializer,
     MediaSerializer,
     ProductSummarySerializer,
+    RenderedField,
 )
+
+
+@extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+class SortedIdsField(serializers.Field):
+    """The ids of a (prefetched) to-many relation, sorted."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(read_only=True, **kwargs)
+
+    def to_representation(self, related: Manager[Model]) -> list[int]:
+        return sorted(row.pk for row in related.all())
+
+
+class PriceRuleSchedulingSerializer(serializers.Serializer):
+    startDate = serializers.DateTimeField(source="start_at", allow_null=True)
+    endDate = serializers.DateTimeField(source="end_at", allow_null=True)
+
+
+def scheduling(item: Any, serializer: type[serializers.Serializer]) -> dict[str, Any] | None:
+    """The `scheduling` block of a rule or seal, None when it has neither start nor end."""
+    if item.start_at is None and item.end_at is None:
+        return None
+    return serializer(item).data
+
+
+class PriceRuleSerializer(serializers.Serializer):
+    """The contract's Price rule (prefetch selectors.PRICE_RULE_RELATIONS)."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    trigger = serializers.CharField()
+    ruleTarget = serializers.CharField(source="rule_target")
+    origin = serializers.CharField()
+    applyInGroup = serializers.BooleanField(source="apply_in_group")
+    updateComparisonPrice = serializers.CharField(source="update_comparison_price")
+    basePriceField = serializers.CharField(source="base_price_field")
+    code = NullableTextField()
+    beginQuantity = serializers.IntegerField(source="begin_quantity")
+    endQuantity = serializers.IntegerField(
+        source="end_quantity", help_text="0 means no upper limit."
+    )
+    value = MoneyField()
+    valueType = serializers.CharField(source="value_type")
+    priority = serializers.IntegerField()
+    active = serializers.BooleanField()
+    scheduling = serializers.SerializerMethodField()
+    tradePolicies = SortedIdsField(source="trade_policies")
+    productIds = SortedIdsField(source="products")
+    productCategoryIds = SortedIdsField(source="categories")
+    productBrandIds = SortedIdsField(source="brands")
+    lastUpdateUserName = NullableTextField(source="last_update_user_name")
+    createdAt = serializers.DateTimeField(source="created_at")
+    updatedAt = serializers.DateTimeField(source="updated_at")
+
+    @extend_schema_field(PriceRuleSchedulingSerializer(allow_null=True))
+    def get_scheduling(self, rule: PriceRule) -> dict[str, Any] | None:
+        return scheduling(rule, PriceRuleSchedulingSerializer)
 
 
 class StockSerializer(serializers.Serializer):  # of a `catalog.selectors.StockFacts`
@@ -235,10 +293,16 @@ class VariationsSerializer(serializers.Serializer):
     attributes = VariationAttributeSerializer(many=True)
 
 
-def _summaries_field(help_text: str) -> serializers.Field:
-    return serializers.SerializerMethodField(
-        help_text=help_text + " A variation without its own shows its main product's."
-    )
+@extend_schema_field(ProductSummarySerializer(many=True))
+class SummariesField(RenderedField):
+    """The rendered summaries (context `product_summaries`) of a tuple of product ids."""
+
+    def to_representation(self, ids: tuple[int, ...]) -> list:
+        summaries = self.context.get("product_summaries", {})
+        return [summaries[product_id] for product_id in ids if product_id in summaries]
+
+
+VARIATION_SUMMARIES = " A variation without its own shows its main product's."
 
 
 class FullProductSerializer(serializers.Serializer):
@@ -276,11 +340,15 @@ class FullProductSerializer(serializers.Serializer):
     brand = BrandSerializer(source="product.brand", allow_null=True)
     flags = FlagsSerializer(source="product")
     tax = TaxSerializer(source="product")
-    indicatedProducts = _summaries_field(
-        "Products staff indicate with this one (bought together), in staff order; active ones only."
+    indicatedProducts = SummariesField(
+        source="indicated_ids",
+        help_text="Products staff indicate with this one (bought together), in staff order; "
+        "active ones only." + VARIATION_SUMMARIES,
     )
-    relatedProducts = _summaries_field(
-        "Similar products staff relate to this one, in staff order; active ones only."
+    relatedProducts = SummariesField(
+        source="related_ids",
+        help_text="Similar products staff relate to this one, in staff order; active ones only."
+        + VARIATION_SUMMARIES,
     )
     filters = FilterSerializer(
         many=True,
@@ -318,18 +386,6 @@ class FullProductSerializer(serializers.Serializer):
         allow_null=True,
         help_text="The description of the trade policy, else of the default policy, else null.",
     )
-
-    def _summaries(self, ids: tuple[int, ...]) -> list:
-        summaries = self.context.get("product_summaries", {})
-        return [summaries[product_id] for product_id in ids if product_id in summaries]
-
-    @extend_schema_field(ProductSummarySerializer(many=True))
-    def get_indicatedProducts(self, facts: FullProductFacts) -> list:
-        return self._summaries(facts.indicated_ids)
-
-    @extend_schema_field(ProductSummarySerializer(many=True))
-    def get_relatedProducts(self, facts: FullProductFacts) -> list:
-        return self._summaries(facts.related_ids)
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
     def get_combination(self, facts: FullProductFacts) -> list[int]:

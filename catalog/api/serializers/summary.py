@@ -123,12 +123,9 @@ class ProductSummarySerializer(serializers.Serializer):
 class ReviewProductSummarySerializer(ProductSummarySerializer):
     """The Product summary of the review list: `productId` in place of `id`."""
 
+    # Schema only: catalog.api.fragments renames the rendered summary's first key.
     id = None  # type: ignore[assignment]  # DRF: None removes the inherited field
     productId = serializers.IntegerField(source="id")
-
-    def to_representation(self, instance: Product) -> dict[str, Any]:
-        data = super().to_representation(instance)
-        return {"productId": data.pop("productId"), **data}
 
 
 class RenderedField(serializers.Field):
