@@ -13,9 +13,9 @@ from storefront.payments import (
     SINGLE_PAYMENT,
     CashDiscountTerms,
     InstallmentTerms,
-    PaymentCondition,
     PricedItem,
-    payment_conditions,
+    cash_discount,
+    installment_plan,
 )
 
 CONDITIONS_MAX_ITEMS = 500
@@ -123,13 +123,15 @@ class PaymentConditionSerializer(serializers.Serializer):
     installments = InstallmentSerializer(many=True)
 
 
-def _priced_value_data(condition: PaymentCondition) -> dict:
+@lru_cache(maxsize=8192)
+def _value_data(value: Decimal, cash: CashDiscountTerms, plan: InstallmentTerms) -> dict:
     """The JSON of one result but its reference, as PaymentConditionSerializer documents it
-    (by hand: DRF's rendering of 500 items is many times slower; a test keeps them equal)."""
-    discount = condition.cash_discount
+    (by hand: DRF's rendering of 500 items is many times slower; a test keeps them equal).
+    Memoized: callers never mutate it."""
+    discount = cash_discount(value, cash)
     return {
         # Amounts are rounded to the cent already: float() is only the wire format.
-        "value": float(condition.value),
+        "value": float(value),
         "cashDiscount": {
             "discountPercentage": float(discount.discount_percentage),
             "discountValue": float(discount.discount_value),
@@ -143,18 +145,9 @@ def _priced_value_data(condition: PaymentCondition) -> dict:
                 "fee": float(entry.fee),
                 "feeTotalValue": float(entry.fee_total_value),
             }
-            for entry in condition.installments
+            for entry in installment_plan(value, plan)
         ],
     }
-
-
-@lru_cache(maxsize=8192)
-def _value_data(value: Decimal, cash: CashDiscountTerms, plan: InstallmentTerms) -> dict:
-    """The rendered conditions of one value (memoized; callers never mutate it)."""
-    (condition,) = payment_conditions(
-        [PricedItem(reference="", value=value)], cash_discount_terms=cash, installment_terms=plan
-    )
-    return _priced_value_data(condition)
 
 
 def payment_conditions_data(
