@@ -10,13 +10,11 @@ from .customer_serializers import (
     CustomerRegisterSerializer,
     CustomerSerializer,
     CustomerSessionSerializer,
-)
-from .idempotency import IGNORED_KEY_DESCRIPTION, idempotency_key_parameter
-from .password_reset_serializers import (
     PasswordResetAnswerSerializer,
     PasswordResetConfirmSerializer,
     PasswordResetRequestSerializer,
 )
+from .idempotency import IGNORED_KEY_DESCRIPTION, idempotency_key_parameter
 from .payment_serializers import (
     CardFlagsSerializer,
     PaymentConditionsBodySerializer,
