@@ -15,16 +15,13 @@ from jobs.services import email_enqueue, hidden_marker
 
 from .models import Customer
 
-
-def customer_uid(customer: Customer) -> str:
-    return urlsafe_base64_encode(force_bytes(customer.pk))
-
-
 RESET_LINK = hidden_marker("reset link")
 
 
 def password_reset_url(customer: Customer, token: str) -> str:
-    path = settings.PASSWORD_RESET_URL.format(uid=customer_uid(customer), token=token)
+    path = settings.PASSWORD_RESET_URL.format(
+        uid=urlsafe_base64_encode(force_bytes(customer.pk)), token=token
+    )
     return settings.PUBLIC_BASE_URL.rstrip("/") + "/" + path.lstrip("/")
 
 

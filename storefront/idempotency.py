@@ -151,7 +151,7 @@ def _answer(record: IdempotencyRecord) -> StoredAnswer:
 
 def idempotency_records_purge(*, moment: datetime | None = None, dry_run: bool = False) -> int:
     """Delete the records whose TTL has passed; how many (would be) deleted."""
-    expired = IdempotencyRecord.objects.expired(moment=moment or timezone.now())
+    expired = IdempotencyRecord.objects.filter(expires_at__lte=moment or timezone.now())
     if dry_run:
         return expired.count()
     deleted, _ = expired.delete()

@@ -62,11 +62,6 @@ class PaymentOptionKind(models.TextChoices):
     INSTALLMENTS = "installments", _("Installments")
 
 
-class PaymentOptionQuerySet(ActiveQuerySet):
-    def default_for(self, kind: str):
-        return self.active().filter(kind=kind, is_default=True).first()
-
-
 class PaymentOption(TimestampedModel):
     """A way to pay with its terms: a cash discount or an installment plan."""
 
@@ -108,7 +103,7 @@ class PaymentOption(TimestampedModel):
         help_text=_("Monthly compound interest rate in percent (e.g. 1.99), Tabela Price."),
     )
 
-    objects = PaymentOptionQuerySet.as_manager()
+    objects = ActiveQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("payment option")
@@ -187,11 +182,6 @@ class Customer(TimestampedModel):
         return False
 
 
-class IdempotencyRecordQuerySet(models.QuerySet):
-    def expired(self, *, moment):
-        return self.filter(expires_at__lte=moment)
-
-
 class IdempotencyRecord(models.Model):
     """The first answer to a public POST per `Idempotency-Key` and caller (empty
     `status_code`: still running); storefront/idempotency.py."""
@@ -214,8 +204,6 @@ class IdempotencyRecord(models.Model):
         help_text=_("A request still in flight after this moment is taken to have died."),
     )
     expires_at = models.DateTimeField(_("expires at"), db_index=True)
-
-    objects = IdempotencyRecordQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("idempotency record")
