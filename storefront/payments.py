@@ -28,12 +28,6 @@ class InstallmentTerms:
 
 
 @dataclass(frozen=True)
-class PricedItem:
-    reference: str
-    value: Decimal
-
-
-@dataclass(frozen=True)
 class CashDiscount:
     discount_percentage: Decimal
     discount_value: Decimal

@@ -13,7 +13,6 @@ from storefront.payments import (
     SINGLE_PAYMENT,
     CashDiscountTerms,
     InstallmentTerms,
-    PricedItem,
     cash_discount,
     installment_plan,
 )
@@ -65,9 +64,6 @@ class ItemValueField(serializers.DecimalField):
 class ConditionItemSerializer(serializers.Serializer):
     reference = StrictCharField(max_length=REFERENCE_MAX_LENGTH, trim_whitespace=False)
     value = ItemValueField()
-
-    def validate(self, attrs: dict[str, Any]) -> PricedItem:
-        return PricedItem(reference=attrs["reference"], value=attrs["value"])
 
 
 def _option_id_field(kind_label: str) -> serializers.IntegerField:
@@ -151,8 +147,10 @@ def _value_data(value: Decimal, cash: CashDiscountTerms, plan: InstallmentTerms)
 
 
 def payment_conditions_data(
-    items: list[PricedItem], *, cash: CashDiscountTerms | None, plan: InstallmentTerms | None
+    items: list[dict[str, Any]], *, cash: CashDiscountTerms | None, plan: InstallmentTerms | None
 ) -> list[dict]:
     cash = cash or NO_CASH_DISCOUNT
     plan = plan or SINGLE_PAYMENT
-    return [{"reference": item.reference, **_value_data(item.value, cash, plan)} for item in items]
+    return [
+        {"reference": item["reference"], **_value_data(item["value"], cash, plan)} for item in items
+    ]
