@@ -3,7 +3,7 @@ database fallback of the sign-in rate limits."""
 
 from typing import TYPE_CHECKING
 
-from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.hashers import make_password
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -168,9 +168,6 @@ class Customer(TimestampedModel):
 
     def set_password(self, raw_password: str) -> None:
         self.password = make_password(raw_password)
-
-    def check_password(self, raw_password: str) -> bool:
-        return check_password(raw_password, self.password)
 
     # A signed-in customer is the API's `request.user`: DRF's permission checks read these.
     @property

@@ -15,7 +15,6 @@ from storefront.cards import (
     CardBrand,
     _alternation,
     _expand,
-    card_brands_of,
     card_flag_patterns,
 )
 from storefront.payments import (
@@ -28,6 +27,14 @@ from storefront.payments import (
 )
 
 CENT = Decimal("0.01")
+COMPILED_CARD_FLAGS = {key: re.compile(pattern) for key, pattern in CARD_FLAG_PATTERNS.items()}
+
+
+def card_brands_of(number):
+    """The brands whose served pattern matches `number`."""
+    return [key for key, pattern in COMPILED_CARD_FLAGS.items() if pattern.search(number)]
+
+
 CARD_TERMS = InstallmentTerms(
     max_installments=12,
     min_installment_value=Decimal("5.00"),
