@@ -1,5 +1,3 @@
-"""Admin of the store app: sales channels, payment options and customers."""
-
 from decimal import Decimal
 
 from django import forms

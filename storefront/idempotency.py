@@ -68,7 +68,8 @@ def idempotent_call(
     except (IdempotencyInProgress, IdempotencyKeyReused):
         raise
     except Exception:
-        _release_quietly(claim)
+        with contextlib.suppress(Exception):  # the database is gone: the lease frees it later
+            IdempotencyRecord.objects.filter(pk=claim.pk, status_code__isnull=True).delete()
         raise
 
 
@@ -135,11 +136,6 @@ def _run_claimed(
         else:
             locked.delete()
     return result
-
-
-def _release_quietly(record: IdempotencyRecord) -> None:
-    with contextlib.suppress(Exception):  # the database is gone: the lease frees it later
-        IdempotencyRecord.objects.filter(pk=record.pk, status_code__isnull=True).delete()
 
 
 def _answer(record: IdempotencyRecord) -> StoredAnswer:

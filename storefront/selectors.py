@@ -1,5 +1,3 @@
-"""Reads of the store app."""
-
 from typing import Literal, overload
 
 from django.http import HttpRequest

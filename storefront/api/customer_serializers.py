@@ -1,6 +1,3 @@
-"""Serializers of the customer endpoints (register, login, the signed-in customer, password
-reset)."""
-
 from typing import Any
 
 from rest_framework import serializers

@@ -1,5 +1,3 @@
-"""Serializers of the payment endpoints: card flags and payment conditions."""
-
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any

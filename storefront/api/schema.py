@@ -1,5 +1,3 @@
-"""OpenAPI declarations of storefront's endpoints (payments, customers)."""
-
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 
 from apikit.errors import ErrorCode

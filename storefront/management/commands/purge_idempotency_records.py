@@ -1,5 +1,3 @@
-"""manage.py purge_idempotency_records: delete stored answers whose 24 hours have passed."""
-
 from django.core.management.base import BaseCommand
 
 from storefront.idempotency import idempotency_records_purge
