@@ -66,7 +66,7 @@ class ConditionItemSerializer(serializers.Serializer):
 
 def _option_id_field(kind_label: str) -> serializers.IntegerField:
     return serializers.IntegerField(
-        required=False,
+        default=None,
         allow_null=True,
         min_value=1,
         max_value=MAX_ID,
@@ -81,11 +81,6 @@ class PaymentConditionsBodySerializer(serializers.Serializer):
     items = ConditionItemSerializer(  # type: ignore[call-arg]
         many=True, allow_empty=False, max_length=CONDITIONS_MAX_ITEMS
     )
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        attrs.setdefault("cashDiscountPaymentOptionId", None)
-        attrs.setdefault("installmentPaymentOptionId", None)
-        return attrs
 
 
 def _money(**kwargs: Any) -> serializers.DecimalField:
