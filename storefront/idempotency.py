@@ -143,12 +143,3 @@ def _answer(record: IdempotencyRecord) -> StoredAnswer:
     return StoredAnswer(
         status_code=record.status_code, content_type=record.content_type, body=bytes(record.body)
     )
-
-
-def idempotency_records_purge(*, moment: datetime | None = None, dry_run: bool = False) -> int:
-    """Delete the records whose TTL has passed; how many (would be) deleted."""
-    expired = IdempotencyRecord.objects.filter(expires_at__lte=moment or timezone.now())
-    if dry_run:
-        return expired.count()
-    deleted, _ = expired.delete()
-    return deleted
