@@ -16,7 +16,6 @@ def load_data(name: str) -> dict[str, Any]:
 
 
 def image_bytes(image: Image.Image, **options: Any) -> bytes:
-    """`image` saved as `options` say (format="PNG", ...)."""
     buffer = BytesIO()
     image.save(buffer, **options)
     return buffer.getvalue()

@@ -3,6 +3,7 @@ prices, price rules, interests, relations and seals. Rows are looked up by natur
 (slug, SKU, code, name): only what is missing is created, in bulk, from a seeded random."""
 
 import random
+from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -47,14 +48,6 @@ def _placeholder_png(label: str, color: str) -> bytes:
     draw.rectangle((12, 12, IMAGE_SIZE - 12, IMAGE_SIZE - 12), outline="white", width=4)
     draw.text((24, IMAGE_SIZE // 2 - 8), label[:40], fill="white")
     return image_bytes(image, format="PNG", optimize=True)
-
-
-def _image_file(name: str, label: str, color: str) -> tuple[str, int]:
-    """The stored placeholder (written once): its name and size."""
-    path = f"products/demo/{name}.png"
-    if not default_storage.exists(path):
-        path = default_storage.save(path, ContentFile(_placeholder_png(label, color)))
-    return path, default_storage.size(path)
 
 
 def product_media(product: Product, image: tuple[str, int], position: int = 0) -> ProductMedia:
@@ -221,58 +214,53 @@ def _seed_products(rng, categories, brands, cargo_types, colors, sizes, storages
     Product.objects.bulk_create([p.product for p in variations], batch_size=500)
 
     policy = TradePolicy.objects.default()
-    category_links, value_links = [], []
-    prices, stocks, medias, descriptions = [], [], [], []
+    rows: dict[Any, list] = defaultdict(list)  # new rows by model, created in bulk at the end
+
+    def add(model, **fields) -> None:
+        rows[model].append(model(**fields))
+
     for item in new:
         product = item.product
-        category_links.append(
-            Product.categories.through(product_id=product.pk, category_id=product.main_category_id)
-        )
+        add(Product.categories.through, product_id=product.pk, category_id=product.main_category_id)
         for value in item.variation_values:
-            value_links.append(
-                Product.attribute_values.through(product_id=product.pk, attributevalue_id=value.pk)
-            )
+            add(Product.attribute_values.through, product_id=product.pk, attributevalue_id=value.pk)
         comparison = Decimal("0")
         if rng.random() < 0.4:
             comparison = (product.base_price * Decimal("1.25")).quantize(Decimal("0.01"))
-        prices.append(
-            ProductPrice(
-                product_id=product.pk,
-                trade_policy=policy,
-                sale_price=product.base_price,
-                comparison_price=comparison,
-                markup=Decimal("1.8"),
-            )
+        add(
+            ProductPrice,
+            product_id=product.pk,
+            trade_policy=policy,
+            sale_price=product.base_price,
+            comparison_price=comparison,
+            markup=Decimal("1.8"),
         )
         has_variations = product.sku in parent_skus  # stock lives on the variations
         sold_out = rng.random() < 0.15
         if not has_variations:
             for storage in storages:
                 available = 0 if sold_out else rng.choice([0, 3, 8, 15, 40])
-                stocks.append(
-                    Stock(
-                        product_id=product.pk,
-                        storage=storage,
-                        available=available,
-                        reserved=rng.choice([0, 0, 1, 2]) if available else 0,
-                    )
+                reserved = rng.choice([0, 0, 1, 2]) if available else 0
+                add(
+                    Stock,
+                    product_id=product.pk,
+                    storage=storage,
+                    available=available,
+                    reserved=reserved,
                 )
-        medias.append(
-            product_media(product, _image_file(product.sku.lower(), product.name, item.color))
-        )
+        image = f"products/demo/{product.sku.lower()}.png"  # written once
+        if not default_storage.exists(image):
+            image = default_storage.save(
+                image, ContentFile(_placeholder_png(product.name, item.color))
+            )
+        rows[ProductMedia].append(product_media(product, (image, default_storage.size(image))))
         if product.type == ProductType.PRODUCT:
             words = {"name": product.name, "brand": product.brand.name, "leaf": item.leaf}
             texts = {field: text.format(**words) for field, text in DATA["descriptions"].items()}
-            descriptions.append(
-                ProductDescription(product_id=product.pk, trade_policy=policy, **texts)
-            )
+            add(ProductDescription, product_id=product.pk, trade_policy=policy, **texts)
 
-    Product.categories.through.objects.bulk_create(category_links, batch_size=1000)
-    Product.attribute_values.through.objects.bulk_create(value_links, batch_size=1000)
-    ProductPrice.objects.bulk_create(prices, batch_size=1000)
-    Stock.objects.bulk_create(stocks, batch_size=1000)
-    ProductMedia.objects.bulk_create(medias, batch_size=1000)
-    ProductDescription.objects.bulk_create(descriptions, batch_size=1000)
+    for model, model_rows in rows.items():
+        model.objects.bulk_create(model_rows, batch_size=1000)
     stdout.write(
         f"  created {len(mains)} products and {len(variations)} variations "
         f"with prices, stock, images and descriptions"

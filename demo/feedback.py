@@ -112,23 +112,20 @@ def _create_missing_reviews(reviews: list[ProductReview]) -> list[ProductReview]
 def seed_pending_reviews(customers, products) -> int:
     """A few reviews held for moderation, on products the main plan does not review."""
     spare = products[DATA["reviewed_products"] :] or products
-    new = []
-    for index, (score, recommended, text) in enumerate(DATA["pending_reviews"]):
-        if not spare or index >= len(customers):
-            break
-        product, customer = spare[index % len(spare)], customers[index]
-        new.append(
-            ProductReview(
-                product=product,
-                customer=customer,
-                name=customer.name,
-                email=customer.email,
-                score=score,
-                comment=text,
-                recommended=recommended,
-                active=False,
-            )
+    pending = enumerate(zip(customers, DATA["pending_reviews"], strict=False)) if spare else ()
+    new = [
+        ProductReview(
+            product=spare[index % len(spare)],
+            customer=customer,
+            name=customer.name,
+            email=customer.email,
+            score=score,
+            comment=text,
+            recommended=recommended,
+            active=False,
         )
+        for index, (customer, (score, recommended, text)) in pending
+    ]
     return len(_create_missing_reviews(new))
 
 

@@ -1,5 +1,3 @@
-"""Demo data of the store app: channel, payment options and a staff account."""
-
 import secrets
 from decimal import Decimal
 from pathlib import Path

@@ -1,5 +1,3 @@
-"""Admin of the store app: sales channels, payment options and customers."""
-
 from decimal import Decimal
 
 from django import forms
@@ -44,7 +42,6 @@ class SalesChannelAdmin(admin.ModelAdmin):
     list_display_links = ("name",)
     list_filter = ("active", "is_default")
     search_fields = ("name", "domain")
-    ordering = ("-is_default", "name")
     readonly_fields = ("created_at", "updated_at")
     fieldsets = (
         (None, {"fields": ("name", "domain")}),
@@ -79,7 +76,6 @@ class PaymentOptionAdmin(admin.ModelAdmin):
     list_display_links = ("name",)
     list_filter = ("kind", "active", "is_default")
     search_fields = ("name",)
-    ordering = ("kind", "name")
 
     cash_fieldset = (
         _("Cash discount"),
@@ -194,7 +190,6 @@ class CustomerAdmin(admin.ModelAdmin):
     list_display_links = ("name",)
     list_filter = ("active",)
     search_fields = ("name", "email")
-    ordering = ("name", "id")
     fieldsets = (
         (None, {"fields": ("name", "email", "active")}),
         (_("Sign-in"), {"fields": ("last_login",)}),

@@ -8,7 +8,6 @@ prefix (Elo's 401178 in Visa's 4) are carved out of it; equal prefixes are an er
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -170,9 +169,3 @@ def card_flag_patterns(brands: tuple[CardBrand, ...] = CARD_BRANDS) -> dict[str,
 
 
 CARD_FLAG_PATTERNS: dict[str, str] = card_flag_patterns()
-_COMPILED_CARD_FLAGS = {key: re.compile(pattern) for key, pattern in CARD_FLAG_PATTERNS.items()}
-
-
-def card_brands_of(number: str) -> list[str]:
-    """The brands whose pattern matches `number` (at most one, by construction)."""
-    return [key for key, pattern in _COMPILED_CARD_FLAGS.items() if pattern.search(number)]

@@ -15,22 +15,14 @@ from jobs.services import email_enqueue, hidden_marker
 
 from .models import Customer
 
-
-def customer_uid(customer: Customer) -> str:
-    return urlsafe_base64_encode(force_bytes(customer.pk))
-
-
 RESET_LINK = hidden_marker("reset link")
-
-
-def password_reset_url(customer: Customer, token: str) -> str:
-    path = settings.PASSWORD_RESET_URL.format(uid=customer_uid(customer), token=token)
-    return settings.PUBLIC_BASE_URL.rstrip("/") + "/" + path.lstrip("/")
 
 
 def password_reset_message(customer: Customer, token: str) -> tuple[str, str, str, dict[str, str]]:
     """(subject, text, html, hidden) of the reset e-mail; the bodies carry RESET_LINK."""
-    hidden = {RESET_LINK: password_reset_url(customer, token)}
+    uid = urlsafe_base64_encode(force_bytes(customer.pk))
+    path = settings.PASSWORD_RESET_URL.format(uid=uid, token=token)
+    hidden = {RESET_LINK: settings.PUBLIC_BASE_URL.rstrip("/") + "/" + path.lstrip("/")}
     context = {
         "customer": customer,
         "reset_url": RESET_LINK,

@@ -68,7 +68,8 @@ def idempotent_call(
     except (IdempotencyInProgress, IdempotencyKeyReused):
         raise
     except Exception:
-        _release_quietly(claim)
+        with contextlib.suppress(Exception):  # the database is gone: the lease frees it later
+            IdempotencyRecord.objects.filter(pk=claim.pk, status_code__isnull=True).delete()
         raise
 
 
@@ -137,22 +138,8 @@ def _run_claimed(
     return result
 
 
-def _release_quietly(record: IdempotencyRecord) -> None:
-    with contextlib.suppress(Exception):  # the database is gone: the lease frees it later
-        IdempotencyRecord.objects.filter(pk=record.pk, status_code__isnull=True).delete()
-
-
 def _answer(record: IdempotencyRecord) -> StoredAnswer:
     assert record.status_code is not None
     return StoredAnswer(
         status_code=record.status_code, content_type=record.content_type, body=bytes(record.body)
     )
-
-
-def idempotency_records_purge(*, moment: datetime | None = None, dry_run: bool = False) -> int:
-    """Delete the records whose TTL has passed; how many (would be) deleted."""
-    expired = IdempotencyRecord.objects.expired(moment=moment or timezone.now())
-    if dry_run:
-        return expired.count()
-    deleted, _ = expired.delete()
-    return deleted

@@ -3,7 +3,7 @@ database fallback of the sign-in rate limits."""
 
 from typing import TYPE_CHECKING
 
-from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.hashers import make_password
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -62,11 +62,6 @@ class PaymentOptionKind(models.TextChoices):
     INSTALLMENTS = "installments", _("Installments")
 
 
-class PaymentOptionQuerySet(ActiveQuerySet):
-    def default_for(self, kind: str):
-        return self.active().filter(kind=kind, is_default=True).first()
-
-
 class PaymentOption(TimestampedModel):
     """A way to pay with its terms: a cash discount or an installment plan."""
 
@@ -108,7 +103,7 @@ class PaymentOption(TimestampedModel):
         help_text=_("Monthly compound interest rate in percent (e.g. 1.99), Tabela Price."),
     )
 
-    objects = PaymentOptionQuerySet.as_manager()
+    objects = ActiveQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("payment option")
@@ -174,9 +169,6 @@ class Customer(TimestampedModel):
     def set_password(self, raw_password: str) -> None:
         self.password = make_password(raw_password)
 
-    def check_password(self, raw_password: str) -> bool:
-        return check_password(raw_password, self.password)
-
     # A signed-in customer is the API's `request.user`: DRF's permission checks read these.
     @property
     def is_authenticated(self) -> bool:
@@ -185,11 +177,6 @@ class Customer(TimestampedModel):
     @property
     def is_anonymous(self) -> bool:
         return False
-
-
-class IdempotencyRecordQuerySet(models.QuerySet):
-    def expired(self, *, moment):
-        return self.filter(expires_at__lte=moment)
 
 
 class IdempotencyRecord(models.Model):
@@ -214,8 +201,6 @@ class IdempotencyRecord(models.Model):
         help_text=_("A request still in flight after this moment is taken to have died."),
     )
     expires_at = models.DateTimeField(_("expires at"), db_index=True)
-
-    objects = IdempotencyRecordQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("idempotency record")

@@ -33,7 +33,7 @@ def password_reset_request(*, email: str) -> None:
 
 
 def _customer_for_uid(uid: str) -> Customer | None:
-    if not isinstance(uid, str) or not 0 < len(uid) <= MAX_UID_LENGTH:
+    if not 0 < len(uid) <= MAX_UID_LENGTH:
         return None
     try:
         text = force_str(urlsafe_base64_decode(uid))
@@ -51,7 +51,6 @@ def password_reset_confirm(*, uid: str, token: str, password: str) -> Customer:
     customer = _customer_for_uid(uid)
     if (
         customer is None
-        or not isinstance(token, str)
         or len(token) > MAX_RESET_TOKEN_LENGTH
         or not customer_password_reset_tokens.check_customer_token(customer, token)
     ):

@@ -1,9 +1,8 @@
 """Payment-condition maths (pure, Decimal throughout): cash discount and installments
-("Tabela Price": compound monthly interest) for a list of priced items (DESIGN §6)."""
+("Tabela Price": compound monthly interest) of a value (DESIGN §6)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from decimal import ROUND_CEILING, Decimal, localcontext
 from functools import lru_cache
@@ -29,12 +28,6 @@ class InstallmentTerms:
 
 
 @dataclass(frozen=True)
-class PricedItem:
-    reference: str
-    value: Decimal
-
-
-@dataclass(frozen=True)
 class CashDiscount:
     discount_percentage: Decimal
     discount_value: Decimal
@@ -48,14 +41,6 @@ class Installment:
     total_value: Decimal
     fee: Decimal  # the monthly rate in percent, 0 when interest-free
     fee_total_value: Decimal
-
-
-@dataclass(frozen=True)
-class PaymentCondition:
-    reference: str
-    value: Decimal
-    cash_discount: CashDiscount
-    installments: tuple[Installment, ...]
 
 
 NO_CASH_DISCOUNT = CashDiscountTerms(percentage=Decimal("0"))
@@ -113,23 +98,3 @@ def installment_plan(
             break
         plan.append(entry)
     return tuple(plan)
-
-
-def payment_conditions(
-    items: Iterable[PricedItem],
-    *,
-    cash_discount_terms: CashDiscountTerms | None = None,
-    installment_terms: InstallmentTerms | None = None,
-) -> tuple[PaymentCondition, ...]:
-    """One condition per item, in order. No terms: no discount, a single 1x payment."""
-    cash_terms = cash_discount_terms or NO_CASH_DISCOUNT
-    plan_terms = installment_terms or SINGLE_PAYMENT
-    return tuple(
-        PaymentCondition(
-            reference=item.reference,
-            value=item.value,
-            cash_discount=cash_discount(item.value, cash_terms),
-            installments=installment_plan(item.value, plan_terms),
-        )
-        for item in items
-    )

@@ -1,5 +1,3 @@
-"""Reads of the store app."""
-
 from typing import Literal, overload
 
 from django.http import HttpRequest
@@ -38,13 +36,6 @@ def current_sales_channel(request: HttpRequest) -> SalesChannel | None:
     return request._sales_channel  # type: ignore[attr-defined]
 
 
-def payment_option_get(*, option_id: int | None, kind: str) -> PaymentOption | None:
-    """The active option `option_id` of `kind`, or the default of `kind` without an id."""
-    if option_id is None:
-        return PaymentOption.objects.default_for(kind)
-    return PaymentOption.objects.active().filter(pk=option_id, kind=kind).first()
-
-
 PaymentTerms = payments.CashDiscountTerms | payments.InstallmentTerms
 
 
@@ -57,10 +48,12 @@ def payment_terms_get(
     *, option_id: int | None, kind: Literal[PaymentOptionKind.INSTALLMENTS]
 ) -> payments.InstallmentTerms | None: ...
 def payment_terms_get(*, option_id: int | None, kind: str) -> PaymentTerms | None:
-    """The terms of `payment_option_get(...)` as plain data, or None (cached)."""
+    """The terms of the active option `option_id` of `kind` (without an id: the default of
+    `kind`) as plain data, or None (cached)."""
 
     def build() -> tuple[PaymentTerms | None]:
-        option = payment_option_get(option_id=option_id, kind=kind)
+        wanted = {"is_default": True} if option_id is None else {"pk": option_id}
+        option = PaymentOption.objects.active().filter(kind=kind, **wanted).first()
         if option is None:
             return (None,)  # a tuple: a known miss is cached too
         if kind == PaymentOptionKind.CASH_DISCOUNT:

@@ -57,9 +57,9 @@ def customer_register(*, name: str, email: str, password: str) -> Customer:
     return customer
 
 
-def customer_authenticate(*, email: str, password: str) -> Customer:
-    """The active customer with these credentials, else InvalidCredentials (after one hasher
-    run either way: timing tells nothing)."""
+def customer_login(*, email: str, password: str) -> CustomerSession:
+    """A token for the active customer with these credentials, else InvalidCredentials (after
+    one hasher run either way: timing tells nothing)."""
     customer = Customer.objects.by_email(customer_normalize_email(email)).first()
     if customer is None:
         check_password(password, _dummy_password_hash())
@@ -71,11 +71,6 @@ def customer_authenticate(*, email: str, password: str) -> Customer:
 
     if not check_password(password, customer.password, setter=upgrade_hash) or not customer.active:
         raise InvalidCredentials
-    return customer
-
-
-def customer_login(*, email: str, password: str) -> CustomerSession:
-    customer = customer_authenticate(email=email, password=password)
     customer.last_login = timezone.now()
     Customer.objects.filter(pk=customer.pk).update(last_login=customer.last_login)
     token = token_issue(customer_id=customer.pk, password_hash=customer.password)

@@ -1,5 +1,3 @@
-"""Serializers of the customer endpoints (register, login, the signed-in customer)."""
-
 from typing import Any
 
 from rest_framework import serializers
@@ -55,3 +53,19 @@ class CustomerSessionSerializer(serializers.Serializer):
 
     def get_tokenType(self, session: CustomerSession) -> str:
         return "Bearer"
+
+
+class PasswordResetRequestSerializer(serializers.Serializer):
+    email = StrictEmailField(max_length=254)
+
+
+class PasswordResetConfirmSerializer(serializers.Serializer):
+    uid = StrictCharField(max_length=64, help_text="The `uid` of the e-mailed link.")
+    token = StrictCharField(max_length=128, help_text="The `token` of the e-mailed link.")
+    password = password_field(
+        min_length=1, help_text="The new password (checked by the store's password validators)."
+    )
+
+
+class PasswordResetAnswerSerializer(serializers.Serializer):
+    message = serializers.CharField()

@@ -26,8 +26,6 @@ NO_STORE = {"Cache-Control": "no-store"}
 
 
 class LoginIpThrottle(PublicWriteThrottle):
-    """Sign-in attempts per client IP (`login` rate)."""
-
     scope = "login"
     when_cache_down = "database"
 

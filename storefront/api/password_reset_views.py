@@ -10,12 +10,9 @@ from apikit.parsers import valid_data
 from apikit.responses import success
 from storefront.password_reset import password_reset_confirm, password_reset_request
 
+from .customer_serializers import PasswordResetConfirmSerializer, PasswordResetRequestSerializer
 from .customer_views import NO_STORE, CustomerEmailThrottle, LoginIpThrottle
 from .idempotency import idempotent
-from .password_reset_serializers import (
-    PasswordResetConfirmSerializer,
-    PasswordResetRequestSerializer,
-)
 from .schema import password_reset_confirm_schema, password_reset_request_schema
 
 

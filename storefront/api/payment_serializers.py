@@ -1,5 +1,3 @@
-"""Serializers of the payment endpoints: card flags and payment conditions."""
-
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any
@@ -13,9 +11,8 @@ from storefront.payments import (
     SINGLE_PAYMENT,
     CashDiscountTerms,
     InstallmentTerms,
-    PaymentCondition,
-    PricedItem,
-    payment_conditions,
+    cash_discount,
+    installment_plan,
 )
 
 CONDITIONS_MAX_ITEMS = 500
@@ -66,13 +63,10 @@ class ConditionItemSerializer(serializers.Serializer):
     reference = StrictCharField(max_length=REFERENCE_MAX_LENGTH, trim_whitespace=False)
     value = ItemValueField()
 
-    def validate(self, attrs: dict[str, Any]) -> PricedItem:
-        return PricedItem(reference=attrs["reference"], value=attrs["value"])
-
 
 def _option_id_field(kind_label: str) -> serializers.IntegerField:
     return serializers.IntegerField(
-        required=False,
+        default=None,
         allow_null=True,
         min_value=1,
         max_value=MAX_ID,
@@ -87,11 +81,6 @@ class PaymentConditionsBodySerializer(serializers.Serializer):
     items = ConditionItemSerializer(  # type: ignore[call-arg]
         many=True, allow_empty=False, max_length=CONDITIONS_MAX_ITEMS
     )
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        attrs.setdefault("cashDiscountPaymentOptionId", None)
-        attrs.setdefault("installmentPaymentOptionId", None)
-        return attrs
 
 
 def _money(**kwargs: Any) -> serializers.DecimalField:
@@ -123,13 +112,15 @@ class PaymentConditionSerializer(serializers.Serializer):
     installments = InstallmentSerializer(many=True)
 
 
-def _priced_value_data(condition: PaymentCondition) -> dict:
+@lru_cache(maxsize=8192)
+def _value_data(value: Decimal, cash: CashDiscountTerms, plan: InstallmentTerms) -> dict:
     """The JSON of one result but its reference, as PaymentConditionSerializer documents it
-    (by hand: DRF's rendering of 500 items is many times slower; a test keeps them equal)."""
-    discount = condition.cash_discount
+    (by hand: DRF's rendering of 500 items is many times slower; a test keeps them equal).
+    Memoized: callers never mutate it."""
+    discount = cash_discount(value, cash)
     return {
         # Amounts are rounded to the cent already: float() is only the wire format.
-        "value": float(condition.value),
+        "value": float(value),
         "cashDiscount": {
             "discountPercentage": float(discount.discount_percentage),
             "discountValue": float(discount.discount_value),
@@ -143,23 +134,16 @@ def _priced_value_data(condition: PaymentCondition) -> dict:
                 "fee": float(entry.fee),
                 "feeTotalValue": float(entry.fee_total_value),
             }
-            for entry in condition.installments
+            for entry in installment_plan(value, plan)
         ],
     }
 
 
-@lru_cache(maxsize=8192)
-def _value_data(value: Decimal, cash: CashDiscountTerms, plan: InstallmentTerms) -> dict:
-    """The rendered conditions of one value (memoized; callers never mutate it)."""
-    (condition,) = payment_conditions(
-        [PricedItem(reference="", value=value)], cash_discount_terms=cash, installment_terms=plan
-    )
-    return _priced_value_data(condition)
-
-
 def payment_conditions_data(
-    items: list[PricedItem], *, cash: CashDiscountTerms | None, plan: InstallmentTerms | None
+    items: list[dict[str, Any]], *, cash: CashDiscountTerms | None, plan: InstallmentTerms | None
 ) -> list[dict]:
     cash = cash or NO_CASH_DISCOUNT
     plan = plan or SINGLE_PAYMENT
-    return [{"reference": item.reference, **_value_data(item.value, cash, plan)} for item in items]
+    return [
+        {"reference": item["reference"], **_value_data(item["value"], cash, plan)} for item in items
+    ]

@@ -1,5 +1,3 @@
-"""OpenAPI declarations of storefront's endpoints (payments, customers)."""
-
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 
 from apikit.errors import ErrorCode
@@ -10,13 +8,11 @@ from .customer_serializers import (
     CustomerRegisterSerializer,
     CustomerSerializer,
     CustomerSessionSerializer,
-)
-from .idempotency import IGNORED_KEY_DESCRIPTION, idempotency_key_parameter
-from .password_reset_serializers import (
     PasswordResetAnswerSerializer,
     PasswordResetConfirmSerializer,
     PasswordResetRequestSerializer,
 )
+from .idempotency import IGNORED_KEY_DESCRIPTION, idempotency_key_parameter
 from .payment_serializers import (
     CardFlagsSerializer,
     PaymentConditionsBodySerializer,

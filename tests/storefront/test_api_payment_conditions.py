@@ -9,10 +9,10 @@ from rest_framework.renderers import JSONRenderer
 from storefront.api.payment_serializers import PaymentConditionSerializer
 from storefront.models import PaymentOption
 from storefront.payments import (
-    PricedItem,
+    cash_discount,
     cash_discount_terms_of,
+    installment_plan,
     installment_terms_of,
-    payment_conditions,
 )
 from tests.helpers import assert_error_envelope
 from tests.storefront.factories import PaymentOptionFactory
@@ -497,11 +497,15 @@ def test_the_response_is_exactly_what_the_documented_serializer_renders(
 
     response = post(api_client, {"items": items})
 
-    conditions = payment_conditions(
-        [PricedItem(reference=i["reference"], value=money(i["value"])) for i in items],
-        cash_discount_terms=cash_discount_terms_of(cash),
-        installment_terms=installment_terms_of(card),
-    )
+    conditions = [
+        {
+            "reference": i["reference"],
+            "value": money(i["value"]),
+            "cash_discount": cash_discount(money(i["value"]), cash_discount_terms_of(cash)),
+            "installments": installment_plan(money(i["value"]), installment_terms_of(card)),
+        }
+        for i in items
+    ]
     documented = JSONRenderer().render(PaymentConditionSerializer(conditions, many=True).data)
     assert response.json()["data"] == json.loads(documented)
 

@@ -15,21 +15,26 @@ from storefront.cards import (
     CardBrand,
     _alternation,
     _expand,
-    card_brands_of,
     card_flag_patterns,
 )
 from storefront.payments import (
     SINGLE_PAYMENT,
     CashDiscountTerms,
     InstallmentTerms,
-    PricedItem,
     cash_discount,
     installment,
     installment_plan,
-    payment_conditions,
 )
 
 CENT = Decimal("0.01")
+COMPILED_CARD_FLAGS = {key: re.compile(pattern) for key, pattern in CARD_FLAG_PATTERNS.items()}
+
+
+def card_brands_of(number):
+    """The brands whose served pattern matches `number`."""
+    return [key for key, pattern in COMPILED_CARD_FLAGS.items() if pattern.search(number)]
+
+
 CARD_TERMS = InstallmentTerms(
     max_installments=12,
     min_installment_value=Decimal("5.00"),
@@ -335,20 +340,3 @@ def test_totals_grow_with_the_count_above_the_interest_free_one(value, terms):
         # Exact totals grow strictly; each rounded installment may move its total by n/2 cents.
         tolerance = CENT / 2 * (shorter.installment + longer.installment)
         assert longer.total_value >= shorter.total_value - tolerance
-
-
-def test_conditions_keep_item_order_and_apply_both_terms():
-    items = [
-        PricedItem(reference="b", value=Decimal("20.00")),
-        PricedItem(reference="a", value=Decimal("1000.00")),
-        PricedItem(reference="b", value=Decimal("0.00")),
-    ]
-    result = payment_conditions(
-        items,
-        cash_discount_terms=CashDiscountTerms(percentage=Decimal("5")),
-        installment_terms=CARD_TERMS,
-    )
-    assert [(c.reference, c.value) for c in result] == [(i.reference, i.value) for i in items]
-    assert result[1].cash_discount.discount_value == Decimal("50.00")
-    assert len(result[1].installments) == 12
-    assert [entry.installment for entry in result[2].installments] == [1]

@@ -1,5 +1,3 @@
-"""manage.py demo_admin_info: how to sign in to the admin of the demo store."""
-
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 

@@ -1,5 +1,3 @@
-"""manage.py seed_demo: load the demo store (idempotent: adds only what is missing)."""
-
 from django.core.management.base import BaseCommand
 from django.db import transaction
 

@@ -1,5 +1,3 @@
-"""Compile every `.po` of LOCALE_PATHS to its `.mo`, in pure Python (no GNU gettext)."""
-
 from pathlib import Path
 
 from django.conf import settings

@@ -1,8 +1,7 @@
-"""manage.py purge_idempotency_records: delete stored answers whose 24 hours have passed."""
-
 from django.core.management.base import BaseCommand
+from django.utils import timezone
 
-from storefront.idempotency import idempotency_records_purge
+from storefront.models import IdempotencyRecord
 
 
 class Command(BaseCommand):
@@ -17,6 +16,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, dry_run: bool = False, **options):
-        count = idempotency_records_purge(dry_run=dry_run)
+        expired = IdempotencyRecord.objects.filter(expires_at__lte=timezone.now())
+        count = expired.count() if dry_run else expired.delete()[0]
         verb = "would be deleted" if dry_run else "deleted"
         self.stdout.write(f"{count} expired idempotency record(s) {verb}.")
