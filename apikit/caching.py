@@ -125,11 +125,6 @@ def conditional_response(
 _ANSWER_KEY = "answer:{release}:{versions}:{digest}"
 
 
-def _accepts_json(request: HttpRequest) -> bool:
-    accept = request.META.get("HTTP_ACCEPT")
-    return not accept or "json" in accept or "*/*" in accept
-
-
 class RecentAnswers:
     """The process's last served answers, so a hot answer costs no trip to the shared cache;
     exact all the same (keys carry the versions), each kept `SECONDS` at most."""
@@ -223,7 +218,8 @@ def _lookup(request: HttpRequest, policy: AnswerPolicy) -> _Lookup | None:
         body = request.META.get("CONTENT_TYPE", "").encode() + b"\0" + request.body
     elif request.method not in ("GET", "HEAD") or _body_length(request):
         return None
-    if not _accepts_json(request):
+    accept = request.META.get("HTTP_ACCEPT")
+    if accept and "json" not in accept and "*/*" not in accept:
         return None
     # Not validated yet in early_answers: an unlisted Host finds no answer (only requests that
     # passed CommonMiddleware's ALLOWED_HOSTS check stored one) and is refused below.
