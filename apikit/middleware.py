@@ -10,9 +10,8 @@ from django.http.response import HttpResponseBase
 from django.utils.deprecation import MiddlewareMixin
 
 from .errors import error_response
-from .fallback import bad_request, page_not_found, permission_denied
+from .fallback import bad_request, failure_response, page_not_found, permission_denied
 from .text import check_path, check_query_string
-from .unavailable import failure_response
 
 
 class RequestGuardMiddleware(MiddlewareMixin):
