@@ -78,7 +78,6 @@ MIDDLEWARE = [
     "infra.cache.versions_per_request",
     "infra.db_routing.ReplicaReadsMiddleware",
     "apikit.middleware.RequestGuardMiddleware",
-    "apikit.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
