@@ -51,30 +51,29 @@ class TypedDecimalField(models.DecimalField):
 
 
 def _never_negative(
-    form_class: type[forms.Field], verbose_name: "StrOrPromise", **kwargs: Any
+    form_class: type[forms.Field],
+    verbose_name: "StrOrPromise",
+    *,
+    validators: tuple[Any, ...] = (),
+    **kwargs: Any,
 ) -> models.DecimalField:
     return TypedDecimalField(
-        verbose_name, form_class=form_class, validators=[NOT_NEGATIVE], **kwargs
+        verbose_name, form_class=form_class, validators=[NOT_NEGATIVE, *validators], **kwargs
     )
 
 
-# Money, kilograms to the gram and centimetres to the tenth of a millimetre: never negative.
+# Money, kilograms to the gram, centimetres to the tenth of a millimetre and percentages up to
+# 100: never negative.
 money_field = partial(_never_negative, number_forms.MoneyField, max_digits=12, decimal_places=2)
 weight_field = partial(_never_negative, number_forms.WeightField, max_digits=10, decimal_places=3)
 length_field = partial(_never_negative, number_forms.LengthField, max_digits=10, decimal_places=2)
-
-
-def percentage_field(
-    verbose_name: "StrOrPromise", max_digits: int = 5, decimal_places: int = 2, **kwargs: Any
-) -> models.DecimalField:
-    return TypedDecimalField(
-        verbose_name,
-        form_class=number_forms.PercentageField,
-        max_digits=max_digits,
-        decimal_places=decimal_places,
-        validators=[NOT_NEGATIVE, MaxValueValidator(Decimal("100"))],
-        **kwargs,
-    )
+percentage_field = partial(
+    _never_negative,
+    number_forms.PercentageField,
+    max_digits=5,
+    decimal_places=2,
+    validators=(MaxValueValidator(Decimal("100")),),
+)
 
 
 def derived_int_field(verbose_name: "StrOrPromise") -> models.PositiveIntegerField:
