@@ -122,9 +122,6 @@ def conditional_response(
     return answer.response(request)
 
 
-_ANSWER_KEY = "answer:{release}:{versions}:{digest}"
-
-
 class RecentAnswers:
     """The process's last served answers, so a hot answer costs no trip to the shared cache;
     exact all the same (keys carry the versions), each kept `SECONDS` at most."""
@@ -233,7 +230,7 @@ def _lookup(request: HttpRequest, policy: AnswerPolicy) -> _Lookup | None:
     shown = _SHOWN.get(digest, ())
     names = (*policy.namespaces, *shown)
     versions = ".".join(map(str, namespace_versions(names)[: len(policy.namespaces)]))
-    key = _ANSWER_KEY.format(release=settings.RELEASE, versions=versions, digest=digest.hex())
+    key = f"answer:{settings.RELEASE}:{versions}:{digest.hex()}"
     return _Lookup(key, digest, shown, time.time())
 
 
