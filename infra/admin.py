@@ -91,10 +91,8 @@ def _column(
     return admin.display(description=description, ordering=field_name)(column)
 
 
-def truncated_column(
-    field_name: str, *, description: "StrOrPromise", length: int = NAME_COLUMN_CHARS
-) -> Callable[[Any], str]:
-    return _column(field_name, description, lambda value: truncated(value, length))
+def truncated_column(field_name: str, *, description: "StrOrPromise") -> Callable[[Any], str]:
+    return _column(field_name, description, lambda value: truncated(value, NAME_COLUMN_CHARS))
 
 
 def money_column(field_name: str, *, description: "StrOrPromise") -> Callable[[Any], str]:
