@@ -122,14 +122,6 @@ def conditional_response(
     return answer.response(request)
 
 
-_ANSWER_KEY = "answer:{release}:{versions}:{digest}"
-
-
-def _accepts_json(request: HttpRequest) -> bool:
-    accept = request.META.get("HTTP_ACCEPT")
-    return not accept or "json" in accept or "*/*" in accept
-
-
 class RecentAnswers:
     """The process's last served answers, so a hot answer costs no trip to the shared cache;
     exact all the same (keys carry the versions), each kept `SECONDS` at most."""
@@ -223,7 +215,8 @@ def _lookup(request: HttpRequest, policy: AnswerPolicy) -> _Lookup | None:
         body = request.META.get("CONTENT_TYPE", "").encode() + b"\0" + request.body
     elif request.method not in ("GET", "HEAD") or _body_length(request):
         return None
-    if not _accepts_json(request):
+    accept = request.META.get("HTTP_ACCEPT")
+    if accept and "json" not in accept and "*/*" not in accept:
         return None
     # Not validated yet in early_answers: an unlisted Host finds no answer (only requests that
     # passed CommonMiddleware's ALLOWED_HOSTS check stored one) and is refused below.
@@ -237,7 +230,7 @@ def _lookup(request: HttpRequest, policy: AnswerPolicy) -> _Lookup | None:
     shown = _SHOWN.get(digest, ())
     names = (*policy.namespaces, *shown)
     versions = ".".join(map(str, namespace_versions(names)[: len(policy.namespaces)]))
-    key = _ANSWER_KEY.format(release=settings.RELEASE, versions=versions, digest=digest.hex())
+    key = f"answer:{settings.RELEASE}:{versions}:{digest.hex()}"
     return _Lookup(key, digest, shown, time.time())
 
 

@@ -12,7 +12,7 @@ from rest_framework.views import set_rollback
 from infra.errors import AuthenticationFailed, DomainError, NotFoundError, RuleViolation
 
 from .errors import ApiError, error_body
-from .unavailable import failure_response
+from .fallback import failure_response
 
 NON_FIELD_KEYS = {"non_field_errors"}
 

@@ -10,15 +10,17 @@ from django.http.response import HttpResponseBase
 from django.utils.deprecation import MiddlewareMixin
 
 from .errors import error_response
-from .fallback import bad_request, page_not_found, permission_denied
+from .fallback import bad_request, failure_response, page_not_found, permission_denied
 from .text import check_path, check_query_string
-from .unavailable import failure_response
 
 
 class RequestGuardMiddleware(MiddlewareMixin):
     """Before anything else: the URL within MAX_URL_BYTES (414), the headers within
     MAX_HEADER_FIELDS and MAX_HEADER_BYTES (431), no control characters in the path or query
-    (422). gunicorn's limits sit above these, so the answer is in the envelope."""
+    (422); gunicorn's limits sit above these, so the answer is in the envelope. Then the body
+    within its cap (413) before anything reads it: DRF's parsers skip
+    DATA_UPLOAD_MAX_MEMORY_SIZE. A chunked body is read here, up to the cap, when the stream
+    is terminated (`wsgi.input_terminated`, as gunicorn does); else 411 LENGTH_REQUIRED."""
 
     def process_request(self, request: HttpRequest) -> JsonResponse | None:
         meta = request.META
@@ -46,15 +48,9 @@ class RequestGuardMiddleware(MiddlewareMixin):
         errors = check_path(request.path_info) or check_query_string(meta.get("QUERY_STRING", ""))
         if errors:
             return error_response(422, next(iter(errors.values()))[0], errors=errors)
-        return None
+        return self.check_body(request)
 
-
-class BodySizeLimitMiddleware(MiddlewareMixin):
-    """Refuse bodies over the cap (413) before anything reads them: DRF's parsers skip
-    DATA_UPLOAD_MAX_MEMORY_SIZE. A chunked body is read here, up to the cap, when the stream
-    is terminated (`wsgi.input_terminated`, as gunicorn does); else 411 LENGTH_REQUIRED."""
-
-    def process_request(self, request: HttpRequest) -> JsonResponse | None:
+    def check_body(self, request: HttpRequest) -> JsonResponse | None:
         is_admin = request.path.startswith("/admin/")
         limit = settings.ADMIN_MAX_BODY_BYTES if is_admin else settings.API_MAX_BODY_BYTES
         if not is_admin and any(re.match(p, request.path) for p in settings.API_UPLOAD_PATHS):

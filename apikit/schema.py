@@ -82,7 +82,8 @@ def preprocess_public_paths(
     ]
 
 
-def _health_operation(method: str) -> dict[str, Any]:
+def postprocess_add_health(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Add GET/HEAD /health (a plain Django view that drf-spectacular does not see)."""
     body = {
         "type": "object",
         "required": ["status", "database", "cache", "cacheBreaker"],
@@ -97,8 +98,8 @@ def _health_operation(method: str) -> dict[str, Any]:
     def answer(description: str, schema: dict[str, Any]) -> dict[str, Any]:
         return {"description": description, "content": {"application/json": {"schema": schema}}}
 
-    return {
-        "operationId": f"health_{method}",
+    operation = {
+        "operationId": "health_get",
         "summary": "Database and cache reachability",
         "description": (
             "For load balancers and operators. 200 when the database answers (`degraded` "
@@ -114,9 +115,5 @@ def _health_operation(method: str) -> dict[str, Any]:
             "503": answer("The database cannot be reached (status unavailable).", body),
         },
     }
-
-
-def postprocess_add_health(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """Add GET/HEAD /health (a plain Django view that drf-spectacular does not see)."""
-    result.setdefault("paths", {})["/health"] = {"get": _health_operation("get")}
+    result.setdefault("paths", {})["/health"] = {"get": operation}
     return result

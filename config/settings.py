@@ -78,7 +78,6 @@ MIDDLEWARE = [
     "infra.cache.versions_per_request",
     "infra.db_routing.ReplicaReadsMiddleware",
     "apikit.middleware.RequestGuardMiddleware",
-    "apikit.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
@@ -218,8 +217,8 @@ S3_PUBLIC_URL = env_str("S3_PUBLIC_URL")  # the bucket's public base URL (a CDN 
 SERVE_MEDIA = env_bool("SERVE_MEDIA", MEDIA_STORAGE == "local")
 # Serve app static files even before `collectstatic` (collected, hashed files win).
 WHITENOISE_USE_FINDERS = True
-try:
-    _FILE_STORAGES = storages_setting(
+STORAGES = {
+    **storages_setting(
         MEDIA_STORAGE,
         bucket=S3_BUCKET,
         endpoint_url=S3_ENDPOINT_URL,
@@ -227,11 +226,7 @@ try:
         access_key=S3_ACCESS_KEY_ID,
         secret_key=S3_SECRET_ACCESS_KEY,
         public_url=S3_PUBLIC_URL,
-    )
-except ValueError as exc:
-    raise ImproperlyConfigured(str(exc)) from None
-STORAGES = {
-    **_FILE_STORAGES,
+    ),
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -332,7 +327,6 @@ REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_RENDERER_CLASSES": ["apikit.renderers.FastJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["apikit.parsers.JSONBodyParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": ["storefront.api.authentication.CustomerTokenAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "UNAUTHENTICATED_USER": None,
     "EXCEPTION_HANDLER": "apikit.exception_handler.api_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -343,9 +337,6 @@ REST_FRAMEWORK: dict[str, Any] = {
     },
     "NUM_PROXIES": env_int("NUM_PROXIES", 0),
     "COERCE_DECIMAL_TO_STRING": False,
-    "DATETIME_FORMAT": "iso-8601",
-    "UNICODE_JSON": True,
-    "STRICT_JSON": True,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -366,7 +357,6 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "PREPROCESSING_HOOKS": ["apikit.schema.preprocess_public_paths"],
     "POSTPROCESSING_HOOKS": [

@@ -3,7 +3,7 @@ autocompletes, own pages, read-only logs. Change lists fit a 1366 px screen (doc
 issues 13 and 20): long texts and dates are cut, keeping the full text on hover.
 """
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from functools import cache, partial
 from typing import TYPE_CHECKING, Any
@@ -91,10 +91,8 @@ def _column(
     return admin.display(description=description, ordering=field_name)(column)
 
 
-def truncated_column(
-    field_name: str, *, description: "StrOrPromise", length: int = NAME_COLUMN_CHARS
-) -> Callable[[Any], str]:
-    return _column(field_name, description, lambda value: truncated(value, length))
+def truncated_column(field_name: str, *, description: "StrOrPromise") -> Callable[[Any], str]:
+    return _column(field_name, description, lambda value: truncated(value, NAME_COLUMN_CHARS))
 
 
 def money_column(field_name: str, *, description: "StrOrPromise") -> Callable[[Any], str]:
@@ -158,30 +156,15 @@ def _is_id(value: object) -> bool:
     return str(value).isdigit() and is_db_id(int(str(value)))
 
 
-def _ids_only(value: Iterable[Any]) -> list[Any]:
-    """The values that can be ids: the widget looks them up to re-display a refused form."""
-    return [v for v in value if _is_id(v)]
-
-
 class IdAutocompleteSelect(AutocompleteSelect):
     def optgroups(self, name: str, value: Any, attr: Any = None) -> Any:
-        return super().optgroups(name, _ids_only(value), attr)
+        """Only the values that can be ids: the widget looks them up to re-display a refused
+        form."""
+        return super().optgroups(name, [v for v in value if _is_id(v)], attr)
 
 
-class IdAutocompleteSelectMultiple(AutocompleteSelectMultiple):
-    def optgroups(self, name: str, value: Any, attr: Any = None) -> Any:
-        return super().optgroups(name, _ids_only(value), attr)
-
-
-class IdModelChoiceField(forms.ModelChoiceField):
-    """Refuses a value that cannot be an id before looking it up (an overflow: a 500)."""
-
-    def to_python(self, value: Any) -> Any:
-        if value not in self.empty_values and not _is_id(value):
-            raise forms.ValidationError(
-                self.error_messages["invalid_choice"], code="invalid_choice"
-            )
-        return super().to_python(value)
+class IdAutocompleteSelectMultiple(IdAutocompleteSelect, AutocompleteSelectMultiple):
+    pass
 
 
 class IdModelMultipleChoiceField(forms.ModelMultipleChoiceField):
@@ -202,7 +185,6 @@ class SafeAutocompleteMixin(_ModelAdmin):
     def formfield_for_foreignkey(self, db_field: Any, request: Any, **kwargs: Any) -> Any:
         if db_field.name in self.get_autocomplete_fields(request):
             kwargs["widget"] = IdAutocompleteSelect(db_field, self.admin_site)
-            kwargs["form_class"] = IdModelChoiceField
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def formfield_for_manytomany(self, db_field: Any, request: Any, **kwargs: Any) -> Any:

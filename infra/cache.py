@@ -246,17 +246,13 @@ def still_current(dependencies: dict[str, int]) -> bool:
     return not dependencies or depend_on(dependencies) == dependencies
 
 
-def cached(namespace: str, key: str, build: Callable[[], Any], timeout: int | None = None) -> Any:
+def cached(namespace: str, key: str, build: Callable[[], Any]) -> Any:
     """The cached value for (namespace, key), built and stored on a miss (or an outage)."""
     full_key = f"{namespace}:{settings.RELEASE}:{namespace_versions((namespace,))[0]}:{key}"
     value = cache.get(full_key)
     if value is None:
         value = build()
-        cache.set(
-            full_key,
-            value,
-            timeout=settings.PUBLIC_CACHE_SECONDS if timeout is None else timeout,
-        )
+        cache.set(full_key, value, timeout=settings.PUBLIC_CACHE_SECONDS)
     return value
 
 

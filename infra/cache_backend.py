@@ -71,7 +71,6 @@ class DroppedWrites:
 
 
 _dropped: dict[str, DroppedWrites] = {}  # per Redis location, shared by every thread's backend
-_dropped_lock = threading.Lock()
 
 
 def _redacted(location: str) -> str:
@@ -132,8 +131,7 @@ class BreakerRedisCache(RedisCache):
         self._ignore_exceptions = False
         name = _redacted(str(server))
         self.breaker = breaker_for(name, reset_seconds=reset_seconds)
-        with _dropped_lock:
-            self.dropped_writes = _dropped.setdefault(name, DroppedWrites())
+        self.dropped_writes = _dropped.setdefault(name, DroppedWrites())  # atomic
 
     def _answered(self) -> None:
         if self.breaker.record_success():

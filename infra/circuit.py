@@ -103,14 +103,11 @@ class CircuitBreaker:
 
 
 _registry: dict[str, CircuitBreaker] = {}
-_registry_lock = threading.Lock()
 
 
 def breaker_for(name: str, *, reset_seconds: float) -> CircuitBreaker:
-    """The process-wide breaker of one cache server (shared by every thread's backend)."""
-    with _registry_lock:
-        breaker = _registry.get(name)
-        if breaker is None:
-            breaker = _registry[name] = CircuitBreaker(name, reset_seconds=reset_seconds)
-        breaker.reset_seconds = reset_seconds
-        return breaker
+    """The process-wide breaker of one cache server (shared by every thread's backend; one
+    `setdefault`, atomic, settles two threads creating it at once)."""
+    breaker = _registry.setdefault(name, CircuitBreaker(name, reset_seconds=reset_seconds))
+    breaker.reset_seconds = reset_seconds
+    return breaker

@@ -33,9 +33,14 @@ class TimestampedModel(models.Model):
 
 
 class TypedDecimalField(models.DecimalField):
-    """A DecimalField with a form field of infra/forms.py; migrations see a plain one."""
+    """A DecimalField with `form_class` (infra/forms.py) as its form field; migrations see a
+    plain one (and so does a clone: migration states, which build no forms)."""
 
-    form_class: type[forms.Field] = number_forms.NumberField
+    def __init__(
+        self, *args: Any, form_class: type[forms.Field] = number_forms.NumberField, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.form_class = form_class
 
     def formfield(self, **kwargs: Any) -> forms.Field | None:
         return super().formfield(**{"form_class": self.form_class, **kwargs})
@@ -45,44 +50,30 @@ class TypedDecimalField(models.DecimalField):
         return name, "django.db.models.DecimalField", args, kwargs
 
 
-class MoneyModelField(TypedDecimalField):
-    form_class = number_forms.MoneyField
-
-
-class WeightModelField(TypedDecimalField):
-    form_class = number_forms.WeightField
-
-
-class LengthModelField(TypedDecimalField):
-    form_class = number_forms.LengthField
-
-
-class PercentageModelField(TypedDecimalField):
-    form_class = number_forms.PercentageField
-
-
 def _never_negative(
-    field_class: type[TypedDecimalField], verbose_name: "StrOrPromise", **kwargs: Any
+    form_class: type[forms.Field],
+    verbose_name: "StrOrPromise",
+    *,
+    validators: tuple[Any, ...] = (),
+    **kwargs: Any,
 ) -> models.DecimalField:
-    return field_class(verbose_name, validators=[NOT_NEGATIVE], **kwargs)
-
-
-# Money, kilograms to the gram and centimetres to the tenth of a millimetre: never negative.
-money_field = partial(_never_negative, MoneyModelField, max_digits=12, decimal_places=2)
-weight_field = partial(_never_negative, WeightModelField, max_digits=10, decimal_places=3)
-length_field = partial(_never_negative, LengthModelField, max_digits=10, decimal_places=2)
-
-
-def percentage_field(
-    verbose_name: "StrOrPromise", max_digits: int = 5, decimal_places: int = 2, **kwargs: Any
-) -> models.DecimalField:
-    return PercentageModelField(
-        verbose_name,
-        max_digits=max_digits,
-        decimal_places=decimal_places,
-        validators=[NOT_NEGATIVE, MaxValueValidator(Decimal("100"))],
-        **kwargs,
+    return TypedDecimalField(
+        verbose_name, form_class=form_class, validators=[NOT_NEGATIVE, *validators], **kwargs
     )
+
+
+# Money, kilograms to the gram, centimetres to the tenth of a millimetre and percentages up to
+# 100: never negative.
+money_field = partial(_never_negative, number_forms.MoneyField, max_digits=12, decimal_places=2)
+weight_field = partial(_never_negative, number_forms.WeightField, max_digits=10, decimal_places=3)
+length_field = partial(_never_negative, number_forms.LengthField, max_digits=10, decimal_places=2)
+percentage_field = partial(
+    _never_negative,
+    number_forms.PercentageField,
+    max_digits=5,
+    decimal_places=2,
+    validators=(MaxValueValidator(Decimal("100")),),
+)
 
 
 def derived_int_field(verbose_name: "StrOrPromise") -> models.PositiveIntegerField:

@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.core.files.storage import FileSystemStorage, Storage, storages
 
 MEDIA_PREFIX = "media"
@@ -50,9 +51,9 @@ def storages_setting(
             "staging": {"BACKEND": "infra.storage.StagingFileStorage"},
         }
     if kind != "s3":
-        raise ValueError(f'MEDIA_STORAGE must be "local" or "s3", not {kind!r}.')
+        raise ImproperlyConfigured(f'MEDIA_STORAGE must be "local" or "s3", not {kind!r}.')
     if not bucket:
-        raise ValueError("MEDIA_STORAGE=s3 needs S3_BUCKET.")
+        raise ImproperlyConfigured("MEDIA_STORAGE=s3 needs S3_BUCKET.")
     common = {
         "bucket_name": bucket,
         "endpoint_url": endpoint_url or None,
