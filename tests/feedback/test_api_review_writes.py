@@ -1,5 +1,5 @@
 """POST /review/product and POST /review/sales-channel: signed-in customers write reviews
-(feedback/api/review_writes.py)."""
+(feedback/api/views.py)."""
 
 import base64
 import io
