@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import forms as number_forms
 from .money import ZERO
+from .scheduling import Window
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -137,6 +138,10 @@ class EndsAfterStart:
         super().clean()  # type: ignore[misc]
         if self.start_at and self.end_at and self.end_at <= self.start_at:
             raise ValidationError({"end_at": _("The end must be after the start.")})
+
+    @property
+    def window(self) -> Window:
+        return Window(self.start_at, self.end_at)
 
 
 class ActiveQuerySet(models.QuerySet):

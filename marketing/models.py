@@ -13,9 +13,9 @@ from infra.models import (
     derived_int_field,
     ends_after_start,
 )
+from infra.scheduling import Status, Window, status_at
 
 from .images import MAX_SIDE, MAX_SOURCE_PIXELS
-from .scheduling import Status, Window, group_status, status_at
 
 DEVICES = ("desktop", "tablet", "mobile")
 MAX_IDENTIFIERS = 100
@@ -121,10 +121,6 @@ class ScheduledModel(EndsAfterStart, TimestampedModel):
         abstract = True
         constraints = [ends_after_start("%(app_label)s_%(class)s_ends_after_start")]
 
-    @property
-    def window(self) -> Window:
-        return Window(start=self.start_at, end=self.end_at)
-
     def status_at(self, moment) -> Status:
         return status_at(active=self.active, window=self.window, moment=moment)
 
@@ -221,13 +217,11 @@ class BannerGroup(EndsAfterStart, TimestampedModel):
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"
 
-    @property
-    def window(self) -> Window:
-        return Window(start=self.start_at, end=self.end_at)
-
     def status_at(self, moment) -> Status:
-        """The best status of its banners (`group_status`); prefetch `banners` for a list."""
-        return group_status(banner.status_at(moment) for banner in self.banners.all())
+        """The best status of its banners, in Status's order (one live banner makes it live);
+        inactive without an active banner. Prefetch `banners` for a list."""
+        statuses = {banner.status_at(moment) for banner in self.banners.all()}
+        return next((status for status in Status if status in statuses), Status.INACTIVE)
 
     def size_for(self, device: str) -> tuple[int, int]:
         return getattr(self, f"{device}_width"), getattr(self, f"{device}_height")

@@ -18,6 +18,7 @@ from infra.models import (
     one_default,
 )
 from infra.numbers import money_text
+from infra.scheduling import Window
 
 from ..pricing import BaseField, Target, Trigger, UpdateComparison, ValueType
 from .fields import ShownByName, product_fk
@@ -193,6 +194,10 @@ class PriceRule(ShownByName, TimestampedModel):
             ),
             ends_after_start("price_rule_window_ends_after_start"),
         ]
+
+    @property
+    def window(self) -> Window:
+        return Window(self.start_at, self.end_at)
 
     def clean(self):
         super().clean()

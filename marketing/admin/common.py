@@ -13,9 +13,9 @@ from django.utils.translation import gettext_lazy as _
 
 from infra.admin import badge, thumbnail
 from infra.cdn import cdn_purge, cdn_purge_configured
+from infra.scheduling import Status
 
 from ..models import DEVICES, Banner
-from ..scheduling import Status
 
 STATUS_BADGES = {  # label, colour
     Status.LIVE: (_("live"), "green"),
