@@ -33,6 +33,15 @@ class TimestampedModel(models.Model):
         abstract = True
 
 
+class ShownByName:
+    """Model mixin: a record shows as its `name` (before the model base)."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class TypedDecimalField(models.DecimalField):
     """A DecimalField with a form field of infra/forms.py; migrations see a plain one."""
 

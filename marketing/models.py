@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from infra.models import (
     EndsAfterStart,
     LiveQuerySet,
+    ShownByName,
     TimestampedModel,
     derived_int_field,
     ends_after_start,
@@ -265,7 +266,7 @@ def fitted_image_field(verbose_name) -> models.ImageField:
     )
 
 
-class Banner(ScheduledModel):
+class Banner(ShownByName, ScheduledModel):
     """One slide of a group, with an image, a link and a size for each device; its schedule
     is bounded by its group's (`effective_window`)."""
 
@@ -324,9 +325,6 @@ class Banner(ScheduledModel):
         indexes = [
             models.Index(fields=["group", "active", "order"], name="banner_group_active_order")
         ]
-
-    def __str__(self) -> str:
-        return self.name
 
     @property
     def effective_window(self) -> Window:

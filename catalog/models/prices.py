@@ -12,6 +12,7 @@ from infra.models import (
     ZERO,
     ActiveQuerySet,
     LiveQuerySet,
+    ShownByName,
     TimestampedModel,
     ends_after_start,
     money_field,
@@ -21,7 +22,7 @@ from infra.numbers import money_text
 from infra.scheduling import Window
 
 from ..pricing import BaseField, Target, Trigger, UpdateComparison, ValueType
-from .fields import ShownByName, product_fk
+from .fields import product_fk
 
 
 class TradePolicyQuerySet(ActiveQuerySet):
