@@ -8,14 +8,16 @@ same rules serve the public answers, the admin's status column and its "preview 
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
+
+from django.db.models import TextChoices
+from django.utils.translation import gettext_lazy as _
 
 
-class Status(StrEnum):
-    LIVE = "live"
-    SCHEDULED = "scheduled"
-    EXPIRED = "expired"
-    INACTIVE = "inactive"
+class Status(TextChoices):  # with the admin's labels (TextChoices: no database involved)
+    LIVE = "live", _("live")
+    SCHEDULED = "scheduled", _("scheduled")
+    EXPIRED = "expired", _("expired")
+    INACTIVE = "inactive", _("inactive")
 
 
 @dataclass(frozen=True)
