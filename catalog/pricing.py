@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from functools import cached_property
 
 from django.db.models import TextChoices
 from django.utils.translation import gettext_lazy as _
@@ -109,7 +110,7 @@ class RuleData:
     category_ids: frozenset[int] = frozenset()
     brand_ids: frozenset[int] = frozenset()
 
-    @property
+    @cached_property  # once per rule: the active rules are kept
     def window(self) -> Window:
         return Window(self.start_at, self.end_at)
 

@@ -3,6 +3,7 @@
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from django.db.models import Prefetch, Q
@@ -31,7 +32,7 @@ class SealData:
     product_ids: frozenset[int]
     category_ids: frozenset[int]
 
-    @property
+    @cached_property  # once per seal: the active seals are kept
     def window(self) -> Window:
         return Window(self.start_at, self.end_at)
 
