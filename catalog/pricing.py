@@ -11,11 +11,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from functools import cached_property
 
 from django.db.models import TextChoices
 from django.utils.translation import gettext_lazy as _
 
 from infra.money import ZERO, money
+from infra.scheduling import Window, next_boundary
 from storefront.payments import (
     NO_CASH_DISCOUNT,
     SINGLE_PAYMENT,
@@ -108,6 +110,10 @@ class RuleData:
     category_ids: frozenset[int] = frozenset()
     brand_ids: frozenset[int] = frozenset()
 
+    @cached_property  # once per rule: the active rules are kept
+    def window(self) -> Window:
+        return Window(self.start_at, self.end_at)
+
 
 @dataclass(frozen=True)
 class PriceRequest:
@@ -136,23 +142,9 @@ class Price:
     installments: tuple[Installment, ...] = ()
 
 
-Window = tuple[datetime | None, datetime | None]  # (start inclusive, end exclusive); None: open
-
-
-def in_window(window: Window, moment: datetime) -> bool:
-    start, end = window
-    return (start is None or start <= moment) and (end is None or moment < end)
-
-
-def next_edge(windows: Iterable[Window], moment: datetime) -> datetime | None:
-    """The first start or end strictly after `moment`: until then, what is live stays live."""
-    edges = (edge for window in windows for edge in window if edge is not None and edge > moment)
-    return min(edges, default=None)
-
-
 def next_rule_boundary(rules: Iterable[RuleData], moment: datetime) -> datetime | None:
     """The first start or end of an active rule after `moment` (prices stay exact until)."""
-    return next_edge(((rule.start_at, rule.end_at) for rule in rules if rule.active), moment)
+    return next_boundary((rule.window for rule in rules if rule.active), moment)
 
 
 def rule_targets(rule: RuleData, product: ProductData) -> bool:
@@ -189,7 +181,7 @@ def rule_reaches(
     """Live at `moment`, for the trade policy (no policies: all) and targeting the product."""
     return (
         rule.active
-        and in_window((rule.start_at, rule.end_at), moment)
+        and rule.window.contains(moment)
         and (not rule.trade_policy_ids or trade_policy_id in rule.trade_policy_ids)
         and rule_targets(rule, product)
     )

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import forms as number_forms
 from .money import ZERO
+from .scheduling import Window
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -30,6 +31,15 @@ class TimestampedModel(models.Model):
 
     class Meta:
         abstract = True
+
+
+class ShownByName:
+    """Model mixin: a record shows as its `name` (before the model base)."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class TypedDecimalField(models.DecimalField):
@@ -128,6 +138,10 @@ class EndsAfterStart:
         super().clean()  # type: ignore[misc]
         if self.start_at and self.end_at and self.end_at <= self.start_at:
             raise ValidationError({"end_at": _("The end must be after the start.")})
+
+    @property
+    def window(self) -> Window:
+        return Window(self.start_at, self.end_at)
 
 
 class ActiveQuerySet(models.QuerySet):

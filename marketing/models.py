@@ -9,13 +9,14 @@ from django.utils.translation import gettext_lazy as _
 from infra.models import (
     EndsAfterStart,
     LiveQuerySet,
+    ShownByName,
     TimestampedModel,
     derived_int_field,
     ends_after_start,
 )
+from infra.scheduling import Status, Window, status_at
 
 from .images import MAX_SIDE, MAX_SOURCE_PIXELS
-from .scheduling import Status, Window, group_status, status_at
 
 DEVICES = ("desktop", "tablet", "mobile")
 MAX_IDENTIFIERS = 100
@@ -121,10 +122,6 @@ class ScheduledModel(EndsAfterStart, TimestampedModel):
         abstract = True
         constraints = [ends_after_start("%(app_label)s_%(class)s_ends_after_start")]
 
-    @property
-    def window(self) -> Window:
-        return Window(start=self.start_at, end=self.end_at)
-
     def status_at(self, moment) -> Status:
         return status_at(active=self.active, window=self.window, moment=moment)
 
@@ -221,13 +218,11 @@ class BannerGroup(EndsAfterStart, TimestampedModel):
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"
 
-    @property
-    def window(self) -> Window:
-        return Window(start=self.start_at, end=self.end_at)
-
     def status_at(self, moment) -> Status:
-        """The best status of its banners (`group_status`); prefetch `banners` for a list."""
-        return group_status(banner.status_at(moment) for banner in self.banners.all())
+        """The best status of its banners, in Status's order (one live banner makes it live);
+        inactive without an active banner. Prefetch `banners` for a list."""
+        statuses = {banner.status_at(moment) for banner in self.banners.all()}
+        return next((status for status in Status if status in statuses), Status.INACTIVE)
 
     def size_for(self, device: str) -> tuple[int, int]:
         return getattr(self, f"{device}_width"), getattr(self, f"{device}_height")
@@ -271,7 +266,7 @@ def fitted_image_field(verbose_name) -> models.ImageField:
     )
 
 
-class Banner(ScheduledModel):
+class Banner(ShownByName, ScheduledModel):
     """One slide of a group, with an image, a link and a size for each device; its schedule
     is bounded by its group's (`effective_window`)."""
 
@@ -330,9 +325,6 @@ class Banner(ScheduledModel):
         indexes = [
             models.Index(fields=["group", "active", "order"], name="banner_group_active_order")
         ]
-
-    def __str__(self) -> str:
-        return self.name
 
     @property
     def effective_window(self) -> Window:

@@ -18,11 +18,11 @@ from catalog.selectors import (
 )
 from catalog.tree import with_ancestors
 from infra.cache import Warm, kept, kept_many
+from infra.scheduling import Window, next_boundary
 from storefront.models import SalesChannel
 from storefront.selectors import SALES_CHANNEL_CACHE
 
 from .models import Banner, BannerGroup, Upsell
-from .scheduling import Window, next_boundary
 
 BANNERS_CACHE = "banners"
 # Upsell offers and their triggers (the answers also follow catalog.PRODUCTS_CACHE).

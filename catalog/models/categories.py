@@ -5,9 +5,9 @@ from django.db import models
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from infra.models import ActiveQuerySet, TimestampedModel
+from infra.models import ActiveQuerySet, ShownByName, TimestampedModel
 
-from .fields import ShownByName, optional_fk
+from .fields import optional_fk
 
 URL_MAX_LENGTH = 1000
 

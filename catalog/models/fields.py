@@ -1,4 +1,4 @@
-"""Field factories and a mixin shared by the catalog's models."""
+"""Field factories shared by the catalog's models."""
 
 from typing import Any
 
@@ -27,12 +27,3 @@ def optional_fk(
         related_name=related_name,
         **kwargs,
     )
-
-
-class ShownByName:
-    """Model mixin: a record shows as its `name` (before the model base)."""
-
-    name: str
-
-    def __str__(self) -> str:
-        return self.name

@@ -8,13 +8,14 @@ from django.utils.translation import gettext_lazy as _
 from infra.models import (
     ALPHA_3,
     ActiveQuerySet,
+    ShownByName,
     TimestampedModel,
     coordinate_constraints,
     degrees_field,
     one_default,
 )
 
-from .fields import ShownByName, product_fk
+from .fields import product_fk
 
 # Created by migration 0004 (again on demand after a flush): a product's cargo type by default.
 DEFAULT_CARGO_TYPE_NAME = "Regular"

@@ -8,12 +8,13 @@ from django.utils.translation import gettext_lazy as _
 from infra.models import (
     ActiveQuerySet,
     EndsAfterStart,
+    ShownByName,
     TimestampedModel,
     derived_int_field,
     ends_after_start,
 )
 
-from .fields import ShownByName, product_fk
+from .fields import product_fk
 
 # Largest seal upload accepted (pixels): a badge is small; this refuses decompression bombs.
 SEAL_MAX_SOURCE_PIXELS = 25_000_000

@@ -12,15 +12,17 @@ from infra.models import (
     ZERO,
     ActiveQuerySet,
     LiveQuerySet,
+    ShownByName,
     TimestampedModel,
     ends_after_start,
     money_field,
     one_default,
 )
 from infra.numbers import money_text
+from infra.scheduling import Window
 
 from ..pricing import BaseField, Target, Trigger, UpdateComparison, ValueType
-from .fields import ShownByName, product_fk
+from .fields import product_fk
 
 
 class TradePolicyQuerySet(ActiveQuerySet):
@@ -193,6 +195,10 @@ class PriceRule(ShownByName, TimestampedModel):
             ),
             ends_after_start("price_rule_window_ends_after_start"),
         ]
+
+    @property
+    def window(self) -> Window:
+        return Window(self.start_at, self.end_at)
 
     def clean(self):
         super().clean()

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from infra.models import (
     ZERO,
     ActiveQuerySet,
+    ShownByName,
     TimestampedModel,
     derived_int_field,
     length_field,
@@ -18,7 +19,7 @@ from infra.models import (
     weight_field,
 )
 
-from .fields import ShownByName, optional_fk, product_fk
+from .fields import optional_fk, product_fk
 from .inventory import CargoType
 
 if TYPE_CHECKING:

@@ -3,15 +3,16 @@
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from django.db.models import Prefetch, Q
 
 from infra.cache import kept
 from infra.prefetch import prefetched
+from infra.scheduling import Window, next_boundary
 
 from ..models import AttributeValue, Category, Product, ProductRelation, RelationKind, Seal
-from ..pricing import Window, in_window, next_edge
 from ..tree import CategoryIndex, with_ancestors
 from .caches import PRODUCTS_CACHE
 
@@ -31,9 +32,9 @@ class SealData:
     product_ids: frozenset[int]
     category_ids: frozenset[int]
 
-    @property
+    @cached_property  # once per seal: the active seals are kept
     def window(self) -> Window:
-        return (self.start_at, self.end_at)
+        return Window(self.start_at, self.end_at)
 
 
 def active_seals() -> tuple[SealData, ...]:
@@ -88,10 +89,10 @@ def product_seals_get(
         seal for seal in seals if seal.product_ids & product_ids or seal.category_ids & category_ids
     ]
     live = sorted(
-        (seal for seal in mine if in_window(seal.window, moment)),
+        (seal for seal in mine if seal.window.contains(moment)),
         key=lambda seal: (seal.position, seal.name, seal.id),
     )
-    return tuple(live), next_edge((seal.window for seal in mine), moment)
+    return tuple(live), next_boundary((seal.window for seal in mine), moment)
 
 
 def visible_relations_prefetch(prefix: str = "") -> Prefetch[Any]:

@@ -13,20 +13,21 @@ from django.utils.translation import gettext_lazy as _
 
 from infra.admin import badge, thumbnail
 from infra.cdn import cdn_purge, cdn_purge_configured
+from infra.scheduling import Status
 
 from ..models import DEVICES, Banner
-from ..scheduling import Status
 
-STATUS_BADGES = {  # label, colour
-    Status.LIVE: (_("live"), "green"),
-    Status.SCHEDULED: (_("scheduled"), "blue"),
-    Status.EXPIRED: (_("expired"), "grey"),
-    Status.INACTIVE: (_("inactive"), "red"),
+STATUS_COLOURS = {
+    Status.LIVE: "green",
+    Status.SCHEDULED: "blue",
+    Status.EXPIRED: "grey",
+    Status.INACTIVE: "red",
 }
 
 
 def status_badge(record, moment=None):
-    return badge(*STATUS_BADGES[record.status_at(moment or timezone.now())])
+    status = record.status_at(moment or timezone.now())
+    return badge(status.label, STATUS_COLOURS[status])
 
 
 @admin.display(description=_("status"))
@@ -154,10 +155,10 @@ class StatusListFilter(admin.SimpleListFilter):
     parameter_name = "status"
 
     def lookups(self, request, model_admin):
-        return [(status.value, STATUS_BADGES[status][0]) for status in Status]
+        return Status.choices
 
     def queryset(self, request, queryset):
-        if self.value() in {status.value for status in Status}:
+        if self.value() in Status.values:
             return queryset.with_status(self.value(), timezone.now())
         return queryset
 

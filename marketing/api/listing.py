@@ -12,10 +12,10 @@ from typing import Any
 from django.conf import settings
 
 from infra.cache import cached
+from infra.scheduling import Window, next_boundary
 from storefront.models import SalesChannel
 
 from ..models import BannerGroup
-from ..scheduling import Window, next_boundary
 from ..selectors import BANNERS_CACHE, banner_groups_by_codes
 from .serializers import BannerGroupSerializer
 

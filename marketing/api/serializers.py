@@ -7,6 +7,7 @@ from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from apikit.fields import StrictCharField
+from apikit.scheduling import SchedulingField
 from catalog.api.serializers import FullProductSerializer, PriceRuleSerializer, file_url
 from infra.ids import is_db_id
 
@@ -83,23 +84,6 @@ class PixelsField(serializers.Field):
         return str(value)
 
 
-class BannerSchedulingSerializer(serializers.Serializer):
-    startDate = serializers.DateTimeField(source="start_at", allow_null=True)
-    endDate = serializers.DateTimeField(source="end_at", allow_null=True)
-
-
-@extend_schema_field(BannerSchedulingSerializer(allow_null=True))
-class SchedulingField(serializers.Field):
-    """`{startDate, endDate}` (null: an open end), or null when unscheduled; a banner's is
-    its effective schedule, within its group's."""
-
-    def to_representation(self, instance: Banner | BannerGroup) -> dict[str, Any] | None:
-        window = getattr(instance, "effective_window", None) or instance.window
-        if window.is_open:
-            return None
-        return BannerSchedulingSerializer({"start_at": window.start, "end_at": window.end}).data
-
-
 SIZE_FIELDS = [f"{device}{side}" for device in DEVICES for side in ("Width", "Height")]
 
 
@@ -126,7 +110,7 @@ class BannerSerializer(SizedSerializer):
     desktopUrl = serializers.CharField(source="desktop_url")
     tabletUrl = serializers.SerializerMethodField()
     mobileUrl = serializers.SerializerMethodField()
-    scheduling = SchedulingField(source="*", read_only=True)
+    scheduling = SchedulingField("BannerScheduling", source="effective_window")
 
     class Meta:
         model = Banner

@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from infra.models import TimestampedModel
+from infra.models import ShownByName, TimestampedModel
 
 from ..calendar import HolidayRule, city_key
 from ..countries import state_code_get
@@ -16,7 +16,7 @@ class HolidayScope(models.TextChoices):
     CITY = "city", _("City")
 
 
-class Holiday(TimestampedModel):
+class Holiday(ShownByName, TimestampedModel):
     """A day carriers and storages close: everywhere, in a state or in a city; every year
     on the date's day and month, or on that date only."""
 
@@ -59,9 +59,6 @@ class Holiday(TimestampedModel):
                 name="holiday_unique_per_place_and_date",
             )
         ]
-
-    def __str__(self) -> str:
-        return self.name
 
     def clean(self) -> None:
         super().clean()

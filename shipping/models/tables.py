@@ -11,6 +11,7 @@ from infra.models import (
     ALPHA_3,
     ZERO,
     ActiveQuerySet,
+    ShownByName,
     TimestampedModel,
     coordinate_constraints,
     degrees_field,
@@ -28,7 +29,7 @@ MAX_WEIGHT = Decimal("9999999.999")  # kilograms: the upper bound of a row witho
 MAX_ORDER_VALUE = Decimal("9999999999.99")  # the upper bound of a row without a value limit
 
 
-class Carrier(TimestampedModel):
+class Carrier(ShownByName, TimestampedModel):
     """A company that delivers (or the store itself for pickups)."""
 
     name = models.CharField(_("name"), max_length=100, unique=True)
@@ -47,9 +48,6 @@ class Carrier(TimestampedModel):
         verbose_name = _("carrier")
         verbose_name_plural = _("carriers")
         ordering = ["name", "id"]
-
-    def __str__(self) -> str:
-        return self.name
 
     def clean(self):
         super().clean()
@@ -294,7 +292,7 @@ class PickupType(models.TextChoices):
     PARTNER = "partner", _("Partner point")
 
 
-class Pickup(TimestampedModel):
+class Pickup(ShownByName, TimestampedModel):
     """A place where the customer collects the order (listed by a pickup table's options)."""
 
     table = models.ForeignKey(
@@ -340,9 +338,6 @@ class Pickup(TimestampedModel):
         verbose_name_plural = _("pickups")
         ordering = ["table_id", "position", "name", "id"]
         constraints = coordinate_constraints("pickup")
-
-    def __str__(self) -> str:
-        return self.name
 
     @property
     def display_zip_code(self) -> str:

@@ -7,8 +7,8 @@ import pytest
 from django.utils import timezone
 
 from demo.marketing import seed
+from infra.scheduling import Status
 from marketing.models import Banner, BannerGroup, Upsell
-from marketing.scheduling import Status
 from tests.catalog.factories import ProductFactory
 
 pytestmark = pytest.mark.django_db

@@ -13,8 +13,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
+from infra.scheduling import Status, Window
 from marketing.models import Banner, BannerGroup
-from marketing.scheduling import Status, Window
 
 from .factories import BannerFactory, BannerGroupFactory
 

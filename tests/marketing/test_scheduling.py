@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from marketing.scheduling import Status, Window, next_boundary, status_at
+from infra.scheduling import Status, Window, next_boundary, status_at
 
 BASE = datetime(2026, 1, 1, tzinfo=UTC)
 moments = st.integers(min_value=0, max_value=10_000).map(lambda m: BASE + timedelta(minutes=m))

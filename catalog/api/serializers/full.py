@@ -7,10 +7,11 @@ from django.db.models import Manager, Model
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from apikit.scheduling import SchedulingField
 from infra.prefetch import prefetched
 from storefront.api.payment_serializers import InstallmentSerializer
 
-from ...models import PriceRule, ProductDescription, ProductReviewSummary
+from ...models import ProductDescription, ProductReviewSummary
 from ...selectors import FullProductFacts, ProductStatus
 from ...selectors.merchandising import SealData
 from .fields import MoneyField, NullableTextField, OptionalTextField, stored_file_url
@@ -35,18 +36,6 @@ class SortedIdsField(serializers.Field):
         return sorted(row.pk for row in related.all())
 
 
-class PriceRuleSchedulingSerializer(serializers.Serializer):
-    startDate = serializers.DateTimeField(source="start_at", allow_null=True)
-    endDate = serializers.DateTimeField(source="end_at", allow_null=True)
-
-
-def scheduling(item: Any, serializer: type[serializers.Serializer]) -> dict[str, Any] | None:
-    """The `scheduling` block of a rule or seal, None when it has neither start nor end."""
-    if item.start_at is None and item.end_at is None:
-        return None
-    return serializer(item).data
-
-
 class PriceRuleSerializer(serializers.Serializer):
     """The contract's Price rule (prefetch selectors.PRICE_RULE_RELATIONS)."""
 
@@ -67,7 +56,7 @@ class PriceRuleSerializer(serializers.Serializer):
     valueType = serializers.CharField(source="value_type")
     priority = serializers.IntegerField()
     active = serializers.BooleanField()
-    scheduling = serializers.SerializerMethodField()
+    scheduling = SchedulingField("PriceRuleScheduling")
     tradePolicies = SortedIdsField(source="trade_policies")
     productIds = SortedIdsField(source="products")
     productCategoryIds = SortedIdsField(source="categories")
@@ -75,10 +64,6 @@ class PriceRuleSerializer(serializers.Serializer):
     lastUpdateUserName = NullableTextField(source="last_update_user_name")
     createdAt = serializers.DateTimeField(source="created_at")
     updatedAt = serializers.DateTimeField(source="updated_at")
-
-    @extend_schema_field(PriceRuleSchedulingSerializer(allow_null=True))
-    def get_scheduling(self, rule: PriceRule) -> dict[str, Any] | None:
-        return scheduling(rule, PriceRuleSchedulingSerializer)
 
 
 class StockSerializer(serializers.Serializer):  # of a `catalog.selectors.StockFacts`
@@ -255,10 +240,6 @@ class VariationCombinationSerializer(serializers.Serializer):
     stock = serializers.IntegerField()
 
 
-class SealSchedulingSerializer(PriceRuleSchedulingSerializer):  # the seal's schema name
-    pass
-
-
 class SealSerializer(serializers.Serializer):
     """A seal (badge) staff put on the product or one of its categories, live now."""
 
@@ -267,15 +248,11 @@ class SealSerializer(serializers.Serializer):
     image = serializers.SerializerMethodField()
     width = serializers.IntegerField(allow_null=True, help_text="Pixels of `image`.")
     height = serializers.IntegerField(allow_null=True, help_text="Pixels of `image`.")
-    scheduling = serializers.SerializerMethodField()
+    scheduling = SchedulingField("SealScheduling")
 
     @extend_schema_field(serializers.URLField())
     def get_image(self, seal: SealData) -> str:
         return stored_file_url(seal.image, self.context.get("base_url")) or ""
-
-    @extend_schema_field(SealSchedulingSerializer(allow_null=True))
-    def get_scheduling(self, seal: SealData) -> dict[str, Any] | None:
-        return scheduling(seal, SealSchedulingSerializer)
 
 
 class FilterSerializer(serializers.Serializer):

@@ -1,20 +1,23 @@
-"""Scheduling windows of banners and upsell offers (pure: no database, no clock).
+"""Scheduling windows of price rules, seals, banners and upsell offers (pure: no database,
+no clock).
 
 A window is `[start, end)`; either end may be open (None). Callers pass the moment, so the
-same rules serve the public listing, the admin's status column and its "preview at".
+same rules serve the public answers, the admin's status column and its "preview at".
 """
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
+
+from django.db.models import TextChoices
+from django.utils.translation import gettext_lazy as _
 
 
-class Status(StrEnum):
-    LIVE = "live"
-    SCHEDULED = "scheduled"
-    EXPIRED = "expired"
-    INACTIVE = "inactive"
+class Status(TextChoices):  # with the admin's labels (TextChoices: no database involved)
+    LIVE = "live", _("live")
+    SCHEDULED = "scheduled", _("scheduled")
+    EXPIRED = "expired", _("expired")
+    INACTIVE = "inactive", _("inactive")
 
 
 @dataclass(frozen=True)
@@ -68,17 +71,6 @@ def status_at(*, active: bool, window: Window, moment: datetime) -> Status:
     if window.end is not None and moment >= window.end:
         return Status.EXPIRED
     return Status.LIVE
-
-
-# What a group shows is the best its banners show: one live banner makes it live.
-_GROUP_PRECEDENCE = (Status.LIVE, Status.SCHEDULED, Status.EXPIRED)
-
-
-def group_status(banner_statuses: Iterable[Status]) -> Status:
-    """A banner group's status: the best of its banners' (`_GROUP_PRECEDENCE`); inactive
-    without an active banner (the storefront serves it with `banners: []`)."""
-    present = set(banner_statuses)
-    return next((status for status in _GROUP_PRECEDENCE if status in present), Status.INACTIVE)
 
 
 def next_boundary(windows: Iterable[Window], moment: datetime) -> datetime | None:
