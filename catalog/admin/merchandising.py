@@ -7,6 +7,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from infra.admin import HISTORY_FIELDSET, SafeAutocompleteMixin, thumbnail
+from infra.scheduling import status_at
 
 from ..models import ProductRelation, Seal
 from ..services import MediaImageError, seal_prepare_image
@@ -64,11 +65,4 @@ class SealAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
 
     @admin.display(description=_("status"))
     def status(self, seal: Seal) -> str:
-        moment = timezone.now()
-        if not seal.active:
-            return str(_("inactive"))
-        if seal.start_at is not None and moment < seal.start_at:
-            return str(_("scheduled"))
-        if seal.end_at is not None and moment >= seal.end_at:
-            return str(_("expired"))
-        return str(_("live"))
+        return str(status_at(active=seal.active, window=seal.window, moment=timezone.now()).label)

@@ -2,11 +2,14 @@
 the related and indicated products edited inline on the product."""
 
 import io
+import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 from PIL import Image
 
 from catalog.models import Product, ProductRelation, Seal
@@ -128,14 +131,17 @@ def test_a_seal_ending_before_it_starts_is_refused(staff_client, media_root):
 
 
 def test_seal_pages_render_with_statuses(staff_client, media_root):
-    SealFactory(name="Live one")
+    now = timezone.now()
+    SealFactory(name="Live one", start_at=now - timedelta(days=1), end_at=now + timedelta(days=1))
     SealFactory(name="Off one", active=False)
+    SealFactory(name="Later one", start_at=now + timedelta(days=1))
+    SealFactory(name="Past one", end_at=now - timedelta(seconds=1))
 
-    response = staff_client.get(admin_url(Seal, "changelist"))
+    response = staff_client.get(admin_url(Seal, "changelist"), headers={"accept-language": "en"})
 
-    page = response.content.decode()
     assert response.status_code == 200
-    assert "Live one" in page and "live" in page and "inactive" in page
+    statuses = re.findall(r'<td class="field-status">(\w+)</td>', response.content.decode())
+    assert sorted(statuses) == ["expired", "inactive", "live", "scheduled"]
 
 
 # --- Related and indicated products on the product ------------------------------------
