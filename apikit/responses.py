@@ -1,4 +1,4 @@
-"""The two response shapes of the contract: the success envelope and the bare payload."""
+"""The success envelope of the contract (its other shape, the bare payload, is a plain Response)."""
 
 from typing import Any
 
@@ -13,10 +13,6 @@ def envelope(data: Any) -> dict[str, Any]:
 
 def success(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     return Response(envelope(data), status=status, headers=headers)
-
-
-def bare(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    return Response(data, status=status, headers=headers)
 
 
 def request_base_url(request: HttpRequest) -> str:

@@ -11,7 +11,6 @@ from django.contrib.admin.views.main import PAGE_VAR
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count
 from django.http import Http404, HttpResponseRedirect, QueryDict
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -24,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from infra.admin import (
     HISTORY_FIELDSET,
     NAME_COLUMN_CHARS,
+    CountColumnsMixin,
     OwnPagesMixin,
     moderation_badge,
     thumbnail,
@@ -122,7 +122,7 @@ class ReviewModerationAdmin(ModerationAdmin):
 
 
 @admin.register(ProductReview)
-class ProductReviewAdmin(ReviewModerationAdmin):
+class ProductReviewAdmin(CountColumnsMixin, ReviewModerationAdmin):
     list_display = (
         "moderation",
         "author",
@@ -139,15 +139,9 @@ class ProductReviewAdmin(ReviewModerationAdmin):
     raw_id_fields = ("product", "customer")
     inlines = (ReviewMediaInline,)
     fieldsets = review_fieldsets("product")
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).annotate(photo_count=Count("medias"))
+    count_columns = {"photos": ("medias", _("Photos"))}
 
     product_name = staticmethod(product_column)
-
-    @admin.display(description=_("Photos"), ordering="photo_count")
-    def photos(self, review) -> int:
-        return review.photo_count
 
 
 @admin.register(SalesChannelReview)
@@ -236,7 +230,7 @@ STAFF_REPLY_FIELDSET = (_("Staff reply"), {"fields": STAFF_FIELDS})
 
 
 @admin.register(Comment)
-class CommentAdmin(OwnPagesMixin, ModerationAdmin):
+class CommentAdmin(CountColumnsMixin, OwnPagesMixin, ModerationAdmin):
     change_form_template = "admin/feedback/comment/change_form.html"
     list_display = (
         "moderation",
@@ -249,6 +243,7 @@ class CommentAdmin(OwnPagesMixin, ModerationAdmin):
         "created_at",
     )
     list_display_links = ("short_message",)
+    count_columns = {"replies": ("replies", _("Replies"))}
     list_filter = ("active", CommentKindFilter)
     list_select_related = ("product", "parent")
     search_fields = ("message", "customer_name", "customer_email", "user_name", *PRODUCT_SEARCH)
@@ -266,9 +261,6 @@ class CommentAdmin(OwnPagesMixin, ModerationAdmin):
         staff_reply = obj is not None and obj.reply_by_user
         hidden = CUSTOMER_FIELDSET if staff_reply else STAFF_REPLY_FIELDSET
         return [fieldset for fieldset in super().get_fieldsets(request, obj) if fieldset != hidden]
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).annotate(reply_count=Count("replies"))
 
     def get_changelist_instance(self, request):
         changelist = super().get_changelist_instance(request)
@@ -307,10 +299,6 @@ class CommentAdmin(OwnPagesMixin, ModerationAdmin):
             return "-"
         url = reverse("admin:feedback_comment_change", args=[comment.parent_id])
         return format_html('<a href="{}">#{}</a>', url, comment.parent_id)
-
-    @admin.display(description=_("Replies"), ordering="reply_count")
-    def replies(self, comment: Comment) -> int:
-        return comment.reply_count  # type: ignore[attr-defined]  # get_queryset annotates it
 
     @admin.display(description=_("Action"))
     def reply_link(self, comment: Comment):

@@ -99,6 +99,22 @@ def money_column(field_name: str, *, description: "StrOrPromise") -> Callable[[A
     return _column(field_name, description, money_text)
 
 
+class CountColumnsMixin(_ModelAdmin):
+    """`count_columns` = {column: (relation, header)}: sortable change-list columns counting
+    each row's related rows (get_queryset annotates them as `<relation>__count`)."""
+
+    count_columns: dict[str, tuple[str, "StrOrPromise"]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name, (relation, header) in cls.count_columns.items():
+            setattr(cls, name, staticmethod(_column(f"{relation}__count", header, int, name)))
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        counts = [models.Count(relation) for relation, _header in self.count_columns.values()]
+        return super().get_queryset(request).annotate(*counts)
+
+
 def short_date(value: date | datetime | None) -> str | None:
     """`26/11/2026 10:37` (short format, local time), the long form as the hover title."""
     if value is None:

@@ -9,6 +9,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 logger = logging.getLogger("storefront.cache")
 
@@ -105,9 +106,11 @@ class CircuitBreaker:
 _registry: dict[str, CircuitBreaker] = {}
 
 
-def breaker_for(name: str, *, reset_seconds: float) -> CircuitBreaker:
-    """The process-wide breaker of one cache server (shared by every thread's backend; one
-    `setdefault`, atomic, settles two threads creating it at once)."""
-    breaker = _registry.setdefault(name, CircuitBreaker(name, reset_seconds=reset_seconds))
+def breaker_for(name: str, *, reset_seconds: float, **options: Any) -> CircuitBreaker:
+    """The process-wide breaker of `name` (a cache server, a carrier integration; `options` as
+    CircuitBreaker takes them), shared by every thread; one `setdefault`, atomic, settles two
+    threads creating it at once."""
+    made = CircuitBreaker(name, reset_seconds=reset_seconds, **options)
+    breaker = _registry.setdefault(name, made)
     breaker.reset_seconds = reset_seconds
     return breaker

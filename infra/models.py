@@ -116,8 +116,8 @@ def coordinate_constraints(prefix: str) -> list[models.BaseConstraint]:
     ]
 
 
-def one_default(name: str) -> models.UniqueConstraint:
-    return models.UniqueConstraint(fields=["is_default"], condition=Q(is_default=True), name=name)
+def one_default(name: str, fields: tuple[str, ...] = ("is_default",)) -> models.UniqueConstraint:
+    return models.UniqueConstraint(fields=fields, condition=Q(is_default=True), name=name)
 
 
 def ends_after_start(name: str) -> models.CheckConstraint:

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
-from django.core.files.storage import FileSystemStorage, Storage, storages
+from django.core.files.storage import FileSystemStorage
 
 MEDIA_PREFIX = "media"
 STAGING_PREFIX = "imports"
@@ -28,10 +28,6 @@ class StagingFileStorage(FileSystemStorage):
     @property
     def location(self) -> str:
         return os.path.abspath(self.base_location)
-
-
-def staging_storage() -> Storage:
-    return storages["staging"]
 
 
 def storages_setting(

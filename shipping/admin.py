@@ -5,7 +5,6 @@ from decimal import Decimal, InvalidOperation
 
 from django import forms
 from django.contrib import admin
-from django.db.models import Count
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.html import format_html
@@ -14,6 +13,7 @@ from django.utils.translation import ngettext
 
 from infra.admin import (
     HISTORY_FIELDSET,
+    CountColumnsMixin,
     OwnPagesMixin,
     ReadOnlyAdminMixin,
     SafeAutocompleteMixin,
@@ -112,23 +112,17 @@ class PostalCodeAdmin(OwnPagesMixin, admin.ModelAdmin):
 
 
 @admin.register(Carrier)
-class CarrierAdmin(admin.ModelAdmin):
+class CarrierAdmin(CountColumnsMixin, admin.ModelAdmin):
     list_display = ("active", "name", "tracking_url", "table_count")
     list_display_links = ("name",)
     list_filter = ("active",)
     search_fields = ("name",)
     readonly_fields = ("created_at", "updated_at")
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).annotate(table_count=Count("tables"))
+    count_columns = {"table_count": ("tables", _("tables"))}
 
     @admin.display(description=_("tracking URL template"))
     def tracking_url(self, obj):
         return truncated(obj.tracking_url_template)
-
-    @admin.display(description=_("tables"), ordering="table_count")
-    def table_count(self, obj) -> int:
-        return obj.table_count
 
 
 class PickupInline(admin.StackedInline):
@@ -144,7 +138,7 @@ class PickupInline(admin.StackedInline):
 
 
 @admin.register(ShippingTable)
-class ShippingTableAdmin(OwnPagesMixin, SafeAutocompleteMixin, admin.ModelAdmin):
+class ShippingTableAdmin(CountColumnsMixin, OwnPagesMixin, SafeAutocompleteMixin, admin.ModelAdmin):
     list_display = ("active", "label", "carrier", "kind", "country", "row_count")
     list_display_links = ("label",)
     list_filter = ("active", "kind", "country", "carrier")
@@ -162,21 +156,15 @@ class ShippingTableAdmin(OwnPagesMixin, SafeAutocompleteMixin, admin.ModelAdmin)
         HISTORY_FIELDSET,
     )
     inlines = [PickupInline]
+    count_columns = {"row_count": ("rows", _("rows"))}
     own_pages = (
         ("<int:table_id>/import-rows/", admin_imports.import_rows_view, "import_rows"),
         ("import-rows/sample.csv", admin_imports.import_rows_sample_view, "import_rows_sample"),
     )
 
-    def get_queryset(self, request):
-        return super().get_queryset(request).annotate(row_count=Count("rows"))
-
     def get_inlines(self, request, obj):
         # Pickup points belong to pickup tables only.
         return self.inlines if obj is not None and obj.kind == ShippingTableKind.PICKUP else []
-
-    @admin.display(description=_("rows"), ordering="row_count")
-    def row_count(self, obj) -> int:
-        return obj.row_count
 
     @admin.display(description=_("rows"))
     def rows_link(self, obj):
@@ -194,7 +182,7 @@ class ShippingTableAdmin(OwnPagesMixin, SafeAutocompleteMixin, admin.ModelAdmin)
         rows_url = reverse("admin:shipping_shippingrow_changelist") + f"?table={obj.pk}"
         add_url = reverse("admin:shipping_shippingrow_add") + f"?table={obj.pk}"
         import_url = reverse("admin:shipping_shippingtable_import_rows", args=[obj.pk])
-        count = obj.row_count  # get_queryset counted them
+        count = obj.rows__count  # get_queryset counted them
         return format_html(
             '<a href="{}">{}</a> &middot; <a href="{}">{}</a> &middot; <a href="{}">{}</a>',
             rows_url,

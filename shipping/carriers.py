@@ -13,7 +13,6 @@ import hashlib
 import json
 import logging
 import os
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -28,7 +27,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
-from infra.circuit import CircuitBreaker
+from infra.circuit import CircuitBreaker, breaker_for
 
 from .models import CallStatus, CarrierCall, CarrierIntegration
 
@@ -210,23 +209,14 @@ def calculate(
         raise
 
 
-_breakers: dict[int, CircuitBreaker] = {}
-_breakers_lock = threading.Lock()
-
-
 def breaker_of(integration_id: int) -> CircuitBreaker:
-    with _breakers_lock:
-        breaker = _breakers.get(integration_id)
-        if breaker is None:
-            breaker = _breakers[integration_id] = CircuitBreaker(
-                f"carrier integration {integration_id}",
-                reset_seconds=settings.CARRIER_BREAKER_SECONDS,
-                subject="Carrier",
-                while_open="its live options are left out of quotes",
-                log=logger,
-            )
-        breaker.reset_seconds = settings.CARRIER_BREAKER_SECONDS
-        return breaker
+    return breaker_for(
+        f"carrier integration {integration_id}",
+        reset_seconds=settings.CARRIER_BREAKER_SECONDS,
+        subject="Carrier",
+        while_open="its live options are left out of quotes",
+        log=logger,
+    )
 
 
 def budget_take(integration: CarrierIntegration) -> bool:

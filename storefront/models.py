@@ -110,11 +110,7 @@ class PaymentOption(TimestampedModel):
         verbose_name_plural = _("payment options")
         ordering = ["kind", "name"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["kind"],
-                condition=models.Q(is_default=True),
-                name="one_default_payment_option_per_kind",
-            ),
+            one_default("one_default_payment_option_per_kind", fields=("kind",)),
             models.CheckConstraint(
                 condition=models.Q(discount_percentage__gte=0, discount_percentage__lte=100),
                 name="payment_option_discount_0_100",

@@ -19,7 +19,6 @@ from infra.admin import OwnPagesMixin, ReadOnlyAdminMixin, truncated
 from infra.events import EVENT_TYPES
 
 from .models import EVENT_NAMES, Delivery, Endpoint, event_label, masked_secret
-from .selectors import endpoint_with_url
 from .services import (
     deliveries_resend,
     endpoint_secret_rotate,
@@ -44,7 +43,8 @@ class EndpointForm(forms.ModelForm):
         url = self.cleaned_data["url"]
         if not settings.WEBHOOKS_ALLOW_HTTP and not url.lower().startswith("https://"):
             raise forms.ValidationError(_("Only https URLs are allowed."))
-        other = endpoint_with_url(url=url, exclude_pk=self.instance.pk)
+        # compared case-insensitively (a new endpoint has no pk: it excludes none)
+        other = Endpoint.objects.filter(url__iexact=url).exclude(pk=self.instance.pk).first()
         if other is not None:
             raise forms.ValidationError(
                 _(

@@ -9,7 +9,6 @@ from apikit.caching import conditional_response
 from apikit.errors import ErrorCode, not_found
 from apikit.parsers import valid_data
 from apikit.paths import path_id
-from apikit.responses import bare
 from storefront.api.idempotency import idempotent
 from storefront.api.throttling import PublicWriteThrottle
 
@@ -45,4 +44,4 @@ class ProductInterestView(APIView):
     def post(self, request: Request) -> Response:
         interest, created = interest_register(**valid_data(InterestCreateSerializer, request))
         payload = InterestSerializer(interest, context={"request": request}).data
-        return bare(payload, status=201 if created else 200)
+        return Response(payload, status=201 if created else 200)

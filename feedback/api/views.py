@@ -15,7 +15,7 @@ from apikit.filters import orm_paths
 from apikit.generics import EnvelopedPagination, ListView
 from apikit.parsers import valid_data
 from apikit.paths import path_id
-from apikit.responses import bare, rendered_rows, request_base_url, success
+from apikit.responses import rendered_rows, request_base_url, success
 from catalog.api.fragments import attach_product_summaries
 from storefront.api.authentication import IsCustomer, signed_in_customer
 from storefront.api.idempotency import idempotent
@@ -152,4 +152,4 @@ class CommentCreateView(APIView):
         data = valid_data(CommentCreateSerializer, request, signed_in=customer is not None)
         comment = comment_create(product_id=product_id, customer=customer, **data)
         attach_product_summaries([comment], base_url=request_base_url(request))
-        return bare(CommentSerializer(comment).data, status=201)
+        return Response(CommentSerializer(comment).data, status=201)

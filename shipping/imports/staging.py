@@ -13,11 +13,10 @@ from datetime import timedelta
 from typing import Any, BinaryIO, cast
 
 from django.conf import settings
+from django.core.files.storage import storages
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-
-from infra.storage import staging_storage
 
 from ..models import JobStatus, StagedImport
 from .base import FileFormatError, ImportReport
@@ -29,7 +28,7 @@ CHUNK = 1024 * 1024
 
 def staged_open(staged: StagedImport) -> BinaryIO:
     """The kept upload, opened for reading (OSError when it is gone)."""
-    return cast(BinaryIO, staging_storage().open(staged.path, "rb"))
+    return cast(BinaryIO, storages["staging"].open(staged.path, "rb"))
 
 
 def staged_report(
@@ -60,7 +59,7 @@ def staged_import_create(*, user, kind: str, uploaded, options: dict, table=None
     staged_imports_purge_expired()
     sha256, lines, size = _digest_and_lines(uploaded.chunks(CHUNK))
     uploaded.seek(0)
-    name = staging_storage().save(f"{uuid.uuid4().hex}.upload", uploaded)
+    name = storages["staging"].save(f"{uuid.uuid4().hex}.upload", uploaded)
     return StagedImport.objects.create(
         user=user,
         kind=kind,
@@ -104,7 +103,7 @@ def staged_import_get(*, token: str, user, kind: str, table=None) -> StagedImpor
 def staged_import_discard(staged: StagedImport) -> None:
     """Forget the upload and delete its file (after its import, or when it expired)."""
     try:
-        staging_storage().delete(staged.path)  # a name already gone is no error
+        storages["staging"].delete(staged.path)  # a name already gone is no error
     except Exception:  # the disk's or the bucket's: a leftover never fails the import
         logger.warning("Could not delete the staged file of import %s", staged.pk)
     staged.delete()

@@ -13,6 +13,7 @@ import time_machine
 from django.core.exceptions import ValidationError
 
 from bench.fake_carrier import FakeCarrier
+from infra import circuit
 from shipping import carriers
 from shipping.models import (
     CallStatus,
@@ -31,12 +32,17 @@ pytestmark = pytest.mark.django_db
 TOKEN = "test-token-not-in-the-database"
 
 
+def reset_breakers():
+    for breaker in circuit._registry.values():
+        breaker.reset()
+
+
 @pytest.fixture(autouse=True)
 def _fresh_breakers(monkeypatch):
     monkeypatch.setenv("FAKE_CARRIER_TOKEN", TOKEN)
-    carriers._breakers.clear()
+    reset_breakers()
     yield
-    carriers._breakers.clear()
+    reset_breakers()
 
 
 def live_table(fake: FakeCarrier, **integration):
@@ -272,7 +278,7 @@ def test_a_failure_is_remembered_for_30_seconds(api_client, store):
         start = datetime.now(tz=ZoneInfo("UTC"))
         with time_machine.travel(start, tick=False):
             get_quote(api_client, [(store.pk, 1)])
-        carriers._breakers.clear()  # (the breaker would skip it too)
+        reset_breakers()  # (the breaker would skip it too)
         with time_machine.travel(start + timedelta(seconds=20), tick=False):
             get_quote(api_client, [(store.pk, 1)], explain="true")
         assert len(fake.calls) == 1

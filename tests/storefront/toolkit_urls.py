@@ -2,12 +2,13 @@
 
 from django.urls import include, path, re_path
 from rest_framework import serializers
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apikit import fallback
 from apikit.errors import ErrorCode, not_found
 from apikit.parsers import valid_data
-from apikit.responses import bare, success
+from apikit.responses import success
 from apikit.routing import api_path
 from storefront.api.throttling import PublicWriteThrottle
 
@@ -28,7 +29,7 @@ class EchoView(APIView):
         return success({"hello": "world"})
 
     def post(self, request):
-        return bare(valid_data(EchoSerializer, request), status=201)
+        return Response(valid_data(EchoSerializer, request), status=201)
 
 
 class CrashView(APIView):
