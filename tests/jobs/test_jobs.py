@@ -204,24 +204,3 @@ def test_the_worker_command_runs_the_queue_in_batch_mode(db_tasks):
 
     assert sorted(OutboundEmail.objects.values_list("status", flat=True)) == ["sent", "sent"]
     assert len(mail.outbox) == 2
-
-
-def test_a_listed_command_runs_as_a_job_and_others_are_refused(db_tasks, tmp_path):
-    from jobs.tasks import run_command
-
-    source = tmp_path / "codes.csv"
-    source.write_text(
-        "zip_code,public_place,complement,district,city,state,latitude,longitude\n"
-        "01001000,Praça da Sé,,Sé,São Paulo,SP,,\n",
-        encoding="utf-8",
-    )
-    run_command.enqueue("import_postal_codes", [str(source), "--format", "csv", "--dry-run",
-                                                "--country", "BRA"])  # fmt: skip
-    run_command.enqueue("flush", ["--no-input"])
-    run_jobs()
-
-    ok = DBTaskResult.objects.get(args_kwargs__args__0="import_postal_codes")
-    refused = DBTaskResult.objects.get(args_kwargs__args__0="flush")
-    assert ok.status == TaskResultStatus.SUCCESSFUL, ok.traceback
-    assert refused.status == TaskResultStatus.FAILED
-    assert "may not run as a job" in refused.traceback
