@@ -297,6 +297,26 @@ def test_rows_import_adds_rows_to_the_table(tmp_path):
     assert (rows[2].begin_shipping_time, rows[2].end_shipping_time) == (2, 5)
 
 
+@pytest.mark.parametrize("command", ["import_shipping_rows", "import_postal_codes"])
+def test_ctrl_c_while_the_header_is_read_says_interrupted_and_writes_nothing(
+    tmp_path, monkeypatch, command
+):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    for module in ("shipping_rows", "postal_codes"):
+        monkeypatch.setattr(f"shipping.imports.{module}.csv_with_header", interrupted)
+    table = ShippingTableFactory()
+    path = write(tmp_path, "rows.csv", ROWS)
+    args = [str(table.pk), str(path)] if command == "import_shipping_rows" else [str(path)]
+    args += ["--format", "csv"] if command == "import_postal_codes" else []
+
+    with pytest.raises(CommandError, match=r"Import interrupted\."):
+        run(command, *args)
+
+    assert not ShippingRow.objects.exists() and not PostalCode.objects.exists()
+
+
 def test_rows_import_updates_rows_with_the_same_ranges(tmp_path):
     table = ShippingTableFactory()
     ShippingRowFactory(

@@ -52,6 +52,8 @@ class FileImportCommand(BaseCommand):
             raise CommandError(f"Cannot read {file}: {exc.strerror or exc}.") from None
         except FileFormatError as exc:
             raise CommandError(str(exc)) from None
+        except KeyboardInterrupt:  # before the first batch (the header): nothing was written
+            raise CommandError("Import interrupted.") from None
         for line in report.summary_lines():
             self.stdout.write(line)
         if report.interrupted:
