@@ -7,7 +7,7 @@ from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from apikit.fields import StrictCharField
-from apikit.scheduling import SchedulingField
+from apikit.scheduling import scheduling_field
 from catalog.api.serializers import FullProductSerializer, PriceRuleSerializer, file_url
 from infra.ids import is_db_id
 
@@ -110,7 +110,7 @@ class BannerSerializer(SizedSerializer):
     desktopUrl = serializers.CharField(source="desktop_url")
     tabletUrl = serializers.SerializerMethodField()
     mobileUrl = serializers.SerializerMethodField()
-    scheduling = SchedulingField("BannerScheduling", source="effective_window")
+    scheduling = scheduling_field("BannerScheduling", source="effective_window")
 
     class Meta:
         model = Banner

@@ -7,7 +7,7 @@ from django.db.models import Manager, Model
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from apikit.scheduling import SchedulingField
+from apikit.scheduling import scheduling_field
 from infra.prefetch import prefetched
 from storefront.api.payment_serializers import InstallmentSerializer
 
@@ -56,7 +56,7 @@ class PriceRuleSerializer(serializers.Serializer):
     valueType = serializers.CharField(source="value_type")
     priority = serializers.IntegerField()
     active = serializers.BooleanField()
-    scheduling = SchedulingField("PriceRuleScheduling")
+    scheduling = scheduling_field("PriceRuleScheduling")
     tradePolicies = SortedIdsField(source="trade_policies")
     productIds = SortedIdsField(source="products")
     productCategoryIds = SortedIdsField(source="categories")
@@ -248,7 +248,7 @@ class SealSerializer(serializers.Serializer):
     image = serializers.SerializerMethodField()
     width = serializers.IntegerField(allow_null=True, help_text="Pixels of `image`.")
     height = serializers.IntegerField(allow_null=True, help_text="Pixels of `image`.")
-    scheduling = SchedulingField("SealScheduling")
+    scheduling = scheduling_field("SealScheduling")
 
     @extend_schema_field(serializers.URLField())
     def get_image(self, seal: SealData) -> str:
