@@ -23,7 +23,12 @@ def _default(value: Any) -> Any:
 
 
 def json_bytes(value: Any) -> bytes:
-    return orjson.dumps(value, default=_default, option=_OPTIONS)
+    rendered = orjson.dumps(value, default=_default, option=_OPTIONS)
+    # As DRF: U+2028 and U+2029 escaped (valid JSON raw, not in JavaScript before ES2019).
+    if b"\xe2\x80\xa8" in rendered or b"\xe2\x80\xa9" in rendered:
+        rendered = rendered.replace(b"\xe2\x80\xa8", b"\\u2028")
+        rendered = rendered.replace(b"\xe2\x80\xa9", b"\\u2029")
+    return rendered
 
 
 Fragment = orjson.Fragment

@@ -24,6 +24,7 @@ PAYLOADS = [
     {"text": "Caneca de cerâmica — 350 ml", "emoji": "☕", "quote": 'a "b" \\ c'},
     {"lazy": gettext_lazy("Not found."), "none": None, "list": [1, 2.5, True, False]},
     [{"nested": [{"deep": [Decimal("1.10")]}]}],
+    {"separators": "line\u2028paragraph\u2029", "key\u2028": ["\u2029"]},  # DRF escapes them
 ]
 
 
