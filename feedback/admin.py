@@ -12,7 +12,6 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseRedirect, QueryDict
-from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.http import urlencode
@@ -347,23 +346,21 @@ class CommentAdmin(CountColumnsMixin, OwnPagesMixin, ModerationAdmin):
             url = reverse("admin:feedback_comment_changelist")
             return HttpResponseRedirect(f"{url}?{queue.urlencode()}" if queue else url)
         thread = comment.parent if comment.parent_id else comment
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "title": _("Reply to comment #%(id)s") % {"id": comment.pk},
-            "comment": comment,
-            "thread": thread,
-            "thread_replies": thread.replies.order_by("created_at", "id"),
-            "form": form,
-            "recipient": comment_author_email(comment),
-            "emails_on": settings.COMMENTS_EMAIL_REPLIES,
-            "signature_is_default": signature == str(DEFAULT_STAFF_DISPLAY_NAME),
-            "user_page": self.user_page(request),
-            "preserved_filters": self.get_preserved_filters(request),
-            "original": comment,
-            "has_view_permission": True,
-        }
-        return TemplateResponse(request, "admin/feedback/comment/reply.html", context)
+        return self.own_page(
+            request,
+            "reply.html",
+            _("Reply to comment #%(id)s") % {"id": comment.pk},
+            comment=comment,
+            thread=thread,
+            thread_replies=thread.replies.order_by("created_at", "id"),
+            form=form,
+            recipient=comment_author_email(comment),
+            emails_on=settings.COMMENTS_EMAIL_REPLIES,
+            signature_is_default=signature == str(DEFAULT_STAFF_DISPLAY_NAME),
+            user_page=self.user_page(request),
+            preserved_filters=self.get_preserved_filters(request),
+            original=comment,
+        )
 
     @staticmethod
     def queue_of(request) -> QueryDict:

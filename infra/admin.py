@@ -14,6 +14,7 @@ from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectM
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -228,6 +229,18 @@ class OwnPagesMixin(_ModelAdmin):
             )
             for route, view, name in self.own_pages
         ] + super().get_urls()
+
+    def page_context(self, request: HttpRequest, title: "StrOrPromise", **context: Any) -> dict:
+        opts = self.model._meta
+        return {**self.admin_site.each_context(request), "opts": opts, "title": title, **context}
+
+    def own_page(
+        self, request: HttpRequest, template: str, title: "StrOrPromise", **context: Any
+    ) -> TemplateResponse:
+        """An own page in the admin's frame, its template in ``admin/<app>/<model>/``."""
+        opts = self.model._meta
+        template = f"admin/{opts.app_label}/{opts.model_name}/{template}"
+        return TemplateResponse(request, template, self.page_context(request, title, **context))
 
 
 class ReadOnlyAdminMixin:

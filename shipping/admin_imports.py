@@ -155,15 +155,6 @@ def postal_import_options(data: dict) -> dict:
     return {"file_format": str(file_format), "country": data["country"] if csv else ""}
 
 
-def _context(modeladmin, request, title: str, **extra) -> dict:
-    return {
-        **modeladmin.admin_site.each_context(request),
-        "opts": modeladmin.model._meta,
-        "title": title,
-        **extra,
-    }
-
-
 def import_flow(
     modeladmin,
     request,
@@ -187,8 +178,7 @@ def import_flow(
     import ends (by default the model's list)."""
     opts = modeladmin.model._meta
     template = f"admin/{opts.app_label}/{opts.model_name}/{own_page}.html"
-    context = _context(
-        modeladmin,
+    context = modeladmin.page_context(
         request,
         title,
         sample_url=reverse(f"admin:{opts.app_label}_{opts.model_name}_{own_page}_sample"),
@@ -279,8 +269,7 @@ def choose_table_view(modeladmin, request):
         return redirect("admin:shipping_shippingtable_import_rows", int(table_id))
     tables = ShippingTable.objects.select_related("carrier").order_by("carrier__name", "label")
     title = gettext("Import shipping rows: choose a table")
-    context = _context(modeladmin, request, title, tables=tables)
-    return TemplateResponse(request, "admin/shipping/shippingrow/import_choose.html", context)
+    return modeladmin.own_page(request, "import_choose.html", title, tables=tables)
 
 
 # --- Postal codes ----------------------------------------------------------------------
@@ -327,13 +316,12 @@ def postal_import_job_view(modeladmin, request, job_id: int):
     # A finished dry run of this user's upload offers "Import these rows".
     staged = job.staged if job.dry_run and job.status == JobStatus.DONE else None
     confirm_token = staged.token if staged and staged.user_id == request.user.pk else None
-    context = _context(
-        modeladmin,
+    return modeladmin.own_page(
         request,
+        "import_job.html",
         gettext("Postal code import #%(id)s") % {"id": job.pk},
         job=job,
         confirm_token=confirm_token,
         import_url=reverse("admin:shipping_postalcode_import"),
         country=country_name(job.country) if job.country else "",
     )
-    return TemplateResponse(request, "admin/shipping/postalcode/import_job.html", context)

@@ -8,7 +8,6 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseRedirect
-from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.text import capfirst
@@ -188,15 +187,11 @@ class EndpointAdmin(OwnPagesMixin, admin.ModelAdmin):
             ),
         )
 
-    def _page(self, request, endpoint, template, **context):
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "original": endpoint,
-            "change_url": self._change_url(endpoint),
-            **context,
-        }
-        return TemplateResponse(request, f"admin/webhooks/endpoint/{template}", context)
+    def _page(self, request, endpoint, template, title, **context):
+        change_url = self._change_url(endpoint)
+        return self.own_page(
+            request, template, title, original=endpoint, change_url=change_url, **context
+        )
 
     def _secret_page(self, request, endpoint, secret):
         # Never cached: admin_view adds `Cache-Control: no-store` to every admin page.

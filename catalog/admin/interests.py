@@ -5,7 +5,6 @@ from django.contrib import admin, messages
 from django.contrib.admin.utils import flatten_fieldsets
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect
-from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
@@ -126,13 +125,7 @@ class ProductInterestAdmin(OwnPagesMixin, admin.ModelAdmin):
                 )
                 return redirect(changelist)
 
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "title": _("Reply to %(name)s") % {"name": interest.name},
-            "interest": interest,
-            "form": form,
-            "original": interest,
-            "has_view_permission": True,
-        }
-        return TemplateResponse(request, "admin/catalog/productinterest/reply.html", context)
+        title = _("Reply to %(name)s") % {"name": interest.name}
+        return self.own_page(
+            request, "reply.html", title, interest=interest, form=form, original=interest
+        )

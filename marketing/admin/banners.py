@@ -10,7 +10,6 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Count
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
-from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
@@ -240,20 +239,19 @@ class BannerGroupAdmin(OwnPagesMixin, PublishingActions, SafeAutocompleteMixin, 
             base_url=request.build_absolute_uri("/"),
         )
         banners = list(group.banners.order_by("order", "id"))
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "original": group,
-            "title": _("Preview of %(code)s") % {"code": group.code},
-            "form": form,
-            "moment": moment,
-            "channel": channel,
-            "live_banners": listing.groups[0]["banners"] if listing.groups else [],
-            "banner_rows": [(banner, status_badge(banner, moment)) for banner in banners],
-            "valid_until": listing.valid_until,
-            "payload_json": json.dumps(envelope(listing.groups), cls=DjangoJSONEncoder, indent=2),
-        }
-        return TemplateResponse(request, "admin/marketing/bannergroup/preview.html", context)
+        return self.own_page(
+            request,
+            "preview.html",
+            _("Preview of %(code)s") % {"code": group.code},
+            original=group,
+            form=form,
+            moment=moment,
+            channel=channel,
+            live_banners=listing.groups[0]["banners"] if listing.groups else [],
+            banner_rows=[(banner, status_badge(banner, moment)) for banner in banners],
+            valid_until=listing.valid_until,
+            payload_json=json.dumps(envelope(listing.groups), cls=DjangoJSONEncoder, indent=2),
+        )
 
 
 class PreviewForm(forms.Form):

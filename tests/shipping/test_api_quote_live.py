@@ -210,8 +210,9 @@ def test_a_slow_carrier_is_cut_at_the_deadline_and_answers_fast_after(api_client
         response = get_quote(api_client, [(store.pk, 1), (second.pk, 1)], explain="true")
         first_seconds = time.monotonic() - started
 
-        # then the quote answers within the deadline (1.5 s, both calls together)
-        assert first_seconds < 1.6
+        # then the quote answers at the deadline (1.5 s, both calls together; one after the
+        # other they would take 3 s, the carrier 10 s); the margin is for a loaded machine
+        assert first_seconds < 2.5
         assert response.status_code == 200
         groups = response.json()["quoteGroups"]
         assert len(groups) == 2
@@ -243,8 +244,9 @@ def test_a_slow_carrier_waits_no_longer_than_the_deadline_setting(api_client, st
 
         started = time.monotonic()
         response = get_quote(api_client, [(store.pk, 1)])
+        seconds = time.monotonic() - started
 
-    assert time.monotonic() - started < 1.0
+    assert seconds < 1.2  # 0.3 s and a loaded machine's margin; the default deadline is 1.5 s
     assert labels_and_values(response) == [("Table", 25.0)]
 
 
