@@ -4,6 +4,7 @@ import re
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import SuspiciousOperation
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -99,6 +100,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, SuspiciousOperation):  # as ApiErrorMiddleware answers it outside DRF
+        exc = ApiError()
 
     if isinstance(exc, exceptions.ValidationError):
         return validation_response(flatten_errors(exc.detail))

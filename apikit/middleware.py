@@ -2,6 +2,7 @@
 
 import io
 import re
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, SuspiciousOperation
@@ -18,9 +19,11 @@ class RequestGuardMiddleware(MiddlewareMixin):
     """Before anything else: the URL within MAX_URL_BYTES (414), the headers within
     MAX_HEADER_FIELDS and MAX_HEADER_BYTES (431), no control characters in the path or query
     (422); gunicorn's limits sit above these, so the answer is in the envelope. Then the body
-    within its cap (413) before anything reads it: DRF's parsers skip
-    DATA_UPLOAD_MAX_MEMORY_SIZE. A chunked body is read here, up to the cap, when the stream
-    is terminated (`wsgi.input_terminated`, as gunicorn does); else 411 LENGTH_REQUIRED."""
+    within its path's cap (413). An API body is read here: DRF's JSON parser reads
+    `request.body`, which Django caps at DATA_UPLOAD_MAX_MEMORY_SIZE (the image uploads' cap
+    is larger), and a body cut short or malformed is a 400 here, not a 500 in a view. A
+    chunked body is read when the stream is terminated (`wsgi.input_terminated`, as gunicorn
+    does); else 411 LENGTH_REQUIRED. Admin bodies (file uploads) stream as Django reads them."""
 
     def process_request(self, request: HttpRequest) -> JsonResponse | None:
         meta = request.META
@@ -56,22 +59,25 @@ class RequestGuardMiddleware(MiddlewareMixin):
         if not is_admin and any(re.match(p, request.path) for p in settings.API_UPLOAD_PATHS):
             limit = settings.API_UPLOAD_MAX_BODY_BYTES  # writes that carry images
         if "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
-            return self.read_chunked(request, limit)
+            if not request.META.get("wsgi.input_terminated"):
+                return error_response(
+                    411, "Send the request body with a Content-Length header (no chunked encoding)."
+                )
+            return self.keep_body(request, request.META["wsgi.input"], limit)
         try:
             length = int(request.META.get("CONTENT_LENGTH") or "0")
         except ValueError:
             return error_response(400, "The Content-Length header is not a valid number.")
         if length > limit:
             return error_response(413, f"The request body is larger than {limit} bytes.")
-        return None
+        return self.keep_body(request, request, limit) if length and not is_admin else None
 
     @staticmethod
-    def read_chunked(request: HttpRequest, limit: int) -> JsonResponse | None:
-        if not request.META.get("wsgi.input_terminated"):
-            return error_response(
-                411, "Send the request body with a Content-Length header (no chunked encoding)."
-            )
-        body = request.META["wsgi.input"].read(limit + 1)
+    def keep_body(request: HttpRequest, stream: Any, limit: int) -> JsonResponse | None:
+        try:
+            body = stream.read(limit + 1)
+        except Exception:  # a client gone mid-body, gunicorn's chunk errors (no common base)
+            return error_response(400, "The request body could not be read.")
         if len(body) > limit:
             return error_response(413, f"The request body is larger than {limit} bytes.")
         request.META["CONTENT_LENGTH"] = str(len(body))

@@ -1,8 +1,10 @@
 """Errors outside the envelope (issue 11, item 7): limits, chunked bodies, methods, CSRF."""
 
+import http.client
 import io
 import json
 import runpy
+import socket
 
 import pytest
 from django.conf import settings as django_settings
@@ -131,6 +133,21 @@ def test_a_chunked_body_the_server_cannot_terminate_is_411(api_client):
     assert_error_envelope(response, 411, "LENGTH_REQUIRED")
 
 
+class BrokenStream(io.BytesIO):
+    def read(self, *args):
+        raise ValueError("Invalid chunk size: 'zz'")  # as gunicorn's InvalidChunkSize
+
+
+@pytest.mark.parametrize("chunked", [True, False])
+def test_a_body_that_cannot_be_read_is_400(api_client, chunked):
+    environ = {"wsgi.input": BrokenStream(b"{}"), "CONTENT_LENGTH": "2"}
+    if chunked:
+        environ |= {"HTTP_TRANSFER_ENCODING": "chunked", "wsgi.input_terminated": True}
+    response = api_client.generic("POST", CONDITIONS, content_type="application/json", **environ)
+    body = assert_error_envelope(response, 400, "BAD_REQUEST")
+    assert body["data"]["message"] == "The request body could not be read."
+
+
 def test_real_gunicorn_hands_a_chunked_body_to_the_api(gunicorn_server):
     port = gunicorn_server()
     body = json.dumps({"items": [{"reference": "a", "value": "x"}]}).encode()
@@ -139,6 +156,24 @@ def test_real_gunicorn_hands_a_chunked_body_to_the_api(gunicorn_server):
     )
     assert status == 422 and headers["content-type"] == "application/json"
     assert list(json.loads(answer)["data"]["errors"]) == ["items.0.value"]
+
+
+@pytest.mark.parametrize("chunks", [b"zz\r\n\r\n", b"-5\r\nabc\r\n", b"3\r\nabcXX0\r\n\r\n"])
+def test_real_gunicorn_malformed_chunks_are_a_400_envelope(gunicorn_server, chunks):
+    port = gunicorn_server()
+    head = f"POST {CONDITIONS} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(head.encode() + b"Transfer-Encoding: chunked\r\n\r\n" + chunks)
+        response = http.client.HTTPResponse(connection)
+        response.begin()
+        assert response.status == 400
+        assert response.getheader("Content-Type") == "application/json"
+        envelope = json.loads(response.read())
+    assert envelope["data"] == {
+        "code": 400,
+        "errorCode": "BAD_REQUEST",
+        "message": "The request body could not be read.",
+    }
 
 
 def test_real_gunicorn_lets_the_application_answer_long_urls_and_headers(gunicorn_server):
