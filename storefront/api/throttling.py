@@ -1,6 +1,8 @@
 """Rate limits of the API: atomic fixed-window counters in the shared cache, counted in the
-database (sign-in limits) or not at all (public writes) while it is down; RateLimit-* headers on
-every throttled answer (docs/decisions.md, "Cache outages and rate limits")."""
+database (sign-in limits) or not at all (public writes) while it is down, and in the database
+without a shared cache (each process's memory would multiply a limit by the workers);
+RateLimit-* headers on every throttled answer (docs/decisions.md, "Cache outages and rate
+limits")."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.throttling import SimpleRateThrottle
 
+from infra.cache import cache_is_local
 from infra.client_ip import client_ip
 from storefront.services import throttle_counter_hit
 
@@ -96,12 +99,15 @@ class FixedWindowThrottle(SimpleRateThrottle):
             return True
         self.now = now = self.timer()
         key = f"{key}:{self.duration}"
-        hit = cache_counter_hit(key, now=now, duration=self.duration)
-        shared_cache_outage.note(down=hit is None)
-        if hit is None:
-            if self.when_cache_down != "database":
-                return True
+        if cache_is_local():  # each process's own memory: the processes share the database
             hit = throttle_counter_hit(key=key, now=now, duration=self.duration)
+        else:
+            hit = cache_counter_hit(key, now=now, duration=self.duration)
+            shared_cache_outage.note(down=hit is None)
+            if hit is None:
+                if self.when_cache_down != "database":
+                    return True
+                hit = throttle_counter_hit(key=key, now=now, duration=self.duration)
         count, self.reset_at = hit
         self._record_headers(request, count)
         return count <= self.num_requests

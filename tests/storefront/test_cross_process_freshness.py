@@ -12,6 +12,7 @@ import os
 import secrets
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from urllib.parse import urlsplit, urlunsplit
 
@@ -217,3 +218,32 @@ def test_a_review_approved_by_another_process_shows_in_the_next_answer(server):
     )
     after = _answers(port, path)
     assert all(int(pending) in {r["id"] for r in a["data"]["registers"]} for a in after)
+
+
+def _wrong_login(port: int, email: str) -> int:
+    body = json.dumps({"email": email, "password": "not the password"}).encode()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/publics/customers/login",
+        data=body,
+        headers={"Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
+            return response.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def test_a_sign_in_limit_holds_across_processes(server, tmp_path):
+    # given a second server process beside the first, over the same store
+    port, env = server
+    process, other_port = serve(tmp_path, {**env, "GUNICORN_WORKERS": "1"})
+    try:
+        # when wrong sign-ins for one e-mail alternate between them (limit: 5 a minute)
+        email = f"{secrets.token_hex(4)}@example.com"
+        statuses = [_wrong_login(each, email) for each in [port, other_port] * 4]
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    # then the limit counts every attempt once, whichever process answered
+    assert statuses == [401] * 5 + [429] * 3

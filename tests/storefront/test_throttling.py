@@ -46,14 +46,13 @@ def cache_down(monkeypatch):
     backend while it is open (the hung-Redis path itself is tested in test_cache_outage)."""
     monkeypatch.setattr(cache, "add", lambda *args, **kwargs: None, raising=False)
     monkeypatch.setattr(cache, "incr", lambda *args, **kwargs: None, raising=False)
+    monkeypatch.setattr(throttling, "cache_is_local", lambda: False)  # a shared cache, down
     throttling.shared_cache_outage.down = False
     yield
     throttling.shared_cache_outage.down = False
 
 
-def one_at_a_time(method):
-    turn = threading.Lock()
-
+def one_at_a_time(method, turn):
     def wrapper(*args, **kwargs):
         with turn:
             return method(*args, **kwargs)
@@ -80,9 +79,14 @@ def test_80_parallel_comment_posts_from_one_ip_let_exactly_the_limit_through(rat
     product = ProductFactory()
     if connection.vendor == "sqlite":
         # The in-memory test database (shared cache) refuses concurrent writers with
-        # "table is locked": let the views' bodies take turns. The throttle runs before
-        # the view's body (DRF's initial()), so the counting stays fully concurrent.
-        monkeypatch.setattr(CommentCreateView, "post", one_at_a_time(CommentCreateView.post))
+        # "table is locked" (a file database waits its turn): let the views' bodies take
+        # turns, and the database counters (no shared cache) too. The throttle runs before
+        # the view's body (DRF's initial()), so a shared cache's counting stays concurrent.
+        turn = threading.Lock()
+        post = one_at_a_time(CommentCreateView.post, turn)
+        monkeypatch.setattr(CommentCreateView, "post", post)
+        counter = one_at_a_time(throttling.throttle_counter_hit, turn)
+        monkeypatch.setattr(throttling, "throttle_counter_hit", counter)
     start = threading.Barrier(8)
     statuses: list[int] = []
     lock = threading.Lock()
