@@ -1,9 +1,16 @@
 """OpenAPI helpers: envelope components, standard error responses, path filtering."""
 
-from typing import Any
+from typing import Any, ClassVar
 
+from django.conf import settings
+from django.core.signals import setting_changed
+from django.http import HttpResponse
+from django.utils import translation
+from drf_spectacular.settings import spectacular_settings
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
+from drf_spectacular.views import SpectacularAPIView
 from rest_framework import serializers
+from rest_framework.request import Request
 
 
 class ErrorDataSerializer(serializers.Serializer):
@@ -117,3 +124,34 @@ def postprocess_add_health(result: dict[str, Any], **kwargs: Any) -> dict[str, A
     }
     result.setdefault("paths", {})["/health"] = {"get": operation}
     return result
+
+
+class SchemaView(SpectacularAPIView):
+    """The OpenAPI document, built and rendered once per process, language and format: a build
+    costs about 0.4 s of CPU (0.2 s to generate, 0.2 s of YAML), which a client asking again and
+    again would make the server pay each time. A `lang` the API does not speak is its default
+    language; `version` is not read (the API has one, SPECTACULAR_SETTINGS' VERSION)."""
+
+    kept: ClassVar[dict[tuple[str, str], tuple[str | bytes, str, str]]] = {}
+
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            language = translation.get_supported_language_variant(request.GET.get("lang", ""))
+        except LookupError:
+            language = translation.get_supported_language_variant(settings.LANGUAGE_CODE)
+        renderer = request.accepted_renderer
+        key = (language, renderer.media_type)
+        if key not in self.kept:
+            with translation.override(language):
+                generator = self.generator_class(urlconf=self.urlconf, patterns=self.patterns)
+                schema = generator.get_schema(request=request, public=self.serve_public)
+                content = renderer.render(schema, renderer.media_type, {})
+            charset = f"; charset={renderer.charset}" if renderer.charset else ""
+            self.kept[key] = (content, renderer.media_type + charset, renderer.format)
+        content, content_type, suffix = self.kept[key]
+        name = f"{spectacular_settings.TITLE}.{suffix}"
+        headers = {"Content-Disposition": f'inline; filename="{name}"'}
+        return HttpResponse(content, content_type=content_type, headers=headers)
+
+
+setting_changed.connect(lambda **kwargs: SchemaView.kept.clear(), weak=False)

@@ -6,11 +6,12 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from django.utils.translation import gettext_lazy as _
 from django.views.static import serve
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerView
 
 from apikit import fallback
 from apikit.health import health
 from apikit.routing import RememberingResolver
+from apikit.schema import SchemaView
 from storefront import pages
 
 API_APPS = ("storefront", "catalog", "marketing", "shipping", "feedback")
@@ -34,7 +35,7 @@ urlpatterns = [
     path("admin/i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     re_path(r"^health/?$", health, name="health"),
-    path("api/schema/", fallback.read_only(SpectacularAPIView.as_view()), name="schema"),
+    path("api/schema/", fallback.read_only(SchemaView.as_view()), name="schema"),
     path(
         "api/docs/",
         fallback.read_only(SpectacularSwaggerView.as_view(url_name="schema")),

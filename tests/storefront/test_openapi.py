@@ -3,6 +3,9 @@
 import pytest
 import yaml
 from django.core.management import call_command
+from drf_spectacular.generators import SchemaGenerator
+
+from apikit.schema import SchemaView
 
 pytestmark = pytest.mark.django_db
 
@@ -52,6 +55,35 @@ def test_schema_and_docs_are_served(api_client):
     assert docs.status_code == 200
     html = docs.content.decode()
     assert "swagger-ui" in html and "cdn" not in html.lower()
+
+
+def test_the_served_schema_is_built_once_per_language_and_format(api_client, monkeypatch):
+    # given a count of the generator's builds, from an empty store of built documents
+    monkeypatch.setattr(SchemaView, "kept", {})
+    builds = []
+    original = SchemaGenerator.get_schema
+    monkeypatch.setattr(
+        SchemaGenerator,
+        "get_schema",
+        lambda self, **kwargs: builds.append(1) or original(self, **kwargs),
+    )
+    # when clients ask again and again, with any version and languages the API does not speak
+    first = api_client.get("/api/schema/")
+    for query in ("", "?version=%3Cscript%3E", "?lang=zz", "?lang=en", "?x=1"):
+        again = api_client.get(f"/api/schema/{query}")
+        assert again.content == first.content
+        assert again["Content-Type"] == "application/vnd.oai.openapi; charset=utf-8"
+        assert again["Content-Disposition"] == 'inline; filename="Storefront API.yaml"'
+    as_json = api_client.get("/api/schema/?format=json")
+    portuguese = api_client.get("/api/schema/?lang=pt-br")
+    api_client.get("/api/schema/?lang=pt")
+
+    # then one build per language and format, the version never echoed
+    assert len(builds) == 3
+    assert as_json["Content-Type"] == "application/vnd.oai.openapi+json"
+    assert as_json.json()["info"]["version"] == "3.0.0"
+    assert yaml.safe_load(first.content)["info"]["version"] == "3.0.0"
+    assert portuguese.content != first.content
 
 
 def parameter(schema_file, path, name, method="get"):
