@@ -460,6 +460,8 @@ LOGGING = {
             for name in ("django.request", "storefront.database")
         },
         "django_redis": {"level": "WARNING"},
+        # A Host not in ALLOWED_HOSTS (scanners) is answered 400; not an operator's error.
+        "django.security.DisallowedHost": {"level": "CRITICAL"},
     },
 }
 

@@ -3,6 +3,7 @@
 import http.client
 import io
 import json
+import logging
 import runpy
 import socket
 
@@ -285,3 +286,9 @@ def test_a_cross_site_form_post_to_the_admin_is_refused_by_the_csrf_check(admin_
     )
     assert response.status_code == 403
     assert not Customer.objects.filter(email="forged@example.com").exists()
+
+
+def test_an_unlisted_host_is_a_400_envelope_and_no_error_in_the_log(api_client, caplog):
+    response = api_client.get("/publics/payments/card-flags", HTTP_HOST="evil.example")
+    assert_error_envelope(response, 400, "BAD_REQUEST")
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
