@@ -17,7 +17,7 @@ def path_id(raw: str, *, not_found: ApiError, invalid_field: str | None = None) 
     if not _DIGITS.fullmatch(raw):
         if invalid_field is not None:
             raise ValidationError(
-                {invalid_field: [f"The {invalid_field} field must be an integer."]}
+                {invalid_field: [f"The {invalid_field} field must be a positive integer."]}
             )
         raise not_found
     value = int(raw)

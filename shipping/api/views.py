@@ -47,16 +47,14 @@ class ShippingQuoteView(APIView):
         items = json_or_nested(query, "items")
         if isinstance(items, dict):
             items = indexed_list(items, name="items")
-        data = valid_params(
-            QuoteQuerySerializer,
-            {
-                "tradePolicyId": query.get("tradePolicyId") or None,
-                "targetZipCode": query.get("targetZipCode"),
-                "targetCountryCode": query.get("targetCountryCode"),
-                "items": items,
-                **{name: query[name] for name in ("explain", "deliveryDates") if name in query},
-            },
-        )
+        given = {
+            "tradePolicyId": query.get("tradePolicyId") or None,
+            "targetZipCode": query.get("targetZipCode"),
+            "targetCountryCode": query.get("targetCountryCode"),
+            "items": items,
+            **{name: query[name] for name in ("explain", "deliveryDates") if name in query},
+        }  # an absent parameter is "required", not "may not be null"
+        data = valid_params(QuoteQuerySerializer, {k: v for k, v in given.items() if v is not None})
         trade_policy_id = quote_trade_policy_id(data.get("tradePolicyId"))
         if trade_policy_id is None:
             raise not_found(

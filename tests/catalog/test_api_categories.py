@@ -178,7 +178,8 @@ def test_non_integer_category_id_is_a_validation_error(api_client, category_id):
     body = response.json()
     assert body["status"] is False
     assert body["data"]["errorCode"] == "VALIDATION_ERROR"
-    assert "categoryId" in body["data"]["errors"]
+    message = "The categoryId field must be a positive integer."
+    assert body["data"]["errors"] == {"categoryId": [message]}
 
 
 def test_post_on_the_tree_is_method_not_allowed(api_client):
