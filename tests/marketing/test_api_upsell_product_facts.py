@@ -263,6 +263,10 @@ def test_a_main_product_counts_its_active_variations_units(api_client):
         for s in product["stocks"]
     ] == [(main.pk, first.pk, 6, 1), (main.pk, second.pk, 7, 2)]
     assert product["status"] == {"code": "published"}
+    # and their times in the store's time zone, as every other time of the answer
+    for stock in (product["stock"], *product["stocks"]):
+        assert stock["updatedAt"].endswith("-03:00")
+    assert product["createdAt"].endswith("-03:00")
 
 
 # --- cargo type ---------------------------------------------------------------------------

@@ -71,8 +71,7 @@ class StockSerializer(serializers.Serializer):  # of a `catalog.selectors.StockF
     productStorageId = serializers.IntegerField(source="storage_id", help_text="The storage's id.")
     availableStock = serializers.IntegerField(source="available")
     reservedStock = serializers.IntegerField(source="reserved")
-    # format=None: written by the JSON encoder (UTC, milliseconds) like every stock time
-    updatedAt = serializers.DateTimeField(source="updated_at", format=None)
+    updatedAt = serializers.DateTimeField(source="updated_at")
 
 
 class ReviewScoreSerializer(serializers.Serializer):
