@@ -89,8 +89,9 @@ class ListPagination(LimitOffsetPagination):
         }
         if not self.envelope:
             return page
-        properties = {"status": {"type": "boolean", "default": True}, "data": page}
-        return {"type": "object", "properties": properties, "required": ["data"]}
+        status = {"type": "boolean", "description": "Always true."}
+        properties = {"status": status, "data": page}
+        return {"type": "object", "properties": properties, "required": ["status", "data"]}
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict]:
         limit = {"type": "integer", "minimum": 1, "maximum": self.max_limit}

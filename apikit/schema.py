@@ -20,7 +20,7 @@ class ErrorDataSerializer(serializers.Serializer):
 
 
 class ErrorEnvelopeSerializer(serializers.Serializer):
-    status = serializers.BooleanField(default=False)
+    status = serializers.BooleanField(help_text="Always false.")
     # The contract's field is `data`, which shadows Serializer.data for the type checker only.
     data = ErrorDataSerializer()  # type: ignore[assignment]
 
@@ -73,7 +73,7 @@ def success_envelope(name: str, data: Any, *, many: bool = False) -> serializers
     data_field = data(many=many) if isinstance(data, type) else data
     return inline_serializer(
         name=name,
-        fields={"status": serializers.BooleanField(default=True), "data": data_field},
+        fields={"status": serializers.BooleanField(help_text="Always true."), "data": data_field},
     )
 
 
