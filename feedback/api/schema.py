@@ -140,7 +140,11 @@ product_review_write_schema = extend_schema(
                 "comment": "Ótimo produto, chegou antes do prazo.",
                 "recommended": True,
                 "masked": False,
-                "images": ["data:image/jpeg;base64,/9j/4AAQSkZJRgABAQ..."],
+                # a 1x1 PNG; photos up to REVIEW_IMAGE_MAX_BYTES
+                "images": [
+                    "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1Pe"
+                    "AAAADElEQVR4nGM4IScHAAK2AQU0pnWqAAAAAElFTkSuQmCC"
+                ],
             },
         )
     ],

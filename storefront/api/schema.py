@@ -92,7 +92,11 @@ customer_register_schema = extend_schema(
         OpenApiExample(
             "Register",
             request_only=True,
-            value={"name": "Joana Silva", "email": "joana@example.com", "password": "..."},
+            value={
+                "name": "Joana Silva",
+                "email": "joana@example.com",
+                "password": "lua-cheia-em-marco",
+            },
         )
     ],
 )
