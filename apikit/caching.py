@@ -75,10 +75,11 @@ class RenderedAnswer:
 
     def response(self, request: HttpRequest, now: float | None = None) -> HttpResponse:
         if request.method == "POST" or self.fresh_uuids:  # no HTTP caching of this answer
-            body = self.body
-            if self.fresh_uuids:
+            body, headers = self.body, None
+            if self.fresh_uuids:  # a new answer each time: not to be kept by any cache either
                 body = _fresh_uuid_pattern().sub(lambda _: str(uuid.uuid4()).encode(), body)
-            response = HttpResponse(body, content_type="application/json")
+                headers = {"Cache-Control": "no-store"}
+            response = HttpResponse(body, content_type="application/json", headers=headers)
         else:
             seconds = self.seconds_left(time.time() if now is None else now)
             headers = {"ETag": self.etag, "Cache-Control": f"{self.scope}, max-age={seconds}"}

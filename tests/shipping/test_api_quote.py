@@ -365,6 +365,17 @@ def test_items_are_split_when_no_storage_has_them_all(api_client):
     assert len({g["quoteId"] for g in body["quoteGroups"]}) == 2
 
 
+def test_each_answer_has_new_quote_ids_and_no_cache_keeps_it(api_client):
+    product = priced_product()
+    StockFactory(product=product, storage=sao_paulo_storage())
+
+    first, second = (get_quote(api_client, [(product.pk, 1)]) for _ in range(2))
+
+    assert first.json()["quoteGroups"][0]["quoteId"] != second.json()["quoteGroups"][0]["quoteId"]
+    for response in (first, second):
+        assert response["Cache-Control"] == "no-store" and "ETag" not in response
+
+
 def test_reserved_units_do_not_count_as_stock(api_client):
     storage = sao_paulo_storage()
     product = priced_product()
