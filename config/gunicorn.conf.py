@@ -1,6 +1,9 @@
 """gunicorn settings, each from the environment: gunicorn -c config/gunicorn.conf.py config.wsgi"""
 
+import json
 import multiprocessing
+
+from gunicorn import util
 
 # gunicorn puts its working directory (the project's root) on sys.path before reading this.
 from config.env import env_bool, env_int, env_str
@@ -37,3 +40,19 @@ else:
     secure_scheme_headers = {}
 # No peer sets SCRIPT_NAME / PATH_INFO (gunicorn trusts unix-socket peers regardless).
 forwarder_headers = ""
+
+
+def write_error_envelope(sock, status_int: int, reason: str, mesg: str) -> None:
+    """gunicorn's own refusals (a malformed or oversize request line or header, before the
+    application runs) in the error envelope like every answer of the service, not as gunicorn's
+    HTML page. Called in a worker, where the application (and Django) has loaded."""
+    from apikit.errors import error_body
+
+    message = f"{reason}: {mesg}" if mesg else reason
+    body = json.dumps(error_body(status_code=status_int, message=message)).encode()
+    head = f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
+    head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    util.write_nonblock(sock, head.encode("latin-1") + body)
+
+
+util.write_error = write_error_envelope

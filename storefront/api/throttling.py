@@ -99,6 +99,7 @@ class FixedWindowThrottle(SimpleRateThrottle):
             return True
         self.now = now = self.timer()
         key = f"{key}:{self.duration}"
+        hit: tuple[int, float] | None
         if cache_is_local():  # each process's own memory: the processes share the database
             hit = throttle_counter_hit(key=key, now=now, duration=self.duration)
         else:

@@ -177,6 +177,28 @@ def test_real_gunicorn_malformed_chunks_are_a_400_envelope(gunicorn_server, chun
     }
 
 
+@pytest.mark.parametrize(
+    ("request_head", "status"),
+    [
+        (b"get /health HTTP/1.1\r\n", 400),  # a lower-case method
+        (b"GET /health HTTP/2.0\r\n", 400),
+        (b"GET /health HTTP/1.1\r\nNo colon here\r\n", 400),
+        (b"GET /" + b"q" * 8200 + b" HTTP/1.1\r\n", 414),  # over gunicorn's request line
+        (b"GET /health HTTP/1.1\r\n" + b"X-H: 1\r\n" * 201, 431),
+    ],
+)
+def test_real_gunicorn_refusals_are_envelopes_too(gunicorn_server, request_head, status):
+    port = gunicorn_server()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(request_head + b"Host: 127.0.0.1\r\n\r\n")
+        response = http.client.HTTPResponse(connection)
+        response.begin()
+        assert response.status == status
+        assert response.getheader("Content-Type") == "application/json"
+        envelope = json.loads(response.read())
+    assert envelope["status"] is False and envelope["data"]["code"] == status
+
+
 def test_real_gunicorn_lets_the_application_answer_long_urls_and_headers(gunicorn_server):
     port = gunicorn_server()
     path = "/nope?" + "q" * 8100  # over MAX_URL_BYTES, under gunicorn's 8190
