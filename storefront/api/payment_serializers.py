@@ -46,7 +46,7 @@ class ItemValueField(serializers.DecimalField):
     def to_internal_value(self, data: Any) -> Decimal:
         if isinstance(data, bool) or not isinstance(data, int | float | str | Decimal):
             self.fail("invalid")
-        if isinstance(data, str) and not data.isascii():
+        if isinstance(data, str) and (not data.isascii() or "_" in data):  # Decimal("1_0") is 10
             self.fail("invalid")
         value = super().to_internal_value(data)
         return value if value else Decimal("0.00")  # no "-0.00"

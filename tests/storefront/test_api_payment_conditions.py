@@ -322,6 +322,7 @@ def test_an_invalid_body_is_422_before_an_unknown_id_is_404(api_client):
         ({"items": [{"reference": "a", "value": None}]}, "items.0.value"),
         ({"items": [{"reference": "a", "value": True}]}, "items.0.value"),
         ({"items": [{"reference": "a", "value": "abc"}]}, "items.0.value"),
+        ({"items": [{"reference": "a", "value": "1_000"}]}, "items.0.value"),
         ({"items": [{"reference": "a", "value": ""}]}, "items.0.value"),
         ({"items": [{"reference": "a", "value": "NaN"}]}, "items.0.value"),
         ({"items": [{"reference": "a", "value": "Infinity"}]}, "items.0.value"),
