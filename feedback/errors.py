@@ -1,12 +1,21 @@
 """Errors of the review and comment rules (a `{name}` in a message is a field's API name)."""
 
-from infra.errors import NotFoundError, RuleViolation
+from infra.errors import ErrorCode, NotFoundError, RuleViolation
+
+
+class CommentNotFound(NotFoundError):
+    """No approved comment of the product has the id."""
+
+    code = ErrorCode.COMMENT_NOT_FOUND
+
+    def __init__(self, comment_id: int) -> None:
+        super().__init__(f"Comment {comment_id} was not found.")
 
 
 class InvalidParentComment(RuleViolation):
     field = "parent_comment_id"
     default_message = (
-        "The {parent_comment_id} field must be an approved top-level comment of this product."
+        "The {parent_comment_id} field must be a top-level comment: replies are one level deep."
     )
 
 

@@ -21,7 +21,7 @@ from infra.events import emit
 from jobs.services import email_enqueue
 from storefront.models import Customer
 
-from .errors import BlankMessage, InvalidParentComment, MissingCommenterContact
+from .errors import BlankMessage, CommentNotFound, InvalidParentComment, MissingCommenterContact
 from .models import DEFAULT_STAFF_DISPLAY_NAME, Comment, ProductReview, StaffProfile
 from .selectors import FEEDBACK_CACHE
 
@@ -44,12 +44,10 @@ def comment_create(
         raise ProductNotFound(product_id)
     parent = None
     if parent_comment_id is not None:
-        parent = (
-            Comment.objects.public()
-            .filter(pk=parent_comment_id, product=product, parent__isnull=True)
-            .first()
-        )
+        parent = Comment.objects.public().filter(pk=parent_comment_id, product=product).first()
         if parent is None:
+            raise CommentNotFound(parent_comment_id)
+        if parent.parent_id is not None:
             raise InvalidParentComment
     if customer is not None:
         customer_name, customer_email = customer.name, customer.email

@@ -62,7 +62,8 @@ product_comment_create_schema = extend_schema(
         "Signed-in customers (Authorization: Bearer <token>) comment under their "
         "account's name and e-mail; anonymous callers must give `customerName` (3 to "
         "100 characters) and `customerEmail`. `parentCommentId` must be an approved "
-        "top-level comment of the same product. The new comment is held for moderation "
+        "comment of the same product (else 404 SERVICE_STORE_COMMENT_NOT_FOUND) and "
+        "top-level (a reply: 422). The new comment is held for moderation "
         "(`active` false) unless the store publishes comments at once. Throttled per IP. "
         "`Idempotency-Key` makes a retry return the first answer, never a second comment."
     ),
@@ -77,7 +78,14 @@ product_comment_create_schema = extend_schema(
     request=CommentCreateSerializer,
     responses={
         201: CommentSerializer,
-        **error_responses(404, 409, 422, 429, not_found_code=ErrorCode.PRODUCT_NOT_FOUND),
+        **error_responses(
+            404,
+            409,
+            422,
+            429,
+            not_found_code=f"{ErrorCode.PRODUCT_NOT_FOUND}; {ErrorCode.COMMENT_NOT_FOUND} for "
+            "an unknown parentCommentId",
+        ),
     },
     examples=[
         OpenApiExample(

@@ -141,18 +141,29 @@ def test_a_reply_to_an_approved_top_level_comment(api_client, product):
     assert Comment.objects.get(pk=response.json()["id"]).parent == parent
 
 
-@pytest.mark.parametrize("case", ["unknown", "other product", "a reply", "pending", "string"])
-def test_a_parent_that_is_not_an_approved_top_level_comment_of_the_product_is_422(
-    api_client, product, case
-):
+@pytest.mark.parametrize("case", ["unknown", "other product", "pending"])
+def test_a_parent_that_is_not_an_approved_comment_of_the_product_is_404(api_client, product, case):
     if case == "unknown":
         parent_id = 987654
     elif case == "other product":
         parent_id = CommentFactory().pk
-    elif case == "a reply":
-        parent_id = ReplyFactory(parent=CommentFactory(product=product)).pk
-    elif case == "pending":
+    else:
         parent_id = CommentFactory(product=product, active=False).pk
+    before = Comment.objects.count()
+
+    response = post(
+        api_client, product.pk, {"message": "Hi", "parentCommentId": parent_id, **ANONYMOUS}
+    )
+
+    body = assert_error_envelope(response, 404, "SERVICE_STORE_COMMENT_NOT_FOUND")
+    assert body["data"]["message"] == f"Comment {parent_id} was not found."
+    assert Comment.objects.count() == before
+
+
+@pytest.mark.parametrize("case", ["a reply", "string"])
+def test_a_parent_that_is_a_reply_or_not_an_id_is_422(api_client, product, case):
+    if case == "a reply":
+        parent_id = ReplyFactory(parent=CommentFactory(product=product)).pk
     else:
         parent_id = "first"
     before = Comment.objects.count()
