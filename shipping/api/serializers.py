@@ -10,6 +10,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from apikit.fields import StrictIntegerField
 from catalog.api.serializers import MoneyField, OptionalTextField, ProductSummaryField
 from infra.ids import MAX_ID
 
@@ -68,15 +69,15 @@ class ZipcodeConsultSerializer(PostalCodeParams, serializers.Serializer):
 
 
 class QuoteItemInputSerializer(serializers.Serializer):
-    productId = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    quantity = serializers.IntegerField(min_value=1, max_value=MAX_QUOTE_QUANTITY)
+    productId = StrictIntegerField(min_value=1, max_value=MAX_ID)
+    quantity = StrictIntegerField(min_value=1, max_value=MAX_QUOTE_QUANTITY)
 
 
 class QuoteQuerySerializer(PostalCodeParams, serializers.Serializer):
     """Query of GET /publics/products/quote (items already decoded from brackets or JSON)."""
 
     names = ("targetCountryCode", "targetZipCode")
-    tradePolicyId = serializers.IntegerField(
+    tradePolicyId = StrictIntegerField(
         min_value=1, max_value=MAX_ID, required=False, allow_null=True
     )
     targetZipCode = serializers.CharField(max_length=MAX_INPUT_LENGTH)

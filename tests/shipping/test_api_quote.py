@@ -667,6 +667,9 @@ def test_more_than_100_items_is_422(api_client):
         (1, -3, "items.0.quantity"),
         (1, 1.5, "items.0.quantity"),
         (1, "two", "items.0.quantity"),
+        (1, "1_0", "items.0.quantity"),  # Python's int() reads 10
+        (1, "2.0", "items.0.quantity"),
+        ("1_2", 1, "items.0.productId"),
         (1, 10_001, "items.0.quantity"),
         (1, 10**30, "items.0.quantity"),
         ("abc", 1, "items.0.productId"),
