@@ -66,12 +66,15 @@ class CategoryNodeSerializer(serializers.Serializer):
     url = serializers.CharField()
 
 
+@extend_schema_field({"type": "array", "items": {"$ref": "#/components/schemas/FullTreeNode"}})
+class _FullTreeChildren(serializers.ListField):
+    """A node's children, nodes themselves (a serializer cannot name itself as it is made)."""
+
+
 class FullTreeNodeSerializer(CategoryNodeSerializer):
     """Full-tree node (schema only: the tree is built as plain dicts in catalog/tree.py)."""
 
-    children = serializers.ListField(
-        child=serializers.DictField(), help_text="Full-tree nodes (empty at a leaf)."
-    )
+    children = _FullTreeChildren(help_text="Full-tree nodes (empty at a leaf).")
 
 
 class SpecificCategoryTreeSerializer(serializers.Serializer):
