@@ -104,3 +104,10 @@ class LengthField(NumberField):
 class PercentageField(NumberField):
     suffix = "%"
     example = Decimal("2.5")
+
+
+class JsonObjectField(forms.JSONField):
+    """A JSON object staff type; left empty, it is {} (the column is NOT NULL, default {})."""
+
+    def to_python(self, value: Any) -> Any:
+        return {} if value in self.empty_values else super().to_python(value)

@@ -7,9 +7,9 @@ from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
 from django.db.models import Count
-from django.http import HttpResponseRedirect
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpResponseRedirect
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apikit.responses import envelope
 from infra.admin import HISTORY_FIELDSET, OwnPagesMixin, SafeAutocompleteMixin, truncated_column
+from infra.forms import JsonObjectField
 
 from ..api.listing import banner_listing_get
 from ..models import DEVICES, Banner, BannerGroup
@@ -97,8 +98,13 @@ class BannerGroupForm(forms.ModelForm):
     )
 
 
+# "Additional parameter" left empty is {} (Django's form field gives None: a NOT NULL error).
+JSON_OBJECTS = {models.JSONField: {"form_class": JsonObjectField}}
+
+
 class BannerInline(admin.StackedInline):
     model = Banner
+    formfield_overrides = JSON_OBJECTS
     extra = 0
     show_change_link = True
     ordering = ["order", "id"]
@@ -119,6 +125,7 @@ class BannerInline(admin.StackedInline):
 @admin.register(BannerGroup)
 class BannerGroupAdmin(OwnPagesMixin, PublishingActions, SafeAutocompleteMixin, admin.ModelAdmin):
     form = BannerGroupForm
+    formfield_overrides = JSON_OBJECTS
     inlines = [BannerInline]
     list_display = [
         "status",
@@ -226,7 +233,9 @@ class BannerGroupAdmin(OwnPagesMixin, PublishingActions, SafeAutocompleteMixin, 
     # "Preview at": exactly what the public listing answers for this group at a moment.
 
     def preview_view(self, request, object_id):
-        group = get_object_or_404(BannerGroup, pk=object_id)
+        group = self.get_object(request, object_id)  # None for "abc" too
+        if group is None:
+            raise Http404
         if not self.has_view_or_change_permission(request, group):
             raise PermissionDenied
         form = PreviewForm(request.GET or None)
@@ -266,6 +275,7 @@ class PreviewForm(forms.Form):
 
 @admin.register(Banner)
 class BannerAdmin(SafeAutocompleteMixin, PublishingActions, admin.ModelAdmin):
+    formfield_overrides = JSON_OBJECTS
     list_display = ["status", "start_at", "end_at", "preview", "short_name", "group", "order"]
     list_display_links = ["preview", "short_name"]
     list_filter = [StatusListFilter, "active", "group"]

@@ -177,6 +177,18 @@ def test_additional_parameter_must_be_a_json_object(staff, value):
     assert not BannerGroup.objects.exists()
 
 
+def test_an_empty_additional_parameter_is_an_empty_object(staff, media_root):
+    data = group_form_data(additional_parameter="", **inline_banner(additional_parameter=""))
+    data |= {"banners-TOTAL_FORMS": "1"}
+
+    response = staff.post(reverse("admin:marketing_bannergroup_add"), data)
+
+    assert response.status_code == 302
+    group = BannerGroup.objects.get()
+    assert group.additional_parameter == {}
+    assert group.banners.get().additional_parameter == {}
+
+
 def test_group_code_and_sizes_are_validated(staff):
     response = staff.post(
         reverse("admin:marketing_bannergroup_add"),
@@ -351,8 +363,9 @@ def test_preview_needs_a_staff_login(client):
     assert "/admin/login/" in response["Location"]
 
 
-def test_preview_of_an_unknown_group_is_a_404(staff):
-    response = staff.get(reverse("admin:marketing_bannergroup_preview", args=[999999]))
+@pytest.mark.parametrize("group_id", ["999999", "abc", "1.5"])
+def test_preview_of_an_unknown_group_is_a_404(staff, group_id):
+    response = staff.get(f"/admin/marketing/bannergroup/{group_id}/preview/")
 
     assert response.status_code == 404
 
