@@ -12,9 +12,12 @@ from datetime import date, datetime
 from functools import partial
 from typing import BinaryIO
 
+from django.utils.translation import gettext
+
 from ..countries import state_code_get
 from ..fetch import SHIPPING_CACHE
 from ..models import Holiday, HolidayScope
+from ..models.holidays import FIRST_YEAR, LAST_YEAR
 from .base import (
     ImportReport,
     Progress,
@@ -38,34 +41,44 @@ def _date(value: str) -> date:
     value = value.strip()
     for pattern in ("%Y-%m-%d", "%d/%m/%Y"):
         try:
-            return datetime.strptime(value, pattern).date()
+            day = datetime.strptime(value, pattern).date()
         except ValueError:
             continue
-    raise RowError(f"date {value[:20]!r} is not a date (2027-01-25 or 25/01/2027)")
+        if not FIRST_YEAR <= day.year <= LAST_YEAR:
+            break
+        return day
+    message = gettext(
+        "date %(value)s is not a date from %(first)d to %(last)d (2027-01-25 or 25/01/2027)"
+    )
+    raise RowError(message % {"value": repr(value[:20]), "first": FIRST_YEAR, "last": LAST_YEAR})
 
 
 def parse_holiday_fields(fields: list[str], positions: dict[str, int]) -> tuple:
     needed = max(positions.values()) + 1
     if len(fields) < needed:
-        raise RowError(f"expected {needed} columns, found {len(fields)}")
+        message = gettext("expected %(expected)d columns, found %(count)d")
+        raise RowError(message % {"expected": needed, "count": len(fields)})
     value = {column: fields[index] for column, index in positions.items()}
     name = clean_text(value["name"], name="name", max_length=100)
     if not name:
-        raise RowError("name is required")
+        raise RowError(gettext("%(name)s is required") % {"name": "name"})
     yearly = value.get("yearly", "").strip().casefold()
     if yearly not in YES | NO:
-        raise RowError(f"yearly {yearly[:10]!r} is not yes or no")
+        raise RowError(gettext("yearly %(value)s is not yes or no") % {"value": repr(yearly[:10])})
     state = clean_text(value.get("state_code", ""), name="state_code", max_length=10)
     city = " ".join(clean_text(value.get("city", ""), name="city", max_length=100).split())
     ibge_code = clean_text(value.get("ibge_code", ""), name="ibge_code", max_length=7)
     if ibge_code and not (ibge_code.isdigit() and len(ibge_code) == 7):
-        raise RowError("ibge_code must have 7 digits")
+        raise RowError(gettext("ibge_code must have 7 digits"))
     if state:
         state = state_code_get("BRA", code=state) or ""
         if not state:
-            raise RowError(f"state_code {value['state_code'][:10]!r} is not a Brazilian state")
+            given = repr(value["state_code"][:10])
+            raise RowError(
+                gettext("state_code %(value)s is not a Brazilian state") % {"value": given}
+            )
     elif city:
-        raise RowError("a city needs its state_code")
+        raise RowError(gettext("a city needs its state_code"))
     scope = HolidayScope.CITY if city else HolidayScope.STATE if state else HolidayScope.NATIONAL
     date_iso = _date(value["date"]).isoformat()
     return (scope.value, state, city, date_iso, yearly in YES, name, ibge_code if city else "")

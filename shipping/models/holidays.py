@@ -16,6 +16,9 @@ class HolidayScope(models.TextChoices):
     CITY = "city", _("City")
 
 
+FIRST_YEAR, LAST_YEAR = 1900, 2999  # the admin's year links end at 9999
+
+
 class Holiday(ShownByName, TimestampedModel):
     """A day carriers and storages close: everywhere, in a state or in a city; every year
     on the date's day and month, or on that date only."""
@@ -79,6 +82,11 @@ class Holiday(ShownByName, TimestampedModel):
                 self.city = " ".join(self.city.split())
         if self.ibge_code and not (self.ibge_code.isdigit() and len(self.ibge_code) == 7):
             errors["ibge_code"] = _("An IBGE city code has 7 digits.")
+        if self.date and not FIRST_YEAR <= self.date.year <= LAST_YEAR:
+            errors["date"] = _("Enter a date from %(first)d to %(last)d.") % {
+                "first": FIRST_YEAR,
+                "last": LAST_YEAR,
+            }
         if errors:
             raise ValidationError(errors)
 

@@ -129,3 +129,19 @@ def test_storage_cutoff_and_saturdays_are_edited_in_the_admin(staff, api_client,
     assert delivery(api_client, at(2026, 3, 6, 11, 0), products["sp"])[0] == "2026-03-07"
     table_url = reverse("admin:shipping_shippingtable_change", args=[delivery_table.pk])
     assert "delivers_on_saturdays" in staff.get(table_url).context["adminform"].form.fields
+
+
+def test_dates_outside_the_years_the_admin_can_show_are_refused(staff):
+    # the changelist's year links end at 9999: a holiday in 9999 made its page a 500
+    csv = "name,date\nFim,9999-12-31\nInício,01/01/1899\nOk,2030-01-01\n"
+    response = staff.post(IMPORT, {"file": upload(csv, "holidays.csv"), "dry_run": "on"})
+    summary = " ".join(response.context["summary"])
+    assert "1 would be created" in summary and "2 rejected" in summary
+    assert "line 2: date '9999-12-31' is not a date from 1900 to 2999" in summary
+    assert "line 3: date '01/01/1899' is not a date from 1900 to 2999" in summary
+
+    with translation.override("en"):
+        form = staff.post(ADD, holiday_form(date="9999-12-31"))
+    assert form.context["adminform"].form.errors["date"] == ["Enter a date from 1900 to 2999."]
+    assert not Holiday.objects.exists()
+    assert staff.get(reverse("admin:shipping_holiday_changelist")).status_code == 200
