@@ -5,6 +5,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from PIL import Image
 
 from infra.models import (
     EndsAfterStart,
@@ -38,7 +39,8 @@ def side_field(verbose_name, default: int) -> models.PositiveIntegerField:
 
 
 def validate_image_pixels(value) -> None:
-    """Refuse sources that would take too much memory to decode."""
+    """Refuse sources that would take too much memory to decode, and files that do not decode
+    to the end (a truncated upload would leave the fitted copies of the image it replaced)."""
     try:
         pixels = value.width * value.height
     except (OSError, TypeError, ValueError) as exc:
@@ -51,6 +53,16 @@ def validate_image_pixels(value) -> None:
             )
             % {"width": value.width, "height": value.height, "limit": f"{MAX_SOURCE_PIXELS:,}"}
         )
+    try:
+        value.open("rb")
+        value.seek(0)
+        with Image.open(value) as image:
+            image.draft("RGB", (max(1, image.width // 8), max(1, image.height // 8)))  # JPEG
+            image.load()
+    except (OSError, ValueError, Image.DecompressionBombError) as exc:
+        raise ValidationError(_("The file is not a readable image.")) from exc
+    finally:
+        value.seek(0)
 
 
 def validate_json_object(value) -> None:

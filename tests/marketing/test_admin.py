@@ -8,6 +8,7 @@ import pytest
 import time_machine
 from django.contrib import admin
 from django.contrib.auth import get_user_model
+from django.core.files.base import ContentFile
 from django.urls import reverse
 
 from marketing.models import Banner, BannerGroup, Upsell
@@ -283,14 +284,26 @@ def test_saving_a_banner_generates_its_copies(staff):
     assert Banner.objects.get(name="Solo").desktop_image
 
 
-def test_a_non_image_upload_is_refused(staff):
+def half_of(upload) -> ContentFile:
+    return ContentFile(upload.read()[: upload.size // 2], name=upload.name)
+
+
+@pytest.mark.parametrize(
+    "upload",
+    [
+        lambda: ContentFile(b"plain text", name="x.jpg"),
+        lambda: half_of(image_file("cut.jpg", width=400, height=200)),  # its header reads fine
+        lambda: half_of(image_file("cut.png", width=400, height=200, color=(1, 2, 3, 4))),
+    ],
+)
+def test_a_non_image_or_truncated_upload_is_refused(staff, upload):
     group = BannerGroupFactory()
     data = {
         "group": str(group.pk),
         "name": "Broken",
         "active": "on",
         "order": "0",
-        "desktop_original_image": image_file().__class__(b"plain text", name="x.jpg"),
+        "desktop_original_image": upload(),
         "additional_parameter": "{}",
     }
 
