@@ -53,6 +53,20 @@ def test_seed_demo_gives_the_admin_a_random_password_once(data_dir, media_root):
     assert password in out.getvalue()
 
 
+def test_demo_admin_info_never_shows_a_password_staff_changed(data_dir, media_root):
+    call_command("seed_demo", stdout=StringIO())
+    password = (data_dir / "demo-admin-password.txt").read_text().strip()
+    admin = get_user_model().objects.get(username="admin")
+    admin.set_password("a password of my own")
+    admin.save()
+
+    out = StringIO()
+    call_command("demo_admin_info", stdout=out)
+
+    assert password not in out.getvalue()
+    assert "changepassword admin" in out.getvalue()
+
+
 def test_demo_admin_info_without_admin_explains_how_to_create_one(data_dir):
     out = StringIO()
     call_command("demo_admin_info", stdout=out)

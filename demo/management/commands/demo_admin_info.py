@@ -8,21 +8,22 @@ class Command(BaseCommand):
     help = "Print how to sign in to the admin of the demo store."
 
     def handle(self, *args, **options):
-        user_model = get_user_model()
+        admin = get_user_model().objects.filter(username=DEMO_ADMIN_USERNAME).first()
         password_file = demo_admin_password_file()
-        if not user_model.objects.filter(username=DEMO_ADMIN_USERNAME).exists():
+        password = password_file.read_text().strip() if password_file.exists() else ""
+        if admin is None:
             self.stdout.write(
                 "Admin sign-in:   no demo admin yet; create staff with "
                 "`.venv/bin/python manage.py createsuperuser`."
             )
-        elif password_file.exists():
-            password = password_file.read_text().strip()
+        elif password and admin.check_password(password):
             self.stdout.write(
                 f"Admin sign-in:   user '{DEMO_ADMIN_USERNAME}', password '{password}' "
                 f"(generated for this checkout, kept in {password_file})"
             )
-        else:
+        else:  # no generated password, or staff changed it since
             self.stdout.write(
-                f"Admin sign-in:   user '{DEMO_ADMIN_USERNAME}'; set its password with "
+                f"Admin sign-in:   user '{DEMO_ADMIN_USERNAME}' with the password set for it, "
+                "or set a new one with "
                 f"`.venv/bin/python manage.py changepassword {DEMO_ADMIN_USERNAME}`."
             )
