@@ -19,6 +19,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
 
+from infra.admin import is_staff_path, staff_error_page
+
 from .errors import error_body, error_response
 
 logger = logging.getLogger("storefront.database")
@@ -90,18 +92,30 @@ def unknown_url(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse
     return error_response(404, "No endpoint matches this URL.")
 
 
-def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+# Django's error handlers: the envelope, or under /admin/ a page of the admin.
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if is_staff_path(request):
+        return staff_error_page(request, 400)
     return error_response(400, "The request could not be processed.")
 
 
-def permission_denied(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if is_staff_path(request):
+        return staff_error_page(request, 403)
     return error_response(403, "You do not have permission to perform this action.")
 
 
-def page_not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if is_staff_path(request):
+        return staff_error_page(request, 404)
     return error_response(404, "Not found.")
 
 
-def server_error(request: HttpRequest) -> JsonResponse:
-    """Django's handler500 (an exception that escaped a middleware)."""
+def server_error(request: HttpRequest) -> HttpResponse:
+    """Django's handler500 (an exception that escaped a middleware, or any under /admin/,
+    which Django has logged)."""
+    if is_staff_path(request):
+        return staff_error_page(request, 500)
     return failure_response(request, sys.exc_info()[1], JsonResponse)

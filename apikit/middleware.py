@@ -6,12 +6,20 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, SuspiciousOperation
-from django.http import Http404, HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
 from django.utils.deprecation import MiddlewareMixin
 
+from infra.admin import is_staff_path
+
 from .errors import error_response
-from .fallback import bad_request, failure_response, page_not_found, permission_denied
+from .fallback import (
+    bad_request,
+    database_unavailable,
+    failure_response,
+    page_not_found,
+    permission_denied,
+)
 from .text import check_path, check_query_string
 
 
@@ -102,11 +110,13 @@ class ApiErrorMiddleware(MiddlewareMixin):
     """Exceptions escaping a plain view or a middleware below as the error envelope, whatever
     DEBUG says (tracebacks are logged, never sent)."""
 
-    def process_exception(self, request: HttpRequest, exception: Exception) -> JsonResponse | None:
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, Http404):  # as Django's handler404, 403, 400
             return page_not_found(request, exception)
         if isinstance(exception, PermissionDenied):
             return permission_denied(request, exception)
         if isinstance(exception, SuspiciousOperation):
             return bad_request(request, exception)
+        if is_staff_path(request) and not database_unavailable(exception):
+            return None  # Django logs it and answers with handler500: the admin's page
         return failure_response(request, exception, JsonResponse)

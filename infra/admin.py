@@ -9,11 +9,13 @@ from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.template import loader
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
 from django.utils import timezone
@@ -251,3 +253,27 @@ class ReadOnlyAdminMixin:
 
     def has_change_permission(self, request: object, obj: object = None) -> bool:
         return False
+
+
+STAFF_ERRORS = {
+    400: _("The request could not be processed."),
+    403: _("You do not have permission to see this page."),
+    404: _("This page does not exist."),
+    500: _("Something went wrong on our side; the error was recorded."),
+}
+
+
+def is_staff_path(request: HttpRequest) -> bool:
+    return request.path.startswith(settings.ADMIN_PATH_PREFIX)
+
+
+def staff_error_page(request: HttpRequest, status: int) -> HttpResponse:
+    """An error under /admin/ as a page of the admin in the staff member's language, not the
+    API's JSON envelope. A 500 renders without the admin's frame (which reads the database)."""
+    if status == 500:
+        page = loader.get_template("admin/server_error.html").render({"title": STAFF_ERRORS[500]})
+        return HttpResponse(page, status=500)
+    context = {"title": STAFF_ERRORS[status], "status": status}
+    if getattr(request, "user", None) is not None:  # a refusal above authentication has none
+        context |= admin.site.each_context(request)
+    return TemplateResponse(request, "admin/error_page.html", context, status=status).render()
