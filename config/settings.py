@@ -424,6 +424,12 @@ TASKS = {
     }
 }
 JOBS_LEASE_SECONDS = env_int("JOBS_LEASE_SECONDS", 300)
+# What a read records (the carrier call log, postal codes learned from the provider) is
+# written by a thread of each process every DEFERRED_FLUSH_SECONDS, never inside the request
+# (infra/deferred.py); 0: no thread (the tests flush themselves). At most DEFERRED_MAX_ITEMS
+# wait per process; more are dropped and counted.
+DEFERRED_FLUSH_SECONDS = env_int("DEFERRED_FLUSH_SECONDS", 0 if RUNNING_TESTS else 2)
+DEFERRED_MAX_ITEMS = env_int("DEFERRED_MAX_ITEMS", 10_000)
 EMAIL_MAX_ATTEMPTS = env_int("EMAIL_MAX_ATTEMPTS", 6)
 
 # --- Outbound webhooks (docs/webhooks.md) --------------------------------------------------

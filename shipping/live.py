@@ -1,5 +1,5 @@
-"""Live carrier options in a quote (issue 22): each group's live tables asked through
-shipping.carriers, all at once with one deadline (CARRIER_TIMEOUT_MS), their services
+"""Live carrier options in a quote (issue 22; a step of shipping.quoting): each group's live
+tables asked through shipping.carriers, all at once with one deadline (CARRIER_TIMEOUT_MS), their services
 merged with the group's table options by price. A carrier that fails, is slow or over its
 budget only leaves its options out (explain=true: `carrier_unavailable`, and why).
 """
@@ -16,12 +16,13 @@ from infra.cache import kept
 from infra.money import money
 
 from . import quote
-from .carriers import LiveAnswer, Package, Parcel, Service, live_answers
+from .carrier_client import Package, Parcel, Service
+from .carriers import LiveAnswer, live_answers
 from .explain import Rejection, TableVerdict
 from .fetch import SHIPPING_CACHE, QuoteInfo, TableInfo
 from .models import CarrierIntegration, ShippingTableKind
 from .postal import try_normalize_postal_code
-from .selectors import Dates, ExplainedTable, QuotedGroup, QuotedOption
+from .results import Dates, ExplainedTable, QuotedGroup, QuotedOption
 
 
 def _parcel(quoted: QuotedGroup, origin: str, destination: str) -> Parcel:

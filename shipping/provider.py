@@ -4,7 +4,9 @@ the database (settings POSTAL_CODE_PROVIDER_*; off by default).
 `provider_address_get` never raises nor waits past the timeout: a slow, failing or
 nonsensical provider is an unknown code (None). Failures open a circuit breaker; at most
 `MAX_CONCURRENT_CALLS` calls per process are in flight; a code the provider does not know
-is remembered for POSTAL_CODE_PROVIDER_MISS_SECONDS.
+is remembered for POSTAL_CODE_PROVIDER_MISS_SECONDS, an address it gave for LEARNED_SECONDS
+(in the shared cache: until the deferred write of shipping.services lands, the next
+requests for the code need not ask again).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from django.core.cache import cache
 
 from infra.circuit import CircuitBreaker
 
-from .carriers import CarrierError, json_answer, json_decimal
+from .carrier_client import CarrierError, json_answer, json_decimal
 from .countries import state_code_get
 from .postal import try_normalize_postal_code
 from .selectors import PostalCodeData
@@ -30,6 +32,7 @@ logger = logging.getLogger("storefront.postal_provider")
 
 MAX_BODY_BYTES = 16_384
 MAX_CONCURRENT_CALLS = 4
+LEARNED_SECONDS = 300
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _LIMITS = {"public_place": 200, "complement": 200, "district": 100, "city": 100}
 
@@ -55,6 +58,10 @@ def provider_enabled_for(country: str) -> bool:
 
 def _miss_key(country: str, code: str) -> str:
     return f"postal-provider-miss:{country}:{code}"
+
+
+def _learned_key(country: str, code: str) -> str:
+    return f"postal-provider-learned:{country}:{code}"
 
 
 def _text(value: Any, field: str) -> str:
@@ -119,8 +126,13 @@ def _fetch(code: str) -> Any:
 
 def provider_address_get(*, country: str, code: str) -> PostalCodeData | None:
     """The provider's address of a normalized code, or None (unknown, off, failing, busy)."""
-    if not provider_enabled_for(country) or cache.get(_miss_key(country, code)):
+    if not provider_enabled_for(country):
         return None
+    found = cache.get_many([_miss_key(country, code), _learned_key(country, code)])
+    if found.get(_miss_key(country, code)):
+        return None
+    if (learned := found.get(_learned_key(country, code))) is not None:
+        return PostalCodeData(*learned)
     breaker.reset_seconds = settings.POSTAL_CODE_PROVIDER_BREAKER_SECONDS
     if not breaker.allow() or not _slots.acquire(blocking=False):
         return None
@@ -134,4 +146,6 @@ def provider_address_get(*, country: str, code: str) -> PostalCodeData | None:
     breaker.record_success()
     if address is None:
         cache.set(_miss_key(country, code), True, settings.POSTAL_CODE_PROVIDER_MISS_SECONDS)
+    else:
+        cache.set(_learned_key(country, code), tuple(address), LEARNED_SECONDS)
     return address

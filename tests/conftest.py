@@ -3,11 +3,14 @@
 import os
 
 import pytest
+from django.test.client import Client
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
+from infra import deferred
 from tests.helpers import cold_caches
+from tests.write_guard import is_public_read, no_writes
 
 # No wall-clock deadlines (a loaded 2-core CI machine is slow); in CI the examples are
 # derandomized so a run is reproducible and a new random example never blocks a landing.
@@ -37,6 +40,27 @@ def _plain_http_and_clean_cache(settings, _versions_file):
     cold_caches()
     yield
     cold_caches()
+
+
+@pytest.fixture(autouse=True)
+def _reads_only_read(monkeypatch):
+    """Every public GET/HEAD the suite makes through Django's test client (DRF's APIClient is
+    one) runs under the write guard (tests/write_guard.py): a write fails the test. What the
+    read recorded (infra.deferred) is then written, as a server's flusher thread would."""
+    request = Client.request
+
+    def guarded(self, **environ):
+        method, path = environ.get("REQUEST_METHOD", "GET"), environ.get("PATH_INFO", "")
+        if not is_public_read(method, path):
+            response = request(self, **environ)
+        else:
+            with no_writes(f"{method} {path}"):
+                response = request(self, **environ)
+        if deferred.pending():
+            deferred.flush()
+        return response
+
+    monkeypatch.setattr(Client, "request", guarded)
 
 
 @pytest.fixture

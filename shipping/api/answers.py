@@ -19,7 +19,7 @@ from ..calendar import Estimate
 from ..fetch import StorageInfo
 from ..models import Pickup, ShippingTable, ShippingTableKind
 from ..postal import format_postal_code
-from ..selectors import ExplainedTable, QuotedGroup, QuotedItem, QuotedOption, QuoteOutcome
+from ..results import ExplainedTable, QuotedGroup, QuotedItem, QuotedOption, QuoteOutcome
 
 PROBLEMS: dict[str, tuple[ErrorCode, str]] = {
     quote.ItemProblem.NOT_FOUND: (ErrorCode.PRODUCT_NOT_FOUND, "Product {id} was not found."),

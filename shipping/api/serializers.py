@@ -128,7 +128,7 @@ class AddressSerializer(serializers.Serializer):
     )
 
 
-# --- Shipping quote (contract 2.10): renders a shipping.selectors.QuoteOutcome ---------
+# --- Shipping quote (contract 2.10): renders a shipping.results.QuoteOutcome ---------
 
 
 def _number(decimal_places: int, **kwargs: Any) -> serializers.DecimalField:
@@ -331,7 +331,7 @@ class QuoteStorageSerializer(serializers.Serializer):
     tradePolicyExceptions = serializers.ListField(child=serializers.IntegerField())
 
 
-# Renders a shipping.selectors.ExplainedTable (explain=true).
+# Renders a shipping.results.ExplainedTable (explain=true).
 class TableVerdictSerializer(serializers.Serializer):
     shippingTableId = serializers.IntegerField()
     label = serializers.CharField()  # type: ignore[assignment]  # shadows Field.label (typing only)
@@ -404,7 +404,7 @@ class QuoteGroupSerializer(serializers.Serializer):
     )
 
 
-# Renders a shipping.selectors.QuoteOutcome; the context's `summaries` are the rendered
+# Renders a shipping.results.QuoteOutcome; the context's `summaries` are the rendered
 # product summaries of `outcome.product_ids` (catalog.api.fragments.product_summaries).
 class QuoteResponseSerializer(serializers.Serializer):
     quoteGroups = QuoteGroupSerializer(many=True)

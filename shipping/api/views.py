@@ -12,8 +12,9 @@ from apikit.querystring import indexed_list, json_or_nested
 from apikit.responses import envelope, request_base_url
 from catalog.api.fragments import product_summaries
 
-from ..selectors import quote_trade_policy_id, shipping_quote_get
-from ..services import postal_code_find, postal_code_learn
+from ..quoting import shipping_quote_get
+from ..selectors import quote_trade_policy_id
+from ..services import postal_code_find
 from .answers import quote_answer
 from .schema import products_quote_schema, shipping_zipcode_consult_schema
 from .serializers import AddressSerializer, QuoteQuerySerializer, ZipcodeConsultSerializer
@@ -62,7 +63,6 @@ class ShippingQuoteView(APIView):
                 f"Trade policy {data.get('tradePolicyId')} was not found.",
             )
         country = data["targetCountryCode"].alpha_3
-        postal_code_learn(country=country, code=data["targetZipCode"])
         outcome = shipping_quote_get(
             items=[(item["productId"], item["quantity"]) for item in data["items"]],
             country=country,

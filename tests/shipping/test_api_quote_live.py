@@ -11,10 +11,10 @@ from zoneinfo import ZoneInfo
 import pytest
 import time_machine
 from django.core.exceptions import ValidationError
+from django.core.management import call_command
 
 from bench.fake_carrier import FakeCarrier
-from infra import circuit
-from shipping import carriers
+from infra import circuit, deferred
 from shipping.models import (
     CallStatus,
     CarrierCall,
@@ -23,6 +23,7 @@ from shipping.models import (
     ShippingTableKind,
 )
 from tests.catalog.factories import StockFactory
+from tests.jobs.support import DATABASE_TASKS
 
 from .factories import PostalCodeFactory, ShippingRowFactory, ShippingTableFactory
 from .test_api_quote import get_quote, priced_product, rio_storage, sao_paulo_storage
@@ -342,7 +343,6 @@ def test_the_token_is_never_stored():
 def test_the_call_log_keeps_the_days_the_setting_says(api_client, store, settings):
     # given a call logged 31 days ago and one 29 days ago, and a 30-day log
     settings.CARRIER_CALL_LOG_DAYS = 30
-    carriers._pruned_at = 0.0
     with FakeCarrier() as fake:
         table = live_table(fake)
         integration = CarrierIntegration.objects.get(table=table)
@@ -356,11 +356,36 @@ def test_the_call_log_keeps_the_days_the_setting_says(api_client, store, setting
                 options=1,
             )
 
-        # when a quote asks the carrier
+        # when a quote asks the carrier (a read: it prunes nothing), then the jobs worker runs
         options_of(get_quote(api_client, [(store.pk, 1)]))
+        assert CarrierCall.objects.count() == 3
+        deferred._periodic["shipping.carrier-calls-prune"].last = float("-inf")  # (due)
+        settings.TASKS = DATABASE_TASKS
+        call_command("jobs_worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
 
     # then the old call is gone, the recent one and the new one stay
     ages = sorted(
         round((now - call.created_at) / timedelta(days=1)) for call in CarrierCall.objects.all()
     )
     assert ages == [0, 29]
+    # and the next pass within the hour prunes nothing (its upkeep runs hourly)
+    assert "shipping.carrier-calls-prune" not in deferred.run_due()
+
+
+def test_a_quote_writes_its_call_log_after_the_answer(api_client, store, monkeypatch):
+    # given the deferred writes not flushed after the request (as a server's thread does)
+    flushed, flush = [], deferred.flush
+    monkeypatch.setattr(deferred, "flush", lambda: flushed.append(1) or 0)
+    with FakeCarrier() as fake:
+        live_table(fake)
+
+        options_of(get_quote(api_client, [(store.pk, 1)]))
+
+    # then the answer came without the log row, which waits in the buffer
+    assert fake.calls and flushed
+    assert not CarrierCall.objects.exists()
+    assert deferred.pending() == 1
+    # and is written by the next flush
+    assert flush() == 1
+    (logged,) = CarrierCall.objects.all()
+    assert (logged.status, logged.options) == (CallStatus.OK, 2)

@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from catalog.models import TradePolicy
 from shipping import quote
 from shipping.fetch import quote_info_fetch
-from shipping.selectors import shipping_quote_get
+from shipping.quoting import shipping_quote_get
 from tests.catalog.factories import (
     ProductFactory,
     ProductPriceFactory,

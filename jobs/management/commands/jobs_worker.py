@@ -10,6 +10,7 @@ from django.utils.autoreload import DJANGO_AUTORELOAD_ENV, run_with_reloader
 from django_tasks_db.management.commands.db_worker import Command as DbWorkerCommand
 from django_tasks_db.management.commands.db_worker import Worker
 
+from infra import deferred
 from jobs.services import jobs_requeue_stale
 
 logger = logging.getLogger("jobs")
@@ -20,7 +21,8 @@ class Command(DbWorkerCommand):
         "Run a background worker: takes ready jobs from the database one at a time and runs "
         "them. Run as many as you need, on any machine that reaches the database. Every "
         "JOBS_LEASE_SECONDS/2 (30 s at most) it also makes ready again the jobs a dead worker "
-        "left marked running for longer than JOBS_LEASE_SECONDS."
+        "left marked running for longer than JOBS_LEASE_SECONDS, and runs the apps' upkeep "
+        "when due (the carrier call log's hourly prune)."
     )
 
     def handle(self, *, verbosity, queue_name, interval, batch, backend_name, startup_delay,
@@ -52,6 +54,7 @@ class Command(DbWorkerCommand):
                     if requeued:
                         logger.warning("Made %s job(s) of dead workers ready again", requeued)
                     last_requeue = now
+                deferred.run_due()  # the apps' upkeep (infra.deferred.every), when due
                 worker.run()
                 if batch or not worker.running:
                     return
