@@ -1,7 +1,7 @@
 """Live carrier options in a quote (issue 22; a step of shipping.quoting): each group's live
-tables asked through shipping.carriers, all at once with one deadline (CARRIER_TIMEOUT_MS), their services
-merged with the group's table options by price. A carrier that fails, is slow or over its
-budget only leaves its options out (explain=true: `carrier_unavailable`, and why).
+tables asked through shipping.carriers, all at once with one deadline (CARRIER_TIMEOUT_MS),
+their services merged with the group's table options by price. A carrier that fails, is slow
+or over its budget only leaves its options out (explain=true: `carrier_unavailable`, and why).
 """
 
 from __future__ import annotations
