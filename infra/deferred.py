@@ -105,16 +105,28 @@ def _start_flusher() -> None:
     atexit.register(_flush_at_exit, pid)
 
 
+def _after_fork_in_child() -> None:
+    """A forked child starts empty, with fresh locks (a parent thread may have held one)."""
+    global _lock, _flush_lock, _thread_pid
+    _lock, _flush_lock, _thread_pid = threading.Lock(), threading.Lock(), 0
+    _buffer.clear()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def _flush_forever() -> None:
     while True:
-        time.sleep(settings.DEFERRED_FLUSH_SECONDS)
-        if not _buffer:
+        seconds = settings.DEFERRED_FLUSH_SECONDS
+        time.sleep(seconds if seconds > 0 else 1)
+        if seconds <= 0 or not _buffer:  # (0: turned off since, the tests flush themselves)
             continue
-        close_old_connections()  # CONN_MAX_AGE and broken connections, as a request does
         try:
+            close_old_connections()  # CONN_MAX_AGE and broken connections, as a request does
             flush()
-        finally:
             close_old_connections()
+        except Exception:  # the thread never dies: the next round tries again
+            logger.exception("The deferred flush failed")
 
 
 def _flush_at_exit(pid: int) -> None:

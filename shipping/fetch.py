@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db.models import F, FilteredRelation, Q
@@ -73,11 +73,40 @@ class ProductStock:
     quantity: int  # sellable now: available minus reserved (> 0)
 
 
+class ProductRow(NamedTuple):
+    """A product as the quote reads it (PRODUCT_FIELDS, then what comes with it), kept in
+    process memory per product and trade policy until the product changes."""
+
+    id: int
+    base_price: Decimal
+    active: bool
+    parent_id: int | None
+    brand_id: int | None
+    main_category_id: int | None
+    name: str
+    sku: str
+    service: bool
+    sale_without_stock: bool
+    weight: Decimal
+    height: Decimal
+    width: Decimal
+    length: Decimal
+    cargo_type_id: int | None
+    additional_time: int
+    main_category_name: str | None
+    parent_active: bool | None  # None: no parent
+    price: pricing.StoredPrice | None  # its price in the policy; None: none
+    stocks: tuple[tuple[int, int, int], ...]  # (storage id, available, reserved), by storage
+    category_ids: tuple[int, ...] = ()  # its categories' and its parent's
+
+    def pricing_fields(self) -> dict[str, Any]:
+        """The PRICING_FIELDS, as catalog's pricing reads a row."""
+        return {name: getattr(self, name) for name in PRICING_FIELDS}
+
+
 @dataclass(frozen=True)
 class ProductInfo:
-    # its row: PRODUCT_FIELDS, main_category_name, parent_active, price (its StoredPrice in
-    # the policy or None) and stocks ((storage id, available, reserved) by storage id)
-    product: dict[str, Any]
+    product: ProductRow
     price: pricing.Price  # in the quote's trade policy, for the quantity requested
     engine: quote.QuoteProduct  # what the engine reads
     stocks: tuple[ProductStock, ...]  # the active storages that hold units, by id
@@ -201,9 +230,9 @@ PRODUCT_FIELDS = (
 )
 
 
-def _product_rows(ids: list[int], trade_policy_id: int) -> dict[int, dict[str, Any]]:
-    """The products as plain rows with their price in the policy (None: none) and stocks
-    ((storage id, available, reserved)), in one query: a row per product and stock row."""
+def _product_rows(ids: list[int], trade_policy_id: int) -> dict[int, ProductRow]:
+    """The products with their price in the policy and stocks, in one query: a row per
+    product and stock row (without their categories: `_products` adds them)."""
     price = {f"price_{name}": F(f"policy_price__{name}") for name in STORED_PRICE_FIELDS}
     rows = (
         Product.objects.filter(pk__in=ids)
@@ -222,39 +251,40 @@ def _product_rows(ids: list[int], trade_policy_id: int) -> dict[int, dict[str, A
             stock_reserved=F("stocks__reserved"),
         )
     )
-    products: dict[int, dict[str, Any]] = {}
+    firsts: dict[int, dict[str, Any]] = {}  # each product's first row
+    stocks: dict[int, list[tuple[int, int, int]]] = {}
     for row in rows:
-        product = products.get(row["id"])
-        if product is None:
-            product = products[row["id"]] = {name: row[name] for name in PRODUCT_FIELDS}
-            product["main_category_name"] = row["main_category_name"]
-            product["parent_active"] = row["parent_active"]
-            product["price"] = (
-                None
-                if row["price_sale_price"] is None
-                else pricing.StoredPrice(
-                    **{name: row[f"price_{name}"] for name in STORED_PRICE_FIELDS}
-                )
-            )
-            product["stocks"] = []
+        firsts.setdefault(row["id"], row)
+        found = stocks.setdefault(row["id"], [])
         if row["stock_storage_id"] is not None:
-            product["stocks"].append(
-                (row["stock_storage_id"], row["stock_available"], row["stock_reserved"])
-            )
-    for product in products.values():
-        product["stocks"].sort()
-    return products
+            found.append((row["stock_storage_id"], row["stock_available"], row["stock_reserved"]))
+    return {pk: _product_row(row, tuple(sorted(stocks[pk]))) for pk, row in firsts.items()}
 
 
-def _products(ids: list[int], trade_policy_id: int) -> dict[int, dict[str, Any]]:
+def _product_row(row: dict[str, Any], stocks: tuple[tuple[int, int, int], ...]) -> ProductRow:
+    stored = None
+    if row["price_sale_price"] is not None:
+        stored = pricing.StoredPrice(**{name: row[f"price_{name}"] for name in STORED_PRICE_FIELDS})
+    return ProductRow(
+        **{name: row[name] for name in PRODUCT_FIELDS},
+        main_category_name=row["main_category_name"],
+        parent_active=row["parent_active"],
+        price=stored,
+        stocks=stocks,
+    )
+
+
+def _products(ids: list[int], trade_policy_id: int) -> dict[int, ProductRow]:
     """The product rows with their `category_ids` (own and parent's), kept in process memory
     per product and policy until they change."""
 
-    def load(keys: list[tuple[int, int]]) -> dict[tuple[int, int], dict[str, Any]]:
+    def load(keys: list[tuple[int, int]]) -> dict[tuple[int, int], ProductRow]:
         rows = _product_rows([pk for pk, _ in keys], trade_policy_id)
-        for pk, category_ids in _category_ids(rows).items():
-            rows[pk]["category_ids"] = category_ids
-        return {(pk, trade_policy_id): row for pk, row in rows.items()}
+        categories = _category_ids(rows)
+        return {
+            (pk, trade_policy_id): row._replace(category_ids=tuple(categories[pk]))
+            for pk, row in rows.items()
+        }
 
     found = kept_many(
         "quote-products",
@@ -269,16 +299,19 @@ def _products(ids: list[int], trade_policy_id: int) -> dict[int, dict[str, Any]]
     return {pk: row for (pk, _), row in found.items()}
 
 
-def _category_ids(products: dict[int, dict[str, Any]]) -> dict[int, list[int]]:
+def _category_ids(products: dict[int, ProductRow]) -> dict[int, list[int]]:
     """{product id: its categories' and its parent's}, in one query."""
-    parent_ids = {row["parent_id"] for row in products.values() if row["parent_id"] is not None}
+    parent_ids = {row.parent_id for row in products.values() if row.parent_id is not None}
     links = Product.categories.through.objects.filter(
         product_id__in=[*products, *parent_ids]
     ).values_list("product_id", "category_id")
     own: dict[int, list[int]] = {}
     for product_id, category_id in links:
         own.setdefault(product_id, []).append(category_id)
-    return {pk: own.get(pk, []) + own.get(row["parent_id"], []) for pk, row in products.items()}
+    return {
+        pk: own.get(pk, []) + (own.get(row.parent_id, []) if row.parent_id is not None else [])
+        for pk, row in products.items()
+    }
 
 
 ROW_FIELDS = ("id", "table_id", *ROW_COLUMNS, *VARIABLE_FIELDS)
@@ -353,7 +386,6 @@ def quote_info_fetch(
     fixed number of queries whatever the number of items, storages and rows."""
     requested = tuple(quote.RequestedItem(pid, qty) for pid, qty in items)
     quantities = {item.product_id: item.quantity for item in quote.merged_items(requested)}
-
     moment = timezone.now()
     rules = active_price_rules()
     context = PriceContext(
@@ -364,48 +396,10 @@ def quote_info_fetch(
     )
     storages = kept(PRODUCTS_CACHE, "quote-storage-infos", _load_storages)
     tables = kept(SHIPPING_CACHE, f"table-infos:{country}", lambda: _load_tables(country))
-    rows = _products(list(quantities), trade_policy_id)
-    products: dict[int, ProductInfo] = {}
-    for pk, row in rows.items():
-        price = price_get(
-            pricing_data_from_row(row, row["category_ids"], context),
-            row["price"],
-            context=context,
-            quantity=quantities[pk],
-        )
-        products[pk] = ProductInfo(
-            product=row,
-            price=price,
-            engine=quote.QuoteProduct(
-                id=pk,
-                price=price.sale_price if price.available_for_sale else None,
-                active=row["active"] and row["parent_active"] is not False,
-                weight=row["weight"],
-                height=row["height"],
-                width=row["width"],
-                length=row["length"],
-                cargo_type_id=row["cargo_type_id"],
-                additional_time=row["additional_time"],
-                sale_without_stock=row["sale_without_stock"],
-                service=row["service"],
-            ),
-            stocks=tuple(
-                ProductStock(storages[storage_id], available - reserved)
-                for storage_id, available, reserved in row["stocks"]
-                if available > reserved and storage_id in storages
-            ),
-        )
-    data = quote.QuoteData(
-        products=tuple(info.engine for info in products.values()),
-        storages=tuple(info.engine for info in storages.values()),
-        stock=tuple(
-            quote.StockLevel(pid, stock.storage.engine.id, stock.quantity)
-            for pid, info in products.items()
-            for stock in info.stocks
-        ),
-        tables=tuple(info.engine for info in tables.values()),
-        rows=_quote_rows(country, list(tables), zip_code),
-    )
+    products = {
+        pk: _product_info(row, quantities[pk], context, storages)
+        for pk, row in _products(list(quantities), trade_policy_id).items()
+    }
     request = quote.QuoteRequest(
         items=requested,
         trade_policy_id=trade_policy_id,
@@ -416,11 +410,65 @@ def quote_info_fetch(
     )
     return QuoteInfo(
         request=request,
-        data=data,
+        data=_engine_data(products, storages, tables, _quote_rows(country, list(tables), zip_code)),
         target_code=format_postal_code(country, zip_code),
         products=products,
         storages=storages,
         tables=tables,
         valid_until=pricing.next_rule_boundary(rules, moment),
         moment=moment,
+    )
+
+
+def _product_info(
+    row: ProductRow, quantity: int, context: PriceContext, storages: dict[int, StorageInfo]
+) -> ProductInfo:
+    """A product row priced for the quantity in the quote's policy, as the engine reads it."""
+    price = price_get(
+        pricing_data_from_row(row.pricing_fields(), row.category_ids, context),
+        row.price,
+        context=context,
+        quantity=quantity,
+    )
+    return ProductInfo(
+        product=row,
+        price=price,
+        engine=quote.QuoteProduct(
+            id=row.id,
+            price=price.sale_price if price.available_for_sale else None,
+            active=row.active and row.parent_active is not False,
+            weight=row.weight,
+            height=row.height,
+            width=row.width,
+            length=row.length,
+            cargo_type_id=row.cargo_type_id,
+            additional_time=row.additional_time,
+            sale_without_stock=row.sale_without_stock,
+            service=row.service,
+        ),
+        stocks=tuple(
+            ProductStock(storages[storage_id], available - reserved)
+            for storage_id, available, reserved in row.stocks
+            if available > reserved and storage_id in storages
+        ),
+    )
+
+
+def _engine_data(
+    products: dict[int, ProductInfo],
+    storages: dict[int, StorageInfo],
+    tables: dict[int, TableInfo],
+    rows: tuple[quote.QuoteRow, ...],
+) -> quote.QuoteData:
+    """The engine's input: products, storages, stock levels, tables and covering rows."""
+    return quote.QuoteData(
+        products=tuple(info.engine for info in products.values()),
+        storages=tuple(info.engine for info in storages.values()),
+        stock=tuple(
+            quote.StockLevel(pid, stock.storage.engine.id, stock.quantity)
+            for pid, info in products.items()
+            for stock in info.stocks
+        ),
+        tables=tuple(info.engine for info in tables.values()),
+        rows=rows,
     )

@@ -32,9 +32,9 @@ def _parcel(quoted: QuotedGroup, origin: str, destination: str) -> Parcel:
         packages=tuple(
             Package(
                 id=str(item.item.product_id),
-                width=item.info.product["width"],
-                height=item.info.product["height"],
-                length=item.info.product["length"],
+                width=item.info.product.width,
+                height=item.info.product.height,
+                length=item.info.product.length,
                 weight=item.item.unit_weight,
                 insurance_value=item.item.unit_price,
                 quantity=item.item.quantity,

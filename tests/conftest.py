@@ -61,6 +61,8 @@ def _reads_only_read(monkeypatch):
         return response
 
     monkeypatch.setattr(Client, "request", guarded)
+    yield
+    deferred._buffer.clear()  # what a test left unflushed is not the next test's
 
 
 @pytest.fixture

@@ -92,10 +92,10 @@ def _item(quoted: QuotedItem, summaries: Mapping[int, Fragment]) -> dict[str, An
         "productId": item.product_id,
         "upsellId": None,
         "productPairOfferId": None,
-        "name": product["name"],
-        "sku": product["sku"],
-        "service": product["service"],
-        "saleWithoutStock": product["sale_without_stock"],
+        "name": product.name,
+        "sku": product.sku,
+        "service": product.service,
+        "saleWithoutStock": product.sale_without_stock,
         "quantity": item.quantity,
         "productPriceRuleId": info.price.rule_id,
         "productPriceRuleName": info.price.rule_name,
@@ -113,18 +113,18 @@ def _item(quoted: QuotedItem, summaries: Mapping[int, Fragment]) -> dict[str, An
             for stock in info.stocks
         ],
         "volume": {
-            "height": _number(product["height"], _CENTS),
-            "width": _number(product["width"], _CENTS),
-            "length": _number(product["length"], _CENTS),
-            "weight": _number(product["weight"], _GRAMS),
+            "height": _number(product.height, _CENTS),
+            "width": _number(product.width, _CENTS),
+            "length": _number(product.length, _CENTS),
+            "weight": _number(product.weight, _GRAMS),
         },
         "category": (
             None
-            if product["main_category_id"] is None
-            else {"id": product["main_category_id"], "name": product["main_category_name"]}
+            if product.main_category_id is None
+            else {"id": product.main_category_id, "name": product.main_category_name}
         ),
-        "cargoTypeId": product["cargo_type_id"],
-        "additionalTime": product["additional_time"],
+        "cargoTypeId": product.cargo_type_id,
+        "additionalTime": product.additional_time,
         "cubicVolumeItem": _number(item.cubic_volume_item, _GRAMS),
         "totalCubicVolume": _number(item.total_cubic_volume, _GRAMS),
         "error": None,

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext
@@ -24,7 +25,7 @@ logger = logging.getLogger(__name__)
 PROGRESS_EVERY_SECONDS = 1.0
 
 
-def postal_import_job_start(*, staged: StagedImport, user, dry_run: bool) -> PostalImportJob:
+def postal_import_job_start(*, staged: StagedImport, user: User, dry_run: bool) -> PostalImportJob:
     """Record a background import of `staged` and start it as settings.POSTAL_IMPORT_RUNNER
     says: a queued task ("job"), a process after commit ("command"), or not ("none")."""
     job = PostalImportJob.objects.create(

@@ -13,12 +13,14 @@ from datetime import timedelta
 from typing import Any, BinaryIO, cast
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.files.storage import storages
+from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ..models import JobStatus, StagedImport
+from ..models import JobStatus, ShippingTable, StagedImport
 from .base import FileFormatError, ImportReport
 
 logger = logging.getLogger(__name__)
@@ -54,7 +56,14 @@ def _digest_and_lines(chunks: Iterable[bytes]) -> tuple[str, int, int]:
     return digest.hexdigest(), lines, size
 
 
-def staged_import_create(*, user, kind: str, uploaded, options: dict, table=None) -> StagedImport:
+def staged_import_create(
+    *,
+    user: User,
+    kind: str,
+    uploaded: UploadedFile,
+    options: dict[str, Any],
+    table: ShippingTable | None = None,
+) -> StagedImport:
     """Keep `uploaded` (a Django UploadedFile) server-side for the user's confirmation."""
     staged_imports_purge_expired()
     sha256, lines, size = _digest_and_lines(uploaded.chunks(CHUNK))
@@ -74,7 +83,9 @@ def staged_import_create(*, user, kind: str, uploaded, options: dict, table=None
     )
 
 
-def staged_import_get(*, token: str, user, kind: str, table=None) -> StagedImport:
+def staged_import_get(
+    *, token: str, user: User, kind: str, table: ShippingTable | None = None
+) -> StagedImport:
     """The user's unexpired, unchanged upload of `kind` (and `table`) named by `token`;
     FileFormatError otherwise (one message for every case: it reveals nothing)."""
     gone = FileFormatError(

@@ -66,7 +66,7 @@ def test_fetch_gives_the_engine_its_input_and_the_answer_its_records():
     assert [row.id for row in info.data.rows] == [covering.pk]
     assert info.data.tables == (quote.QuoteTable(table.pk, frozenset({storage.pk})),)
     # and the records the answer shows are joined by id, display values ready
-    assert info.products[product.pk].product["name"] == product.name  # a plain row
+    assert info.products[product.pk].product.name == product.name  # a plain row
     assert info.products[product.pk].stocks[0].quantity == 6
     assert info.storages[storage.pk].zip_code == "01310-100"
     assert info.target_code == "20040-002"
@@ -120,7 +120,7 @@ def test_the_quote_outcome_joins_each_group_with_its_records():
 
     (group,) = outcome.groups
     assert group.storage.storage == storage
-    assert [item.info.product["id"] for item in group.items] == [product.pk]
+    assert [item.info.product.id for item in group.items] == [product.pk]
     (option,) = group.options
     assert (option.table.table, option.option.row.id) == (row.table, row.pk)
     assert [error.product_id for error in outcome.error_items] == [999_999]
