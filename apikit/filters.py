@@ -244,9 +244,12 @@ class FilterSet:
             if problem and f"The {where} field {problem}." not in errors.get(where, ()):
                 errors.setdefault(where, []).append(f"The {where} field {problem}.")
         self.conditions: list[Q] = []
+        self.terms: list[tuple[str, Filter, str, Any]] = []  # (name, filter, operator, operand)
         for name, item, operator, value in pairs:
             try:
-                self.conditions.append(item.q(operator, self.operand(item, operator, value)))
+                operand = self.operand(item, operator, value)
+                self.conditions.append(item.q(operator, operand))
+                self.terms.append((name, item, operator, operand))
             except InvalidValue as exc:
                 key = f"condition.{name}"
                 errors.setdefault(key, []).append(f"The {key} field {exc}.")
@@ -279,6 +282,7 @@ class ConditionFilter(BaseFilterBackend):
         filterset = view.filterset_class(data, queryset)
         if not filterset.is_valid():
             raise ValidationError(filterset.errors)
+        view.condition_terms = filterset.terms  # what apikit.generics.QueryPlan binds
         return filterset.qs
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict]:
@@ -297,6 +301,10 @@ class StrictOrdering(OrderingFilter):
     `id` ends every order (pages never overlap), a repeated name keeps its first direction."""
 
     ordering_param = "order"
+
+    def filter_queryset(self, request: Any, queryset: QuerySet, view: Any) -> QuerySet:
+        view.query_ordering = ordering = self.get_ordering(request, queryset, view)
+        return queryset.order_by(*ordering)
 
     def get_ordering(self, request: Any, queryset: QuerySet, view: Any) -> list[str]:
         entries = order_entries(query_items(request).get("order"))
