@@ -11,8 +11,11 @@ client (every middleware, `early_answers` included) to the 127.0.0.1 channel. Be
 request the answer caches are emptied (the local-memory cache, the recent answers, the
 remembered records of each URL), so every answer is a miss; what a process keeps of read
 models (`infra.cache.kept_many`: product summaries, stocks) stays, as in a running worker,
-after a warm-up pass over the row's paths. Prints median and p90 milliseconds per row (and a
-hit's, for scale); `--profile ROW` prints the row's cProfile top functions instead.
+after a warm-up pass over the row's paths. With `--mixed`, a random quote and a random cart
+(misses too) come before each measured request, as in a store's traffic. Prints the median
+and p90 of each row's misses, in CPU time of this thread (what other jobs on the machine
+change least) and in wall time, and a hit's CPU time for scale; `--profile ROW` prints the
+row's cProfile top functions instead.
 """
 
 import argparse
@@ -46,7 +49,8 @@ def setup() -> None:
     django.setup()
     from django.core.management import call_command
 
-    from bench.dataset.build import FULL, SEED as DATA_SEED, build, fingerprint, marker_read
+    from bench.dataset.build import FULL, build, fingerprint, marker_read
+    from bench.dataset.build import SEED as DATA_SEED
 
     if marker_read() != fingerprint(size=FULL, seed=DATA_SEED):
         print("Building the bench data set into", DATA_DIR, flush=True)
@@ -94,12 +98,27 @@ def get(browser, path: str) -> tuple[float, float, bytes]:
     return elapsed, cpu_ms, response.content
 
 
-def measure(row: str, requests: int) -> dict:
+def others() -> list[str]:
+    """Random quotes and carts (the load benchmark's lists), sent between measured requests."""
+    from bench.dataset.build import SEED as DATA_SEED
+    from bench.paths import draw
+
+    return draw("quote", seed=DATA_SEED, quotes=5000)[0] + draw("upsell", seed=DATA_SEED)[0]
+
+
+def measure(row: str, requests: int, mixed: list[str]) -> dict:
     browser, paths = client(), paths_of(row)
     rng = random.Random(f"{SEED}:{row}")
     for path in rng.sample(paths, min(len(paths), 200)):  # warm-up: kept read models, code
         get(browser, path)
-    walls, cpus = zip(*(get(browser, rng.choice(paths))[:2] for _ in range(requests)), strict=True)
+
+    def one() -> tuple[float, float]:
+        for other in rng.sample(mixed, 2) if mixed else ():
+            forget_answers()
+            browser.get(other)
+        return get(browser, rng.choice(paths))[:2]
+
+    walls, cpus = zip(*(one() for _ in range(requests)), strict=True)
     hits = []
     for path in rng.sample(paths, 50):
         browser.get(path)
@@ -146,7 +165,12 @@ def snapshot() -> dict[str, str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=300, help="measured misses per row")
-    parser.add_argument("--rows", default=",".join(ROWS), help="comma-separated: " + ", ".join(ROWS))
+    parser.add_argument(
+        "--rows", default=",".join(ROWS), help="comma-separated, of: " + " ".join(ROWS)
+    )
+    parser.add_argument(
+        "--mixed", action="store_true", help="a random quote and cart miss before each request"
+    )
     parser.add_argument("--profile", choices=ROWS, help="cProfile one row instead")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--snapshot", type=Path, help="write every page's digest to this file")
@@ -167,9 +191,9 @@ def main() -> None:
             print(f"{len(expected)} pages compared, {len(differ)} differ", *differ[:10], sep="\n")
             sys.exit(1 if differ or set(found) != set(expected) else 0)
         return
-    results = {}
+    results, mixed = {}, others() if args.mixed else []
     for row in args.rows.split(","):
-        results[row] = measure(row, args.requests)
+        results[row] = measure(row, args.requests, mixed)
         print(row, json.dumps(results[row]), flush=True)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
