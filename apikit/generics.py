@@ -90,7 +90,7 @@ class QueryPlan:
         sql = f"{self.page.sql} {connection.ops.limit_offset_sql(offset, offset + limit)}"
         raw = RawQuerySet(sql, queryset.model, params=self.page.bound(operands), using=queryset.db)
         rows = list(raw)
-        if lookups := queryset._prefetch_related_lookups:
+        if lookups := cast(Any, queryset)._prefetch_related_lookups:  # (Django's own)
             prefetch_related_objects(rows, *lookups)
         return rows
 
@@ -135,7 +135,7 @@ def plain(queryset: QuerySet) -> bool:
     return (
         queryset._iterable_class is ModelIterable
         and not query.select_related
-        and not queryset._known_related_objects
+        and not cast(Any, queryset)._known_related_objects
         and query.deferred_loading == (frozenset(), True)
         and not query.extra
         and not query.combinator
@@ -181,7 +181,8 @@ class ListPagination(LimitOffsetPagination):
     def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> list:
         """A COUNT query only when the page does not tell the count."""
         self.limit, self.offset = self.get_limit(request), self.get_offset(request)
-        plan, operands = None, []
+        plan: QueryPlan | None = None
+        operands: list[int] = []
         if view is not None and view.compiled_queries:
             plan, operands = QUERY_PLANS.get(view, queryset)
         if plan is not None:
@@ -241,10 +242,35 @@ class ListMetadata(SimpleMetadata):
         return {}
 
 
+LIST_FILTERS = (SparseFields, ConditionFilter, StrictOrdering)
+
+
+def list_query(view: Any, request: Any, queryset: QuerySet, pages: ListPagination) -> QuerySet:
+    """`queryset` with the list parameters applied: `limit` and `offset` checked, then the
+    view's `filter_backends` (`fields`, `condition`, `order`); one 422 names every bad one."""
+    errors: dict[str, list[str]] = {}
+    for check in (pages.get_limit, pages.get_offset):
+        try:
+            check(request)
+        except ValidationError as exc:
+            errors.update(cast(dict, exc.detail))
+    for backend in view.filter_backends:
+        try:
+            queryset = backend().filter_queryset(request, queryset, view)
+        except ValidationError as exc:
+            errors.update(cast(dict, exc.detail))
+    if errors:
+        rank = {name: index for index, name in enumerate(LIST_PARAMETERS)}
+        raise ValidationError(
+            dict(sorted(errors.items(), key=lambda item: rank[item[0].partition(".")[0]]))
+        )
+    return queryset
+
+
 class ListView(ListAPIView):
     """GET: the page of `get_queryset()` the query asks for, rendered by `registers`."""
 
-    filter_backends = (SparseFields, ConditionFilter, StrictOrdering)
+    filter_backends = LIST_FILTERS
     pagination_class = ListPagination
     ordering: tuple[str, ...] = ("-created_at",)  # ORM paths; "id" always ends the order
     sparse_fields: tuple[str, ...] | None = None
@@ -263,24 +289,7 @@ class ListView(ListAPIView):
         return frozenset(cast(Any, cls.serializer_class)().fields)
 
     def filter_queryset(self, queryset: QuerySet) -> QuerySet:
-        """One 422 names every bad parameter."""
-        errors: dict[str, list[str]] = {}
-        for check in (self.pages.get_limit, self.pages.get_offset):
-            try:
-                check(self.request)
-            except ValidationError as exc:
-                errors.update(cast(dict, exc.detail))
-        for backend in self.filter_backends:
-            try:
-                queryset = backend().filter_queryset(self.request, queryset, self)
-            except ValidationError as exc:
-                errors.update(cast(dict, exc.detail))
-        if errors:
-            rank = {name: index for index, name in enumerate(LIST_PARAMETERS)}
-            raise ValidationError(
-                dict(sorted(errors.items(), key=lambda item: rank[item[0].partition(".")[0]]))
-            )
-        return queryset
+        return list_query(self, self.request, queryset, self.pages)
 
     def registers(self, rows: list) -> Any:
         """The page's rows as dicts (override to attach what the serializer needs)."""

@@ -78,11 +78,11 @@ class Statement:
     params: tuple[Any, ...]
     slots: tuple[tuple[int, int], ...]
 
-    def bound(self, operands: Sequence[int]) -> list[Any]:
+    def bound(self, operands: Sequence[int]) -> tuple[Any, ...]:
         params = list(self.params)
         for position, index in self.slots:
             params[position] = operands[index]
-        return params
+        return tuple(params)
 
 
 def learn_statement(
