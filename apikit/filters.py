@@ -1,6 +1,6 @@
 """Filtering, ordering and sparse fields of the lists (DESIGN §5), as DRF filter backends.
 
-A list's `FilterSet` (``<app>/api/filters.py``) names its filterable API names in
+A list's `FilterSet` (this module's, not django-filter's; ``<app>/api/filters.py``) names its filterable API names in
 ``Meta.fields`` order, each a typed filter on an ORM path (declared, or the ``Meta.model``
 field its camelCase name spells: ``createdAt`` is ``created_at``); the view sets
 ``filterset_class``, ``ordering_fields`` (API name -> ORM path, `orm_paths`) and ``ordering``.
@@ -8,6 +8,7 @@ field its camelCase name spells: ``createdAt`` is ``created_at``); the view sets
 
 from __future__ import annotations
 
+import copy
 import math
 import re
 from datetime import UTC, date, datetime, time
@@ -193,7 +194,12 @@ def value_list(value: Any, operator: str) -> list:
 
 
 class FilterSet:
-    """The `condition` whitelist of a list; errors name ``condition`` or ``condition.<name>``."""
+    """This project's FilterSet, not django-filter's: the `condition` whitelist of a list.
+
+    Errors name ``condition`` or ``condition.<name>``. Each class gets its own copies of
+    the filters it declares or inherits (as Django forms copy `base_fields`): a subclass
+    never shares, or changes, its parent's.
+    """
 
     filters: ClassVar[dict[str, Filter]]
 
@@ -203,7 +209,7 @@ class FilterSet:
 
     def __init_subclass__(cls) -> None:
         declared = {
-            name: item
+            name: copy.deepcopy(item)
             for klass in reversed(cls.__mro__)
             for name, item in vars(klass).items()
             if isinstance(item, Filter)
