@@ -1,9 +1,10 @@
 """Filtering, ordering and sparse fields of the lists (DESIGN §5), as DRF filter backends.
 
-A list's `FilterSet` (this module's, not django-filter's; ``<app>/api/filters.py``) names its filterable API names in
-``Meta.fields`` order, each a typed filter on an ORM path (declared, or the ``Meta.model``
-field its camelCase name spells: ``createdAt`` is ``created_at``); the view sets
-``filterset_class``, ``ordering_fields`` (API name -> ORM path, `orm_paths`) and ``ordering``.
+A list's `FilterSet` (this module's, not django-filter's; ``<app>/api/filters.py``) names
+its filterable API names in ``Meta.fields`` order, each a typed filter on an ORM path
+(declared, or the ``Meta.model`` field its camelCase name spells: ``createdAt`` is
+``created_at``); the view sets ``filterset_class``, ``ordering_fields`` (API name -> ORM
+path, `orm_paths`) and ``ordering``.
 """
 
 from __future__ import annotations
