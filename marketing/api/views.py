@@ -98,7 +98,7 @@ class CandidateQuerySchema(AutoSchema):
     """The query parameters of a list for a view that answers one of its records."""
 
     def get_filter_backends(self) -> list[Any]:
-        return [*self.view.filter_backends, CandidateOffset]
+        return [*cast(Any, self.view).filter_backends, CandidateOffset]
 
 
 class CandidateOffset(BaseFilterBackend):
