@@ -1,13 +1,15 @@
 """Filtering, ordering and sparse fields of the lists (DESIGN §5), as DRF filter backends.
 
-A list's `FilterSet` (``<app>/api/filters.py``) names its filterable API names in
-``Meta.fields`` order, each a typed filter on an ORM path (declared, or the ``Meta.model``
-field its camelCase name spells: ``createdAt`` is ``created_at``); the view sets
-``filterset_class``, ``ordering_fields`` (API name -> ORM path, `orm_paths`) and ``ordering``.
+A list's `FilterSet` (this module's, not django-filter's; ``<app>/api/filters.py``) names
+its filterable API names in ``Meta.fields`` order, each a typed filter on an ORM path
+(declared, or the ``Meta.model`` field its camelCase name spells: ``createdAt`` is
+``created_at``); the view sets ``filterset_class``, ``ordering_fields`` (API name -> ORM
+path, `orm_paths`) and ``ordering``.
 """
 
 from __future__ import annotations
 
+import copy
 import math
 import re
 from datetime import UTC, date, datetime, time
@@ -193,7 +195,12 @@ def value_list(value: Any, operator: str) -> list:
 
 
 class FilterSet:
-    """The `condition` whitelist of a list; errors name ``condition`` or ``condition.<name>``."""
+    """This project's FilterSet, not django-filter's: the `condition` whitelist of a list.
+
+    Errors name ``condition`` or ``condition.<name>``. Each class gets its own copies of
+    the filters it declares or inherits (as Django forms copy `base_fields`): a subclass
+    never shares, or changes, its parent's.
+    """
 
     filters: ClassVar[dict[str, Filter]]
 
@@ -203,7 +210,7 @@ class FilterSet:
 
     def __init_subclass__(cls) -> None:
         declared = {
-            name: item
+            name: copy.deepcopy(item)
             for klass in reversed(cls.__mro__)
             for name, item in vars(klass).items()
             if isinstance(item, Filter)
@@ -244,9 +251,12 @@ class FilterSet:
             if problem and f"The {where} field {problem}." not in errors.get(where, ()):
                 errors.setdefault(where, []).append(f"The {where} field {problem}.")
         self.conditions: list[Q] = []
+        self.terms: list[tuple[str, Filter, str, Any]] = []  # (name, filter, operator, operand)
         for name, item, operator, value in pairs:
             try:
-                self.conditions.append(item.q(operator, self.operand(item, operator, value)))
+                operand = self.operand(item, operator, value)
+                self.conditions.append(item.q(operator, operand))
+                self.terms.append((name, item, operator, operand))
             except InvalidValue as exc:
                 key = f"condition.{name}"
                 errors.setdefault(key, []).append(f"The {key} field {exc}.")
@@ -279,6 +289,7 @@ class ConditionFilter(BaseFilterBackend):
         filterset = view.filterset_class(data, queryset)
         if not filterset.is_valid():
             raise ValidationError(filterset.errors)
+        view.condition_terms = filterset.terms  # what apikit.generics.QueryPlan binds
         return filterset.qs
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict]:
@@ -297,6 +308,10 @@ class StrictOrdering(OrderingFilter):
     `id` ends every order (pages never overlap), a repeated name keeps its first direction."""
 
     ordering_param = "order"
+
+    def filter_queryset(self, request: Any, queryset: QuerySet, view: Any) -> QuerySet:
+        view.query_ordering = ordering = self.get_ordering(request, queryset, view)
+        return queryset.order_by(*ordering)
 
     def get_ordering(self, request: Any, queryset: QuerySet, view: Any) -> list[str]:
         entries = order_entries(query_items(request).get("order"))

@@ -6,14 +6,19 @@ bad parameter; the answer has ETag and 304, one COUNT query and one page query.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, cast
 
-from django.db.models import QuerySet
+from django.db import connections
+from django.db.models import QuerySet, prefetch_related_objects
+from django.db.models.query import ModelIterable, RawQuerySet
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import ListAPIView
 from rest_framework.metadata import SimpleMetadata
 from rest_framework.pagination import LimitOffsetPagination
+
+from infra.queries import Statement, Statements, learn_statement
 
 from .caching import conditional_response
 from .filters import (
@@ -27,6 +32,118 @@ from .filters import (
 )
 from .querystring import LIST_PARAMETERS, invalid, query_items
 from .responses import envelope, rendered_rows
+
+Term = tuple[str, Any, str, Any]  # (API name, its filters.Filter, operator, operand)
+
+
+def _operands(terms: list[Term]) -> list[Any]:
+    return [
+        value
+        for _, _, operator, operand in terms
+        for value in (operand if operator in ("in", "nin") else [operand])
+    ]
+
+
+def _with_operands(terms: list[Term], values: list[int]) -> list[Term]:
+    """`terms` with their operands replaced, in order, by `values`."""
+    replaced, rest = [], iter(values)
+    for name, item, operator, operand in terms:
+        if operator in ("in", "nin"):
+            operand = [next(rest) for _ in operand]
+        else:
+            operand = next(rest)
+        replaced.append((name, item, operator, operand))
+    return replaced
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    """A list's page and count statements for one query shape (the conditions' names and
+    operators, the order, the database), compiled once: the ORM builds and compiles them on
+    the shape's first request; later pages bind the operands to Django's SQL and the rows
+    are its model instances (`RawQuerySet`, with the queryset's prefetches)."""
+
+    page: Statement
+    count: Statement
+
+    @staticmethod
+    def learn(base: QuerySet, terms: list[Term], ordering: list[str]) -> QueryPlan | None:
+        def filtered(values: list[int]) -> QuerySet:
+            bound = _with_operands(terms, values)
+            return base.filter(*[item.q(operator, value) for _, item, operator, value in bound])
+
+        def page_sql(values: list[int]) -> tuple[str, tuple]:
+            query = filtered(values).order_by(*ordering).query
+            return query.get_compiler(using=base.db).as_sql()
+
+        def count_sql(values: list[int]) -> tuple[str, tuple]:
+            query = filtered(values).order_by().query
+            sql, params = query.get_compiler(using=base.db).as_sql()
+            return f"SELECT COUNT(*) FROM ({sql}) subquery", params  # noqa: S608 (Django's SQL)
+
+        size = len(_operands(terms))
+        page, count = learn_statement(page_sql, size), learn_statement(count_sql, size)
+        return QueryPlan(page, count) if page and count else None
+
+    def rows(self, queryset: QuerySet, operands: list[int], offset: int, limit: int) -> list:
+        connection = connections[queryset.db]
+        sql = f"{self.page.sql} {connection.ops.limit_offset_sql(offset, offset + limit)}"
+        raw = RawQuerySet(sql, queryset.model, params=self.page.bound(operands), using=queryset.db)
+        rows = list(raw)
+        if lookups := cast(Any, queryset)._prefetch_related_lookups:  # (Django's own)
+            prefetch_related_objects(rows, *lookups)
+        return rows
+
+    def total(self, queryset: QuerySet, operands: list[int]) -> int:
+        with connections[queryset.db].cursor() as cursor:
+            cursor.execute(self.count.sql, self.count.bound(operands))
+            return cast(int, cursor.fetchone()[0])
+
+
+class QueryPlans:
+    """The plans of the lists' query shapes (`infra.queries.Statements`: the most recently
+    used kept, a shape that cannot be planned remembered as None)."""
+
+    def __init__(self) -> None:
+        self._plans = Statements(size=512)
+
+    def get(self, view: Any, queryset: QuerySet) -> tuple[QueryPlan | None, list[int]]:
+        """The plan of the view's query and the request's operands (None: build the page with
+        the ORM, as for every query that is not plain, or whose operands are not integers)."""
+        terms: list[Term] | None = getattr(view, "condition_terms", None)
+        ordering: list[str] | None = getattr(view, "query_ordering", None)
+        if terms is None or ordering is None or not plain(queryset):
+            return None, []
+        operands = _operands(terms)
+        if any(type(value) is not int for value in operands):
+            return None, []
+        shape = tuple(
+            (name, operator, len(operand) if operator in ("in", "nin") else -1)
+            for name, _, operator, operand in terms
+        )
+        key = (type(view), queryset.db, shape, tuple(ordering))
+        plan = self._plans.get(key, lambda: QueryPlan.learn(view.get_queryset(), terms, ordering))
+        return plan, operands
+
+    def clear(self) -> None:
+        self._plans.clear()
+
+
+def plain(queryset: QuerySet) -> bool:
+    """A queryset of model instances without joined rows, deferred fields or extras."""
+    query = queryset.query
+    return (
+        queryset._iterable_class is ModelIterable
+        and not query.select_related
+        and not cast(Any, queryset)._known_related_objects
+        and query.deferred_loading == (frozenset(), True)
+        and not query.extra
+        and not query.combinator
+        and not query.distinct
+    )
+
+
+QUERY_PLANS = QueryPlans()
 
 
 class ListPagination(LimitOffsetPagination):
@@ -64,9 +181,18 @@ class ListPagination(LimitOffsetPagination):
     def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> list:
         """A COUNT query only when the page does not tell the count."""
         self.limit, self.offset = self.get_limit(request), self.get_offset(request)
-        rows = list(queryset[self.offset : self.offset + self.limit])
+        plan: QueryPlan | None = None
+        operands: list[int] = []
+        if view is not None and view.compiled_queries:
+            plan, operands = QUERY_PLANS.get(view, queryset)
+        if plan is not None:
+            rows = plan.rows(queryset, operands, self.offset, self.limit)
+        else:
+            rows = list(queryset[self.offset : self.offset + self.limit])
         if len(rows) < self.limit and (rows or not self.offset):
             self.count = self.offset + len(rows)
+        elif plan is not None:
+            self.count = plan.total(queryset, operands)
         else:
             self.count = self.get_count(queryset)
         return rows
@@ -116,14 +242,42 @@ class ListMetadata(SimpleMetadata):
         return {}
 
 
+LIST_FILTERS = (SparseFields, ConditionFilter, StrictOrdering)
+
+
+def list_query(view: Any, request: Any, queryset: QuerySet, pages: ListPagination) -> QuerySet:
+    """`queryset` with the list parameters applied: `limit` and `offset` checked, then the
+    view's `filter_backends` (`fields`, `condition`, `order`); one 422 names every bad one."""
+    errors: dict[str, list[str]] = {}
+    for check in (pages.get_limit, pages.get_offset):
+        try:
+            check(request)
+        except ValidationError as exc:
+            errors.update(cast(dict, exc.detail))
+    for backend in view.filter_backends:
+        try:
+            queryset = backend().filter_queryset(request, queryset, view)
+        except ValidationError as exc:
+            errors.update(cast(dict, exc.detail))
+    if errors:
+        rank = {name: index for index, name in enumerate(LIST_PARAMETERS)}
+        raise ValidationError(
+            dict(sorted(errors.items(), key=lambda item: rank[item[0].partition(".")[0]]))
+        )
+    return queryset
+
+
 class ListView(ListAPIView):
     """GET: the page of `get_queryset()` the query asks for, rendered by `registers`."""
 
-    filter_backends = (SparseFields, ConditionFilter, StrictOrdering)
+    filter_backends = LIST_FILTERS
     pagination_class = ListPagination
     ordering: tuple[str, ...] = ("-created_at",)  # ORM paths; "id" always ends the order
     sparse_fields: tuple[str, ...] | None = None
     metadata_class = ListMetadata
+    # Pages from compiled statements (QueryPlan): only for a `get_queryset()` that reads
+    # nothing from the request (the plan is kept per view, not per request).
+    compiled_queries = False
 
     @property
     def pages(self) -> ListPagination:
@@ -135,24 +289,7 @@ class ListView(ListAPIView):
         return frozenset(cast(Any, cls.serializer_class)().fields)
 
     def filter_queryset(self, queryset: QuerySet) -> QuerySet:
-        """One 422 names every bad parameter."""
-        errors: dict[str, list[str]] = {}
-        for check in (self.pages.get_limit, self.pages.get_offset):
-            try:
-                check(self.request)
-            except ValidationError as exc:
-                errors.update(cast(dict, exc.detail))
-        for backend in self.filter_backends:
-            try:
-                queryset = backend().filter_queryset(self.request, queryset, self)
-            except ValidationError as exc:
-                errors.update(cast(dict, exc.detail))
-        if errors:
-            rank = {name: index for index, name in enumerate(LIST_PARAMETERS)}
-            raise ValidationError(
-                dict(sorted(errors.items(), key=lambda item: rank[item[0].partition(".")[0]]))
-            )
-        return queryset
+        return list_query(self, self.request, queryset, self.pages)
 
     def registers(self, rows: list) -> Any:
         """The page's rows as dicts (override to attach what the serializer needs)."""

@@ -77,7 +77,7 @@ class ReviewSerializer(serializers.ModelSerializer):
 
 class ProductReviewSerializer(ReviewSerializer):
     productId = serializers.IntegerField(source="product_id", read_only=True)
-    medias = ReviewMediaSerializer(many=True, read_only=True)
+    medias = ReviewMediaSerializer(many=True, read_only=True, source="media_list")  # attached
     # set on the row by the view (catalog.api.fragments)
     product = ReviewProductSummaryField(source="product_summary")
 

@@ -25,6 +25,7 @@ from storefront.selectors import current_sales_channel
 
 from ..review_writes import product_review_write, sales_channel_review_write
 from ..selectors import (
+    attach_review_medias,
     comments_public,
     product_review_get,
     product_reviews_public,
@@ -73,12 +74,14 @@ class ProductReviewListView(ListView):
     filterset_class = ProductReviewFilter
     ordering_fields = orm_paths("id", "productId", *REVIEW_ORDER)
     pagination_class = EnvelopedPagination
+    compiled_queries = True
 
     def get_queryset(self) -> Any:
         return product_reviews_public()
 
     def registers(self, rows: list) -> Any:
         base_url = request_base_url(self.request)
+        attach_review_medias(rows)
         attach_product_summaries(rows, base_url=base_url, key="productId")
         return rendered_rows(ProductReviewSerializer, rows, base_url=base_url)
 
@@ -130,6 +133,7 @@ class CommentListView(ListView):
     ordering_fields = orm_paths(
         "id", "productId", "replyByUser", "totalReplies", "createdAt", "updatedAt"
     )
+    compiled_queries = True
 
     def get_queryset(self) -> Any:
         return comments_public()

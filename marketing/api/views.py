@@ -1,19 +1,21 @@
 """Public views of the marketing app: banner listing and cart upsell."""
 
 import json
+from functools import cache
 from typing import Any, cast
 
 from django.http import HttpResponse
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema_view
+from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
+from rest_framework.filters import BaseFilterBackend
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from apikit.caching import conditional_response
 from apikit.errors import ErrorCode, not_found
 from apikit.filters import orm_paths
-from apikit.generics import ListPagination, ListView
+from apikit.generics import LIST_FILTERS, ListPagination, list_query
 from apikit.parsers import valid_params
 from apikit.querystring import json_or_nested, query_items, string_list
 from apikit.responses import envelope, request_base_url
@@ -92,6 +94,20 @@ class CandidatePagination(ListPagination):
         return super().get_schema_operation_parameters(view)[1:]
 
 
+class CandidateQuerySchema(AutoSchema):
+    """The query parameters of a list for a view that answers one of its records."""
+
+    def get_filter_backends(self) -> list[Any]:
+        return [*cast(Any, self.view).filter_backends, CandidateOffset]
+
+
+class CandidateOffset(BaseFilterBackend):
+    """(schema only) `offset`, as `CandidatePagination` documents it."""
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict]:
+        return view.pages.get_schema_operation_parameters(view)
+
+
 def _offer_body(offer: UpsellOffer) -> dict:
     """The offer's Upsell but its product, kept with the offers."""
     return kept_many(
@@ -102,25 +118,32 @@ def _offer_body(offer: UpsellOffer) -> dict:
     )[offer.id]
 
 
-@extend_schema_view(get=cart_upsell_get_schema)
-class UpsellView(ListView):
-    # The candidate offers as a list: `condition` and `order` choose among them.
+class UpsellView(APIView):
+    # One offer, chosen among the location's candidates as a list query chooses: `condition`
+    # and `order` filter and sort them, `offset` skips some, `fields` keeps keys.
 
-    queryset = Upsell.objects.all()
-    serializer_class = UpsellSerializer
+    schema = CandidateQuerySchema()
+    filter_backends = LIST_FILTERS
     filterset_class = UpsellFilter
     ordering_fields = orm_paths(
         "id", "priority", "quantity", "displayTitle", "productId", "createdAt", "updatedAt"
     )
     ordering = ("-priority",)
-    pagination_class = CandidatePagination
+    sparse_fields: tuple[str, ...] | None = None  # set by SparseFields
+    pages = CandidatePagination()
 
-    def get(self, request: Request, locationId: str) -> HttpResponse:  # type: ignore[override]  # the URL's name
+    @classmethod
+    @cache
+    def output_fields(cls) -> frozenset[str]:
+        return frozenset(UpsellSerializer().fields)
+
+    @cart_upsell_get_schema
+    def get(self, request: Request, locationId: str) -> HttpResponse:  # the URL's name
         """The list query's errors and the cart's are reported together."""
         errors: dict = {}
         listed = cart = None
         try:
-            listed = self.filter_queryset(self.get_queryset())
+            listed = list_query(self, request, Upsell.objects.all(), self.pages)
         except serializers.ValidationError as exc:
             errors.update(cast(dict, exc.detail))
         try:

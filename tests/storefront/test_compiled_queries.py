@@ -70,3 +70,40 @@ def test_a_query_whose_parameters_are_not_the_values_given_is_refused():
     )
     with pytest.raises(ValueError, match="parameters"):
         lookup.rows("BRA", "0131")
+
+
+def test_a_learnt_statement_binds_each_operand_where_the_orm_put_it():
+    from infra.queries import learn_statement
+
+    def compiled(values: list[int]) -> tuple[str, tuple]:
+        queryset = PostalCode.objects.filter(id__in=values[:2], state_code="SP").exclude(
+            id=values[2]
+        )
+        sql, params = queryset.query.get_compiler(using=queryset.db).as_sql()
+        return sql, tuple(params)
+
+    statement = learn_statement(compiled, 3)
+    assert statement is not None
+    assert statement.sql == compiled([21, 22, 23])[0]
+    assert statement.bound([21, 22, 23]) == compiled([21, 22, 23])[1]
+    # a repeated value keeps its place (the ORM drops it): IN (5, 5) is IN (5)
+    assert statement.bound([5, 5, 6]) == (5, 5, "SP", 6)
+
+
+def test_operands_that_are_not_plain_parameters_learn_nothing():
+    from infra.queries import learn_statement
+
+    def by_sign(values: list[int]) -> tuple[str, tuple]:  # the SQL depends on the value
+        queryset = (
+            PostalCode.objects.filter(id=values[0]) if values[0] < 2000 else PostalCode.objects
+        )
+        sql, params = queryset.all().query.get_compiler(using="default").as_sql()
+        return sql, tuple(params)
+
+    def doubled(values: list[int]) -> tuple[str, tuple]:  # a value the ORM changed
+        queryset = PostalCode.objects.filter(id=values[0] * 2)
+        sql, params = queryset.query.get_compiler(using="default").as_sql()
+        return sql, tuple(params)
+
+    assert learn_statement(by_sign, 1) is None
+    assert learn_statement(doubled, 1) is None

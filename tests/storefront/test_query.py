@@ -83,6 +83,37 @@ def test_a_camel_case_name_filters_the_model_field_it_spells():
     assert Camel.filters["lastLogin"].field_name == "last_login"
 
 
+def test_declared_filters_are_not_shared_between_subclasses():
+    class Base(FilterSet):
+        last = DateTimeFilter()  # field_name from its API name, per class
+        moment = DateTimeFilter(field_name="last_login")
+
+        class Meta:
+            model = Customer
+            fields = ("moment",)
+
+    class Child(Base):
+        class Meta:
+            model = Customer
+            fields = ("moment", "last")
+
+    class Other(Base):
+        last = DateTimeFilter(field_name="last_login")
+
+        class Meta:
+            model = Customer
+            fields = ("last",)
+
+    assert Child.filters["moment"] is not Base.filters["moment"]
+    assert Child.filters["moment"].field_name == Base.filters["moment"].field_name
+    assert Child.filters["last"] is not Base.last
+    assert Base.last.field_name is None  # the declaration itself is never changed
+    assert Child.filters["last"].field_name == "last"
+    assert Other.filters["last"].field_name == "last_login"
+    Child.filters["moment"].field_name = "date_joined"
+    assert Base.filters["moment"].field_name == "last_login"
+
+
 def test_filterset_fields_must_exist_on_the_model():
     with pytest.raises(FieldDoesNotExist):
 
