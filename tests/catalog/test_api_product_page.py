@@ -111,7 +111,18 @@ def test_a_variation_of_an_inactive_product_is_not_found(api_client, product):
 
 @pytest.mark.parametrize(
     "raw",
-    ["999999", "0", "-1", "abc", "1.5", "9" * 30, "99999999999999999999", "%20", "1e3", "０１"],
+    [
+        "999999",
+        "0",
+        "-1",
+        "abc",
+        "1.5",
+        "9" * 30,
+        "99999999999999999999",
+        "%20",
+        "1e3",
+        "\uff10\uff11",
+    ],
 )
 def test_an_id_naming_no_product_is_not_found(api_client, product, raw):
     assert_error(api_client.get(f"/publics/products/{raw}"), 404, NOT_FOUND)
