@@ -179,7 +179,8 @@ class CatalogueQuery:
 
     def filter(self, *conditions: Q) -> CatalogueQuery:
         for condition in conditions:
-            for name, value in condition.children:
+            for child in condition.children:  # (name, value) pairs: FilterSet's Q objects
+                name, value = child  # type: ignore[misc]  # a Q's children may be Q's elsewhere
                 self._apply(str(name), value, negated=condition.negated)
         return self
 
@@ -203,8 +204,9 @@ class CatalogueQuery:
                 "seal": catalogue.seal_masks,
             }[field_name]
             self.selected.setdefault(field_name, set()).update(ids)
-            if field_name == "category":
+            if field_name == "category":  # a hidden category (inactive, unknown) lists nothing
                 self.category_ids = ids
+                ids = [i for i in ids if catalogue.labels.categories.is_visible(i)]
             self._and(field_name, _mask_of(masks, ids))
         elif field_name == "attribute_value":
             by_attribute: dict[int | None, list[int]] = {}

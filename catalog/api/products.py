@@ -19,6 +19,7 @@ from apikit.renderers import Fragment, json_bytes
 from apikit.responses import envelope, rendered_rows, request_base_url
 
 from ..listing import CatalogueQuery, ListedProduct
+from ..models import Product
 from ..selectors.listing import (
     catalogue_get,
     listed_prices,
@@ -53,7 +54,7 @@ class ProductPageView(APIView):
     @product_page_schema
     def get(self, request: Request, productId: str) -> HttpResponse:
         missing = not_found(ErrorCode.PRODUCT_NOT_FOUND, PRODUCT_NOT_FOUND_MESSAGE)
-        SparseFields().filter_queryset(request, None, self)  # 422 on an unknown name
+        SparseFields().filter_queryset(request, Product.objects.none(), self)  # 422: unknown
         product_id = path_id(productId, not_found=missing)  # any text naming no product: 404
         if not product_page_visible(product_id=product_id):
             raise missing
@@ -94,7 +95,7 @@ class ProductListView(ListView):
         rendered_prices = rendered_rows(PriceSerializer, [prices[row.id] for row in shown])
         reviews = [listed_review(row) for row in shown]
         rendered_reviews = rendered_rows(ReviewSummarySerializer, [r for r in reviews if r])
-        registers = []
+        registers: list[Any] = []
         for row, price, review in zip(shown, rendered_prices, reviews, strict=True):
             review_body = rendered_reviews.pop(0) if review is not None else None
             extra = {"price": price, "review": review_body}
@@ -108,9 +109,10 @@ class ProductListView(ListView):
                 registers.append(Fragment(head + b"," + json_bytes(extra)[1:]))
         return registers
 
-    def list(self, request: Any, *args: Any, **kwargs: Any) -> HttpResponse:
-        query: CatalogueQuery = self.filter_queryset(self.get_queryset())
-        rows = self.paginate_queryset(query)
+    def list(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        # the list stack's parsing and 422s, over the catalogue's query (catalog/listing.py)
+        query: CatalogueQuery = self.filter_queryset(self.get_queryset())  # type: ignore[assignment]
+        rows = self.pages.paginate_queryset(query, request, self)  # sliced and counted
         registers = self.registers(rows) if rows else []
         page = {**self.pages.page(registers), "facets": query.facets()}
         return conditional_response(

@@ -71,7 +71,7 @@ class _HeldCatalogue:
 
 def catalogue_get(*, moment: datetime) -> Catalogue:
     """The listed products at `moment` (kept per process)."""
-    held = kept_many(
+    held: _HeldCatalogue = kept_many(
         "catalogue",
         ["listing"],
         lambda _: LISTING_NAMESPACES,
@@ -80,8 +80,10 @@ def catalogue_get(*, moment: datetime) -> Catalogue:
     return held.at(moment)
 
 
-LISTED_FIELDS = ("id", "name", "priority", "created_at", "base_price", "active", "parent_id")
-LISTED_FIELDS += ("brand_id", "main_category_id", "service", "sale_without_stock")
+LISTED_FIELDS = (
+    *("id", "name", "priority", "created_at", "base_price", "active", "parent_id"),
+    *("brand_id", "main_category_id", "service", "sale_without_stock"),
+)
 
 
 def catalogue_build(*, moment: datetime) -> Catalogue:
