@@ -13,6 +13,7 @@ from apikit.filters import (
     FilterSet,
     InvalidValue,
     NumberFilter,
+    StrictOrdering,
     schema_parameter,
 )
 
@@ -110,3 +111,20 @@ class ListingConditions(ConditionFilter):
                 "condition", schema, _condition_description(), style="deepObject", explode=True
             )
         ]
+
+
+class ListingOrdering(StrictOrdering):
+    """`order` of the listing, documented with its default (the products' priority, which
+    is not an order a client names)."""
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict]:
+        enum = [f"{sign}{name}" for name in view.ordering_fields for sign in ("", "-")]
+        described = (
+            "Sort by name, price (`price.salePrice`), createdAt or score (the review "
+            "average; equal averages: more reviews first when descending): "
+            '`order=-price`, `order=[{"field":"price","direction":"desc"}]` or '
+            "`order[0][field]=price&order[0][direction]=desc`. Default: the products' "
+            "priority (highest first), then name; id is always the last tie-breaker."
+        )
+        schema = {"type": "array", "items": {"type": "string", "enum": enum}, "maxItems": 5}
+        return [schema_parameter("order", schema, described, style="form", explode=False)]

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from apikit.caching import conditional_response
 from apikit.errors import ErrorCode, not_found
-from apikit.filters import SparseFields, StrictOrdering
+from apikit.filters import SparseFields
 from apikit.generics import ListView
 from apikit.paths import path_id
 from apikit.renderers import Fragment, json_bytes
@@ -26,7 +26,7 @@ from ..selectors.listing import (
     listed_review,
     product_page_visible,
 )
-from .filters import ListingConditions, ProductListingFilter
+from .filters import ListingConditions, ListingOrdering, ProductListingFilter
 from .fragments import product_full_answer, product_summaries
 from .schema import product_listing_schema, product_page_schema
 from .serializers import FullProductSerializer
@@ -75,7 +75,7 @@ LISTING_ORDER = {"name": "name", "price": "price", "createdAt": "created_at", "s
 
 @extend_schema_view(get=product_listing_schema)
 class ProductListView(ListView):
-    filter_backends = (SparseFields, ListingConditions, StrictOrdering)
+    filter_backends = (SparseFields, ListingConditions, ListingOrdering)
     serializer_class = ListedProductSerializer
     filterset_class = ProductListingFilter
     ordering_fields = LISTING_ORDER
