@@ -71,15 +71,34 @@ ORDER_KEYS: dict[str, Callable[[ListedProduct], Any]] = {
 
 
 def _mask(positions: Iterable[int]) -> int:
-    bits = 0
-    for position in positions:
-        bits |= 1 << position
-    return bits
+    """The int with bit i set for each position i (built in bytes: linear, where or-ing
+    one bit at a time into a growing int is quadratic)."""
+    found = list(positions)
+    if not found:
+        return 0
+    data = bytearray(max(found) // 8 + 1)
+    for position in found:
+        data[position >> 3] |= 1 << (position & 7)
+    return int.from_bytes(data, "little")
+
+
+def _positions(members: str) -> list[int]:
+    """The positions of the '1's of `_members`."""
+    found = []
+    position = members.find("1")
+    while position != -1:
+        found.append(position)
+        position = members.find("1", position + 1)
+    return found
 
 
 def _members(mask: int, size: int) -> str:
     """'1' at each position in the mask (mask bit i is character i)."""
     return format(mask, f"0{size}b")[::-1] if size else ""
+
+
+PRICE_BLOCK = 256
+SPARSE = 16  # a query matching under 1/SPARSE of the products sorts its matches
 
 
 class UnknownCondition(Exception):
@@ -124,6 +143,11 @@ class Catalogue:
         # positions by ascending price, for ranges and the price facet's min and max
         self.by_price = sorted(range(self.size), key=lambda i: self.products[i].sale_price)
         self.sorted_prices = [self.products[i].sale_price for i in self.by_price]
+        # masks of PRICE_BLOCK consecutive positions of `by_price`: a range ORs whole blocks
+        self.price_blocks = [
+            _mask(self.by_price[start : start + PRICE_BLOCK])
+            for start in range(0, self.size, PRICE_BLOCK)
+        ]
 
     def current_at(self, moment: datetime) -> bool:
         return self.valid_until is None or moment < self.valid_until
@@ -144,6 +168,17 @@ class Catalogue:
             self._orders[paths] = found
         return found
 
+    def ranks(self, paths: tuple[str, ...]) -> list[int]:
+        """Each position's place in the order of `paths` (kept per order)."""
+        key = ("rank", *paths)
+        found = self._orders.get(key)
+        if found is None:
+            found = [0] * self.size
+            for place, position in enumerate(self.ordered(paths)):
+                found[position] = place
+            self._orders[key] = found
+        return found
+
     def price_range(self, low: Decimal | None, high: Decimal | None, *, strict: bool) -> int:
         """Positions priced from `low` to `high` (None: unbounded; `strict`: ends excluded)."""
         prices = self.sorted_prices
@@ -157,7 +192,14 @@ class Catalogue:
             if high is None
             else (bisect.bisect_left if strict else bisect.bisect_right)(prices, high)
         )
-        return _mask(self.by_price[start:stop])
+        first, last = -(-start // PRICE_BLOCK), stop // PRICE_BLOCK  # whole blocks inside
+        if first >= last:
+            return _mask(self.by_price[start:stop])
+        mask = _mask(self.by_price[start : first * PRICE_BLOCK])
+        mask |= _mask(self.by_price[last * PRICE_BLOCK : stop])
+        for block in self.price_blocks[first:last]:
+            mask |= block
+        return mask
 
 
 def _operand_ids(lookup: str, value: Any) -> list[int]:
@@ -242,6 +284,10 @@ class CatalogueQuery:
     def __getitem__(self, page: slice) -> list[ListedProduct]:
         start, stop = page.start or 0, page.stop
         members = _members(self.mask, self.catalogue.size)
+        if self.count() * SPARSE < self.catalogue.size:  # few: sort them, not every product
+            rank = self.catalogue.ranks(self.paths)
+            chosen = sorted(_positions(members), key=rank.__getitem__)[start:stop]
+            return [self.catalogue.products[i] for i in chosen]
         found: list[ListedProduct] = []
         skipped = 0
         for i in self.catalogue.ordered(self.paths):
@@ -306,6 +352,9 @@ class CatalogueQuery:
     def _price_facet(self, mask: int) -> dict[str, Decimal | None]:
         members = _members(mask, self.catalogue.size)
         by_price, products = self.catalogue.by_price, self.catalogue.products
+        if mask.bit_count() * SPARSE < self.catalogue.size:
+            prices = [products[i].sale_price for i in _positions(members)]
+            return {"min": min(prices, default=None), "max": max(prices, default=None)}
         low = next((products[i].sale_price for i in by_price if members[i] == "1"), None)
         high = next((products[i].sale_price for i in reversed(by_price) if members[i] == "1"), None)
         return {"min": low, "max": high}
