@@ -99,7 +99,6 @@ def test_the_listing_is_a_page_of_summaries_with_price_review_and_facets(api_cli
     assert list(first) == [*PRODUCT_SUMMARY_KEYS, "price", "review"]
     assert first["id"] == shop.a.pk
     assert first["price"]["salePrice"] == 50.0
-    assert first["price"]["installments"] == [] or isinstance(first["price"]["installments"], list)
     assert first["review"] == {
         "average": 5.0,
         "count": 1,
@@ -416,3 +415,26 @@ def test_a_get_writes_nothing(api_client, shop, django_assert_max_num_queries):
         api_client.get(f"/publics/products/{shop.a.pk}")
     written = [q["sql"] for q in queries if not q["sql"].lstrip().upper().startswith("SELECT")]
     assert written == []
+
+
+def test_head_answers_as_get_without_a_body(api_client, shop):
+    got = api_client.get(URL)
+    head = api_client.head(URL)
+    assert head.status_code == 200 and head.content == b""
+    assert head["ETag"] == got["ETag"]
+
+
+def test_the_registers_price_carries_the_stores_payment_terms(api_client, shop):
+    from storefront.models import PaymentOption, PaymentOptionKind
+
+    before = listing(api_client, "limit=1")["data"]["registers"][0]
+    assert before["price"]["priceWithDiscount"] == 50.0
+    PaymentOption.objects.create(
+        kind=PaymentOptionKind.CASH_DISCOUNT,
+        name="Pix",
+        is_default=True,
+        discount_percentage=Decimal("10"),
+    )
+    first = listing(api_client, "limit=1")["data"]["registers"][0]
+    assert first["price"]["salePrice"] == 50.0
+    assert first["price"]["priceWithDiscount"] == 45.0
