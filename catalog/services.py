@@ -35,6 +35,7 @@ from .models import (
 from .models.merchandising import SEAL_MAX_SIDE, SEAL_MAX_SOURCE_PIXELS
 from .models.reviews import SCORES
 from .selectors import product_get_active, product_own_namespaces
+from .selectors.caches import LISTING_CACHE
 
 
 def _pending_duplicate(*, product: Product, origin: str, email: str) -> ProductInterest | None:
@@ -254,7 +255,8 @@ def product_review_summaries_store(*, counts: dict[int, dict[int, int]]) -> None
                 unique_fields=["product"],
                 update_fields=[f"score_{score}" for score in SCORES] + ["updated_at"],
             )
-    cache_namespace_bump(*product_own_namespaces(existing))  # bulk writes send no signal
+    # bulk writes send no signal
+    cache_namespace_bump(*product_own_namespaces(existing), LISTING_CACHE)
 
 
 def seal_prepare_image(*, seal: Seal) -> Seal:

@@ -25,7 +25,13 @@ from .models import (
     TradePolicy,
 )
 from .selectors import product_own_namespaces, stock_namespaces
-from .selectors.caches import CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE, TRADE_POLICY_CACHE
+from .selectors.caches import (
+    CATEGORY_CACHE,
+    LISTING_CACHE,
+    PRICE_RULE_CACHE,
+    PRODUCTS_CACHE,
+    TRADE_POLICY_CACHE,
+)
 
 invalidate_on_change(CATEGORY_CACHE, Category)
 invalidate_on_change(PRICE_RULE_CACHE, PriceRule)  # its rows and its four target relations
@@ -77,3 +83,6 @@ invalidate_on_change(
     ProductRelation,
     ProductReviewSummary,
 )
+# The listing filters, sorts and counts every product by its price, stock and reviews
+# (catalog/selectors/listing.py): any of them moving retires the catalogue.
+invalidate_on_change(LISTING_CACHE, ProductPrice, Stock, ProductReviewSummary)

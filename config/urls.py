@@ -12,10 +12,13 @@ from apikit import fallback
 from apikit.health import health
 from apikit.routing import RememberingResolver
 from apikit.schema import SchemaView
+from catalog.api.urls import product_page_urlpatterns
 from storefront import pages
 
 API_APPS = ("storefront", "catalog", "marketing", "shipping", "feedback")
 api_patterns = [path("", include(f"{app}.api.urls")) for app in API_APPS]
+# `publics/products/<productId>` last: every app's fixed `publics/products/...` path first.
+api_patterns.append(path("", include(product_page_urlpatterns)))
 
 admin.site.site_header = _("Store back office")
 admin.site.site_title = _("Store back office")

@@ -140,6 +140,7 @@ def product_full_answer(
     rule_id = price_rule.pk if price_rule is not None else 0
     sections = tuple(FULL_PRODUCT_SECTIONS.values())
     namespaces = tuple(sorted({ns for section in sections for ns in section.namespaces}))
+    depend_on(namespaces)  # an answer embedding the product follows its sections too
     key = f"{_prefix('full', base_url, namespaces)}:{product_id}:{rule_id}:{quantity}"
     # (body, valid until, versions shown): the expiry is checked here, not by the cache
     body, valid_until, shown = cache.get(key) or (None, None, {})

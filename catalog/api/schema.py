@@ -9,7 +9,12 @@ from storefront.api.idempotency import idempotency_key_parameter
 from storefront.api.throttling import rate_limit_headers
 
 from .interest_serializers import InterestCreateSerializer, InterestSerializer
-from .serializers import FullTreeNodeSerializer, SpecificCategoryTreeSerializer
+from .serializers import (
+    FullProductSerializer,
+    FullTreeNodeSerializer,
+    SpecificCategoryTreeSerializer,
+)
+from .serializers.listing import ProductListingSerializer
 
 category_tree_schema = extend_schema(
     operation_id="category_tree",
@@ -79,4 +84,66 @@ product_interest_register_schema = extend_schema(
             },
         )
     ],
+)
+
+
+def _full_product_fields() -> list[str]:
+    return sorted(FullProductSerializer().fields)
+
+
+product_page_schema = extend_schema(
+    operation_id="product_page",
+    summary="A product's page",
+    description=(
+        "The full product (the contract's Upsell product, every field filled as the cart "
+        "upsell fills it), priced for one unit in the default trade policy after the live "
+        "automatic price rules. Bare response. A product that does not exist, is inactive "
+        "(or a variation of an inactive product) or is not shown in the site "
+        "(`flags.showInSite` false) is a 404, as is an id that is not a number. "
+        "`fields` keeps only those top-level keys. ETag and `Cache-Control: max-age=0`: "
+        "revalidate; a change to the product shows in the next answer."
+    ),
+    tags=["products"],
+    parameters=[
+        OpenApiParameter(
+            "productId",
+            {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+            OpenApiParameter.PATH,
+            description="Product id (a main product or a variation).",
+        ),
+        OpenApiParameter(
+            "fields",
+            {"type": "array", "items": {"type": "string", "enum": _full_product_fields()}},
+            OpenApiParameter.QUERY,
+            style="form",
+            explode=False,
+            description="Only these top-level keys: `fields=id,name,price`, "
+            '`fields[]=id&fields[]=name` or `fields=["id","name"]`; an unknown name: 422.',
+        ),
+    ],
+    responses={
+        200: FullProductSerializer,
+        **error_responses(404, 422, not_found_code=ErrorCode.PRODUCT_NOT_FOUND),
+    },
+)
+
+
+product_listing_schema = extend_schema(
+    operation_id="product_list",
+    summary="List the catalogue's products, with facets",
+    description=(
+        "Active main products shown in the site (variations are listed through their main "
+        "product). Each register is the Product summary plus `price` (the Price in the "
+        "default trade policy after the live price rules, as the product page's) and "
+        "`review` (as the product page's). `data.facets` counts the products under the "
+        "query's conditions, each facet without its own condition (disjunctive counts): "
+        "`categories` (children of the filtered category, else the roots), `brands`, "
+        "`attributes` (filterable ones, with their values) and `price` (min and max "
+        "salePrice). Default order: priority (highest first), then name; "
+        "`order=name|-name|price|-price|-createdAt|-score` (the ascending and descending "
+        "forms of name, price, createdAt and score are all accepted; id ends every order). "
+        "Success envelope; ETag and `Cache-Control: max-age=0`."
+    ),
+    tags=["products"],
+    responses={200: ProductListingSerializer, **error_responses(422)},
 )

@@ -3,7 +3,9 @@
 from apikit.caching import cached_answers
 from apikit.routing import api_path
 
-from ..selectors import CATEGORY_CACHE
+from ..selectors import CATEGORY_CACHE, PRODUCTS_CACHE
+from ..selectors.listing import LISTING_NAMESPACES
+from .products import ProductListView, ProductPageView
 from .views import CategorySubtreeView, CategoryTreeView, ProductInterestView
 
 urlpatterns: list = [
@@ -18,4 +20,20 @@ urlpatterns: list = [
         "category-subtree",
     ),
     *api_path("publics/products/interests", ProductInterestView.as_view(), "product-interests"),
+    *api_path(
+        "publics/products",
+        cached_answers(ProductListView.as_view(), namespaces=LISTING_NAMESPACES),
+        "product-list",
+    ),
+]
+
+# `publics/products/<any text>`: after every app's fixed `publics/products/...` paths
+# (config/urls.py includes these last), so `comments` or `quote` never reach it.
+product_page_urlpatterns: list = [
+    *api_path(
+        "publics/products/<str:productId>",
+        # the product's own versions and its sections' are noted as it is rendered
+        cached_answers(ProductPageView.as_view(), namespaces=(PRODUCTS_CACHE,)),
+        "product-page",
+    ),
 ]

@@ -5,3 +5,5 @@ CATEGORY_CACHE = "categories"
 PRODUCTS_CACHE = "products"
 PRICE_RULE_CACHE = "price-rules"
 TRADE_POLICY_CACHE = "trade-policies"
+# Every listed product's price, stock and review (the catalogue listing; with PRODUCTS_CACHE).
+LISTING_CACHE = "product-listing"

@@ -247,3 +247,85 @@ def test_a_sign_in_limit_holds_across_processes(server, tmp_path):
         process.wait(timeout=10)
     # then the limit counts every attempt once, whichever process answered
     assert statuses == [401] * 5 + [429] * 3
+
+
+def _statuses(port: int, path: str, times: int = 6) -> set[int]:
+    found = set()
+    for _ in range(times):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
+                found.add(response.status)
+        except urllib.error.HTTPError as exc:
+            found.add(exc.code)
+    return found
+
+
+def test_the_product_page_and_listing_follow_another_process(server):
+    # given a product's page and the listing of its category, answered by both workers
+    port, env = server
+    code = (
+        "from catalog.models import Product; p = Product.objects.get(sku='DEMO-0027'); "
+        "print(p.pk, p.main_category_id)"
+    )
+    product, category = map(int, _manage(env, "shell", "-c", code).split()[-2:])
+    page = f"/publics/products/{product}"
+    listing = f"/publics/products?condition%5BcategoryId%5D={category}&limit=100"
+
+    def register(answer: dict) -> dict | None:
+        return next((r for r in answer["data"]["registers"] if r["id"] == product), None)
+
+    def seen() -> tuple[set, set]:
+        pages = {json.dumps(a, sort_keys=True) for a in _answers(port, page)}
+        registers = {json.dumps(register(a), sort_keys=True) for a in _answers(port, listing)}
+        assert len(pages) == len(registers) == 1  # both workers answer the same
+        return json.loads(pages.pop()), json.loads(registers.pop())
+
+    family = "Q(product__sku='DEMO-0027') | Q(product__parent__sku='DEMO-0027')"
+    steps = {
+        "renamed": (
+            "from catalog.models import Product\n"
+            "p = Product.objects.get(sku='DEMO-0027')\n"
+            "p.name = '{token}'\n"
+            "p.save()",
+            lambda page, row, token: page["name"] == row["name"] == token,
+        ),
+        "repriced": (
+            "from catalog.models import ProductPrice, TradePolicy\n"
+            "price = ProductPrice.objects.get(\n"
+            "    product__sku='DEMO-0027', trade_policy=TradePolicy.objects.default())\n"
+            "price.sale_price += 10\n"
+            "price.save()",
+            None,
+        ),
+        "restocked": (
+            "from django.db.models import Q\n"
+            "from catalog.models import Stock\n"
+            f"stock = Stock.objects.filter({family}).order_by('pk').first()\n"
+            "stock.available += 5\n"
+            "stock.save()",
+            None,
+        ),
+    }
+    for name, (change, check) in steps.items():
+        before = seen()
+        token = f"Changed {secrets.token_hex(3)}"
+        _write(env, change.format(token=token))
+        after_page, after_row = seen()
+        if check is not None:
+            assert check(after_page, after_row, token), name
+        elif name == "repriced":
+            assert after_page["price"]["salePrice"] == after_row["price"]["salePrice"]
+            assert after_row["price"]["salePrice"] > before[1]["price"]["salePrice"], name
+        else:
+            assert after_page["stock"]["availableStock"] == before[0]["stock"]["availableStock"] + 5
+            assert after_row["stock"] == before[1]["stock"] + 5, name
+    # deactivated: 404 and out of the listing; active again: back
+    deactivate = "from catalog.models import Product\np = Product.objects.get(sku='DEMO-0027')\n"
+    _write(env, deactivate + "p.active = False\np.save()")
+    try:
+        assert _statuses(port, page) == {404}
+        assert all(register(a) is None for a in _answers(port, listing))
+    finally:
+        _write(env, deactivate + "p.active = True\np.save()")
+    assert _statuses(port, page) == {200}
+    assert all(register(a) is not None for a in _answers(port, listing))

@@ -17,9 +17,10 @@ LIST_OPERATIONS = (
     "/review/sales-channel",
     "/publics/products/comments",
     "/cart/upsell/{locationId}",
+    "/publics/products",  # issue 32
 )
 # Registers and the upsell are the serializers' business, not the list stack's: kept as refs.
-NOT_INLINED = {"ProductReview", "SalesChannelReview", "Comment", "Upsell"}
+NOT_INLINED = {"ProductReview", "SalesChannelReview", "Comment", "Upsell", "ListedProduct"}
 
 
 def list_operations(schema: dict) -> dict:

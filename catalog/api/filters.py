@@ -1,0 +1,130 @@
+"""What the catalogue listing accepts in `condition`: its FilterSet (apikit.filters), each
+name with the operators the listing evaluates (catalog/listing.py)."""
+
+from typing import Any
+
+from django.db.models import Q
+
+from apikit.filters import (
+    BooleanFilter,
+    ConditionFilter,
+    DecimalFilter,
+    Filter,
+    FilterSet,
+    InvalidValue,
+    NumberFilter,
+    StrictOrdering,
+    schema_parameter,
+)
+
+from ..models import Product
+
+
+class _Limited:
+    """A filter taking only `operators` (others: 422 naming the field)."""
+
+    operators: tuple[str, ...] = ()
+    described = ""
+
+    def q(self, operator: str, value: Any) -> Q:
+        if operator not in self.operators:
+            allowed = ", ".join(self.operators)
+            raise InvalidValue(f"cannot use {operator} (use {allowed})")
+        return super().q(operator, value)  # type: ignore[misc]  # the Filter it is mixed into
+
+
+class IdFilter(_Limited, NumberFilter):
+    operators = ("eq", "in")
+
+
+class PriceFilter(_Limited, DecimalFilter):
+    operators = ("eq", "gt", "gte", "lt", "lte")
+
+
+class InStockFilter(_Limited, BooleanFilter):
+    operators = ("eq",)
+
+
+class ProductListingFilter(FilterSet):
+    categoryId = IdFilter("category")
+    brandId = IdFilter("brand")
+    attributeValueId = IdFilter("attribute_value")
+    price = PriceFilter("price")
+    inStock = InStockFilter("in_stock")
+    sealId = IdFilter("seal")
+
+    class Meta:
+        model = Product
+        fields = ("categoryId", "brandId", "attributeValueId", "price", "inStock", "sealId")
+
+
+CONDITION_DESCRIPTIONS = {
+    "categoryId": "Products of the category or of any category below it (main or linked "
+    "category); `in`: of any of them.",
+    "brandId": "Products of the brand; `in`: of any of them.",
+    "attributeValueId": "Products having the value (themselves or an active variation); "
+    "values of one attribute are OR-ed, of different attributes AND-ed.",
+    "price": "On `price.salePrice` (the trade policy's price after the live price rules).",
+    "inStock": "true: units available in an active storage (a main product counts its "
+    "active variations'), sold without stock, or a service; false: the others.",
+    "sealId": "Products showing the seal now (on the product or one of its categories); "
+    "`in`: any of them.",
+}
+
+
+def condition_operators(name: str) -> tuple[str, ...]:
+    filter_: Filter = ProductListingFilter.filters[name]
+    return getattr(filter_, "operators", ())
+
+
+def _condition_description() -> str:
+    lines = [
+        'Filters: a JSON object (`condition={"brandId":{"in":[1,2]}}`) or brackets '
+        "(`condition[categoryId]=3&condition[price][gte]=50`); a bare value means eq, a "
+        "list in. Conditions on different names are AND-ed."
+    ]
+    for name, described in CONDITION_DESCRIPTIONS.items():
+        lines.append(f"- `{name}` ({', '.join(condition_operators(name))}): {described}")
+    lines.append("Another name or operator, or a value of the wrong type: 422.")
+    return "\n".join(lines)
+
+
+class ListingConditions(ConditionFilter):
+    """The listing's `condition` documented with each name's own operators."""
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict]:
+        properties = {}
+        for name, item in view.filterset_class.filters.items():
+            operators = {op: dict(item.schema) for op in condition_operators(name) if op != "in"}
+            if "in" in condition_operators(name):
+                operators["in"] = {"type": "array", "items": dict(item.schema), "maxItems": 100}
+            properties[name] = {
+                "oneOf": [
+                    dict(item.schema),
+                    {"type": "object", "properties": operators, "additionalProperties": False},
+                ],
+                "description": CONDITION_DESCRIPTIONS[name],
+            }
+        schema = {"type": "object", "properties": properties, "additionalProperties": False}
+        return [
+            schema_parameter(
+                "condition", schema, _condition_description(), style="deepObject", explode=True
+            )
+        ]
+
+
+class ListingOrdering(StrictOrdering):
+    """`order` of the listing, documented with its default (the products' priority, which
+    is not an order a client names)."""
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict]:
+        enum = [f"{sign}{name}" for name in view.ordering_fields for sign in ("", "-")]
+        described = (
+            "Sort by name, price (`price.salePrice`), createdAt or score (the review "
+            "average; equal averages: more reviews first when descending): "
+            '`order=-price`, `order=[{"field":"price","direction":"desc"}]` or '
+            "`order[0][field]=price&order[0][direction]=desc`. Default: the products' "
+            "priority (highest first), then name; id is always the last tie-breaker."
+        )
+        schema = {"type": "array", "items": {"type": "string", "enum": enum}, "maxItems": 5}
+        return [schema_parameter("order", schema, described, style="form", explode=False)]

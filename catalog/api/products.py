@@ -1,0 +1,120 @@
+"""The storefront's product page and catalogue listing (issue 32)."""
+
+from functools import cache
+from typing import Any
+
+import orjson
+from django.http import HttpResponse
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema_view
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from apikit.caching import conditional_response
+from apikit.errors import ErrorCode, not_found
+from apikit.filters import SparseFields
+from apikit.generics import ListView
+from apikit.paths import path_id
+from apikit.renderers import Fragment, json_bytes
+from apikit.responses import envelope, rendered_rows, request_base_url
+
+from ..listing import CatalogueQuery, ListedProduct
+from ..models import Product
+from ..selectors.listing import (
+    catalogue_get,
+    listed_prices,
+    listed_review,
+    product_page_visible,
+)
+from .filters import ListingConditions, ListingOrdering, ProductListingFilter
+from .fragments import product_full_answer, product_summaries
+from .schema import product_listing_schema, product_page_schema
+from .serializers import FullProductSerializer
+from .serializers.full import PriceSerializer, ReviewSummarySerializer
+from .serializers.listing import ListedProductSerializer
+
+PRODUCT_NOT_FOUND_MESSAGE = "Product was not found."
+
+
+def _sparse(body: Fragment, wanted: tuple[str, ...] | None) -> Any:
+    """The rendered object, or only its `wanted` keys (in its own order)."""
+    if not wanted:
+        return body
+    return {key: value for key, value in orjson.loads(json_bytes(body)).items() if key in wanted}
+
+
+class ProductPageView(APIView):
+    sparse_fields: tuple[str, ...] | None = None
+
+    @classmethod
+    @cache
+    def output_fields(cls) -> frozenset[str]:
+        return frozenset(FullProductSerializer().fields)
+
+    @product_page_schema
+    def get(self, request: Request, productId: str) -> HttpResponse:
+        missing = not_found(ErrorCode.PRODUCT_NOT_FOUND, PRODUCT_NOT_FOUND_MESSAGE)
+        SparseFields().filter_queryset(request, Product.objects.none(), self)  # 422: unknown
+        product_id = path_id(productId, not_found=missing)  # any text naming no product: 404
+        if not product_page_visible(product_id=product_id):
+            raise missing
+        product = product_full_answer(product_id, base_url=request_base_url(request))
+        if product is None:  # deleted between the two reads
+            raise missing
+        return conditional_response(
+            request,
+            _sparse(product.body, self.sparse_fields),
+            max_age=0,
+            valid_until=product.valid_until,
+        )
+
+
+# API name -> the catalogue's order keys (catalog/listing.py ORDER_KEYS)
+LISTING_ORDER = {"name": "name", "price": "price", "createdAt": "created_at", "score": "score"}
+
+
+@extend_schema_view(get=product_listing_schema)
+class ProductListView(ListView):
+    filter_backends = (SparseFields, ListingConditions, ListingOrdering)
+    serializer_class = ListedProductSerializer
+    filterset_class = ProductListingFilter
+    ordering_fields = LISTING_ORDER
+    ordering = ("-priority", "name")
+
+    def get_queryset(self) -> Any:
+        self.moment = timezone.now()
+        self.catalogue = catalogue_get(moment=self.moment)
+        return self.catalogue.query()
+
+    def registers(self, rows: list[ListedProduct]) -> list:
+        summaries = product_summaries(
+            [row.id for row in rows], base_url=request_base_url(self.request)
+        )
+        shown = [row for row in rows if row.id in summaries]  # (deleted since: left out)
+        prices = listed_prices(shown, moment=self.moment)
+        rendered_prices = rendered_rows(PriceSerializer, [prices[row.id] for row in shown])
+        reviews = [listed_review(row) for row in shown]
+        rendered_reviews = rendered_rows(ReviewSummarySerializer, [r for r in reviews if r])
+        registers: list[Any] = []
+        for row, price, review in zip(shown, rendered_prices, reviews, strict=True):
+            review_body = rendered_reviews.pop(0) if review is not None else None
+            extra = {"price": price, "review": review_body}
+            if self.sparse_fields:
+                summary = _sparse(summaries[row.id], self.sparse_fields)
+                registers.append(
+                    {**summary, **{k: v for k, v in extra.items() if k in self.sparse_fields}}
+                )
+            else:
+                head = json_bytes(summaries[row.id])[:-1]
+                registers.append(Fragment(head + b"," + json_bytes(extra)[1:]))
+        return registers
+
+    def list(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        # the list stack's parsing and 422s, over the catalogue's query (catalog/listing.py)
+        query: CatalogueQuery = self.filter_queryset(self.get_queryset())  # type: ignore[assignment]
+        rows = self.pages.paginate_queryset(query, request, self)  # sliced and counted
+        registers = self.registers(rows) if rows else []
+        page = {**self.pages.page(registers), "facets": query.facets()}
+        return conditional_response(
+            request, envelope(page), max_age=0, valid_until=self.catalogue.valid_until
+        )

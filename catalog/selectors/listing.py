@@ -1,0 +1,226 @@
+"""Reads of the product page and the catalogue listing: which products the storefront may
+show, and the listing's Catalogue (catalog/listing.py) built in a fixed number of queries,
+kept in process memory until a product, price, stock or review changes, or a price rule or
+seal starts or ends."""
+
+import threading
+from collections.abc import Iterable
+from datetime import datetime
+from decimal import Decimal
+
+from django.db.models import Q
+
+from infra.cache import kept, kept_many
+from infra.ids import is_db_id
+from infra.scheduling import next_boundary
+
+from .. import pricing
+from ..listing import AttributeFacet, Catalogue, Labels, ListedProduct
+from ..models import AttributeValue, Brand, Product, ProductPrice, ProductReviewSummary
+from ..models.reviews import SCORES
+from .caches import LISTING_CACHE, PRODUCTS_CACHE
+from .merchandising import active_seals
+from .prices import (
+    STORED_PRICE_FIELDS,
+    PriceContext,
+    price_context_get,
+    price_get,
+    pricing_data_from_row,
+)
+from .products import available_stocks
+
+# The catalogue follows every product's shapes and, apart, every price, stock and review.
+LISTING_NAMESPACES = (PRODUCTS_CACHE, LISTING_CACHE)
+
+
+def _shown_in_site() -> Q:
+    """Active, shown in the site, and (a variation) of an active product."""
+    return Q(active=True, show_in_site=True) & (Q(parent__isnull=True) | Q(parent__active=True))
+
+
+def product_page_visible(*, product_id: int) -> bool:
+    """The product exists, is active (its main product too) and is shown in the site."""
+    if not is_db_id(product_id):
+        return False
+    shown = kept(
+        PRODUCTS_CACHE,
+        "page-ids",
+        lambda: frozenset(
+            Product.objects.filter(_shown_in_site()).order_by().values_list("pk", flat=True)
+        ),
+    )
+    return product_id in shown
+
+
+class _HeldCatalogue:
+    """The catalogue of one version of LISTING_NAMESPACES, rebuilt at its next boundary."""
+
+    def __init__(self) -> None:
+        self.catalogue: Catalogue | None = None
+        self.lock = threading.Lock()
+
+    def at(self, moment: datetime) -> Catalogue:
+        catalogue = self.catalogue
+        if catalogue is None or not catalogue.current_at(moment):
+            with self.lock:
+                catalogue = self.catalogue
+                if catalogue is None or not catalogue.current_at(moment):
+                    catalogue = self.catalogue = catalogue_build(moment=moment)
+        return catalogue
+
+
+def catalogue_get(*, moment: datetime) -> Catalogue:
+    """The listed products at `moment` (kept per process)."""
+    held: _HeldCatalogue = kept_many(
+        "catalogue",
+        ["listing"],
+        lambda _: LISTING_NAMESPACES,
+        lambda keys: {"listing": _HeldCatalogue()},
+    )["listing"]
+    return held.at(moment)
+
+
+LISTED_FIELDS = (
+    *("id", "name", "priority", "created_at", "base_price", "active", "parent_id"),
+    *("brand_id", "main_category_id", "service", "sale_without_stock"),
+)
+
+
+def catalogue_build(*, moment: datetime) -> Catalogue:
+    """Every main product shown in the site, as plain data (queries: products, their
+    categories, values, prices, stock, reviews, brands and attribute values)."""
+    context = price_context_get(moment=moment)
+    rows = list(
+        Product.objects.filter(_shown_in_site(), parent__isnull=True)
+        .order_by("id")
+        .values(*LISTED_FIELDS)
+    )
+    ids = [row["id"] for row in rows]
+    linked: dict[int, set[int]] = {pid: set() for pid in ids}
+    through = Product.categories.through.objects.filter(
+        product__active=True, product__show_in_site=True, product__parent__isnull=True
+    )
+    for product_id, category_id in through.values_list("product_id", "category_id"):
+        linked[product_id].add(category_id)
+    values = _filterable_values(linked)
+    stored = {
+        row["product_id"]: pricing.StoredPrice(**{name: row[name] for name in STORED_PRICE_FIELDS})
+        for row in ProductPrice.objects.filter(
+            trade_policy_id=context.trade_policy_id, product__parent__isnull=True
+        ).values("product_id", *STORED_PRICE_FIELDS)
+    }
+    stocks = available_stocks(ids)
+    reviews = {
+        summary.product_id: summary
+        for summary in ProductReviewSummary.objects.filter(product__parent__isnull=True)
+    }
+    seals = active_seals()
+    bare = pricing.PriceRequest(trade_policy_id=context.trade_policy_id, moment=moment)
+    products = []
+    for row in rows:
+        pid = row["id"]
+        data = pricing_data_from_row(row, linked[pid], context)
+        price = pricing.compute_price(data, stored.get(pid), context.rules, bare)
+        review = reviews.get(pid)
+        categories = data.category_ids
+        products.append(
+            ListedProduct(
+                id=pid,
+                name=row["name"],
+                priority=row["priority"],
+                created_at=row["created_at"],
+                brand_id=row["brand_id"],
+                category_ids=categories,
+                value_ids=frozenset(values.get(pid, ())),
+                seal_ids=frozenset(
+                    seal.id
+                    for seal in seals
+                    if seal.window.contains(moment)
+                    and (pid in seal.product_ids or seal.category_ids & categories)
+                ),
+                sale_price=price.sale_price,
+                in_stock=row["service"] or row["sale_without_stock"] or stocks[pid] > 0,
+                score=review.average if review is not None else Decimal("0.0"),
+                reviews=review.count if review is not None else 0,
+                pricing=data,
+                stored_price=stored.get(pid),
+                review_counts=tuple(review.counts[s] for s in SCORES) if review else None,
+            )
+        )
+    boundary = min(
+        (
+            edge
+            for edge in (
+                pricing.next_rule_boundary(context.rules, moment),
+                next_boundary((seal.window for seal in seals), moment),
+            )
+            if edge is not None
+        ),
+        default=None,
+    )
+    return Catalogue(products=products, labels=_labels(context), valid_until=boundary)
+
+
+def _filterable_values(products: Iterable[int]) -> dict[int, set[int]]:
+    """{main product id: ids of the filterable values of it and of its active variations}."""
+    wanted = set(products)
+    through = Product.attribute_values.through.objects.filter(
+        attributevalue__attribute__filterable=True
+    ).filter(
+        Q(product__parent__isnull=True) | Q(product__active=True, product__parent__isnull=False)
+    )
+    found: dict[int, set[int]] = {}
+    rows = through.values_list("product_id", "product__parent_id", "attributevalue_id")
+    for product_id, parent_id, value_id in rows:
+        owner = parent_id if parent_id is not None else product_id
+        if owner in wanted:
+            found.setdefault(owner, set()).add(value_id)
+    return found
+
+
+def _labels(context: PriceContext) -> Labels:
+    values = AttributeValue.objects.filter(attribute__filterable=True).select_related("attribute")
+    ordered = sorted(
+        values,
+        key=lambda v: (
+            v.attribute.position,
+            v.attribute.name,
+            v.attribute_id,
+            v.order,
+            v.label,
+            v.pk,
+        ),
+    )
+    attributes: dict[int, AttributeFacet] = {}
+    for value in ordered:
+        facet = attributes.get(value.attribute_id)
+        entry = ((value.pk, value.label),)
+        attributes[value.attribute_id] = AttributeFacet(
+            id=value.attribute_id,
+            name=value.attribute.name,
+            values=(facet.values if facet else ()) + entry,
+        )
+    brands = tuple(Brand.objects.order_by("name", "id").values_list("id", "name"))
+    return Labels(
+        brands=brands, attributes=tuple(attributes.values()), categories=context.categories
+    )
+
+
+def listed_prices(
+    products: Iterable[ListedProduct], *, moment: datetime
+) -> dict[int, pricing.Price]:
+    """{product id: its Price} (cash discount and installments of the store's default
+    options), from the catalogue's data: no query but cached reads."""
+    context = price_context_get(moment=moment)
+    return {
+        product.id: price_get(product.pricing, product.stored_price, context=context)
+        for product in products
+    }
+
+
+def listed_review(product: ListedProduct) -> ProductReviewSummary | None:
+    """The product's review summary as the full product's `review` shows it (unsaved)."""
+    if product.review_counts is None:
+        return None
+    counts = dict(zip((f"score_{score}" for score in SCORES), product.review_counts, strict=True))
+    return ProductReviewSummary(product_id=product.id, **counts)
