@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextvars
 import decimal
+from keyword import iskeyword
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from typing import Any
@@ -74,33 +75,22 @@ def render_many(serializer_class: type[serializers.Serializer], rows: Any, **con
     return [top(row, **context) for row in rows]
 
 
-_IS_MAPPING: dict[type, bool] = {}
+class _IsMapping(dict[type, bool]):
+    """{type: whether DRF reads its values by key}, filled as types come."""
+
+    def __missing__(self, kind: type) -> bool:
+        self[kind] = answer = issubclass(kind, Mapping)
+        return answer
 
 
-def _get(value: Any, attrs: tuple[str, ...]) -> Any:
-    """rest_framework.fields.get_attribute, with the Mapping test kept per type."""
-    for attr in attrs:
-        kind = value.__class__
-        mapping = _IS_MAPPING.get(kind)
-        if mapping is None:
-            mapping = _IS_MAPPING[kind] = isinstance(value, Mapping)
-        try:
-            value = value[attr] if mapping else getattr(value, attr)
-        except ObjectDoesNotExist:
-            return None
-        if callable(value) and is_simple_callable(value):
-            try:
-                value = value()
-            except (AttributeError, KeyError) as exc:
-                raise ValueError(f'Exception raised in callable attribute "{attr}"; {exc}') from exc
-    return value
-
-
-def _custom_get(field: fields.Field, row: Any) -> Any:
+def _call(value: Any, attr: str) -> Any:
+    """A callable met on a source path: called when DRF would call it."""
+    if not is_simple_callable(value):
+        return value
     try:
-        return field.get_attribute(row)
-    except SkipField:
-        return _SKIP
+        return value()
+    except (AttributeError, KeyError) as exc:
+        raise ValueError(f'Exception raised in callable attribute "{attr}"; {exc}') from exc
 
 
 def _absent(field: fields.Field, row: Any) -> Any:
@@ -126,8 +116,8 @@ def _is_drf(klass: type) -> bool:
 
 class _Compiler:
     def __init__(self) -> None:
-        self.names: dict[str, Any] = {"_get": _get, "_custom": _custom_get, "_SKIP": _SKIP}
-        self.names["_absent"] = _absent
+        self.names: dict[str, Any] = {"_Skip": SkipField, "_absent": _absent, "_SKIP": _SKIP}
+        self.names.update(_M=_IsMapping(), _call=_call, _ODNE=ObjectDoesNotExist)
 
     def bind(self, value: Any) -> str:
         name = f"_{len(self.names)}"
@@ -146,11 +136,22 @@ class _Compiler:
                 where = f"{type(serializer).__name__}.{field.field_name}"
                 raise Unsupported(f"{where}: {exc}") from None
             if _own(field, "get_attribute") is not fields.Field:
-                lines += [f"    v = _custom({f}, row)", "    if v is not _SKIP:"]
-            else:
-                path = self.bind(tuple(field.source_attrs))
                 lines += [
-                    f"    try: v = _get(row, {path})",
+                    f"    try: v = {f}.get_attribute(row)",
+                    "    except _Skip: v = _SKIP",
+                    "    if v is not _SKIP:",
+                ]
+            else:  # rest_framework.fields.get_attribute, step by step
+                lines += ["    try:", "        v = row"]
+                for attr in field.source_attrs:
+                    name = f".{attr}" if attr.isidentifier() and not iskeyword(attr) else None
+                    read = f"v{name}" if name else f"getattr(v, {attr!r})"
+                    lines += [
+                        f"        v = v[{attr!r}] if _M[v.__class__] else {read}",
+                        f"        if callable(v): v = _call(v, {attr!r})",
+                    ]
+                lines += [
+                    "    except _ODNE: v = None",
                     f"    except (KeyError, AttributeError): v = _absent({f}, row)",
                     "    if v is not _SKIP:",
                 ]

@@ -211,12 +211,9 @@ class ComputedListField(Computed, serializers.ListField):
     pass
 
 
-class TextField(serializers.CharField):
-    """A value as text; "" when it is None (coordinates)."""
-
-    def get_attribute(self, instance: Any) -> Any:
-        value = super().get_attribute(instance)
-        return "" if value is None else value
+def _text(value: Any) -> Any:
+    """A coordinate as text: "" when there is none."""
+    return "" if value is None else value
 
 
 class NonEmptyTextField(serializers.CharField):
@@ -285,8 +282,8 @@ class ProductStorageSerializer(serializers.Serializer):
         source="quantity", help_text="Units available (available minus reserved)."
     )
     zipCode = serializers.CharField(source="storage.zip_code")
-    latitude = TextField(source="storage.storage.latitude")
-    longitude = TextField(source="storage.storage.longitude")
+    latitude = ComputedCharField(lambda stock: _text(stock.storage.storage.latitude))
+    longitude = ComputedCharField(lambda stock: _text(stock.storage.storage.longitude))
 
 
 # Renders a product row (shipping.fetch.ProductInfo.product).
@@ -423,8 +420,8 @@ class PickupSerializer(serializers.Serializer):
     stateCode = serializers.CharField(source="pickup.state_code")
     zipCode = serializers.CharField(source="pickup.display_zip_code")
     complement = serializers.CharField(source="pickup.complement")
-    latitude = TextField(source="pickup.latitude")
-    longitude = TextField(source="pickup.longitude")
+    latitude = ComputedCharField(lambda shown: _text(shown.pickup.latitude))
+    longitude = ComputedCharField(lambda shown: _text(shown.pickup.longitude))
     openingHours = serializers.CharField(source="pickup.opening_hours")
 
 
@@ -545,8 +542,8 @@ class QuoteStorageSerializer(serializers.Serializer):
     district = serializers.CharField(source="storage.district")
     number = serializers.CharField(source="storage.number")
     complement = serializers.CharField(source="storage.complement")
-    latitude = TextField(source="storage.latitude")
-    longitude = TextField(source="storage.longitude")
+    latitude = ComputedCharField(lambda info: _text(info.storage.latitude))
+    longitude = ComputedCharField(lambda info: _text(info.storage.longitude))
     active = serializers.BooleanField(source="storage.active")
     observation = OptionalTextField(source="storage.observation", read_only=False)
     tradePolicyExceptions = ComputedListField(
