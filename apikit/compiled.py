@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import contextvars
 import decimal
-from keyword import iskeyword
 from collections.abc import Callable, Iterator, Mapping
-from functools import cache
+from keyword import iskeyword
 from typing import Any
 
 from django.conf import settings
@@ -30,6 +29,7 @@ from django.db.models.manager import BaseManager
 from django.utils import timezone
 from rest_framework import fields, serializers
 from rest_framework.fields import SkipField, is_simple_callable
+from rest_framework.settings import api_settings
 
 Render = Callable[..., dict[str, Any]]
 
@@ -54,9 +54,16 @@ class _CallContext(Mapping[str, Any]):
         return len(_CALL.get({}))
 
 
-@cache
-def renderer(serializer_class: type[serializers.Serializer]) -> Render:
-    """`render(row, **context)`: `serializer_class(row, context=context).data` as a dict."""
+_RENDERERS: dict[type, Render] = {}
+
+
+def renderer(serializer_class: type[serializers.BaseSerializer]) -> Render:
+    """`render(row, **context)`: `serializer_class(row, context=context).data` as a dict,
+    compiled on the class's first use."""
+    if (known := _RENDERERS.get(serializer_class)) is not None:
+        return known
+    if not issubclass(serializer_class, serializers.Serializer):
+        raise Unsupported(f"{serializer_class.__name__} is not a Serializer")
     top = _Compiler().serializer(serializer_class(context=_CallContext()))
 
     def render(row: Any, **context: Any) -> dict[str, Any]:
@@ -66,10 +73,13 @@ def renderer(serializer_class: type[serializers.Serializer]) -> Render:
         finally:
             _CALL.reset(token)
 
+    _RENDERERS[serializer_class] = render
     return render
 
 
-def render_many(serializer_class: type[serializers.Serializer], rows: Any, **context: Any) -> list:
+def render_many(
+    serializer_class: type[serializers.BaseSerializer], rows: Any, **context: Any
+) -> list:
     """`serializer_class(rows, many=True, context=context).data` as a list of dicts."""
     top = renderer(serializer_class)
     return [top(row, **context) for row in rows]
@@ -160,7 +170,7 @@ class _Compiler:
         exec("\n".join([*lines, "    return d"]), namespace)  # noqa: S102  # our own source
         return namespace["render"]
 
-    def value(self, field: fields.Field, v: str) -> str:
+    def value(self, field: Any, v: str) -> str:
         """An expression rendering the non-None value `v` as `field.to_representation` does."""
         f, owner = self.bind(field), _own(field, "to_representation")
         if isinstance(field, serializers.ListSerializer):
@@ -176,7 +186,7 @@ class _Compiler:
         if not _is_drf(owner) or owner in _AS_DRF:  # the app's own, or nothing to gain
             return f"{f}.to_representation({v})"
         if owner is fields.BigIntegerField:  # a string when coerced (COERCE_BIGINT_TO_STRING)
-            coerce = getattr(field, "coerce_to_string", fields.api_settings.COERCE_BIGINT_TO_STRING)
+            coerce = getattr(field, "coerce_to_string", api_settings.COERCE_BIGINT_TO_STRING)
             return f"str({v})" if coerce else f"int({v})"
         if owner in _INLINE:
             return _INLINE[owner].format(v=v, f=f)
@@ -206,7 +216,7 @@ def _decimal(field: fields.DecimalField) -> Callable[[Any], Any]:
     """DecimalField.to_representation with its exponent and context made once."""
     if field.decimal_places is None or field.normalize_output or field.localize:
         return field.to_representation
-    coerce = getattr(field, "coerce_to_string", fields.api_settings.COERCE_DECIMAL_TO_STRING)
+    coerce = getattr(field, "coerce_to_string", api_settings.COERCE_DECIMAL_TO_STRING)
     exponent, context = decimal.Decimal(".1") ** field.decimal_places, decimal.getcontext().copy()
     if field.max_digits is not None:
         context.prec = field.max_digits
@@ -224,7 +234,7 @@ def _decimal(field: fields.DecimalField) -> Callable[[Any], Any]:
 def _datetime(field: fields.DateTimeField) -> Callable[[Any], Any]:
     """DateTimeField.to_representation: an aware value in ISO 8601 in the current time zone
     (the store's, unless a request activated another); the rest as DRF does."""
-    iso = getattr(field, "format", fields.api_settings.DATETIME_FORMAT)
+    iso = getattr(field, "format", api_settings.DATETIME_FORMAT)
     if not settings.USE_TZ or hasattr(field, "timezone") or str(iso).lower() != "iso-8601":
         return field.to_representation
 
@@ -235,5 +245,3 @@ def _datetime(field: fields.DateTimeField) -> Callable[[Any], Any]:
         return text[:-6] + "Z" if text.endswith("+00:00") else text
 
     return render
-
-

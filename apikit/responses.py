@@ -4,7 +4,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from rest_framework.response import Response
-from rest_framework.serializers import Serializer
+from rest_framework.serializers import BaseSerializer
 
 from .compiled import render_many
 
@@ -22,7 +22,7 @@ def request_base_url(request: HttpRequest) -> str:
     return request.build_absolute_uri("/")
 
 
-def rendered_rows(serializer_class: type[Serializer], rows: Any, **context: Any) -> list:
+def rendered_rows(serializer_class: type[BaseSerializer], rows: Any, **context: Any) -> list:
     """`serializer_class(rows, many=True, context=context).data`, rendered by the class's
     compiled function (apikit.compiled)."""
     return render_many(serializer_class, rows, **context)

@@ -116,7 +116,9 @@ def main() -> None:
         "compiled": summary(per_quote_ms(fast, quotes, args.rounds)),
         "drf_serializer": summary(per_quote_ms(drf, quotes, max(1, args.rounds // 2))),
     }
-    (ROOT / "bench" / "results" / "quote_render.json").write_text(json.dumps(result, indent=2) + "\n")
+    (ROOT / "bench" / "results" / "quote_render.json").write_text(
+        json.dumps(result, indent=2) + "\n"
+    )
     print(json.dumps(result, indent=2))
 
 

@@ -229,7 +229,7 @@ class NonEmptyTextField(serializers.CharField):
 class OffsetDateTimeField(serializers.DateTimeField):
     """ISO 8601 with the offset the moment was computed in (the store's time zone)."""
 
-    def to_representation(self, value: datetime) -> str:  # type: ignore[override]
+    def to_representation(self, value: datetime) -> str:
         return value.isoformat()
 
 
@@ -300,7 +300,7 @@ class CategoryRefSerializer(serializers.Serializer):
     name = serializers.CharField(source="main_category_name")
 
     def get_attribute(self, instance: Any) -> Any:
-        row = super().get_attribute(instance)
+        row: Any = super().get_attribute(instance)
         return None if row["main_category_id"] is None else row
 
 
@@ -431,8 +431,8 @@ class BusinessDaysSerializer(serializers.Serializer):
     max = serializers.IntegerField()
 
     def get_attribute(self, instance: Any) -> dict[str, int]:
-        low, high = super().get_attribute(instance)
-        return {"min": low, "max": high}
+        days: Any = super().get_attribute(instance)
+        return {"min": days[0], "max": days[1]}
 
 
 def _ready_on(quoted: QuotedOption) -> date | None:

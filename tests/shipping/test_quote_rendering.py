@@ -12,8 +12,8 @@ import pytest
 
 from apikit.compiled import renderer
 from apikit.renderers import json_bytes
-from catalog.models import TradePolicy
 from catalog.api.fragments import product_summaries
+from catalog.models import TradePolicy
 from shipping.api.serializers import QuoteResponseSerializer
 from shipping.carriers import Service
 from shipping.selectors import shipping_quote_get

@@ -29,7 +29,7 @@ def assert_same(serializer_class: type[serializers.Serializer], row: Any, **cont
     """The same answer, or the same exception (e.g. a decimal over its max_digits)."""
     try:
         expected = repr(plain(serializer_class(row, context=context).data))
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         with pytest.raises(type(exc)):
             renderer(serializer_class)(row, **context)
         return
@@ -124,7 +124,11 @@ def test_objects_are_read_by_attribute_as_dicts_are_by_key(row):
     def namespace(values):
         return None if values is None else SimpleNamespace(**values)
 
-    as_object = {**row, "leaf": namespace(row["leaf"]), "leaves": list(map(namespace, row["leaves"]))}
+    as_object = {
+        **row,
+        "leaf": namespace(row["leaf"]),
+        "leaves": list(map(namespace, row["leaves"])),
+    }
     assert_same(Kinds, SimpleNamespace(**as_object))
 
 
@@ -251,7 +255,9 @@ def test_an_unsupported_kind_in_a_nested_serializer_names_the_path_to_it():
     inner = type("Inner", (serializers.Serializer,), {"at": serializers.DurationField()})
     outer = type("Outer", (serializers.Serializer,), {"inner": inner(many=True)})
 
-    with pytest.raises(Unsupported, match=r"^Outer\.inner: Inner\.at: DurationField is not supported"):
+    with pytest.raises(
+        Unsupported, match=r"^Outer\.inner: Inner\.at: DurationField is not supported"
+    ):
         renderer(outer)
 
 
