@@ -54,17 +54,23 @@ class _CallContext(Mapping[str, Any]):
         return len(_CALL.get({}))
 
 
-_RENDERERS: dict[type, Render] = {}
+_COMPILED: dict[type, Callable[[Any], dict[str, Any]]] = {}
+
+
+def _compiled(serializer_class: type[serializers.BaseSerializer]) -> Callable[[Any], dict]:
+    """The class's render function (row -> dict), compiled on its first use."""
+    top = _COMPILED.get(serializer_class)
+    if top is None:
+        if not issubclass(serializer_class, serializers.Serializer):
+            raise Unsupported(f"{serializer_class.__name__} is not a Serializer")
+        serializer = serializer_class(context=_CallContext())
+        top = _COMPILED[serializer_class] = _Compiler().serializer(serializer)
+    return top
 
 
 def renderer(serializer_class: type[serializers.BaseSerializer]) -> Render:
-    """`render(row, **context)`: `serializer_class(row, context=context).data` as a dict,
-    compiled on the class's first use."""
-    if (known := _RENDERERS.get(serializer_class)) is not None:
-        return known
-    if not issubclass(serializer_class, serializers.Serializer):
-        raise Unsupported(f"{serializer_class.__name__} is not a Serializer")
-    top = _Compiler().serializer(serializer_class(context=_CallContext()))
+    """`render(row, **context)`: `serializer_class(row, context=context).data` as a dict."""
+    top = _compiled(serializer_class)
 
     def render(row: Any, **context: Any) -> dict[str, Any]:
         token = _CALL.set(context)
@@ -73,7 +79,6 @@ def renderer(serializer_class: type[serializers.BaseSerializer]) -> Render:
         finally:
             _CALL.reset(token)
 
-    _RENDERERS[serializer_class] = render
     return render
 
 
@@ -81,8 +86,12 @@ def render_many(
     serializer_class: type[serializers.BaseSerializer], rows: Any, **context: Any
 ) -> list:
     """`serializer_class(rows, many=True, context=context).data` as a list of dicts."""
-    top = renderer(serializer_class)
-    return [top(row, **context) for row in rows]
+    top = _compiled(serializer_class)
+    token = _CALL.set(context)
+    try:
+        return [top(row) for row in rows]
+    finally:
+        _CALL.reset(token)
 
 
 class _IsMapping(dict[type, bool]):

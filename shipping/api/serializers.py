@@ -16,7 +16,14 @@ from rest_framework.fields import SkipField
 
 from apikit.caching import fresh_uuid_marker
 from apikit.errors import ErrorCode
-from apikit.fields import StrictIntegerField
+from apikit.fields import (
+    ComputedBooleanField,
+    ComputedCharField,
+    ComputedDateField,
+    ComputedDecimalField,
+    ComputedListField,
+    StrictIntegerField,
+)
 from catalog.api.serializers import MoneyField, OptionalTextField, ProductSummaryField
 from infra.ids import MAX_ID
 
@@ -177,38 +184,6 @@ def _number(decimal_places: int, **kwargs: Any) -> serializers.DecimalField:
     return serializers.DecimalField(
         max_digits=24, decimal_places=decimal_places, coerce_to_string=False, **kwargs
     )
-
-
-class Computed:
-    """Put first among the bases of a field: its value is `get(instance)` (documented as the
-    field it is, unlike a SerializerMethodField)."""
-
-    def __init__(self, get: Callable[[Any], Any], **kwargs: Any) -> None:
-        self.get = get
-        super().__init__(**kwargs)
-
-    def get_attribute(self, instance: Any) -> Any:
-        return self.get(instance)
-
-
-class ComputedCharField(Computed, serializers.CharField):
-    pass
-
-
-class ComputedBooleanField(Computed, serializers.BooleanField):
-    pass
-
-
-class ComputedDecimalField(Computed, serializers.DecimalField):
-    pass
-
-
-class ComputedDateField(Computed, serializers.DateField):
-    pass
-
-
-class ComputedListField(Computed, serializers.ListField):
-    pass
 
 
 def _text(value: Any) -> Any:
