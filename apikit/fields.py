@@ -1,7 +1,8 @@
-"""Strict serializer fields: DRF's turn 12 into "12" and take true as 1; a wrong JSON type is
-refused instead."""
+"""Serializer fields of the API: strict input fields (DRF's turn 12 into "12" and take true as 1;
+a wrong JSON type is refused instead) and computed output fields."""
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from rest_framework import serializers
@@ -69,3 +70,35 @@ class StrictBooleanField(serializers.BooleanField):
         if not isinstance(data, bool):
             self.fail("invalid")
         return data
+
+
+class Computed:
+    """Put first among the bases of a field: its value is `get(instance)` (documented as the
+    field it is, unlike a SerializerMethodField)."""
+
+    def __init__(self, get: Callable[[Any], Any], **kwargs: Any) -> None:
+        self.get = get
+        super().__init__(**kwargs)
+
+    def get_attribute(self, instance: Any) -> Any:
+        return self.get(instance)
+
+
+class ComputedCharField(Computed, serializers.CharField):
+    pass
+
+
+class ComputedBooleanField(Computed, serializers.BooleanField):
+    pass
+
+
+class ComputedDecimalField(Computed, serializers.DecimalField):
+    pass
+
+
+class ComputedDateField(Computed, serializers.DateField):
+    pass
+
+
+class ComputedListField(Computed, serializers.ListField):
+    pass

@@ -6,6 +6,7 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from apikit.caching import conditional_response
+from apikit.compiled import renderer
 from apikit.errors import ErrorCode, not_found
 from apikit.parsers import valid_params
 from apikit.querystring import indexed_list, json_or_nested
@@ -15,9 +16,13 @@ from catalog.api.fragments import product_summaries
 from ..quoting import shipping_quote_get
 from ..selectors import quote_trade_policy_id
 from ..services import postal_code_find
-from .answers import quote_answer
 from .schema import products_quote_schema, shipping_zipcode_consult_schema
-from .serializers import AddressSerializer, QuoteQuerySerializer, ZipcodeConsultSerializer
+from .serializers import (
+    AddressSerializer,
+    QuoteQuerySerializer,
+    QuoteResponseSerializer,
+    ZipcodeConsultSerializer,
+)
 
 
 class ZipcodeConsultView(APIView):
@@ -74,7 +79,7 @@ class ShippingQuoteView(APIView):
         summaries = product_summaries(outcome.product_ids, base_url=request_base_url(request))
         return conditional_response(
             request,
-            quote_answer(outcome, summaries),
+            renderer(QuoteResponseSerializer)(outcome, summaries=summaries),
             max_age=0,
             valid_until=outcome.valid_until,
             fresh_uuids=True,

@@ -145,7 +145,7 @@ def test_the_answer_has_every_key_the_schema_declares_in_its_order(api_client):
     body, _ = quote(api_client, items, explain="true", deliveryDates="true")
 
     # then each object has the keys QuoteResponseSerializer declares, in the same order
-    # (shipping/api/answers.py renders what serializers.py documents)
+    # (apikit.compiled renders what serializers.py declares)
     assert [group["error"] is None for group in body["quoteGroups"]] == [True, False]
     shape, seen = declared(QuoteResponseSerializer()), set()
     assert_keys(body, shape, seen)
