@@ -362,6 +362,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "apikit.schema.postprocess_add_health",
+        "apikit.schema.postprocess_for_generators",
     ],
     "ENUM_NAME_OVERRIDES": {"QuoteTableRejectionEnum": "shipping.explain.Rejection"},
 }

@@ -2,7 +2,7 @@
 (applied to the views)."""
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 
 from apikit.errors import ErrorCode
 from apikit.schema import error_responses, success_envelope
@@ -53,7 +53,6 @@ shipping_zipcode_consult_schema = extend_schema(
     ],
     responses={
         200: success_envelope("ZipcodeConsultResponse", AddressSerializer),
-        304: OpenApiResponse(description="Not modified (If-None-Match matched the ETag)."),
         **error_responses(404, 422, not_found_code=ErrorCode.ZIPCODE_NOT_FOUND),
     },
 )
@@ -81,8 +80,23 @@ QUOTE_PARAMETERS = [
     ),
     OpenApiParameter(
         "items",
-        OpenApiTypes.STR,
+        {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": MAX_QUOTE_ITEMS,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "productId": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+                    "quantity": {"type": "integer", "minimum": 1, "maximum": MAX_QUOTE_QUANTITY},
+                },
+                "required": ["productId", "quantity"],
+                "additionalProperties": False,
+            },
+        },
         required=True,
+        style="deepObject",
+        explode=True,
         description=(
             f"1 to {MAX_QUOTE_ITEMS} items, each `productId` (integer) and `quantity` "
             f"(integer 1 to {MAX_QUOTE_QUANTITY}), in bracket notation "
@@ -93,7 +107,7 @@ QUOTE_PARAMETERS = [
             "form; in bracket notation, with percent-encoded brackets, when ids have up to "
             "12 digits."
         ),
-        examples=[OpenApiExample("JSON array", value='[{"productId":1,"quantity":2}]')],
+        examples=[OpenApiExample("Two of product 1", value=[{"productId": 1, "quantity": 2}])],
     ),
     OpenApiParameter(
         "explain",
@@ -135,7 +149,16 @@ products_quote_schema = extend_schema(
         "priority)."
     ),
     tags=["shipping"],
-    parameters=QUOTE_PARAMETERS,
+    parameters=[
+        *QUOTE_PARAMETERS,
+        OpenApiParameter(
+            "Cache-Control",
+            OpenApiTypes.STR,
+            location=OpenApiParameter.HEADER,
+            response=[200],
+            description="no-store: each quote has new quoteIds, so it has no ETag and no 304.",
+        ),
+    ],
     responses={
         200: QuoteResponseSerializer,
         **error_responses(404, 422, not_found_code=ErrorCode.TRADE_POLICY_NOT_FOUND),

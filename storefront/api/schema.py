@@ -1,4 +1,4 @@
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 
 from apikit.errors import ErrorCode
 from apikit.schema import error_responses, success_envelope
@@ -32,7 +32,6 @@ payments_card_flags_schema = extend_schema(
     tags=["payments"],
     responses={
         200: success_envelope("CardFlagsResponse", CardFlagsSerializer),
-        304: OpenApiResponse(description="Not modified (If-None-Match matched the ETag)."),
         **error_responses(),
     },
 )

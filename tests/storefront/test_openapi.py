@@ -5,7 +5,7 @@ import yaml
 from django.core.management import call_command
 from drf_spectacular.generators import SchemaGenerator
 
-from apikit.schema import SchemaView
+from apikit.schema import SERVERS, SchemaView
 
 pytestmark = pytest.mark.django_db
 
@@ -25,9 +25,14 @@ def test_schema_generates_with_warnings_as_errors(schema_file):
 def test_schema_documents_each_public_path_once(schema_file):
     paths = set(schema_file["paths"])
     assert not [p for p in paths if p.endswith("/") and p != "/"]
-    # Every path at its canonical form, the banners too (both prefixes are served).
-    assert not [p for p in paths if p.startswith("/api/v3/")]
-    assert "/publics/template/banners" in paths
+    # Every path at its canonical form; the contract's /api/v3 path is there too (issue 33),
+    # as a copy of the canonical one with its own operation id.
+    assert [p for p in paths if p.startswith("/api/v3/")] == ["/api/v3/publics/template/banners"]
+    canonical = schema_file["paths"]["/publics/template/banners"]["get"]
+    prefixed = schema_file["paths"]["/api/v3/publics/template/banners"]["get"]
+    assert prefixed["operationId"] == f"api_v3_{canonical['operationId']}"
+    assert {**prefixed, "operationId": None} == {**canonical, "operationId": None}
+    assert schema_file["servers"] == [{"url": "/", "description": SERVERS[0]["description"]}]
 
 
 def test_schema_lists_health(schema_file, api_client):
@@ -94,9 +99,13 @@ def parameter(schema_file, path, name, method="get"):
 def test_parameters_document_the_values_the_api_accepts(schema_file):
     # Generated requests (schemathesis) only get past validation when these are precise.
     condition = parameter(schema_file, "/review/product", "condition")["properties"]
-    assert condition["score"]["type"] == "integer"
-    assert condition["recommended"] == {"type": "boolean"}
-    assert condition["createdAt"] == {"type": "string", "format": "date-time"}
+    # A field is a bare value (eq) or an object of operators (issue 33).
+    score, by_operator = condition["score"]["oneOf"]
+    assert score["type"] == "integer"
+    assert by_operator["properties"]["gte"] == score
+    assert by_operator["properties"]["in"]["items"] == score
+    assert condition["recommended"]["oneOf"][0] == {"type": "boolean"}
+    assert condition["createdAt"]["oneOf"][0] == {"type": "string", "format": "date-time"}
     category_id = parameter(
         schema_file, "/publics/products/categories/{categoryId}/tree", "categoryId"
     )
