@@ -95,13 +95,13 @@ QUOTE_PARAMETERS = [
             },
         },
         required=True,
-        style="deepObject",
-        explode=True,
         description=(
             f"1 to {MAX_QUOTE_ITEMS} items, each `productId` (integer) and `quantity` "
             f"(integer 1 to {MAX_QUOTE_QUANTITY}), in bracket notation "
             "(`items[0][productId]=1&items[0][quantity]=2`) or as a JSON array "
-            '(`items=[{"productId":1,"quantity":2}]`). A product given twice is quoted '
+            '(`items=[{"productId":1,"quantity":2}]`); OpenAPI has no style for an array of '
+            "objects in a query, so a generated client needs a query serializer writing one "
+            "of these (clients/typescript has one). A product given twice is quoted "
             "once with the quantities summed. The URL (path and query string) may be at "
             "most 8,000 bytes (414 URI_TOO_LONG above): 100 items always fit in the JSON "
             "form; in bracket notation, with percent-encoded brackets, when ids have up to "
