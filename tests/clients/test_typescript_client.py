@@ -39,7 +39,8 @@ def npm(*args: str, timeout: int = 300) -> str:
         timeout=timeout,
         check=False,
     )
-    assert done.returncode == 0, f"npm {' '.join(args)}:\n{done.stdout[-3000:]}{done.stderr[-3000:]}"
+    output = done.stdout[-3000:] + done.stderr[-3000:]
+    assert done.returncode == 0, f"npm {' '.join(args)}:\n{output}"
     return done.stdout
 
 
