@@ -11,7 +11,8 @@ from django.core.signals import setting_changed
 from django.http import HttpResponse
 from django.utils import translation
 from drf_spectacular.settings import spectacular_settings
-from drf_spectacular.utils import OpenApiResponse, inline_serializer
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, inline_serializer
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -78,6 +79,18 @@ def success_envelope(name: str, data: Any, *, many: bool = False) -> serializers
     return inline_serializer(
         name=name,
         fields={"status": serializers.BooleanField(help_text="Always true."), "data": data_field},
+    )
+
+
+def no_store_header(why: str) -> OpenApiParameter:
+    """The `Cache-Control: no-store` of a 200 that no cache may keep (a GET saying so gets no
+    304 from `postprocess_for_generators`)."""
+    return OpenApiParameter(
+        "Cache-Control",
+        OpenApiTypes.STR,
+        location=OpenApiParameter.HEADER,
+        response=[200],
+        description=f"no-store: {why}",
     )
 
 

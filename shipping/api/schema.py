@@ -5,7 +5,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 
 from apikit.errors import ErrorCode
-from apikit.schema import error_responses, success_envelope
+from apikit.schema import error_responses, no_store_header, success_envelope
 from infra.ids import MAX_ID
 
 from ..postal import MAX_INPUT_LENGTH
@@ -151,13 +151,7 @@ products_quote_schema = extend_schema(
     tags=["shipping"],
     parameters=[
         *QUOTE_PARAMETERS,
-        OpenApiParameter(
-            "Cache-Control",
-            OpenApiTypes.STR,
-            location=OpenApiParameter.HEADER,
-            response=[200],
-            description="no-store: each quote has new quoteIds, so it has no ETag and no 304.",
-        ),
+        no_store_header("each quote has new quoteIds, so it has no ETag and no 304."),
     ],
     responses={
         200: QuoteResponseSerializer,

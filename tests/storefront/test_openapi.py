@@ -225,6 +225,9 @@ def test_every_get_that_answers_a_304_says_so_with_its_cache_headers(schema_file
     # The quote is kept but never revalidated: new quote ids in each answer.
     quote = schema_file["paths"]["/publics/products/quote"]["get"]["responses"]
     assert "304" not in quote and "Cache-Control" in quote["200"]["headers"]
+    # The signed-in customer is never kept by any cache either.
+    me = schema_file["paths"]["/publics/customers/me"]["get"]["responses"]
+    assert "304" not in me and "no-store" in me["200"]["headers"]["Cache-Control"]["description"]
 
 
 @pytest.mark.django_db

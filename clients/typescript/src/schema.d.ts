@@ -2038,6 +2038,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description no-store: personal data, never kept by any cache. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
