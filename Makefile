@@ -14,10 +14,14 @@ EXTRA_HOST = $(if $(filter localhost 127.0.0.1 0.0.0.0 :: [::1],$(HOST)),,$(comm
 
 # Local, plain-HTTP environment of `make run` and `make serve`; the per-checkout secret key in
 # data/secret_key is read by the settings (SECRET_KEY_FILE). The same environment by hand:
-# `make env` prints it (README, "Running manage.py by hand").
+# `make env` prints it (README, "Running manage.py by hand"). Browsers on the usual local
+# development servers (3000: Next.js, Create React App; 5173: Vite) and on the demo itself
+# may call the API (CORS, docs/api.md "Calling from a browser"); production lists its own.
+DEV_ORIGINS = http://localhost:3000,http://127.0.0.1:3000,http://localhost:5173,http://127.0.0.1:5173
 RUN_ENV = HTTPS=0 \
 	ALLOWED_HOSTS="$${ALLOWED_HOSTS:-localhost,127.0.0.1,[::1]$(EXTRA_HOST)}" \
 	CSRF_TRUSTED_ORIGINS="$${CSRF_TRUSTED_ORIGINS:-http://$(BASE_URL_HOST):$(PORT),http://localhost:$(PORT)}" \
+	CORS_ALLOWED_ORIGINS="$${CORS_ALLOWED_ORIGINS:-$(DEV_ORIGINS),http://$(BASE_URL_HOST):$(PORT),http://localhost:$(PORT)}" \
 	PUBLIC_BASE_URL="$${PUBLIC_BASE_URL:-http://$(BASE_URL_HOST):$(PORT)}"
 
 .PHONY: help install run serve env test lint fmt migrate seed check clean bench scale-drill messages jobs-status
@@ -87,7 +91,7 @@ serve: install $(DATA_DIR)/secret_key
 # The environment of `make run`, for a shell: eval "$$(make -s env)" then .venv/bin/python
 # manage.py ... (plain HTTP, no redirect to https).
 env:
-	@$(RUN_ENV) sh -c 'for name in HTTPS ALLOWED_HOSTS CSRF_TRUSTED_ORIGINS PUBLIC_BASE_URL; do \
+	@$(RUN_ENV) sh -c 'for name in HTTPS ALLOWED_HOSTS CSRF_TRUSTED_ORIGINS CORS_ALLOWED_ORIGINS PUBLIC_BASE_URL; do \
 		printf "export %s='"'"'%s'"'"'\n" "$$name" "$$(printenv $$name)"; done'
 
 # mypy's Django plugin imports config.settings: give it a throwaway key so lint never needs

@@ -277,6 +277,27 @@ class FilterSet:
         return self.queryset.filter(*self.conditions) if self.is_valid() else self.queryset
 
 
+def operand_schema(item: Filter) -> dict:
+    """A field of `condition`: a bare value (eq) or an object of operators, typed so that a
+    generated client can send each one (`{"score": {"gte": 4}}`)."""
+    value = dict(item.schema)
+    operators: dict[str, Any] = {}
+    for operator in OPERATORS:
+        if operator in ("in", "nin"):
+            operators[operator] = {"type": "array", "items": value, "maxItems": MAX_LIST_LENGTH}
+        elif operator == "isNull":
+            operators[operator] = {"type": "boolean"}
+        elif operator not in TEXT_OPERATORS or item.text:
+            operators[operator] = value
+    by_operator = {
+        "type": "object",
+        "properties": operators,
+        "additionalProperties": False,
+        "minProperties": 1,
+    }
+    return {"oneOf": [value, by_operator]}
+
+
 def schema_parameter(name: str, schema: dict, description: str, **style: Any) -> dict:
     return {"name": name, "in": "query", "description": description, "schema": schema, **style}
 
@@ -298,7 +319,7 @@ class ConditionFilter(BaseFilterBackend):
         described += '(`condition={"score":5,"createdAt":{"gte":"2026-01-01"}}`) or brackets '
         described += "(`condition[score]=5&condition[createdAt][gte]=2026-01-01`). Operators: "
         described += f"{', '.join(OPERATORS)}; a bare value means eq."
-        properties = {name: dict(item.schema) for name, item in filters.items()}
+        properties = {name: operand_schema(item) for name, item in filters.items()}
         schema = {"type": "object", "properties": properties, "additionalProperties": False}
         return [schema_parameter("condition", schema, described, style="deepObject", explode=True)]
 

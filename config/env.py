@@ -3,6 +3,7 @@ config.settings). Unset or blank means the default; a value that cannot be read 
 process with the variable's name."""
 
 import os
+import re
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -35,6 +36,19 @@ def env_int(name: str, default: int) -> int:
 
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in env_str(name, default).split(",") if item.strip()]
+
+
+def env_whole_patterns(name: str) -> list[re.Pattern[str]]:
+    """Regular expressions separated by spaces (a regex may hold a comma: `{1,3}`), each
+    compiled to match a whole value: `https://pr-[0-9]+\\.shop\\.example\\.com` never
+    matches `https://pr-1.shop.example.com.evil.net`."""
+    patterns = []
+    for raw in env_str(name).split():
+        try:
+            patterns.append(re.compile(rf"(?:{raw})\Z"))
+        except re.error as exc:
+            raise InvalidVariable(f"{name}: {raw!r} is not a regular expression ({exc}).") from exc
+    return patterns
 
 
 def git_commit(root: str) -> str | None:

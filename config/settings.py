@@ -10,7 +10,7 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_int, env_list, env_str, git_commit
+from config.env import env_bool, env_int, env_list, env_str, env_whole_patterns, git_commit
 from infra.storage import storages_setting
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -284,7 +284,12 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # --- CORS -------------------------------------------------------------------
+# Browsers on other origins (docs/api.md, "Calling from a browser"): exact origins, comma
+# separated, and regexes, space separated, each matching a whole origin (preview deployments,
+# e.g. https://pr-[0-9]+\.preview\.shop\.example\.com). `make run` allows the usual local
+# development origins (the Makefile's RUN_ENV); production allows none unless listed here.
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS")
+CORS_ALLOWED_ORIGIN_REGEXES = env_whole_patterns("CORS_ALLOWED_ORIGIN_REGEXES")
 CORS_ALLOW_HEADERS = (
     "accept",
     "authorization",
@@ -362,6 +367,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "apikit.schema.postprocess_add_health",
+        "apikit.schema.postprocess_for_generators",
     ],
     "ENUM_NAME_OVERRIDES": {"QuoteTableRejectionEnum": "shipping.explain.Rejection"},
 }

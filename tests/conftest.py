@@ -82,3 +82,17 @@ def no_warming(monkeypatch):
     """Misses of read models build what they were asked for only, as when the catalogue's
     first products were all read already (infra.cache.Warm)."""
     monkeypatch.setattr("infra.cache._to_warm", lambda kind, warm: [])
+
+
+@pytest.fixture(scope="session")
+def demo_server(tmp_path_factory):
+    """The demo store under `make run`'s environment, served by gunicorn, once per session
+    (tests/storefront/live_demo.py)."""
+    from tests.storefront.live_demo import MAKE, start_demo
+
+    if MAKE is None:
+        pytest.skip("the make program is not installed (the demo's environment is `make -s env`)")
+    server = start_demo(tmp_path_factory.mktemp("demo"))
+    yield server
+    server.process.terminate()
+    server.process.wait(timeout=10)

@@ -1,7 +1,7 @@
 """OpenAPI declarations of the marketing endpoints, one per operation (applied to the views)."""
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 
 from apikit.errors import ErrorCode
 from apikit.schema import error_responses, success_envelope
@@ -53,7 +53,6 @@ banner_groups_list_schema = extend_schema(
     ],
     responses={
         200: success_envelope("BannerGroupListResponse", BannerGroupSerializer, many=True),
-        304: OpenApiResponse(description="Not modified (If-None-Match matched the ETag)."),
         **error_responses(404, 422, not_found_code=ErrorCode.BANNER_GROUP_NOT_FOUND),
     },
 )

@@ -2,10 +2,10 @@
 (applied to the views)."""
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 
 from apikit.errors import ErrorCode
-from apikit.schema import error_responses, success_envelope
+from apikit.schema import error_responses, no_store_header, success_envelope
 from infra.ids import MAX_ID
 
 from ..postal import MAX_INPUT_LENGTH
@@ -53,7 +53,6 @@ shipping_zipcode_consult_schema = extend_schema(
     ],
     responses={
         200: success_envelope("ZipcodeConsultResponse", AddressSerializer),
-        304: OpenApiResponse(description="Not modified (If-None-Match matched the ETag)."),
         **error_responses(404, 422, not_found_code=ErrorCode.ZIPCODE_NOT_FOUND),
     },
 )
@@ -81,19 +80,34 @@ QUOTE_PARAMETERS = [
     ),
     OpenApiParameter(
         "items",
-        OpenApiTypes.STR,
+        {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": MAX_QUOTE_ITEMS,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "productId": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+                    "quantity": {"type": "integer", "minimum": 1, "maximum": MAX_QUOTE_QUANTITY},
+                },
+                "required": ["productId", "quantity"],
+                "additionalProperties": False,
+            },
+        },
         required=True,
         description=(
             f"1 to {MAX_QUOTE_ITEMS} items, each `productId` (integer) and `quantity` "
             f"(integer 1 to {MAX_QUOTE_QUANTITY}), in bracket notation "
             "(`items[0][productId]=1&items[0][quantity]=2`) or as a JSON array "
-            '(`items=[{"productId":1,"quantity":2}]`). A product given twice is quoted '
+            '(`items=[{"productId":1,"quantity":2}]`); OpenAPI has no style for an array of '
+            "objects in a query, so a generated client needs a query serializer writing one "
+            "of these (clients/typescript has one). A product given twice is quoted "
             "once with the quantities summed. The URL (path and query string) may be at "
             "most 8,000 bytes (414 URI_TOO_LONG above): 100 items always fit in the JSON "
             "form; in bracket notation, with percent-encoded brackets, when ids have up to "
             "12 digits."
         ),
-        examples=[OpenApiExample("JSON array", value='[{"productId":1,"quantity":2}]')],
+        examples=[OpenApiExample("Two of product 1", value=[{"productId": 1, "quantity": 2}])],
     ),
     OpenApiParameter(
         "explain",
@@ -135,7 +149,10 @@ products_quote_schema = extend_schema(
         "priority)."
     ),
     tags=["shipping"],
-    parameters=QUOTE_PARAMETERS,
+    parameters=[
+        *QUOTE_PARAMETERS,
+        no_store_header("each quote has new quoteIds, so it has no ETag and no 304."),
+    ],
     responses={
         200: QuoteResponseSerializer,
         **error_responses(404, 422, not_found_code=ErrorCode.TRADE_POLICY_NOT_FOUND),

@@ -1,7 +1,7 @@
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 
 from apikit.errors import ErrorCode
-from apikit.schema import error_responses, success_envelope
+from apikit.schema import error_responses, no_store_header, success_envelope
 
 from .customer_serializers import (
     CustomerLoginSerializer,
@@ -32,7 +32,6 @@ payments_card_flags_schema = extend_schema(
     tags=["payments"],
     responses={
         200: success_envelope("CardFlagsResponse", CardFlagsSerializer),
-        304: OpenApiResponse(description="Not modified (If-None-Match matched the ETag)."),
         **error_responses(),
     },
 )
@@ -128,6 +127,7 @@ customer_me_schema = extend_schema(
     summary="The signed-in customer",
     description="Requires a valid token; 401 UNAUTHENTICATED otherwise.",
     tags=["customers"],
+    parameters=[no_store_header("personal data, never kept by any cache.")],
     responses={
         200: success_envelope("CustomerMeEnvelope", CustomerSerializer),
         **error_responses(401),

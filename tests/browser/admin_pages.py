@@ -32,8 +32,9 @@ WINDOW = (1366, 900)
 WAIT_SECONDS = 10
 
 
-def start_chromium(chromium: str, chromedriver: str) -> webdriver.Chrome:
-    """Headless Debian chromium driven by Debian's chromedriver (nothing is downloaded)."""
+def start_chromium(chromium: str, chromedriver: str, *extra: str) -> webdriver.Chrome:
+    """Headless Debian chromium driven by Debian's chromedriver (nothing is downloaded);
+    `extra` command-line arguments after the usual ones."""
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
     for argument in (
@@ -45,6 +46,7 @@ def start_chromium(chromium: str, chromedriver: str) -> webdriver.Chrome:
         "--disable-extensions",
         "--no-first-run",
         "--lang=en-US",
+        *extra,
     ):
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service(executable_path=chromedriver), options=options)

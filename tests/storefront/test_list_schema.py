@@ -24,16 +24,15 @@ NOT_INLINED = {"ProductReview", "SalesChannelReview", "Comment", "Upsell", "List
 
 
 def list_operations(schema: dict) -> dict:
-    components = schema["components"]["schemas"]
-
     def inline(node):
         if isinstance(node, list):
             return [inline(item) for item in node]
         if not isinstance(node, dict):
             return node
-        name = node.get("$ref", "").rpartition("/")[2]
-        if name and name not in NOT_INLINED:
-            return inline(components[name])
+        ref = node.get("$ref", "")
+        if ref and ref.rpartition("/")[2] not in NOT_INLINED:
+            _hash, _components, kind, name = ref.split("/")  # schemas or headers
+            return inline(schema["components"][kind][name])
         return {key: inline(value) for key, value in node.items()}
 
     return {

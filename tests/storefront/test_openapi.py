@@ -5,7 +5,8 @@ import yaml
 from django.core.management import call_command
 from drf_spectacular.generators import SchemaGenerator
 
-from apikit.schema import SchemaView
+from apikit.schema import SERVERS, SchemaView
+from catalog.models import Category, Product
 
 pytestmark = pytest.mark.django_db
 
@@ -25,9 +26,14 @@ def test_schema_generates_with_warnings_as_errors(schema_file):
 def test_schema_documents_each_public_path_once(schema_file):
     paths = set(schema_file["paths"])
     assert not [p for p in paths if p.endswith("/") and p != "/"]
-    # Every path at its canonical form, the banners too (both prefixes are served).
-    assert not [p for p in paths if p.startswith("/api/v3/")]
-    assert "/publics/template/banners" in paths
+    # Every path at its canonical form; the contract's /api/v3 path is there too (issue 33),
+    # as a copy of the canonical one with its own operation id.
+    assert [p for p in paths if p.startswith("/api/v3/")] == ["/api/v3/publics/template/banners"]
+    canonical = schema_file["paths"]["/publics/template/banners"]["get"]
+    prefixed = schema_file["paths"]["/api/v3/publics/template/banners"]["get"]
+    assert prefixed["operationId"] == f"api_v3_{canonical['operationId']}"
+    assert {**prefixed, "operationId": None} == {**canonical, "operationId": None}
+    assert schema_file["servers"] == [{"url": "/", "description": SERVERS[0]["description"]}]
 
 
 def test_schema_lists_health(schema_file, api_client):
@@ -94,9 +100,13 @@ def parameter(schema_file, path, name, method="get"):
 def test_parameters_document_the_values_the_api_accepts(schema_file):
     # Generated requests (schemathesis) only get past validation when these are precise.
     condition = parameter(schema_file, "/review/product", "condition")["properties"]
-    assert condition["score"]["type"] == "integer"
-    assert condition["recommended"] == {"type": "boolean"}
-    assert condition["createdAt"] == {"type": "string", "format": "date-time"}
+    # A field is a bare value (eq) or an object of operators (issue 33).
+    score, by_operator = condition["score"]["oneOf"]
+    assert score["type"] == "integer"
+    assert by_operator["properties"]["gte"] == score
+    assert by_operator["properties"]["in"]["items"] == score
+    assert condition["recommended"]["oneOf"][0] == {"type": "boolean"}
+    assert condition["createdAt"]["oneOf"][0] == {"type": "string", "format": "date-time"}
     category_id = parameter(
         schema_file, "/publics/products/categories/{categoryId}/tree", "categoryId"
     )
@@ -147,3 +157,110 @@ def test_the_quote_documents_explain_and_its_optional_explanations(schema_file):
     rejections = components["QuoteTableRejectionEnum"]["enum"]
     assert "postal_code_out_of_every_row" in rejections
     assert "explanation" not in components["QuoteResponse"].get("required", [])
+
+
+# --- issue 33: what client generators need --------------------------------------------------
+
+
+def nodes(node):
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from nodes(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from nodes(value)
+
+
+def test_every_nullable_has_a_type_beside_it(schema_file):
+    # OpenAPI 3.0 reads `nullable` only with `type` (redocly's nullable-type-sibling).
+    untyped = [node for node in nodes(schema_file) if node.get("nullable") and "type" not in node]
+    assert untyped == []
+    product = schema_file["components"]["schemas"]["Comment"]["properties"]["product"]
+    assert product["type"] == "object" and product["nullable"] is True
+    assert product["allOf"] == [{"$ref": "#/components/schemas/ProductSummary"}]
+
+
+@pytest.mark.parametrize(
+    ("component", "optional"),
+    [
+        ("InterestCreateRequest", {"phone", "message"}),
+        ("ProductReviewWriteRequest", {"comment", "recommended", "masked"}),
+        ("ReviewWriteRequest", {"comment", "recommended", "masked"}),
+    ],
+)
+def test_optional_request_fields_have_no_default_that_generators_read_as_required(
+    schema_file, component, optional
+):
+    schema = schema_file["components"]["schemas"][component]
+    assert not optional & set(schema.get("required", ()))
+    for name in optional:
+        field = schema["properties"][name]
+        assert "default" not in field  # openapi-typescript: a default makes it required
+        assert "Default: " in field["description"]
+
+
+def test_every_get_that_answers_a_304_says_so_with_its_cache_headers(schema_file):
+    conditional = {
+        path
+        for path, item in schema_file["paths"].items()
+        if "get" in item and "304" in item["get"]["responses"]
+    }
+    assert conditional == {
+        "/cart/upsell/{locationId}",
+        "/publics/payments/card-flags",
+        "/publics/products/categories/{categoryId}/tree",
+        "/publics/products/categories/tree",
+        "/publics/products/comments",
+        "/publics/template/banners",
+        "/api/v3/publics/template/banners",
+        "/review/product",
+        "/review/sales-channel",
+        "/shipping/zipcode/consult/{countryCode}/{zipCode}",
+    }
+    for path in conditional:
+        responses = schema_file["paths"][path]["get"]["responses"]
+        for status in ("200", "304"):
+            assert set(responses[status]["headers"]) >= {"ETag", "Cache-Control"}, (path, status)
+    # The quote is kept but never revalidated: new quote ids in each answer.
+    quote = schema_file["paths"]["/publics/products/quote"]["get"]["responses"]
+    assert "304" not in quote and "Cache-Control" in quote["200"]["headers"]
+    # The signed-in customer is never kept by any cache either.
+    me = schema_file["paths"]["/publics/customers/me"]["get"]["responses"]
+    assert "304" not in me and "no-store" in me["200"]["headers"]["Cache-Control"]["description"]
+
+
+@pytest.mark.django_db
+def test_the_gets_said_conditional_answer_a_304_and_the_quote_does_not(api_client):
+    # given the demo store (what `make run` serves)
+    from io import StringIO
+
+    call_command("seed_demo", stdout=StringIO())
+    product = Product.objects.get(sku="DEMO-0014").pk
+    trigger = Product.objects.get(sku="DEMO-0001").pk  # of the cart's upsell offer
+    category = Category.objects.filter(active=True).order_by("pk").first().pk
+    urls = [
+        f"/cart/upsell/cart?variationMap%5B{trigger}%5D=0",
+        "/publics/payments/card-flags",
+        f"/publics/products/categories/{category}/tree",
+        "/publics/products/categories/tree",
+        f"/publics/products/comments?condition%5BproductId%5D={product}",
+        "/api/v3/publics/template/banners?codes=home-main",
+        "/review/product?condition%5Bscore%5D%5Bgte%5D=4",
+        "/review/sales-channel",
+        "/shipping/zipcode/consult/BRA/01310-100",
+    ]
+    for url in urls:
+        # when each is asked again with its ETag
+        first = api_client.get(url)
+        assert first.status_code == 200, url
+        again = api_client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+        # then it answers 304 with its cache headers
+        assert again.status_code == 304, url
+        assert again["ETag"] == first["ETag"] and again["Cache-Control"], url
+    quote = api_client.get(
+        "/publics/products/quote?targetZipCode=01310-100&targetCountryCode=BRA"
+        f"&items%5B0%5D%5BproductId%5D={product}&items%5B0%5D%5Bquantity%5D=1"
+    )
+    assert quote.status_code == 200 and quote["Cache-Control"] == "no-store"
+    assert "ETag" not in quote
