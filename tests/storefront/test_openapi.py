@@ -212,6 +212,8 @@ def test_every_get_that_answers_a_304_says_so_with_its_cache_headers(schema_file
         "/publics/products/categories/{categoryId}/tree",
         "/publics/products/categories/tree",
         "/publics/products/comments",
+        "/publics/products",  # issue 32
+        "/publics/products/{productId}",
         "/publics/template/banners",
         "/api/v3/publics/template/banners",
         "/review/product",
@@ -245,6 +247,8 @@ def test_the_gets_said_conditional_answer_a_304_and_the_quote_does_not(api_clien
         f"/publics/products/categories/{category}/tree",
         "/publics/products/categories/tree",
         f"/publics/products/comments?condition%5BproductId%5D={product}",
+        f"/publics/products/{product}",
+        "/publics/products?limit=2",
         "/api/v3/publics/template/banners?codes=home-main",
         "/review/product?condition%5Bscore%5D%5Bgte%5D=4",
         "/review/sales-channel",
