@@ -13,7 +13,8 @@ from typing import NamedTuple
 from django.utils import timezone
 
 from catalog.selectors import default_trade_policy_id, product_namespaces, trade_policy_exists
-from infra.cache import cached, depend_on
+from infra.caching.kept import cached
+from infra.caching.records import depend_on
 from infra.queries import CompiledQuery
 
 from . import quote

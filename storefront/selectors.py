@@ -2,7 +2,7 @@ from typing import Literal, overload
 
 from django.http import HttpRequest
 
-from infra.cache import kept
+from infra.caching.kept import kept
 
 from . import payments
 from .models import PaymentOption, PaymentOptionKind, SalesChannel

@@ -6,7 +6,7 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
-from infra.cache import kept
+from infra.caching.kept import kept
 from infra.ids import is_db_id
 
 from ..models import AttributeValue, Product, ProductPrice, Stock
