@@ -32,6 +32,8 @@ class RequestContext:
     rendered: tuple[HttpResponseBase, RenderedAnswer] | None = None
     # The list parameters (condition, order, fields) parsed from one QueryDict, with it.
     list_items: tuple[Any, dict[str, Items]] | None = None
+    # A bearer token was given but names no active customer (IsCustomer says so in its 401).
+    customer_token_rejected: bool = False
 
 
 _current: ContextVar[RequestContext | None] = ContextVar("request_context", default=None)

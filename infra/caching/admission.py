@@ -3,7 +3,9 @@
 A key enters on probation; its second use moves it to the protected segment (at most
 `protected_share` of the bytes; past that, its least recently used keys go back on
 probation). Room is made from probation's least recently used key first, so keys asked
-once (a random cart's quote) push out only each other, never an answer asked again
+once (a random cart's quote) push out only each other, never an answer asked again. A key
+pushed out of probation leaves its hash behind (the last `max_ghosts`): stored again, it was
+asked twice, and enters protected at once, even when one-off keys outran its second use
 (docs/caching.md, "Admission"). The caller holds its own lock around every call.
 """
 
@@ -13,10 +15,16 @@ from collections.abc import Iterable
 
 class Segments:
     def __init__(
-        self, max_bytes: int, max_entries: int | None = None, protected_share: float = 0.8
+        self,
+        max_bytes: int,
+        max_entries: int | None = None,
+        protected_share: float = 0.8,
+        max_ghosts: int = 8192,
     ) -> None:
         self.max_bytes = max_bytes
         self.max_entries = max_entries
+        self.max_ghosts = max_ghosts
+        self._ghosts: OrderedDict[int, None] = OrderedDict()  # hashes of keys pushed out
         self.protected_bytes_max = int(max_bytes * protected_share)
         self._probation: OrderedDict[str, int] = OrderedDict()  # key -> bytes, oldest first
         self._protected: OrderedDict[str, int] = OrderedDict()
@@ -39,6 +47,8 @@ class Segments:
         else:
             self.bytes += size - self._probation.pop(key, 0)
             self._probation[key] = size
+            if self._ghosts.pop(hash(key), False) is None:  # pushed out before: asked again
+                self.used(key)
         return self._overflow(keep=key)
 
     def used(self, key: str) -> None:
@@ -74,6 +84,7 @@ class Segments:
     def clear(self) -> None:
         self._probation.clear()
         self._protected.clear()
+        self._ghosts.clear()
         self.bytes = self._protected_bytes = 0
 
     def _overflow(self, keep: str) -> list[str]:
@@ -89,6 +100,10 @@ class Segments:
                 if not segment:
                     break
                 key = next(iter(segment))
+            if segment is self._probation:
+                self._ghosts[hash(key)] = None
+                if len(self._ghosts) > self.max_ghosts:
+                    self._ghosts.popitem(last=False)
             self.removed(key)
             dropped.append(key)
         return dropped

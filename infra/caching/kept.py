@@ -5,7 +5,7 @@ request; read-only by callers), each good until one of its namespaces is bumped.
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.core.cache import cache
@@ -40,8 +40,9 @@ def kept(namespace: str, key: str, build: Callable[[], Kept]) -> Kept:
     """Store-wide read data, kept in this process until `namespace` changes (read-only)."""
     entry = _KEPT.get((namespace, key))
     if entry is not None and entry[0] == namespace_versions((namespace,)) and _fresh(entry[1]):
-        return entry[2]
-    return kept_many(namespace, [key], lambda _: (namespace,), lambda _: {key: build()})[key]
+        return cast(Kept, entry[2])
+    built = kept_many(namespace, [key], lambda _: (namespace,), lambda _: {key: build()})
+    return cast(Kept, built[key])
 
 
 @dataclass(frozen=True)

@@ -113,7 +113,8 @@ class FileVersions:
         return offset
 
     def _version(self, namespace: str) -> int:
-        return self._U64.unpack_from(self._map, self._offset(namespace))[0] or self._epoch
+        version: int = self._U64.unpack_from(self._map, self._offset(namespace))[0]
+        return version or self._epoch
 
     def read(self, namespaces: tuple[str, ...]) -> Versions:
         return tuple(map(self._version, namespaces))

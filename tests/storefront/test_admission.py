@@ -57,3 +57,27 @@ def test_a_value_larger_than_the_bound_stays_alone():
     segments.added("small", 10)
     assert segments.added("large", 500) == ["small"]
     assert "large" in segments
+
+
+def test_a_key_pushed_out_before_its_second_use_enters_protected_when_stored_again():
+    segments = Segments(max_bytes=1000)
+    segments.added("popular", 100)
+    for number in range(20):  # one-off keys outrun its second use
+        segments.added(f"once-{number}", 100)
+    assert "popular" not in segments
+    segments.added("popular", 100)  # asked again: its hash was left behind
+    for number in range(20, 60):
+        segments.added(f"once-{number}", 100)
+    assert "popular" in segments
+
+
+def test_the_hashes_left_behind_have_a_bound():
+    segments = Segments(max_bytes=300, max_ghosts=3)
+    for number in range(10):  # 0-6 pushed out; the hashes of 4, 5 and 6 remembered
+        segments.added(f"once-{number}", 100)
+    segments.added("once-0", 100)  # forgotten: on probation again
+    segments.added("once-5", 100)  # remembered: protected
+    for number in range(10, 13):
+        segments.added(f"once-{number}", 100)
+    assert "once-0" not in segments
+    assert "once-5" in segments
