@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -37,6 +38,7 @@ def main() -> None:
     parser.add_argument("--redis", default="", help="a Redis URL for the shared-cache rows")
     parser.add_argument("--pages", type=int, default=300, help="random pages per measurement")
     parser.add_argument("--only", default="", help="the rows whose name contains this")
+    parser.add_argument("--rounds", type=int, default=3, help="alternated rounds (medians)")
     args = parser.parse_args()
     if args.redis:
         os.environ["REDIS_URL"] = args.redis
@@ -72,15 +74,21 @@ def main() -> None:
         kept_module.kept_clear()
 
     def both(name: str, measure: Callable[[], dict], off: list) -> dict:
-        """`measure()` with the mechanism, then with `off` (patches) in place."""
+        """`measure()` with the mechanism and with `off` (patches) in place, alternated
+        `--rounds` times: the medians (the machine is shared)."""
         if args.only not in name:
             return {}
-        on = measure()
-        with ExitStack() as stack:
-            for patch in off:
-                stack.enter_context(patch)
-            without = measure()
-        row = {"with": on, "without": without}
+        runs: dict[str, list[dict]] = {"with": [], "without": []}
+        for _ in range(args.rounds):
+            runs["with"].append(measure())
+            with ExitStack() as stack:
+                for patch in off:
+                    stack.enter_context(patch)
+                runs["without"].append(measure())
+        row = {
+            side: {key: statistics.median(run[key] for run in found) for key in found[0]}
+            for side, found in runs.items()
+        }
         print(name, json.dumps(row), flush=True)
         return row
 
@@ -100,18 +108,18 @@ def main() -> None:
 
         return measure
 
-    def never_kept(kind, keys, namespaces, build, warm=None):  # type: ignore[no-untyped-def]
+    def never_kept(kind, keys, namespaces, build, warm=None):
         return build(list(dict.fromkeys(keys)))
 
     results: dict = {"database": "sqlite", "cache": "redis" if args.redis else "locmem"}
     rows = results["rows"] = {}
     rows["warm batches: review page misses"] = both(
-        "warm",
+        "warm reviews",
         misses(reviews),
         [mock.patch("infra.caching.kept._to_warm", lambda kind, warm: [])],
     )
     rows["warm batches: comment page misses"] = both(
-        "warm",
+        "warm comments",
         misses(comments),
         [mock.patch("infra.caching.kept._to_warm", lambda kind, warm: [])],
     )
@@ -148,7 +156,7 @@ def main() -> None:
             "popular_hits": round(hits / len(measured), 3),
         }
 
-    def plain_lru(self, key):  # type: ignore[no-untyped-def]
+    def plain_lru(self, key):
         if key in self._probation:  # a read only refreshes: one segment, a plain LRU
             self._probation.move_to_end(key)
 
@@ -167,6 +175,18 @@ def main() -> None:
             )
         finally:
             segments.max_bytes, segments.protected_bytes_max = bounds
+    from bench.harness import commit, python_and_cores, utc_now, write_result
+
+    results |= {
+        "when": utc_now(),
+        "commit": commit(),
+        "machine": python_and_cores(),
+        "load_average_after": os.getloadavg(),
+        "rounds": args.rounds,
+        "pages": args.pages,
+    }
+    if not args.only:
+        write_result(Path("bench/results") / f"mechanisms-sqlite-{results['cache']}.json", results)
     print(json.dumps(results))
 
 

@@ -3,9 +3,9 @@ memory, full products in the shared cache) and spliced into answers.
 
 Keys live under the version of `PRODUCTS_CACHE` and of each product shown (so a change of
 one product retires that product's fragments only; a summary keeps its `stock` apart),
-noted (`infra.caching.records.depend_on`) for the answer that embeds them; `base_url` is part of the
-key. A full product is never kept past the next start or end of a price rule, seal or
-section (`FULL_PRODUCT_SECTIONS`) it shows.
+noted (`infra.caching.records.depend_on`) for the answer that embeds them; `base_url` is
+part of the key. A full product is never kept past the next start or end of a price rule,
+seal or section (`FULL_PRODUCT_SECTIONS`) it shows. The whole layer: docs/caching.md.
 """
 
 import hashlib

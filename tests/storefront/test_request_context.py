@@ -16,6 +16,8 @@ from apikit.context import current, scope
 from tests.catalog.factories import ProductFactory
 from tests.feedback.factories import ProductReviewFactory
 
+pytestmark = pytest.mark.cache
+
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("apikit", "infra", "storefront", "catalog", "marketing", "shipping", "feedback")
 HANDED_OVER = re.compile(
