@@ -185,8 +185,9 @@ def main() -> None:
         "rounds": args.rounds,
         "pages": args.pages,
     }
-    if not args.only:
-        write_result(Path("bench/results") / f"mechanisms-sqlite-{results['cache']}.json", results)
+    only = "-" + args.only.replace(" ", "-") if args.only else ""
+    name = f"mechanisms-sqlite-{results['cache']}{only}.json"
+    write_result(Path("bench/results") / name, results)
     print(json.dumps(results))
 
 

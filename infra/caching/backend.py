@@ -253,5 +253,7 @@ class BoundedLocMemCache(LocMemCache):
         return deleted
 
     def clear(self) -> None:
-        super().clear()
-        self._segments.clear()
+        with self._lock:  # as LocMemCache.clear, the segments too
+            self._cache.clear()
+            self._expire_info.clear()
+            self._segments.clear()
