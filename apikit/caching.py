@@ -1,5 +1,7 @@
 """Rendered answers of public reads: their bytes, ETag and Cache-Control, kept in the shared
-cache under the versions of the namespaces they depend on (infra.cache)."""
+cache under the versions of the namespaces they depend on (infra.caching; docs/caching.md).
+The views, `cached_answers` and `early_answers` hand each other the answer and its key
+through apikit.context, never through attributes of the request or response."""
 
 import functools
 import hashlib
@@ -9,7 +11,6 @@ import sys
 import threading
 import time
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -22,8 +23,12 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.http.response import HttpResponseBase
 from django.urls import Resolver404, resolve
 
-from infra.cache import cache_is_local, namespace_versions, recording, still_current
+from infra.caching.admission import Segments
+from infra.caching.backend import cache_is_local
+from infra.caching.records import recording, still_current
+from infra.caching.versions import namespace_versions
 
+from .context import current, scope
 from .renderers import json_bytes
 
 
@@ -92,7 +97,9 @@ class RenderedAnswer:
             response["X-Release"] = self.release
         if self.allow:
             response["Allow"] = self.allow
-        response.rendered_answer = self  # type: ignore[attr-defined]  # read by cached_answers
+        context = current()
+        if context is not None:  # for cached_answers, which stores it
+            context.rendered = (response, self)
         return response
 
     def matches(self, if_none_match: str) -> bool:
@@ -124,16 +131,20 @@ def conditional_response(
 
 
 class RecentAnswers:
-    """The process's last served answers, so a hot answer costs no trip to the shared cache;
-    exact all the same (keys carry the versions), each kept `SECONDS` at most."""
+    """The process's last served answers in front of a shared cache, so a hot answer costs
+    no trip to it; exact all the same (keys carry the versions), each kept `SECONDS` at
+    most, MAX_ENTRIES and MAX_BYTES of bodies in all, in a segmented LRU
+    (infra.caching.admission): an answer served again is not pushed out by answers asked
+    once."""
 
     SECONDS = 5
     MAX_ENTRIES = 2048
     MAX_BYTES = 8 * 1024 * 1024
 
-    def __init__(self) -> None:
-        self._entries: OrderedDict[str, tuple[float, RenderedAnswer]] = OrderedDict()
-        self._bytes = 0
+    def __init__(self, max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_BYTES) -> None:
+        self._entries: dict[str, tuple[float, RenderedAnswer]] = {}
+        self._order = Segments(max_bytes, max_entries)
+        self._max_bytes = max_bytes
         self._lock = threading.Lock()
 
     def get(self, key: str, now: float) -> RenderedAnswer | None:
@@ -142,30 +153,24 @@ class RecentAnswers:
             if entry is None:
                 return None
             if entry[0] <= now:
-                self._drop(key)
+                del self._entries[key]
+                self._order.removed(key)
                 return None
-            self._entries.move_to_end(key)
+            self._order.used(key)
             return entry[1]
 
     def put(self, key: str, answer: RenderedAnswer, now: float) -> None:
-        if len(answer.body) > self.MAX_BYTES // 8:
+        if len(answer.body) > self._max_bytes // 8:
             return
         with self._lock:
-            if key in self._entries:
-                self._drop(key)
             self._entries[key] = (now + self.SECONDS, answer)
-            self._bytes += len(answer.body)
-            while len(self._entries) > self.MAX_ENTRIES or self._bytes > self.MAX_BYTES:
-                self._drop(next(iter(self._entries)))
+            for dropped in self._order.added(key, len(answer.body)):
+                del self._entries[dropped]
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
-            self._bytes = 0
-
-    def _drop(self, key: str) -> None:
-        _, answer = self._entries.pop(key)
-        self._bytes -= len(answer.body)
+            self._order.clear()
 
 
 RECENT_ANSWERS = RecentAnswers()
@@ -199,14 +204,16 @@ class AnswerPolicy:
 
 
 @dataclass
-class _Lookup:
+class AnswerLookup:
+    """A request's answer key, the digest of its URL and the records its last answer showed."""
+
     key: str
     digest: bytes
     shown: tuple[str, ...]
     now: float
 
 
-def _lookup(request: HttpRequest, policy: AnswerPolicy) -> _Lookup | None:
+def _lookup(request: HttpRequest, policy: AnswerPolicy) -> AnswerLookup | None:
     """The request's answer key (None: not an answer kept for it)."""
     body = b""
     if request.method == "POST" and policy.read_only_post:
@@ -232,10 +239,10 @@ def _lookup(request: HttpRequest, policy: AnswerPolicy) -> _Lookup | None:
     names = (*policy.namespaces, *shown)
     versions = ".".join(map(str, namespace_versions(names)[: len(policy.namespaces)]))
     key = f"answer:{settings.RELEASE}:{versions}:{digest.hex()}"
-    return _Lookup(key, digest, shown, time.time())
+    return AnswerLookup(key, digest, shown, time.time())
 
 
-def _kept_answer(request: HttpRequest, lookup: _Lookup) -> HttpResponse | None:
+def _kept_answer(request: HttpRequest, lookup: AnswerLookup) -> HttpResponse | None:
     """The kept answer to the request, if any is still good."""
     recent = _recent_answers()
     answer = recent.get(lookup.key, lookup.now) if recent else None
@@ -271,18 +278,21 @@ def cached_answers(
 
     @functools.wraps(view)
     def serve(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        lookup = getattr(request, "answer_lookup", None)  # early_answers looked already
-        if lookup is None:
-            lookup = _lookup(request, policy)
+        with scope() as context:
+            lookup, context.lookup = context.lookup, None  # early_answers looked already
             if lookup is None:
-                return view(request, *args, **kwargs)
-            kept = _kept_answer(request, lookup)
-            if kept is not None:
-                return kept
-        with recording() as recorded:
-            response = view(request, *args, **kwargs)
+                lookup = _lookup(request, policy)
+                if lookup is None:
+                    return view(request, *args, **kwargs)
+                kept = _kept_answer(request, lookup)
+                if kept is not None:
+                    return kept
+            context.rendered = None
+            with recording() as recorded:
+                response = view(request, *args, **kwargs)
+            rendered, context.rendered = context.rendered, None
         response["X-Cache"] = "miss"
-        answer = getattr(response, "rendered_answer", None)
+        answer = rendered[1] if rendered is not None and rendered[0] is response else None
         if answer is not None:
             dependencies = tuple(recorded.items())
             answer = replace(answer, dependencies=dependencies, allow=response.get("Allow", ""))
@@ -333,7 +343,9 @@ def early_answers(get_response: Callable[[HttpRequest], HttpResponseBase]) -> Ca
                     kept["Content-Length"] = str(len(kept.content))
                     kept.setdefault("X-Frame-Options", settings.X_FRAME_OPTIONS.upper())
                     return kept
-                request.answer_lookup = lookup  # type: ignore[attr-defined]  # for serve
+                context = current()
+                if context is not None:  # for cached_answers: no second lookup
+                    context.lookup = lookup
         return get_response(request)
 
     return middleware

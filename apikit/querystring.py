@@ -13,6 +13,8 @@ from typing import Any
 
 from rest_framework.exceptions import ValidationError
 
+from .context import current
+
 MAX_DEPTH = 5  # bracket segments after the base key, and nesting of a JSON value
 MAX_KEY_LENGTH = 200
 MAX_LIST_LENGTH = 100
@@ -55,9 +57,15 @@ def collect(params: Any, names: tuple[str, ...]) -> dict[str, Items]:
 
 
 def query_items(request: Any) -> dict[str, Items]:
-    if not hasattr(request, "_list_items"):
-        request._list_items = collect(request.query_params, LIST_PARAMETERS)
-    return request._list_items
+    """The list parameters of a DRF request, parsed once per request (apikit.context)."""
+    params = request.query_params
+    context = current()
+    if context is not None and context.list_items is not None and context.list_items[0] is params:
+        return context.list_items[1]
+    items = collect(params, LIST_PARAMETERS)
+    if context is not None:
+        context.list_items = (params, items)
+    return items
 
 
 def _bracketed(items: Items, name: str) -> Any:

@@ -8,8 +8,9 @@ Run by bench/run.py with the server's environment (settings, DATA_DIR, DATABASE_
 REDIS_URL, CACHE_KEY_PREFIX) while the churn rows run; it stops by itself at the deadline
 or on SIGTERM/SIGINT, and prints what it did as JSON on its last line ("BENCH_CHURN {...}").
 
-Its invalidations reach the gunicorn workers with or without Redis (infra/cache.py: the
-namespace versions live in Redis, or in a file every process of the machine maps).
+Its invalidations reach the gunicorn workers with or without Redis
+(infra/caching/versions.py: the namespace versions live in Redis, or in a file every process
+of the machine maps).
 """
 
 import argparse

@@ -10,7 +10,7 @@ each row's requests are random paths of its list (a fixed seed), sent through Dj
 client (every middleware, `early_answers` included) to the 127.0.0.1 channel. Before each
 request the answer caches are emptied (the local-memory cache, the recent answers, the
 remembered records of each URL), so every answer is a miss; what a process keeps of read
-models (`infra.cache.kept_many`: product summaries, stocks) stays, as in a running worker,
+models (`infra.caching.kept.kept_many`: product summaries, stocks) stays, as in a running worker,
 after a warm-up pass over the row's paths. With `--mixed`, a random quote and a random cart
 (misses too) come before each measured request, as in a store's traffic. Prints the median
 and p90 of each row's misses, in CPU time of this thread (what other jobs on the machine

@@ -16,7 +16,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from PIL.Image import Image as PILImage
 
-from infra.cache import cache_namespace_bump
+from infra.caching.versions import cache_namespace_bump
 from infra.events import emit
 from infra.images import ImageFitError, open_image, scale_down
 from jobs.services import email_enqueue

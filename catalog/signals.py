@@ -3,7 +3,7 @@
 from collections.abc import Iterable
 from typing import Any
 
-from infra.cache import invalidate_on_change
+from infra.caching.versions import invalidate_on_change
 from storefront.models import PaymentOption
 
 from .models import (

@@ -75,7 +75,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "apikit.middleware.ReleaseHeaderMiddleware",
     "apikit.middleware.ApiErrorMiddleware",
-    "infra.cache.versions_per_request",
+    "apikit.context.request_context",  # per-request state and version snapshot
     "infra.db_routing.ReplicaReadsMiddleware",
     "apikit.middleware.RequestGuardMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -160,14 +160,14 @@ ADMIN_PATH_PREFIX = "/admin/"
 
 # --- Cache ------------------------------------------------------------------
 REDIS_URL = env_str("REDIS_URL")
-# Short socket timeouts (ms) and a circuit breaker (infra/cache_backend.py).
+# Short socket timeouts (ms) and a circuit breaker (infra/caching/backend.py; docs/caching.md).
 CACHE_CONNECT_TIMEOUT_MS = env_int("CACHE_CONNECT_TIMEOUT_MS", 50)
 CACHE_TIMEOUT_MS = env_int("CACHE_TIMEOUT_MS", 80)
 CACHE_BREAKER_SECONDS = env_int("CACHE_BREAKER_SECONDS", 3)
 CACHES: dict[str, dict[str, Any]] = {"default": {"TIMEOUT": env_int("CACHE_TIMEOUT", 300)}}
 if REDIS_URL:
     CACHES["default"] |= {
-        "BACKEND": "infra.cache_backend.BreakerRedisCache",
+        "BACKEND": "infra.caching.backend.BreakerRedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "storefront"),
         "OPTIONS": {
@@ -179,7 +179,7 @@ if REDIS_URL:
     }
 else:
     CACHES["default"] |= {
-        "BACKEND": "infra.cache_backend.BoundedLocMemCache",
+        "BACKEND": "infra.caching.backend.BoundedLocMemCache",
         "LOCATION": "storefront",
         # Room for a real store's catalogue, in bounded memory (bench/README.md).
         "OPTIONS": {
@@ -187,7 +187,8 @@ else:
             "MAX_BYTES": env_int("CACHE_MAX_BYTES", 12 * 1024 * 1024),
         },
     }
-# Without Redis, the namespace versions shared by the machine's processes (infra/cache.py).
+# Without Redis, the namespace versions shared by the machine's processes
+# (infra/caching/versions.py).
 CACHE_VERSIONS_FILE = Path(env_str("CACHE_VERSIONS_FILE", str(DATA_DIR / "cache-versions")))
 
 # --- Internationalisation and time -----------------------------------------

@@ -34,7 +34,7 @@ from catalog.models.merchandising import ProductRelation, RelationKind, Seal
 from catalog.selectors import CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE
 from catalog.services import seal_prepare_image
 from demo import image_bytes, load_data, say_created
-from infra.cache import cache_namespace_bump
+from infra.caching.versions import cache_namespace_bump
 
 DATA = load_data("catalog")
 IMAGE_SIZE = 320

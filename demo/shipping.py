@@ -10,7 +10,7 @@ from functools import partial
 
 from catalog.models import CargoType, Storage
 from demo import load_data, say_created
-from infra.cache import cache_namespace_bump
+from infra.caching.versions import cache_namespace_bump
 from shipping.models import (
     MAX_ORDER_VALUE,
     MAX_WEIGHT,

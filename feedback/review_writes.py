@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from catalog.errors import ProductNotFound
 from catalog.selectors import product_get_active
-from infra.cache import cache_namespace_bump
+from infra.caching.versions import cache_namespace_bump
 from infra.images import FittedImage, ImageFitError, fit_within
 from storefront.models import Customer, SalesChannel
 

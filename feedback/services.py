@@ -16,7 +16,7 @@ from catalog.errors import ProductNotFound
 from catalog.models import Product
 from catalog.selectors import product_get_active
 from catalog.services import product_review_summaries_store
-from infra.cache import cache_namespace_bump
+from infra.caching.versions import cache_namespace_bump
 from infra.events import emit
 from jobs.services import email_enqueue
 from storefront.models import Customer

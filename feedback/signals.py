@@ -5,7 +5,7 @@ place that sees every new or newly approved review."""
 from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import receiver
 
-from infra.cache import cache_namespace_bump, invalidate_on_change
+from infra.caching.versions import cache_namespace_bump, invalidate_on_change
 from infra.events import emit
 from storefront.models import Customer
 

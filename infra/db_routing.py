@@ -22,6 +22,8 @@ from django.core.cache import cache
 from django.db import DatabaseError, connections, transaction
 from django.http import HttpRequest, HttpResponse
 
+from .caching.backend import cache_reachable
+
 PRIMARY = "default"
 _CHANGE_KEY = "db:recent-change"  # set for the grace period after each change
 _POSITION_KEY = "db:change-position"  # the primary's WAL position after the last change
@@ -103,8 +105,6 @@ def _fits(alias: str, position: int) -> bool:
 
 
 def _pick() -> str | None:
-    from .cache import cache_reachable  # infra.cache imports this module
-
     if not cache_reachable():
         return None  # blind to other processes' changes: the primary
     found = cache.get_many([_CHANGE_KEY, _POSITION_KEY])

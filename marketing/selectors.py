@@ -17,7 +17,7 @@ from catalog.selectors import (
     category_index,
 )
 from catalog.tree import with_ancestors
-from infra.cache import Warm, kept, kept_many
+from infra.caching.kept import Warm, kept, kept_many
 from infra.scheduling import Window, next_boundary
 from storefront.models import SalesChannel
 from storefront.selectors import SALES_CHANNEL_CACHE

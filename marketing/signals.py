@@ -5,7 +5,7 @@ from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
 from catalog.models import Brand, Category, Product
-from infra.cache import cache_namespace_bump, invalidate_on_change
+from infra.caching.versions import cache_namespace_bump, invalidate_on_change
 
 from .models import Banner, BannerGroup, Upsell
 from .selectors import BANNERS_CACHE, UPSELLS_CACHE

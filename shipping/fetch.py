@@ -31,7 +31,7 @@ from catalog.selectors import (
     pricing_data_from_row,
     product_namespaces,
 )
-from infra.cache import Warm, kept, kept_many
+from infra.caching.kept import Warm, kept, kept_many
 
 from . import quote
 from .calendar import Calendar, Origin, Place, city_key

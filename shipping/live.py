@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from django.conf import settings
 
-from infra.cache import kept
+from infra.caching.kept import kept
 from infra.money import money
 
 from . import quote

@@ -13,7 +13,7 @@ from datetime import datetime
 from django.utils import timezone
 
 from catalog.selectors import product_namespaces
-from infra.cache import depend_on
+from infra.caching.records import depend_on
 
 from . import quote
 from .calendar import Place, city_key, dates_valid_until, estimate

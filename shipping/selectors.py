@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from catalog.selectors import default_trade_policy_id, trade_policy_exists
-from infra.cache import cached
+from infra.caching.kept import cached
 from infra.queries import CompiledQuery
 
 from .models import PostalCode

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from infra import deferred
-from infra.cache import cache_namespace_bump
+from infra.caching.versions import cache_namespace_bump
 
 from .models import CarrierCall, CarrierIntegration, PostalCode
 from .provider import provider_address_get, provider_enabled_for

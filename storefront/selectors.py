@@ -2,7 +2,7 @@ from typing import Literal, overload
 
 from django.http import HttpRequest
 
-from infra.cache import kept
+from infra.caching.kept import kept
 
 from . import payments
 from .models import PaymentOption, PaymentOptionKind, SalesChannel
@@ -28,12 +28,8 @@ def sales_channel_for_domain(*, domain: str) -> SalesChannel | None:
 
 
 def current_sales_channel(request: HttpRequest) -> SalesChannel | None:
-    """The sales channel of this request (memoized on the request)."""
-    if not hasattr(request, "_sales_channel"):
-        request._sales_channel = sales_channel_for_domain(  # type: ignore[attr-defined]
-            domain=_request_domain(request)
-        )
-    return request._sales_channel  # type: ignore[attr-defined]
+    """The sales channel of this request (kept per domain: a dictionary lookup)."""
+    return sales_channel_for_domain(domain=_request_domain(request))
 
 
 PaymentTerms = payments.CashDiscountTerms | payments.InstallmentTerms

@@ -1,6 +1,6 @@
 """Cache invalidation (the one side effect allowed in signals)."""
 
-from infra.cache import invalidate_on_change
+from infra.caching.versions import invalidate_on_change
 
 from .models import PaymentOption, SalesChannel
 from .selectors import PAYMENT_OPTIONS_CACHE, SALES_CHANNEL_CACHE

@@ -80,8 +80,8 @@ def media_root(settings, tmp_path):
 @pytest.fixture
 def no_warming(monkeypatch):
     """Misses of read models build what they were asked for only, as when the catalogue's
-    first products were all read already (infra.cache.Warm)."""
-    monkeypatch.setattr("infra.cache._to_warm", lambda kind, warm: [])
+    first products were all read already (infra.caching.kept.Warm)."""
+    monkeypatch.setattr("infra.caching.kept._to_warm", lambda kind, warm: [])
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,7 @@
 from django.core.cache import cache
 
 from apikit.caching import RECENT_ANSWERS
-from infra.cache import kept_clear
+from infra.caching.kept import kept_clear
 
 
 def cold_caches() -> None:

@@ -15,7 +15,7 @@ from catalog.models import Category, Product, ProductMedia, Stock
 from catalog.selectors import CATEGORY_CACHE, PRICE_RULE_CACHE
 from demo.marketing import UPSELL_SKUS
 from feedback.models import Comment, ProductReview, SalesChannelReview
-from infra.cache import cache_namespace_bump
+from infra.caching.versions import cache_namespace_bump
 from marketing.models import BannerGroup
 from shipping.models import PostalCode, ShippingRow
 

@@ -3,9 +3,9 @@ memory, full products in the shared cache) and spliced into answers.
 
 Keys live under the version of `PRODUCTS_CACHE` and of each product shown (so a change of
 one product retires that product's fragments only; a summary keeps its `stock` apart),
-noted (`infra.cache.depend_on`) for the answer that embeds them; `base_url` is part of the
-key. A full product is never kept past the next start or end of a price rule, seal or
-section (`FULL_PRODUCT_SECTIONS`) it shows.
+noted (`infra.caching.records.depend_on`) for the answer that embeds them; `base_url` is
+part of the key. A full product is never kept past the next start or end of a price rule,
+seal or section (`FULL_PRODUCT_SECTIONS`) it shows. The whole layer: docs/caching.md.
 """
 
 import hashlib
@@ -21,7 +21,9 @@ from django.utils import timezone
 
 from apikit.renderers import Fragment, json_bytes
 from apikit.responses import rendered_rows
-from infra.cache import Warm, depend_on, kept_many, namespace_versions, recording, still_current
+from infra.caching.kept import Warm, kept_many
+from infra.caching.records import depend_on, recording, still_current
+from infra.caching.versions import namespace_versions
 
 from .. import pricing
 from ..models import PriceRule, Product
@@ -83,7 +85,7 @@ _STOCK_MARK = -7_359_164_821_937  # no stock reads so: where the kept summary's 
 
 def product_summaries(ids: Iterable[int], *, base_url: str, key: Key = "id") -> dict[int, Fragment]:
     """{product id: rendered summary} of the ids that name a product (any state); a miss
-    renders the catalogue's next products too (infra.cache.Warm). The summary is kept apart
+    renders the catalogue's next products too (infra.caching.kept.Warm). The summary is kept apart
     from its `stock`, so a stock change reads one number again."""
     wanted = sorted(set(ids))
     if not wanted:

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from infra.cache import kept
+from infra.caching.kept import kept
 from infra.ids import is_db_id
 
 from ..models import Category

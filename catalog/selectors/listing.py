@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from django.db.models import Q
 
-from infra.cache import kept, kept_many
+from infra.caching.kept import kept, kept_many
 from infra.ids import is_db_id
 from infra.scheduling import next_boundary
 

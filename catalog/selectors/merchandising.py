@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import Prefetch, Q
 
-from infra.cache import kept
+from infra.caching.kept import kept
 from infra.prefetch import prefetched
 from infra.scheduling import Window, next_boundary
 

@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 
-from infra.cache import kept
+from infra.caching.kept import kept
 from infra.ids import is_db_id
 from infra.models import LiveQuerySet
 from infra.prefetch import prefetched

@@ -6,7 +6,7 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
-from infra.cache import kept
+from infra.caching.kept import kept
 from infra.ids import is_db_id
 
 from ..models import AttributeValue, Product, ProductPrice, Stock
@@ -34,7 +34,7 @@ def product_namespaces(product_ids: Iterable[int]) -> list[str]:
 # The `to_attr` lists and `available_units` below are declared on Product, which the
 # django-stubs plugin refuses to set (`no-redef`): the ignores name this note.
 
-# Read models warm from the first CATALOGUE_LIMIT products (infra.cache.Warm).
+# Read models warm from the first CATALOGUE_LIMIT products (infra.caching.kept.Warm).
 CATALOGUE_LIMIT = 5_000
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.conf import settings
 
-from infra.cache import cached
+from infra.caching.kept import cached
 from infra.scheduling import Window, next_boundary
 from storefront.models import SalesChannel
 

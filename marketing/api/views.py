@@ -21,7 +21,7 @@ from apikit.querystring import json_or_nested, query_items, string_list
 from apikit.responses import envelope, request_base_url
 from apikit.text import check_json_strings
 from catalog.api.fragments import product_full_answer
-from infra.cache import kept_many
+from infra.caching.kept import kept_many
 from storefront.selectors import current_sales_channel
 
 from ..models import Upsell

@@ -17,7 +17,7 @@ from typing import Any
 from django.db import connection, models, transaction
 from django.utils import timezone
 
-from infra.cache import cache_namespace_bump
+from infra.caching.versions import cache_namespace_bump
 
 from .base import ImportReport
 

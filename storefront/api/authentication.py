@@ -14,6 +14,7 @@ from rest_framework.authentication import BaseAuthentication, get_authorization_
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import BasePermission
 
+from apikit.context import current
 from storefront.models import Customer
 from storefront.services import customer_for_token
 from storefront.tokens import TokenPayload, token_read
@@ -52,7 +53,9 @@ class CustomerTokenAuthentication(BaseAuthentication):
         customer = customer_for_token(payload=payload)
         if customer is None:
             # Anonymous where sign-in is optional; IsCustomer explains the 401.
-            request._request.customer_token_rejected = True  # type: ignore[attr-defined]
+            context = current()
+            if context is not None:  # for IsCustomer's message
+                context.customer_token_rejected = True
             return None
         return customer, payload
 
@@ -66,7 +69,8 @@ class IsCustomer(BasePermission):
     def has_permission(self, request: Request, view: APIView) -> bool:
         if isinstance(request.user, Customer):
             return True
-        rejected = getattr(request._request, "customer_token_rejected", False)
+        context = current()
+        rejected = context is not None and context.customer_token_rejected
         # Raised (not returned False) so the 401 carries this message.
         raise NotAuthenticated(INVALID_SIGN_IN_MESSAGE if rejected else MISSING_SIGN_IN_MESSAGE)
 

@@ -18,7 +18,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.throttling import SimpleRateThrottle
 
-from infra.cache import cache_is_local
+from infra.caching.backend import cache_is_local
 from infra.client_ip import client_ip
 from storefront.services import throttle_counter_hit
 

@@ -23,7 +23,7 @@ from catalog.models import Product, Stock
 from catalog.selectors import product_namespaces
 from demo.marketing import UPSELL_SKUS
 from feedback.models import Comment, ProductReview
-from infra.cache import namespace_versions
+from infra.caching.versions import namespace_versions
 from shipping.models import (
     CarrierIntegration,
     PostalCode,

@@ -20,7 +20,7 @@ from catalog.models import (
     Stock,
 )
 from catalog.selectors import PRODUCTS_CACHE
-from infra.cache import cache_namespace_bump
+from infra.caching.versions import cache_namespace_bump
 from tests.catalog.factories import PriceRuleFactory, StorageFactory, default_trade_policy
 
 pytestmark = pytest.mark.django_db

@@ -338,14 +338,14 @@ def test_an_answer_another_process_rendered_is_served_with_one_versions_read(
     # given the product's reviews rendered and stored in the shared cache by another
     # process (this one has no note of what the answer showed)
     from apikit import caching
-    from infra import cache as infra_cache
+    from infra.caching import versions as infra_versions
 
     reviews = {"condition[productId]": shop["product"].pk}
     assert api_client.get("/review/product", reviews)["X-Cache"] == "miss"
     caching._SHOWN.clear()
     caching.RECENT_ANSWERS.clear()
     reads = []
-    store = infra_cache._store()
+    store = infra_versions._store()
     read = store.read
     monkeypatch.setattr(store, "read", lambda names: reads.append(names) or read(names))
 

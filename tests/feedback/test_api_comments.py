@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from feedback.models import Comment
 from feedback.selectors import FEEDBACK_CACHE
-from infra.cache import cache_namespace_bump
+from infra.caching.versions import cache_namespace_bump
 from tests.catalog.factories import ProductFactory, ProductMediaFactory, StockFactory
 from tests.feedback.factories import CommentFactory, ReplyFactory, StaffReplyFactory
 from tests.helpers import assert_error_envelope, cold_caches

@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from feedback.models import ProductReview, ReviewMedia
 from feedback.selectors import FEEDBACK_CACHE
-from infra.cache import cache_namespace_bump
+from infra.caching.versions import cache_namespace_bump
 from storefront.models import Customer
 from tests.catalog.factories import (
     AttributeValueFactory,

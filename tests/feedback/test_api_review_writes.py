@@ -16,7 +16,7 @@ from rest_framework.throttling import SimpleRateThrottle
 
 from feedback.models import ProductReview, ReviewMedia, SalesChannelReview
 from feedback.selectors import FEEDBACK_CACHE
-from infra.cache import namespace_versions
+from infra.caching.versions import namespace_versions
 from storefront.models import SalesChannel
 from storefront.tokens import token_issue
 from tests.catalog.factories import ProductFactory

@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from feedback.models import SalesChannelReview
 from feedback.selectors import FEEDBACK_CACHE
-from infra.cache import cache_namespace_bump
+from infra.caching.versions import cache_namespace_bump
 from storefront.models import SalesChannel
 from tests.feedback.factories import SalesChannelReviewFactory, default_sales_channel
 from tests.helpers import assert_error_envelope

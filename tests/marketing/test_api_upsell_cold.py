@@ -51,7 +51,7 @@ def test_a_cold_upsell_of_a_cart_of_1_2_or_3_products_costs_one_query(api_client
 
     # then each costs one query (the links of products first seen), whatever the size of
     # the cart, and none when every product of the cart was read before; a first miss
-    # read the catalogue's next products with the cart's (infra.cache.Warm)
+    # read the catalogue's next products with the cart's (infra.caching.kept.Warm)
     assert counts == ([0, 0, 0] if warming else [0, 1, 1])
     _, again = upsell(api_client, list(reversed(carts[2])))
     assert again == 0

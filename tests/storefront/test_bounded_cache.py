@@ -1,9 +1,9 @@
-"""infra.cache_backend.BoundedLocMemCache: the local-memory cache bounded in bytes, the
+"""infra.caching.backend.BoundedLocMemCache: the local-memory cache bounded in bytes, the
 least recently used values going first."""
 
 import pickle
 
-from infra.cache_backend import BoundedLocMemCache
+from infra.caching.backend import BoundedLocMemCache
 
 VALUE = "x" * 1000
 SIZE = len(pickle.dumps(VALUE, pickle.HIGHEST_PROTOCOL))
@@ -23,7 +23,7 @@ def test_the_least_recently_used_values_go_past_the_byte_bound():
     cache.set("d", VALUE)
     assert cache.get("b") is None  # the least recently used went
     assert [cache.get(key) for key in "acd"] == [VALUE] * 3
-    assert cache._size[0] == 3 * SIZE
+    assert cache.held_bytes == 3 * SIZE
 
 
 def test_rewrites_deletes_expiry_and_clear_keep_the_count_exact():
@@ -34,9 +34,9 @@ def test_rewrites_deletes_expiry_and_clear_keep_the_count_exact():
     assert cache.get("b") is None
     cache.set("c", VALUE)
     cache.delete("c")
-    assert cache._size[0] == len(pickle.dumps("short", pickle.HIGHEST_PROTOCOL))
+    assert cache.held_bytes == len(pickle.dumps("short", pickle.HIGHEST_PROTOCOL))
     cache.clear()
-    assert cache._size[0] == 0
+    assert cache.held_bytes == 0
 
 
 def test_the_entry_cull_recounts():
@@ -46,7 +46,7 @@ def test_the_entry_cull_recounts():
     cache.clear()
     for key in "abcde":
         cache.set(key, VALUE)
-    assert cache._size[0] == sum(map(len, cache._cache.values()))
+    assert cache.held_bytes == sum(map(len, cache._cache.values()))
 
 
 def test_one_value_larger_than_the_bound_stays_alone():
@@ -54,3 +54,16 @@ def test_one_value_larger_than_the_bound_stays_alone():
     cache.set("a", "small")
     cache.set("b", VALUE)
     assert cache.get("a") is None and cache.get("b") == VALUE
+
+
+def test_values_read_again_are_not_pushed_out_by_values_stored_once():
+    cache = bounded("test-bounded-admission", 10 * SIZE)
+    cache.set("popular", VALUE)
+    assert cache.get("popular") == VALUE  # read again: protected
+    for number in range(100):  # random carts' quotes, each stored once and never read
+        cache.set(f"cart-{number}", VALUE)
+    assert cache.get("popular") == VALUE
+    assert cache.get("cart-99") == VALUE
+    assert cache.get("cart-0") is None
+    assert cache.held_bytes <= 10 * SIZE
+    assert cache.held_bytes == sum(map(len, cache._cache.values()))

@@ -17,8 +17,8 @@ from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
 from apikit.caching import RecentAnswers
-from infra.cache import CacheVersions
-from infra.cache_backend import BreakerRedisCache
+from infra.caching.backend import BreakerRedisCache
+from infra.caching.versions import CacheVersions
 from tests.catalog.factories import CategoryFactory
 from tests.fake_redis import HungRedis, real_redis
 
@@ -31,7 +31,7 @@ PAUSE = 1  # CACHE_BREAKER_SECONDS of these tests
 def breaker_cache_settings(url: str) -> dict:
     return {
         "default": {
-            "BACKEND": "infra.cache_backend.BreakerRedisCache",
+            "BACKEND": "infra.caching.backend.BreakerRedisCache",
             "LOCATION": url,
             "KEY_PREFIX": "outage-test",
             "OPTIONS": {
@@ -202,13 +202,14 @@ class _SkippedCache(DummyCache):
 def test_during_an_outage_each_process_serves_what_it_just_rendered(api_client, monkeypatch):
     # given versions kept in the shared cache (Redis), and the tree answered while it worked
     versions = CacheVersions()
-    monkeypatch.setattr("infra.cache._store", lambda: versions)
+    monkeypatch.setattr("infra.caching.versions._store", lambda: versions)
     first = api_client.get(READ)
     assert first.status_code == 200
 
     # when the shared cache becomes unreachable (breaker open)
     skipped = _SkippedCache("outage", {})
-    monkeypatch.setattr("infra.cache.cache", skipped)
+    monkeypatch.setattr("infra.caching.versions.cache", skipped)
+    monkeypatch.setattr("infra.caching.backend.cache", skipped)
     monkeypatch.setattr("apikit.caching.cache", skipped)
 
     # then the answer this process rendered moments ago is served without a query

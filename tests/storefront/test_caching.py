@@ -10,7 +10,8 @@ from django.core.cache import cache
 from rest_framework.test import APIRequestFactory
 
 from apikit.caching import conditional_response, etag_for
-from infra.cache import CacheVersions, cache_namespace_bump, cached
+from infra.caching.kept import cached
+from infra.caching.versions import CacheVersions, cache_namespace_bump
 
 pytestmark = pytest.mark.cache
 
@@ -34,7 +35,7 @@ def test_namespace_bump_forgets_every_key_of_the_namespace_only():
 
 def test_an_evicted_version_key_never_brings_old_entries_back(monkeypatch):
     # versions kept in the shared cache (Redis), where a key may be evicted
-    monkeypatch.setattr("infra.cache._store", lambda: CacheVersions())
+    monkeypatch.setattr("infra.caching.versions._store", lambda: CacheVersions())
     cached("ns-c", "k", lambda: "old")
     cache.delete("ns-version:ns-c")
     assert cached("ns-c", "k", lambda: "fresh") == "fresh"
@@ -57,7 +58,7 @@ def unreachable_redis_cache():
 
 
 def test_a_redis_outage_is_a_cache_miss_not_an_error():
-    with mock.patch("infra.cache.cache", unreachable_redis_cache()):
+    with mock.patch("infra.caching.kept.cache", unreachable_redis_cache()):
         assert cached("ns-down", "k", lambda: "built") == "built"
         assert cached("ns-down", "k", lambda: "built again") == "built again"
         cache_namespace_bump("ns-down")  # does not raise either
@@ -81,7 +82,7 @@ def test_conditional_response_answers_304_for_a_matching_etag():
 
 
 def test_namespace_bump_works_while_the_clock_stands_still(monkeypatch):
-    monkeypatch.setattr("infra.cache.time.time_ns", lambda: 1_000)
+    monkeypatch.setattr("infra.caching.versions.time.time_ns", lambda: 1_000)
     cached("ns-frozen", "k", lambda: "old")
     cache_namespace_bump("ns-frozen")
     assert cached("ns-frozen", "k", lambda: "new") == "new"
@@ -99,8 +100,7 @@ def test_a_response_read_from_a_request_body_is_private():
 def test_recent_answers_are_bounded_and_expire():
     from apikit.caching import RecentAnswers, RenderedAnswer
 
-    recent = RecentAnswers()
-    recent.MAX_ENTRIES = 2
+    recent = RecentAnswers(max_entries=2)
 
     def answer(body: bytes) -> RenderedAnswer:
         return RenderedAnswer(body=body, etag='"x"', scope="public", max_age=60)
@@ -114,10 +114,25 @@ def test_recent_answers_are_bounded_and_expire():
     assert recent.get("a", now=100.0 + RecentAnswers.SECONDS) is None  # expired
 
 
+def test_recent_answers_asked_once_never_push_out_one_asked_again():
+    from apikit.caching import RecentAnswers, RenderedAnswer
+
+    recent = RecentAnswers(max_entries=4)
+    popular = RenderedAnswer(body=b"popular", etag='"p"', scope="public", max_age=60)
+    recent.put("popular", popular, now=100.0)
+    assert recent.get("popular", now=100.0) is popular  # its second use
+    for number in range(50):  # quotes of random carts, each asked once
+        one_off = RenderedAnswer(body=b"cart", etag='"c"', scope="public", max_age=60)
+        recent.put(f"cart-{number}", one_off, now=100.0)
+    assert recent.get("popular", now=101.0) is popular
+    assert recent.get("cart-49", now=101.0) is not None  # the newest one-off is still kept
+    assert recent.get("cart-0", now=101.0) is None
+
+
 def test_recent_answers_stand_only_in_front_of_a_shared_cache(settings):
     from apikit.caching import RECENT_ANSWERS, _recent_answers
 
-    settings.CACHES = {"default": {"BACKEND": "infra.cache_backend.BoundedLocMemCache"}}
+    settings.CACHES = {"default": {"BACKEND": "infra.caching.backend.BoundedLocMemCache"}}
     assert _recent_answers() is None  # the local cache is the process's own: no second copy
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
     assert _recent_answers() is RECENT_ANSWERS

@@ -1,9 +1,10 @@
-"""infra.cache.kept_many: records kept in process memory until one of their namespaces
+"""infra.caching.kept.kept_many: records kept in process memory until one of their namespaces
 moves, and misses that warm the next batch of a catalogue (Warm)."""
 
 import pytest
 
-from infra.cache import Warm, cache_namespace_bump, kept_many
+from infra.caching.kept import Warm, kept_many
+from infra.caching.versions import cache_namespace_bump
 
 pytestmark = pytest.mark.django_db
 

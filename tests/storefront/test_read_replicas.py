@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from infra import db_routing
-from infra.cache import cache_namespace_bump
+from infra.caching.versions import cache_namespace_bump
 from shipping.models import PostalCode
 from tests.shipping.factories import PostalCodeFactory
 

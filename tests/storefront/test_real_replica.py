@@ -189,7 +189,7 @@ def _set_public_place(env: dict[str, str], text: str) -> None:
         env,
         "shell",
         "-c",
-        "from infra.cache import cache_namespace_bump\n"
+        "from infra.caching.versions import cache_namespace_bump\n"
         "from shipping.models import PostalCode\n"
         "from shipping.selectors import POSTAL_CODES_CACHE\n"
         f"PostalCode.objects.update(public_place={text!r})\n"

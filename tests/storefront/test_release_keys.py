@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apikit.caching import RECENT_ANSWERS
-from infra.cache import cached, kept_clear
+from infra.caching.kept import cached, kept_clear
 from tests.marketing.factories import UpsellFactory
 from tests.shipping.factories import PostalCodeFactory
 

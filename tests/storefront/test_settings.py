@@ -91,7 +91,7 @@ def test_settings_read_from_environment(tmp_path):
     assert result.stdout.strip().splitlines()[-2].split() == [
         "False",
         "UTC",
-        "infra.cache_backend.BreakerRedisCache",
+        "infra.caching.backend.BreakerRedisCache",
         "django.db.backends.postgresql",
         "['https://www.shop.example.com']",
         "django.core.mail.backends.console.EmailBackend",

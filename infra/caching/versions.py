@@ -1,11 +1,10 @@
-"""The shared cache by namespace: `cache_namespace_bump(namespace)` retires every value of it
-at once, in every process; `invalidate_on_change` bumps it on any change of its models.
+"""Namespace versions: `cache_namespace_bump(namespace)` retires every value kept under a
+namespace at once, in every process; `invalidate_on_change` bumps it on any change of its
+models (`REGISTRATIONS` lists them: docs/caching.md's table is checked against it).
 
 Versions live in the shared cache (Redis) or, with the local-memory cache, in a memory-mapped
-file (CACHE_VERSIONS_FILE) every process of the machine maps (docs/decisions.md, issue 19).
-`kept` keeps store-wide read data as plain objects in this process (no unpickling per
-request); `cached` keeps per-key values in the cache; `depend_on`/`still_current` track the
-versions of single records (`product:<id>`) a rendering read.
+file (CACHE_VERSIONS_FILE) every process of the machine maps. A request reads each version
+once (`per_request`, opened by apikit.context's middleware).
 """
 
 import contextvars
@@ -17,52 +16,22 @@ import os
 import struct
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache, caches
+from django.core.cache import cache
 from django.core.cache.backends.locmem import LocMemCache
-from django.core.signals import setting_changed
 from django.db.models import Model
 from django.db.models.signals import m2m_changed, post_delete, post_save
-from django.http import HttpRequest, HttpResponse
 from django.utils.connection import ConnectionProxy
 
-from .db_routing import note_change
+from ..db_routing import note_change
+from .backend import cache_is_local, cache_reachable
 
 Versions = tuple[int, ...]
-
-
-@functools.cache
-def _default_breaker() -> Any:
-    return getattr(caches["default"], "breaker", None)
-
-
-@functools.cache
-def cache_is_local() -> bool:
-    """True when the default cache is this process's own memory (no shared cache)."""
-    return isinstance(caches["default"], LocMemCache)
-
-
-def _settings_changed(*, setting: str, **kwargs: Any) -> None:
-    if setting == "CACHES":
-        _default_breaker.cache_clear()
-        cache_is_local.cache_clear()
-
-
-setting_changed.connect(_settings_changed)
-
-
-def cache_reachable() -> bool:
-    """False while the cache backend's circuit breaker skips the shared cache."""
-    if isinstance(cache, ConnectionProxy):
-        breaker = _default_breaker()
-    else:  # a backend set in place of the proxy (tests)
-        breaker = getattr(cache, "breaker", None)
-    return breaker is None or breaker.state == "closed"
 
 
 def _next_version(old: int) -> int:
@@ -144,7 +113,8 @@ class FileVersions:
         return offset
 
     def _version(self, namespace: str) -> int:
-        return self._U64.unpack_from(self._map, self._offset(namespace))[0] or self._epoch
+        version: int = self._U64.unpack_from(self._map, self._offset(namespace))[0]
+        return version or self._epoch
 
     def read(self, namespaces: tuple[str, ...]) -> Versions:
         return tuple(map(self._version, namespaces))
@@ -180,17 +150,14 @@ _request_versions: contextvars.ContextVar[dict[str, int] | None] = contextvars.C
 )
 
 
-def versions_per_request(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable:
-    """Middleware: a request reads each namespace's version once."""
-
-    def middleware(request: HttpRequest) -> HttpResponse:
-        token = _request_versions.set({})
-        try:
-            return get_response(request)
-        finally:
-            _request_versions.reset(token)
-
-    return middleware
+@contextmanager
+def per_request() -> Iterator[None]:
+    """Inside the block (one request), each namespace's version is read once."""
+    token = _request_versions.set({})
+    try:
+        yield
+    finally:
+        _request_versions.reset(token)
 
 
 def namespace_versions(namespaces: tuple[str, ...]) -> Versions:
@@ -214,139 +181,16 @@ def cache_namespace_bump(*namespaces: str) -> None:
             seen[namespace] = version
 
 
-_recorded: contextvars.ContextVar[dict[str, int] | None] = contextvars.ContextVar(
-    "cache_dependencies", default=None
-)
-
-
-@contextmanager
-def recording() -> Iterator[dict[str, int]]:
-    """Collect the versions `depend_on` notes inside the block (and pass them outwards)."""
-    outer = _recorded.get()
-    found: dict[str, int] = {}
-    token = _recorded.set(found)
-    try:
-        yield found
-    finally:
-        _recorded.reset(token)
-        if outer is not None:
-            outer.update(found)
-
-
-def depend_on(namespaces: Iterable[str]) -> dict[str, int]:
-    names = tuple(namespaces)
-    versions = dict(zip(names, namespace_versions(names), strict=True))
-    noted = _recorded.get()
-    if noted is not None:
-        noted.update(versions)
-    return versions
-
-
-def still_current(dependencies: dict[str, int]) -> bool:
-    return not dependencies or depend_on(dependencies) == dependencies
-
-
-def cached(namespace: str, key: str, build: Callable[[], Any]) -> Any:
-    """The cached value for (namespace, key), built and stored on a miss (or an outage)."""
-    full_key = f"{namespace}:{settings.RELEASE}:{namespace_versions((namespace,))[0]}:{key}"
-    value = cache.get(full_key)
-    if value is None:
-        value = build()
-        cache.set(full_key, value, timeout=settings.PUBLIC_CACHE_SECONDS)
-    return value
-
-
-_KEPT: dict[tuple[str, Any], tuple[Versions, float, Any]] = {}
-MAX_KEPT = 20_000  # keys may come from requests (an option id, a product): a bound, then start over
-OUTAGE_KEEP_SECONDS = 5  # while the cache is unreachable, versions are blind: rebuild after
-
-
-def _fresh(made: float) -> bool:
-    return made > time.time() - OUTAGE_KEEP_SECONDS or cache_reachable()
-
-
-Kept = TypeVar("Kept")
-
-
-def kept(namespace: str, key: str, build: Callable[[], Kept]) -> Kept:
-    """Store-wide read data, kept in this process until `namespace` changes (read-only)."""
-    entry = _KEPT.get((namespace, key))
-    if entry is not None and entry[0] == namespace_versions((namespace,)) and _fresh(entry[1]):
-        return entry[2]
-    return kept_many(namespace, [key], lambda _: (namespace,), lambda _: {key: build()})[key]
-
-
 @dataclass(frozen=True)
-class Warm:
-    """A miss of `kept_many` also builds the next `batch` of `keys(start, stop)` (every key,
-    in a fixed order) not built since `namespace` moved: batches, not queries per key."""
+class Registration:
+    """One `invalidate_on_change` call: `namespace` is the namespace, or `module.function`
+    of a function giving the namespaces of the changed row; `models` are model labels."""
 
     namespace: str
-    keys: Callable[[int, int], Sequence[Any]]
-    batch: int = 200
+    models: tuple[str, ...]
 
 
-_WARMED: dict[tuple[str, str, int], int] = {}  # (kind, namespace, version) -> keys walked
-
-
-def _to_warm(kind: str, warm: Warm) -> list[Any]:
-    version = namespace_versions((warm.namespace,))[0]
-    done = _WARMED.get((kind, warm.namespace, version), 0)
-    batch = list(warm.keys(done, done + warm.batch))
-    if len(_WARMED) > 64:  # cursors of old versions
-        _WARMED.clear()
-    _WARMED[(kind, warm.namespace, version)] = done + len(batch)
-    return batch
-
-
-def kept_many(
-    kind: str,
-    keys: Iterable[Any],
-    namespaces: Callable[[Any], tuple[str, ...]],
-    build: Callable[[list[Any]], dict[Any, Any]],
-    warm: Warm | None = None,
-) -> dict[Any, Any]:
-    """Records kept in this process (read-only), each until one of `namespaces(key)` moves;
-    the missing ones built by one `build(keys)` call (with `warm`'s next batch)."""
-    wanted = dict.fromkeys(keys)
-    stamps = _stamps(wanted, namespaces)
-    found: dict[Any, Any] = {}
-    for key, stamp in stamps.items():
-        entry = _KEPT.get((kind, key))
-        if entry is not None and entry[0] == stamp and _fresh(entry[1]):
-            found[key] = entry[2]
-    missing = [key for key in stamps if key not in found]
-    if missing:
-        if warm is not None:
-            extra = _stamps([key for key in _to_warm(kind, warm) if key not in wanted], namespaces)
-            for key, stamp in extra.items():
-                entry = _KEPT.get((kind, key))
-                if entry is None or entry[0] != stamp:
-                    stamps[key] = stamp
-                    missing.append(key)
-        built = build(missing)
-        if len(_KEPT) + len(built) > MAX_KEPT:
-            _KEPT.clear()
-            _WARMED.clear()
-        made = time.time()
-        for key, value in built.items():
-            _KEPT[(kind, key)] = (stamps[key], made, value)
-        found.update((key, built[key]) for key in wanted if key in built)
-    return found
-
-
-def _stamps(
-    keys: Iterable[Any], namespaces: Callable[[Any], tuple[str, ...]]
-) -> dict[Any, tuple[int, ...]]:
-    wanted = {key: namespaces(key) for key in keys}
-    every = tuple({name for names in wanted.values() for name in names})
-    versions = dict(zip(every, namespace_versions(every), strict=True))
-    return {key: tuple(versions[name] for name in names) for key, names in wanted.items()}
-
-
-def kept_clear() -> None:
-    _KEPT.clear()
-    _WARMED.clear()
+REGISTRATIONS: list[Registration] = []  # every call, in order (docs/caching.md checks it)
 
 
 def invalidate_on_change(
@@ -357,8 +201,13 @@ def invalidate_on_change(
     if isinstance(namespace, str):
         name, fixed = namespace, (namespace,)
         namespaces_of: Callable[[Any], Iterable[str]] = lambda instance: fixed  # noqa: E731
+        shown = namespace
     else:
         name, namespaces_of = namespace.__qualname__, namespace
+        shown = f"{namespace.__module__}.{name}"
+    registration = Registration(shown, tuple(model._meta.label for model in models))
+    if registration not in REGISTRATIONS:
+        REGISTRATIONS.append(registration)
 
     def bump(instance: Model, action: str = "", **kwargs: Any) -> None:
         if not action.startswith("pre_"):  # a many-to-many change bumps once it is made

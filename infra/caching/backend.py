@@ -1,4 +1,6 @@
-"""The shared-cache backend: django-redis behind a per-process circuit breaker (infra.circuit).
+"""The cache backends settings.CACHES names, and what the rest of the layer asks of them.
+
+`BreakerRedisCache`: django-redis behind a per-process circuit breaker (infra.circuit).
 
 An outage (a connection error or a timeout of tens of milliseconds) opens the breaker: for
 BREAKER_RESET_SECONDS every operation is skipped (reads miss, writes are dropped), then one
@@ -15,15 +17,19 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
+from django.core.cache import cache, caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.locmem import LocMemCache
+from django.core.signals import setting_changed
+from django.utils.connection import ConnectionProxy
 from django_redis.cache import RedisCache
 from django_redis.exceptions import ConnectionInterrupted
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .circuit import breaker_for
+from ..circuit import breaker_for
+from .admission import Segments
 
 logger = logging.getLogger("storefront.cache")
 
@@ -160,47 +166,94 @@ def _wrap_operations() -> None:
 _wrap_operations()
 
 
-_sizes: dict[str, list[int]] = {}  # cache name -> [bytes held], shared like LocMemCache's data
+@functools.cache
+def _default_breaker() -> Any:
+    return getattr(caches["default"], "breaker", None)
+
+
+@functools.cache
+def cache_is_local() -> bool:
+    """True when the default cache is this process's own memory (no shared cache)."""
+    return isinstance(caches["default"], LocMemCache)
+
+
+def _settings_changed(*, setting: str, **kwargs: Any) -> None:
+    if setting == "CACHES":
+        _default_breaker.cache_clear()
+        cache_is_local.cache_clear()
+
+
+setting_changed.connect(_settings_changed)
+
+
+def cache_reachable() -> bool:
+    """False while the cache backend's circuit breaker skips the shared cache."""
+    if isinstance(cache, ConnectionProxy):
+        breaker = _default_breaker()
+    else:  # a backend set in place of the proxy (tests)
+        breaker = getattr(cache, "breaker", None)
+    return breaker is None or breaker.state == "closed"
+
+
+_segments: dict[str, Segments] = {}  # cache name -> its keys' order and bytes, shared like
+# LocMemCache's data
 
 
 class BoundedLocMemCache(LocMemCache):
-    """LocMemCache bounded in bytes too (OPTIONS `MAX_BYTES`, least recently used go first):
-    answers weigh 0.3 to 10 KB, so an entry count alone lets a worker grow by 100 MB.
-    (`incr` is not recounted: a few bytes of drift per counter.)"""
+    """LocMemCache bounded in bytes too (OPTIONS `MAX_BYTES`): answers weigh 0.3 to 10 KB, so
+    an entry count alone lets a worker grow by 100 MB. Values go in a segmented LRU
+    (infra.caching.admission): one read after they were stored protects them from the values
+    stored once and never read (a random cart's quote). (`incr` is not recounted: a few
+    bytes of drift per counter.)"""
 
     # LocMemCache's own state (not in django-stubs)
     _cache: "OrderedDict[str, bytes]"
     _expire_info: dict[str, float | None]
+    _lock: threading.Lock
 
     def __init__(self, name: str, params: dict[str, Any]) -> None:
         super().__init__(name, params)
-        self._max_bytes = int(params.get("OPTIONS", {}).get("MAX_BYTES", 40 * 1024 * 1024))
-        self._size = _sizes.setdefault(name, [0])
+        max_bytes = int(params.get("OPTIONS", {}).get("MAX_BYTES", 40 * 1024 * 1024))
+        self._segments = _segments.setdefault(name, Segments(max_bytes))
+        self._segments.max_bytes = max_bytes
+        self._segments.protected_bytes_max = int(max_bytes * 0.8)
+
+    @property
+    def held_bytes(self) -> int:
+        """The bytes of the pickled values held."""
+        return self._segments.bytes
 
     def validate_key(self, key: str) -> None:
         """No memcached key checks (a Python loop over each character of each key, 2 % of a
         cached answer's instructions): the keys are the project's, and Redis takes any."""
 
+    def get(self, key: str, default: Any = None, version: int | None = None) -> Any:
+        missing = object()
+        value = super().get(key, missing, version)
+        if value is missing:
+            return default
+        with self._lock:
+            self._segments.used(self.make_key(key, version=version))
+        return value
+
     def _set(self, key: str, value: Any, timeout: Any = DEFAULT_TIMEOUT) -> None:
-        old = self._cache.get(key)
         super()._set(key, value, timeout)  # type: ignore[misc]
-        self._size[0] += len(value) - (0 if old is None else len(old))
-        while self._size[0] > self._max_bytes and len(self._cache) > 1:
-            evicted, pickled = self._cache.popitem()  # the least recently used
+        for evicted in self._segments.added(key, len(value)):
+            del self._cache[evicted]
             del self._expire_info[evicted]
-            self._size[0] -= len(pickled)
 
     def _cull(self) -> None:
         super()._cull()  # type: ignore[misc]
-        self._size[0] = sum(map(len, self._cache.values()))
+        self._segments.retain(self._cache)
 
     def _delete(self, key: str) -> bool:
-        pickled = self._cache.get(key)
         deleted: bool = super()._delete(key)  # type: ignore[misc]
-        if deleted and pickled is not None:
-            self._size[0] -= len(pickled)
+        if deleted:
+            self._segments.removed(key)
         return deleted
 
     def clear(self) -> None:
-        super().clear()
-        self._size[0] = 0
+        with self._lock:  # as LocMemCache.clear, the segments too
+            self._cache.clear()
+            self._expire_info.clear()
+            self._segments.clear()
