@@ -8,8 +8,8 @@ from django.utils.translation import gettext_lazy as _
 
 from infra.admin import ReadOnlyAdminMixin, SafeAutocompleteMixin, truncated, truncated_column
 
-from .carriers import breaker_of, connection_test
-from .models import CallStatus, CarrierCall, CarrierIntegration
+from ..carriers import breaker_of, connection_test
+from ..models import CallStatus, CarrierCall, CarrierIntegration
 
 
 @admin.register(CarrierIntegration)

@@ -1,4 +1,4 @@
-"""Admin of the store's holidays, with their CSV import (the flow of admin_imports)."""
+"""Admin of the store's holidays, with their CSV import (the flow of admin/imports)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from django.utils.translation import gettext_lazy as _
 
 from infra.admin import HISTORY_FIELDSET, OwnPagesMixin
 
-from .admin_imports import CsvImportForm, import_flow, sample_view
-from .imports.holidays import holidays_import
-from .imports.staging import staged_report
-from .models import Holiday, ImportKind
+from ..imports.holidays import holidays_import
+from ..imports.staging import staged_report
+from ..models import Holiday, ImportKind
+from .imports import CsvImportForm, import_flow, sample_view
 
 # The CSV columns (shown on the import page) and the sample file's lines.
 COLUMNS = [

@@ -1,0 +1,77 @@
+"""Admin of postal codes (search, CSV import in the background) and their import jobs."""
+
+from django.contrib import admin
+from django.shortcuts import redirect
+from django.utils.translation import gettext_lazy as _
+
+from infra.admin import HISTORY_FIELDSET, OwnPagesMixin, ReadOnlyAdminMixin, truncated_column
+
+from ..models import PostalCode, PostalImportJob
+from . import imports
+
+
+@admin.register(PostalCode)
+class PostalCodeAdmin(OwnPagesMixin, admin.ModelAdmin):
+    list_display = (
+        "postal_code",
+        "country",
+        truncated_column("public_place", description=_("public place")),
+        "district",
+        "city",
+        "state_code",
+    )
+    list_filter = ("country",)
+    search_fields = ("=code", "^city", "^public_place")
+    search_help_text = _("Postal code (with or without hyphen), or the start of a city or street.")
+    readonly_fields = ("created_at", "updated_at")
+    fieldsets = (
+        (None, {"fields": ("country", "code")}),
+        (
+            _("Address"),
+            {
+                "fields": (
+                    "public_place",
+                    "complement",
+                    "district",
+                    "city",
+                    "state_code",
+                    ("latitude", "longitude"),
+                )
+            },
+        ),
+        HISTORY_FIELDSET,
+    )
+    # Millions of rows: no COUNT(*) of the whole table on every page.
+    show_full_result_count = False
+    list_per_page = 50
+    own_pages = (
+        ("import/", imports.postal_import_view, "import"),
+        ("import/sample.csv", imports.postal_import_sample_view, "import_sample"),
+        ("import/jobs/<int:job_id>/", imports.postal_import_job_view, "import_job"),
+    )
+
+    @admin.display(description=_("postal code"), ordering="code")
+    def postal_code(self, obj: PostalCode) -> str:
+        return obj.display_code
+
+    def get_search_results(self, request, queryset, search_term):
+        # "01310-100" finds the stored "01310100": search the code without separators too.
+        compact = "".join(search_term.split()).replace("-", "").replace(".", "").upper()
+        results, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        if compact and compact != search_term:
+            results |= queryset.filter(code=compact)
+        return results, may_have_duplicates
+
+
+@admin.register(PostalImportJob)
+class PostalImportJobAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Background postal-code imports (started from Postal codes > Import): read only."""
+
+    list_display = ("status", "__str__", "dry_run", "rows_read", "rows_rejected", "created_at")
+    list_display_links = ("__str__",)
+    list_filter = ("status", "dry_run")
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        if object_id.isdigit():
+            return redirect("admin:shipping_postalcode_import_job", int(object_id))
+        return super().change_view(request, object_id, form_url, extra_context)
