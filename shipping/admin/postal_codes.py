@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from infra.admin import HISTORY_FIELDSET, OwnPagesMixin, ReadOnlyAdminMixin, truncated_column
 
 from ..models import PostalCode, PostalImportJob
+from ..postal import search_words
 from . import imports
 
 
@@ -21,8 +22,11 @@ class PostalCodeAdmin(OwnPagesMixin, admin.ModelAdmin):
         "state_code",
     )
     list_filter = ("country",)
-    search_fields = ("=code", "^city", "^public_place")
-    search_help_text = _("Postal code (with or without hyphen), or the start of a city or street.")
+    search_fields = ("search",)  # for the search box; get_search_results does the searching
+    search_help_text = _(
+        "Postal code, street, district or city: every word typed, in any part of the address "
+        "(accents ignored); a code whole or in part, with or without the hyphen."
+    )
     readonly_fields = ("created_at", "updated_at")
     fieldsets = (
         (None, {"fields": ("country", "code")}),
@@ -55,12 +59,12 @@ class PostalCodeAdmin(OwnPagesMixin, admin.ModelAdmin):
         return obj.display_code
 
     def get_search_results(self, request, queryset, search_term):
-        # "01310-100" finds the stored "01310100": search the code without separators too.
-        compact = "".join(search_term.split()).replace("-", "").replace(".", "").upper()
-        results, may_have_duplicates = super().get_search_results(request, queryset, search_term)
-        if compact and compact != search_term:
-            results |= queryset.filter(code=compact)
-        return results, may_have_duplicates
+        # Every word in the code or the address words ("sao paulo", "01310", "01310-100"),
+        # on the generated column `search` (a trigram index on PostgreSQL: see migration 0008).
+        words = search_words(search_term)
+        for word in words:
+            queryset = queryset.filter(search__contains=word)
+        return queryset, False
 
 
 @admin.register(PostalImportJob)
