@@ -397,6 +397,9 @@ CARRIER_TIMEOUT_MS = env_int("CARRIER_TIMEOUT_MS", 1500)
 CARRIER_BREAKER_SECONDS = env_int("CARRIER_BREAKER_SECONDS", 30)
 CARRIER_CALL_LOG_DAYS = env_int("CARRIER_CALL_LOG_DAYS", 30)
 CARRIER_USER_AGENT = env_str("CARRIER_USER_AGENT", "storefront (set CARRIER_USER_AGENT)")
+# Keys of the secrets staff type in the admin (carrier tokens; shipping/secrets.py): one or more
+# passphrases, comma-separated, the first encrypts. Empty: derived from SECRET_KEY.
+SECRETS_KEY = env_str("SECRETS_KEY", "")
 # Absolute links in e-mails and image URLs outside a request.
 PUBLIC_BASE_URL = env_str("PUBLIC_BASE_URL", "http://127.0.0.1:8000")
 PUBLIC_CACHE_SECONDS = env_int("PUBLIC_CACHE_SECONDS", 300)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import time
 import urllib.error
 import urllib.request
@@ -184,7 +183,7 @@ def calculate(
     integration: CarrierIntegration, parcel: Parcel, timeout: float
 ) -> tuple[Service, ...]:
     """One call to the API; CarrierError on any failure (HTTP status in `http_status`)."""
-    token = os.environ.get(integration.token_variable, "")
+    token = integration.token()
     if not token:
         raise CarrierError(f"the environment variable {integration.token_variable} is empty")
     url = integration.base_url.rstrip("/") + CALCULATE_PATH
@@ -233,7 +232,7 @@ def budget_take(integration: CarrierIntegration) -> bool:
 
 
 def _answer_key(integration: CarrierIntegration, parcel: Parcel) -> str:
-    text = repr((integration.base_url, integration.services, parcel)).encode()
+    text = repr((integration.revision, integration.base_url, integration.services, parcel)).encode()
     return f"carrier-answer:{integration.pk}:{hashlib.blake2b(text, digest_size=16).hexdigest()}"
 
 
