@@ -316,7 +316,11 @@ EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
-DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Store <no-reply@store.example>")
+# The sender of every e-mail: a display name Brazilian shoppers read (STORE_EMAIL_NAME) and the
+# address (STORE_EMAIL_ADDRESS), or DEFAULT_FROM_EMAIL whole.
+STORE_EMAIL_NAME = env_str("STORE_EMAIL_NAME", "Loja")
+STORE_EMAIL_ADDRESS = env_str("STORE_EMAIL_ADDRESS", "no-reply@store.example")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", f"{STORE_EMAIL_NAME} <{STORE_EMAIL_ADDRESS}>")
 SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 ADMINS = [("Operators", a) for a in env_list("ADMINS")]
 ERROR_EMAILS = env_bool("ERROR_EMAILS", True)
