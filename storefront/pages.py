@@ -64,7 +64,7 @@ def _validator_messages() -> list[str]:
         if isinstance(validator, password_validation.UserAttributeSimilarityValidator):
             for attribute in validator.user_attributes:
                 try:
-                    name = user_model._meta.get_field(attribute).verbose_name
+                    name = getattr(user_model._meta.get_field(attribute), "verbose_name", attribute)
                 except FieldDoesNotExist:  # an attribute that is no field
                     name = attribute
                 messages.append(
