@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from bench.fake_carrier import FakeCarrier
 from catalog.models import Storage
+from shipping.admin.holidays import SAMPLE
 from shipping.models import CarrierIntegration, Holiday, ShippingTableKind
 from tests.catalog.factories import ProductPriceFactory, StockFactory
 from tests.shipping.factories import PostalCodeFactory, ShippingTableFactory
@@ -36,7 +37,7 @@ def rows(browser) -> list[str]:
     return [cell.text for cell in browser.find_all("#result_list tbody th, #result_list td")]
 
 
-def test_postal_codes_are_found_by_two_words_and_by_part_of_a_code(portuguese, signed_in):
+def test_postal_codes_are_found_by_two_words_and_by_part_of_a_code(portuguese, signed_in):  # noqa: F811
     browser = signed_in
     PostalCodeFactory()
     PostalCodeFactory(code="20040002", city="Rio de Janeiro", public_place="Avenida Rio Branco")
@@ -57,7 +58,7 @@ def test_postal_codes_are_found_by_two_words_and_by_part_of_a_code(portuguese, s
             assert found in shown and left_out not in shown
 
 
-def test_the_price_confirmation_is_in_the_first_screen_after_the_error(portuguese, signed_in):
+def test_the_price_confirmation_is_in_the_first_screen_after_the_error(portuguese, signed_in):  # noqa: F811
     browser = signed_in
     price = ProductPriceFactory(sale_price=Decimal("99.90"))
     change = reverse("admin:catalog_product_change", args=[price.product.pk])
@@ -69,8 +70,9 @@ def test_the_price_confirmation_is_in_the_first_screen_after_the_error(portugues
     # the price's own error (the list above its row): scrolled to the top of the screen
     top = browser.driver.execute_script(
         "var field = document.querySelector('[name=\"prices-0-sale_price\"]');"
+        "var fieldTop = field.getBoundingClientRect().top;"
         "var above = Array.from(document.querySelectorAll('ul.errorlist')).filter("
-        "  function (e) { return e.getBoundingClientRect().top <= field.getBoundingClientRect().top; });"
+        "  function (e) { return e.getBoundingClientRect().top <= fieldTop; });"
         "above[above.length - 1].scrollIntoView({block: 'start'});"
         "return arguments[0].getBoundingClientRect().bottom;",
         box,
@@ -80,7 +82,9 @@ def test_the_price_confirmation_is_in_the_first_screen_after_the_error(portugues
 
 
 def test_an_integration_with_a_typed_token_passes_the_test_from_its_page(
-    portuguese, signed_in, monkeypatch
+    portuguese,
+    signed_in,  # noqa: F811
+    monkeypatch,
 ):
     browser = signed_in
     monkeypatch.delenv("FAKE_CARRIER_TOKEN", raising=False)
@@ -101,7 +105,9 @@ def test_an_integration_with_a_typed_token_passes_the_test_from_its_page(
 
 
 def test_holidays_by_day_and_month_applied_ones_and_a_second_import(
-    portuguese, signed_in, tmp_path
+    portuguese,
+    signed_in,  # noqa: F811
+    tmp_path,
 ):
     browser = signed_in
     Holiday.objects.create(name="Padroeira", date="2000-01-20", scope="national")
@@ -116,15 +122,8 @@ def test_holidays_by_day_and_month_applied_ones_and_a_second_import(
         assert "Revolução Constitucionalista Estadual (pacote holidays)" in table
         assert "Tiradentes Nacional (pacote holidays)" in table
         assert "Padroeira Loja: nacional" in table
-    sample = tmp_path / "sample.csv"
-    import urllib.request
-
-    cookie = browser.driver.get_cookie("sessionid")["value"]
-    request = urllib.request.Request(
-        browser.base_url + reverse("admin:shipping_holiday_import_sample"),
-        headers={"Cookie": f"sessionid={cookie}"},
-    )
-    sample.write_bytes(urllib.request.urlopen(request).read())  # noqa: S310 (the live server)
+    sample = tmp_path / "sample.csv"  # the file the import page's "sample" link serves
+    sample.write_text("\n".join(SAMPLE) + "\n", encoding="utf-8")
     counts = []
     for attempt in range(2):
         with browser.step(f"import the sample, {attempt + 1}"):
@@ -136,7 +135,7 @@ def test_holidays_by_day_and_month_applied_ones_and_a_second_import(
     assert counts[0] == counts[1] == 4
 
 
-def test_a_storage_opens_by_its_name(portuguese, signed_in):
+def test_a_storage_opens_by_its_name(portuguese, signed_in):  # noqa: F811
     browser = signed_in
     StockFactory()
     storage = Storage.objects.first()
