@@ -2,7 +2,10 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Two stamps: running needs only requirements.txt (`make run`, serve); the tools (tests, lint,
+# bench, drills, messages) add requirements-dev.txt.
 STAMP := $(VENV)/.installed-stamp
+DEV_STAMP := $(VENV)/.installed-dev-stamp
 DATA_DIR ?= data
 # Where `make run` and `make serve` listen: `make run PORT=8080` (or HOST=0.0.0.0 to listen on
 # every interface). PUBLIC_BASE_URL (links in e-mails) follows them unless it is set.
@@ -24,7 +27,7 @@ RUN_ENV = HTTPS=0 \
 	CORS_ALLOWED_ORIGINS="$${CORS_ALLOWED_ORIGINS:-$(DEV_ORIGINS),http://$(BASE_URL_HOST):$(PORT),http://localhost:$(PORT)}" \
 	PUBLIC_BASE_URL="$${PUBLIC_BASE_URL:-http://$(BASE_URL_HOST):$(PORT)}"
 
-.PHONY: help install run serve env test lint fmt migrate seed check clean bench scale-drill messages jobs-status
+.PHONY: help install install-dev run serve env test lint fmt migrate seed check clean bench scale-drill messages jobs-status
 
 help:
 	@echo "make run    - install, migrate, load the demo store and serve http://$(BASE_URL_HOST):$(PORT)"
@@ -43,11 +46,17 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): requirements.txt requirements-dev.txt | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+$(STAMP): requirements.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements.txt
 	@touch $(STAMP)
 
+$(DEV_STAMP): requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	@touch $(STAMP) $(DEV_STAMP)
+
 install: $(STAMP) $(DATA_DIR)/secret_key
+
+install-dev: $(DEV_STAMP) $(DATA_DIR)/secret_key
 
 $(DATA_DIR)/secret_key:
 	@mkdir -p $(DATA_DIR)
@@ -99,13 +108,13 @@ env:
 LINT_ENV = SECRET_KEY=lint-only-not-a-secret HTTPS=0
 
 # lint-imports checks the layering contracts of docs/architecture.md ([tool.importlinter]).
-lint: install
+lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(LINT_ENV) $(BIN)/mypy
 	$(BIN)/lint-imports --no-cache --no-logo
 
-fmt: install
+fmt: install-dev
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
@@ -119,7 +128,7 @@ test: lint
 # compile the .mo in pure Python (committed: a fresh clone needs no gettext tools).
 MESSAGES_IGNORE = --ignore ".venv/*" --ignore "data/*" --ignore "tests/*" --ignore "bench/*" \
 	--ignore "deploy/*" --ignore "locale/*"
-messages: install
+messages: install-dev
 	@command -v xgettext >/dev/null || { echo "Installing GNU gettext (Debian package gettext)"; \
 		$$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y --no-install-recommends gettext; }
 	$(LINT_ENV) $(BIN)/python manage.py makemessages --locale pt_BR $(MESSAGES_IGNORE) \
@@ -133,12 +142,12 @@ check: install $(DATA_DIR)/secret_key
 # Redis with DATABASE_URL and REDIS_URL set (see bench/README.md).
 BENCH_ARGS ?=
 DRILL_ARGS ?=
-bench: install
+bench: install-dev
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 # Needs nginx, PostgreSQL on 127.0.0.1:5432 (user postgres) and Redis on 127.0.0.1:6379 (its
 # database 13 is flushed); about 3 minutes. Writes bench/results/scale_drill.json.
-scale-drill: install
+scale-drill: install-dev
 	$(BIN)/python bench/scale_drill.py $(DRILL_ARGS)
 
 clean:

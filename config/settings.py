@@ -322,7 +322,11 @@ EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
-DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Store <no-reply@store.example>")
+# The sender of every e-mail: a display name Brazilian shoppers read (STORE_EMAIL_NAME) and the
+# address (STORE_EMAIL_ADDRESS), or DEFAULT_FROM_EMAIL whole.
+STORE_EMAIL_NAME = env_str("STORE_EMAIL_NAME", "Loja")
+STORE_EMAIL_ADDRESS = env_str("STORE_EMAIL_ADDRESS", "no-reply@store.example")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", f"{STORE_EMAIL_NAME} <{STORE_EMAIL_ADDRESS}>")
 SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 ADMINS = [("Operators", a) for a in env_list("ADMINS")]
 ERROR_EMAILS = env_bool("ERROR_EMAILS", True)
@@ -404,6 +408,9 @@ CARRIER_TIMEOUT_MS = env_int("CARRIER_TIMEOUT_MS", 1500)
 CARRIER_BREAKER_SECONDS = env_int("CARRIER_BREAKER_SECONDS", 30)
 CARRIER_CALL_LOG_DAYS = env_int("CARRIER_CALL_LOG_DAYS", 30)
 CARRIER_USER_AGENT = env_str("CARRIER_USER_AGENT", "storefront (set CARRIER_USER_AGENT)")
+# Keys of the secrets staff type in the admin (carrier tokens; shipping/secrets.py): one or more
+# passphrases, comma-separated, the first encrypts. Empty: derived from SECRET_KEY.
+SECRETS_KEY = env_str("SECRETS_KEY", "")
 # Absolute links in e-mails and image URLs outside a request.
 PUBLIC_BASE_URL = env_str("PUBLIC_BASE_URL", "http://127.0.0.1:8000")
 PUBLIC_CACHE_SECONDS = env_int("PUBLIC_CACHE_SECONDS", 300)

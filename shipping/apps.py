@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.backends.signals import connection_created
 from django.utils.translation import gettext_lazy as _
 
 # The call log is pruned hourly by the jobs worker (infra.deferred.run_due).
@@ -25,3 +26,14 @@ class ShippingConfig(AppConfig):
         deferred.register(CALL_LOG, carrier_calls_store)
         deferred.register(LEARNED_POSTAL_CODES, postal_codes_store)
         deferred.every("shipping.carrier-calls-prune", CALL_LOG_PRUNE_SECONDS, carrier_calls_prune)
+
+        connection_created.connect(sqlite_functions_register, dispatch_uid="shipping_sqlite")
+
+
+def sqlite_functions_register(sender, connection, **kwargs) -> None:
+    """SQLite: the accent folding of the postal codes' generated search column (PostgreSQL
+    has TRANSLATE). Deterministic, as a generated column requires."""
+    if connection.vendor == "sqlite":
+        from .postal import fold
+
+        connection.connection.create_function("shipping_fold", 1, fold, deterministic=True)

@@ -62,6 +62,42 @@ def package_holidays(year: int, state: str) -> frozenset[date]:
     )
 
 
+# The year a yearly holiday is stored with (a leap year: 29 February fits); only its day and
+# month count.
+YEARLY_YEAR = 2000
+
+
+@dataclass(frozen=True)
+class AppliedHoliday:
+    """A holiday the quotes skip, for staff to see (HolidayAdmin's "applied" page)."""
+
+    day: date
+    name: str
+    source: (
+        str  # "package-national", "package-state", "store-national", "store-state", "store-city"
+    )
+    city: str = ""
+
+
+def package_holidays_named(year: int, state: str) -> list[AppliedHoliday]:
+    """The holidays of `package_holidays`, named (in Portuguese) and marked national or state."""
+    subdiv = state.upper().removeprefix("BR-")
+    known = subdiv if subdiv in holidays.Brazil.subdivisions else None
+    national = holidays.Brazil(years=year, language="pt_BR")
+    with_state = holidays.Brazil(years=year, subdiv=known, language="pt_BR")
+    optional = holidays.Brazil(years=year, categories=(holidays.OPTIONAL,), language="pt_BR")
+    found = []
+    for day in sorted(package_holidays(year, state)):
+        if day in national or day not in with_state:
+            source = "package-national"
+            name = "; ".join(national.get_list(day) or optional.get_list(day))
+        else:
+            source = "package-state"
+            name = "; ".join(with_state.get_list(day))
+        found.append(AppliedHoliday(day, name, source))
+    return found
+
+
 class Calendar:
     """Holidays by place (read-only once built: one instance serves a whole process)."""
 

@@ -8,7 +8,6 @@ often (breaker, budget, answer cache, deadline) is shipping.carriers's.
 from __future__ import annotations
 
 import json
-import os
 import urllib.error
 import urllib.request
 from dataclasses import asdict, dataclass
@@ -27,6 +26,10 @@ class CarrierError(Exception):
     def __init__(self, message: str, http_status: int | None = None) -> None:
         super().__init__(message)
         self.http_status = http_status
+
+
+class CarrierTimeout(CarrierError):
+    """No answer within the call's timeout: the same outcome as the quote's deadline."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +148,12 @@ def json_answer(request: urllib.request.Request, timeout: float, max_bytes: int)
             body = response.read(max_bytes + 1)
     except urllib.error.HTTPError as exc:
         raise CarrierError(f"HTTP {exc.code}", exc.code) from None
+    except TimeoutError:
+        raise CarrierTimeout("no answer by the deadline") from None
+    except urllib.error.URLError as exc:
+        if isinstance(exc.reason, TimeoutError):
+            raise CarrierTimeout("no answer by the deadline") from None
+        raise CarrierError(f"{type(exc).__name__}: {exc}") from None
     except (OSError, ValueError) as exc:  # URLError, timeouts, resets, a bad URL
         raise CarrierError(f"{type(exc).__name__}: {exc}") from None
     if len(body) > max_bytes:
@@ -159,7 +168,7 @@ def calculate(
     integration: CarrierIntegration, parcel: Parcel, timeout: float
 ) -> tuple[Service, ...]:
     """One call to the API; CarrierError on any failure (HTTP status in `http_status`)."""
-    token = os.environ.get(integration.token_variable, "")
+    token = integration.token()
     if not token:
         raise CarrierError(f"the environment variable {integration.token_variable} is empty")
     url = integration.base_url.rstrip("/") + CALCULATE_PATH

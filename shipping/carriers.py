@@ -25,7 +25,7 @@ from django.utils import timezone
 from infra import deferred
 from infra.circuit import CircuitBreaker, breaker_for
 
-from .carrier_client import CarrierError, Package, Parcel, Service, calculate
+from .carrier_client import CarrierError, CarrierTimeout, Package, Parcel, Service, calculate
 from .models import CallStatus, CarrierCall, CarrierIntegration
 
 logger = logging.getLogger("storefront.carriers")
@@ -69,7 +69,7 @@ def budget_take(integration: CarrierIntegration) -> bool:
 
 
 def _answer_key(integration: CarrierIntegration, parcel: Parcel) -> str:
-    text = repr((integration.base_url, integration.services, parcel)).encode()
+    text = repr((integration.revision, integration.base_url, integration.services, parcel)).encode()
     return f"carrier-answer:{integration.pk}:{hashlib.blake2b(text, digest_size=16).hexdigest()}"
 
 
@@ -87,6 +87,8 @@ def _timed_call(
     result: Result
     try:
         result = calculate(integration, parcel, timeout)
+    except CarrierTimeout:
+        result = None  # the socket's timeout noticed the deadline first: the same outcome
     except CarrierError as exc:
         result = exc
     return time.monotonic() - started, result

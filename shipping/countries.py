@@ -72,6 +72,13 @@ def country_choices() -> list[tuple[str, str]]:
     return sorted(choices, key=lambda choice: _fold(choice[1]))
 
 
+def state_choices(country: str) -> list[tuple[str, str]]:
+    """(ISO 3166-2 code, "name (code)") of a country's subdivisions ("BR-SP", "São Paulo (SP)")."""
+    found = country_get(country)
+    records = pycountry.subdivisions.get(country_code=found.alpha_2) or [] if found else []
+    return [(record.code, f"{record.name} ({record.code.split('-', 1)[-1]})") for record in records]
+
+
 def _fold(text: str) -> str:
     """Case- and accent-insensitive form of a name ("São Paulo" -> "sao paulo")."""
     decomposed = unicodedata.normalize("NFKD", text.strip().casefold())

@@ -64,3 +64,31 @@ def try_normalize_postal_code(country: str, raw: str) -> str | None:
         return normalize_postal_code(country, raw)
     except InvalidPostalCode:
         return None
+
+
+# Accent folding of the address search (the generated column `PostalCode.search` and the words
+# searched): each accented letter of FOLD_FROM becomes the plain lower-case letter at the same
+# place in FOLD_TO; the database lower-cases the rest (ASCII).
+FOLD_FROM = "áàâãäåéèêëíìîïóòôõöúùûüçñýÁÀÂÃÄÅÉÈÊËÍÌÎÏÓÒÔÕÖÚÙÛÜÇÑÝ"
+FOLD_TO = "aaaaaaeeeeiiiiooooouuuucny" * 2
+_FOLD = str.maketrans(FOLD_FROM, FOLD_TO)
+_CODE_LIKE = re.compile(r"[0-9][0-9\-.]*[0-9]")
+MAX_SEARCH_WORDS = 8
+
+
+def fold(text: str | None) -> str | None:
+    """`text` with the accents of FOLD_FROM folded, in lower case (SQLite's `shipping_fold`)."""
+    return None if text is None else text.translate(_FOLD).lower()
+
+
+def search_words(term: str) -> list[str]:
+    """The words of an address search as the search column holds them: accents folded, lower
+    case; a code typed with its hyphen or dots ("01310-100") becomes its digits. At most
+    MAX_SEARCH_WORDS words (each one is a condition of the query)."""
+    words = []
+    for word in term.translate(_FOLD).lower().split():
+        if _CODE_LIKE.fullmatch(word):
+            word = _SEPARATORS.sub("", word)
+        if word not in words:
+            words.append(word)
+    return words[:MAX_SEARCH_WORDS]

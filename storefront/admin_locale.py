@@ -9,6 +9,31 @@ from django.middleware.locale import LocaleMiddleware
 from django.urls import NoReverseMatch, get_script_prefix, get_urlconf, reverse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext_noop, ngettext_lazy
+
+# Django's admin messages that name a model, translated in the project's catalogue without a
+# gendered article or participle: Portuguese agrees them with the model's gender ("O tabela de
+# frete … foi adicionado" was wrong for every feminine model), and one phrasing built on a
+# feminine noun ("Inclusão de … concluída") is right for all. Listed so `make messages` keeps them.
+DJANGO_ADMIN_MESSAGES = [
+    gettext_noop("The {name} “{obj}” was added successfully."),
+    gettext_noop("You may edit it again below."),
+    gettext_noop("The {name} “{obj}” was added successfully. You may add another {name} below."),
+    gettext_noop("The {name} “{obj}” was changed successfully."),
+    gettext_noop("The {name} “{obj}” was changed successfully. You may edit it again below."),
+    gettext_noop("The {name} “{obj}” was changed successfully. You may add another {name} below."),
+    gettext_noop("The %(name)s “%(obj)s” was deleted successfully."),
+    gettext_noop(
+        "%(name)s with ID “%(key)s” doesn’t exist. Perhaps it was deleted?"  # noqa: RUF001
+    ),
+    gettext_noop("Successfully deleted %(count)d %(items)s."),
+    gettext_noop("Add another %(verbose_name)s"),
+    ngettext_lazy(
+        "%(count)s %(name)s was changed successfully.",
+        "%(count)s %(name)s were changed successfully.",
+        "count",
+    ),
+]
 
 
 @lru_cache(maxsize=8)

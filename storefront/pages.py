@@ -52,6 +52,42 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def _validator_messages() -> list[str]:
+    """The messages the API's password check can answer with, in the active language (the
+    same order in every language: the page pairs the English ones with the shopper's)."""
+    from django.contrib.auth import get_user_model, password_validation
+    from django.core.exceptions import FieldDoesNotExist
+
+    messages = []
+    user_model = get_user_model()
+    for validator in password_validation.get_default_password_validators():
+        if isinstance(validator, password_validation.UserAttributeSimilarityValidator):
+            for attribute in validator.user_attributes:
+                try:
+                    name = getattr(user_model._meta.get_field(attribute), "verbose_name", attribute)
+                except FieldDoesNotExist:  # an attribute that is no field
+                    name = attribute
+                messages.append(
+                    _("The password is too similar to the %(verbose_name)s.")
+                    % {"verbose_name": name}
+                )
+        elif isinstance(validator, password_validation.MinimumLengthValidator):
+            messages.append(validator.get_error_message())
+        elif isinstance(validator, password_validation.CommonPasswordValidator):
+            messages.append(_("This password is too common."))
+        elif isinstance(validator, password_validation.NumericPasswordValidator):
+            messages.append(_("This password is entirely numeric."))
+    # PasswordResetLinkInvalid's message, of either field (a test checks they stay equal)
+    for field in ("token", "uid"):
+        message = _(
+            "The %(field)s of this password reset link is invalid, was already used or has "
+            "expired. Ask for a new link."
+        ) % {"field": field}
+        messages.append(message)
+    messages.append(_("This field is required."))
+    return messages
+
+
 def password_reset_page(request: HttpRequest) -> HttpResponse:
     """A stand-in for the storefront page at PASSWORD_RESET_URL (PASSWORD_RESET_DEMO_PAGE):
     a form whose script posts to the API's confirmation."""
@@ -68,7 +104,12 @@ def password_reset_page(request: HttpRequest) -> HttpResponse:
         "complete": len(link) == 2,
         "confirm_path": RESET_CONFIRM_PATH,
     }
+    # The API answers in its own (the contract's) language; the page shows each known message
+    # in the shopper's, and any other as "The password could not be changed."
+    with translation.override(settings.LANGUAGE_CODE):
+        english = _validator_messages()
     with translation.override(settings.CUSTOMER_LANGUAGE_CODE):
+        context["error_texts"] = dict(zip(english, _validator_messages(), strict=True))
         response = render(request, "storefront/password_reset.html", context)
     response["Cache-Control"] = "no-store"
     response["Referrer-Policy"] = "no-referrer"  # the address holds the one-time token

@@ -13,17 +13,19 @@ from ..models import Stock, Storage
 class StorageAdmin(admin.ModelAdmin):
     list_display = (
         "active",
-        truncated_column("trade_name", description=_("trade name")),
+        "short_trade_name",
         "code",
         "city",
         "state_code",
         "zip_code",
         "priority",
     )
+    list_display_links = ("short_trade_name",)  # a storage opens by its name
     list_filter = ("active", "state_code", "country_code")
     search_fields = ("trade_name", "corporate_name", "code", "city", "zip_code", "document")
     filter_horizontal = ("trade_policy_exceptions",)
     readonly_fields = ("created_at", "updated_at")
+    short_trade_name = staticmethod(truncated_column("trade_name", description=_("trade name")))
     fieldsets = (
         (None, {"fields": ("code", "trade_name", "corporate_name", "document", "active")}),
         (_("Contact"), {"fields": ("email", "phone")}),

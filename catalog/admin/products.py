@@ -1,5 +1,6 @@
 """Admin of products: prices, stock per storage, medias, descriptions and variations inline."""
 
+import copy
 from decimal import Decimal
 
 from django import forms
@@ -22,11 +23,36 @@ from .merchandising import ProductRelationInline
 CONFIRM_PRICE_CHANGE = "confirm_price_change"
 
 
+def confirming_widget(widget: forms.Widget) -> forms.Widget:
+    """`widget` followed by the "Confirm price change" box: the confirmation sits right under
+    the price it guards (a 4,000 px product page once had it at the bottom)."""
+
+    class Confirming(type(widget)):  # type: ignore[misc]
+        def render(self, name, value, attrs=None, renderer=None):
+            return format_html(
+                '{}<div class="price-change-confirmation" id="{}-confirmation">'
+                '<input type="checkbox" name="{}" value="1" id="id_{}-{}">'
+                '<label class="vCheckboxLabel" for="id_{}-{}">{}</label></div>',
+                super().render(name, value, attrs, renderer),
+                name,
+                CONFIRM_PRICE_CHANGE,
+                CONFIRM_PRICE_CHANGE,
+                name,
+                CONFIRM_PRICE_CHANGE,
+                name,
+                _("Confirm price change"),
+            )
+
+    confirming = copy.copy(widget)
+    confirming.__class__ = Confirming
+    return confirming
+
+
 class PriceChangeForm(forms.ModelForm):
-    """Refuses a large change of `price_fields` until "Confirm price change" is ticked."""
+    """Refuses a large change of `price_fields` until "Confirm price change" (under the
+    field) is ticked."""
 
     price_fields: tuple[str, ...] = ()
-    price_change_unconfirmed = False
 
     def clean(self):
         cleaned = super().clean()
@@ -37,7 +63,7 @@ class PriceChangeForm(forms.ModelForm):
             if not (isinstance(old, Decimal) and isinstance(new, Decimal)):
                 continue
             if price_change_needs_confirmation(old, new):
-                self.price_change_unconfirmed = True
+                self.fields[name].widget = confirming_widget(self.fields[name].widget)
                 self.add_error(
                     name,
                     _(
@@ -271,16 +297,6 @@ class ProductAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
         for product in changelist.result_list:
             product.selling_price = prices[product.pk]
         return changelist
-
-    def render_change_form(self, request, context, *args, **kwargs):
-        forms_shown = [context["adminform"].form] + [
-            form for inline in context["inline_admin_formsets"] for form in inline.formset.forms
-        ]
-        context["price_change_factor"] = PRICE_CHANGE_FACTOR
-        context["price_change_unconfirmed"] = any(
-            getattr(form, "price_change_unconfirmed", False) for form in forms_shown
-        )
-        return super().render_change_form(request, context, *args, **kwargs)
 
     @admin.display(description=_("price"))
     def price(self, product: Product):

@@ -14,6 +14,7 @@ from typing import BinaryIO
 
 from django.utils.translation import gettext
 
+from ..calendar import YEARLY_YEAR
 from ..countries import state_code_get
 from ..fetch import SHIPPING_CACHE
 from ..models import Holiday, HolidayScope
@@ -80,7 +81,10 @@ def parse_holiday_fields(fields: list[str], positions: dict[str, int]) -> tuple:
     elif city:
         raise RowError(gettext("a city needs its state_code"))
     scope = HolidayScope.CITY if city else HolidayScope.STATE if state else HolidayScope.NATIONAL
-    date_iso = _date(value["date"]).isoformat()
+    day = _date(value["date"])
+    if yearly in YES:  # stored as the admin stores it: one row per day and month
+        day = day.replace(year=YEARLY_YEAR)
+    date_iso = day.isoformat()
     return (scope.value, state, city, date_iso, yearly in YES, name, ibge_code if city else "")
 
 

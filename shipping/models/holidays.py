@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from infra.models import ShownByName, TimestampedModel
 
-from ..calendar import HolidayRule, city_key
+from ..calendar import YEARLY_YEAR, HolidayRule, city_key
 from ..countries import state_code_get
 
 
@@ -82,6 +82,8 @@ class Holiday(ShownByName, TimestampedModel):
                 self.city = " ".join(self.city.split())
         if self.ibge_code and not (self.ibge_code.isdigit() and len(self.ibge_code) == 7):
             errors["ibge_code"] = _("An IBGE city code has 7 digits.")
+        if self.date and self.yearly:  # one row per day and month, whatever year was typed
+            self.date = self.date.replace(year=YEARLY_YEAR)
         if self.date and not FIRST_YEAR <= self.date.year <= LAST_YEAR:
             errors["date"] = _("Enter a date from %(first)d to %(last)d.") % {
                 "first": FIRST_YEAR,

@@ -1,6 +1,7 @@
 """Carrier integrations: a shipping table of kind "live" priced by a freight aggregator's
 API (Melhor Envio's shipment calculate; shipping/carriers.py), and the log of its calls."""
 
+import os
 import re
 
 from django.core.exceptions import ValidationError
@@ -10,14 +11,15 @@ from django.utils.translation import gettext_lazy as _
 
 from infra.models import ZERO, money_field, percentage_field
 
+from ..secrets import decrypted, encrypted, masked
 from .tables import ShippingTable, ShippingTableKind
 
 _ENV_NAME = re.compile(r"^[A-Z_][A-Z0-9_]*\Z")
 
 
 class CarrierIntegration(models.Model):
-    """How a live table asks a freight aggregator for prices (its token stays in the
-    environment: the database keeps only the variable's name)."""
+    """How a live table asks a freight aggregator for prices. Its API token is typed in the
+    admin (stored encrypted: shipping/secrets.py) or read from an environment variable."""
 
     table = models.OneToOneField(
         ShippingTable,
@@ -34,11 +36,16 @@ class CarrierIntegration(models.Model):
     token_variable = models.CharField(
         _("token variable"),
         max_length=100,
+        blank=True,
         help_text=_(
-            "Name of the environment variable holding the API token, e.g. MELHOR_ENVIO_TOKEN "
-            "(the token itself is never stored)."
+            "Or the name of the environment variable holding the API token, e.g. "
+            "MELHOR_ENVIO_TOKEN (used when no token is typed above)."
         ),
     )
+    token_encrypted = models.TextField(_("API token (encrypted)"), blank=True, editable=False)
+    # Counts the saves: part of the key of the carrier's cached answers, so a fixed
+    # integration is asked again at once instead of its cached failure answering.
+    revision = models.PositiveIntegerField(_("revision"), default=0, editable=False)
     services = models.CharField(
         _("enabled services"),
         max_length=100,
@@ -70,6 +77,29 @@ class CarrierIntegration(models.Model):
     def __str__(self) -> str:
         return str(self.table) if self.table_id else str(self._meta.verbose_name)
 
+    def save(self, *args, **kwargs) -> None:
+        self.revision += 1
+        super().save(*args, **kwargs)
+
+    def token(self) -> str:
+        """The API token: the one typed in the admin, else the environment variable's; empty
+        when there is none (or the stored one cannot be decrypted with SECRETS_KEY)."""
+        if self.token_encrypted:
+            return decrypted(self.token_encrypted) or ""
+        return os.environ.get(self.token_variable, "") if self.token_variable else ""
+
+    def token_set(self, token: str) -> None:
+        """Store `token` encrypted (empty: forget it, the environment variable is used)."""
+        self.token_encrypted = encrypted(token) if token else ""
+
+    @property
+    def token_unreadable(self) -> bool:
+        return bool(self.token_encrypted) and decrypted(self.token_encrypted) is None
+
+    def token_shown(self) -> str:
+        """The stored token as staff see it: masked."""
+        return masked(decrypted(self.token_encrypted) or "") if self.token_encrypted else ""
+
     @property
     def service_ids(self) -> frozenset[int]:
         return frozenset(int(part) for part in self.services.split(",") if part.strip())
@@ -78,9 +108,14 @@ class CarrierIntegration(models.Model):
         super().clean()
         errors = {}
         self.token_variable = (self.token_variable or "").strip()
-        if not _ENV_NAME.match(self.token_variable):
+        if self.token_variable and not _ENV_NAME.match(self.token_variable):
             errors["token_variable"] = _(
-                "Enter a variable name (capital letters, digits and _), not the token."
+                "Enter a variable name (capital letters, digits and _), not the token: type "
+                "the token in its own field."
+            )
+        elif not self.token_variable and not self.token_encrypted:
+            errors["token_variable"] = _(
+                "Type the API token, or the name of the environment variable holding it."
             )
         parts = [part.strip() for part in (self.services or "").split(",") if part.strip()]
         if not all(part.isdigit() for part in parts):

@@ -2,12 +2,20 @@
 
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models.functions import Concat
 from django.utils.translation import gettext_lazy as _
 
 from infra.models import ALPHA_3, TimestampedModel, coordinate_constraints, degrees_field
 
 from ..countries import Country, country_get, state_code_get
-from ..postal import MAX_CODE_LENGTH, InvalidPostalCode, format_postal_code, normalize_postal_code
+from ..postal import (
+    FOLD_FROM,
+    FOLD_TO,
+    MAX_CODE_LENGTH,
+    InvalidPostalCode,
+    format_postal_code,
+    normalize_postal_code,
+)
 
 UNKNOWN_COUNTRY = _("Unknown country: use an ISO 3166-1 alpha-3 code.")
 
@@ -25,6 +33,19 @@ PUBLIC_PLACE_MAX = 200
 COMPLEMENT_MAX = 200
 DISTRICT_MAX = 100
 CITY_MAX = 100
+
+
+class Folded(models.Func):
+    """The text with its accents folded and in lower case (postal.fold): PostgreSQL's
+    LOWER(TRANSLATE()), on SQLite the deterministic function that apps.py registers on each
+    connection (nested REPLACEs overflow SQLite's parser); so it can make a generated column."""
+
+    function = "shipping_fold"
+    output_field = models.TextField()
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        sql, params = compiler.compile(self.source_expressions[0])
+        return f"LOWER(TRANSLATE({sql}, '{FOLD_FROM}', '{FOLD_TO}'))", params
 
 
 class PostalCode(TimestampedModel):
@@ -53,6 +74,27 @@ class PostalCode(TimestampedModel):
     )
     latitude = degrees_field(_("latitude"), 90)
     longitude = degrees_field(_("longitude"), 180)
+    # What the admin's search looks in: the code and the address words, accents folded, lower
+    # case (written by the database on every insert and update, imports' raw SQL included).
+    search = models.GeneratedField(
+        expression=Folded(
+            Concat(
+                "code",
+                models.Value(" "),
+                "public_place",
+                models.Value(" "),
+                "district",
+                models.Value(" "),
+                "city",
+                models.Value(" "),
+                "state_code",
+                output_field=models.TextField(),
+            )
+        ),
+        output_field=models.TextField(),
+        db_persist=True,
+        verbose_name=_("search text"),
+    )
 
     class Meta:
         verbose_name = _("postal code")

@@ -167,6 +167,14 @@ def test_a_price_ten_times_higher_asks_for_confirmation_then_saves(staff_client,
     page = refused.content.decode()
     assert 'name="confirm_price_change"' in page
     assert "Confirmar alteração de preço" in page
+    # right under the price it guards: the box follows that input, within its cell
+    guarded = re.search(
+        r'name="prices-0-sale_price"[^>]*>\s*<div class="price-change-confirmation"[^>]*>'
+        r'\s*<input type="checkbox" name="confirm_price_change"',
+        page,
+    )
+    assert guarded is not None
+    assert page.count('name="confirm_price_change"') == 1  # none at the bottom any more
     price.refresh_from_db()
     assert price.sale_price == Decimal("99.90")
 
@@ -245,3 +253,13 @@ def test_the_product_list_price_costs_no_query_per_row(staff_client):
         response = staff_client.get(url)
     assert len(response.context["cl"].result_list) == 22
     assert [q["sql"][:60] for q in many] == [q["sql"][:60] for q in few]
+
+
+def test_a_storage_opens_by_its_name(staff_client):
+    from catalog.models import Storage
+
+    storage = Storage.objects.first() or StockFactory().storage
+    page = staff_client.get(reverse("admin:catalog_storage_changelist")).content.decode()
+    change = reverse("admin:catalog_storage_change", args=[storage.pk])
+    link = re.search(rf'<th class="field-short_trade_name"><a href="{change}">([^<]+)</a>', page)
+    assert link is not None and link.group(1) == storage.trade_name[:32]

@@ -321,6 +321,8 @@ def admin_urls(store, request) -> list[str]:
         reverse("admin:shipping_shippingtable_import_rows", args=[store["row"].table_id]),
         reverse("admin:shipping_shippingrow_import"),
         reverse("admin:shipping_postalcode_import"),
+        reverse("admin:shipping_holiday_import"),
+        reverse("admin:shipping_holiday_applied"),
         reverse("admin:webhooks_endpoint_send_test", args=[store["endpoint"].pk]),
         reverse("admin:webhooks_endpoint_new_secret", args=[store["endpoint"].pk]),
         reverse("admin:password_change"),
@@ -346,6 +348,43 @@ def staff_client(client, settings):
 
 
 # --- The scan --------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_demo_pages_and_the_emails_show_no_english_in_portuguese(
+    client, settings, django_capture_on_commit_callbacks
+):
+    """What a Brazilian shopper reads (issue 35): the password-reset e-mail (text and HTML)
+    and the demo's reset page its link opens, in CUSTOMER_LANGUAGE_CODE."""
+    from urllib.parse import urlsplit
+
+    from django.core import mail
+
+    from tests.storefront.factories import CustomerFactory
+
+    settings.CUSTOMER_LANGUAGE_CODE = "pt-br"
+    settings.PASSWORD_RESET_DEMO_PAGE = True
+    customer = CustomerFactory(email="joana@example.com")
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(
+            "/publics/customers/password-reset",
+            {"email": customer.email},
+            content_type="application/json",
+        )
+    (message,) = mail.outbox
+    bodies = [message.body, *(content for content, _type in message.alternatives)]
+    link = urlsplit(re.search(r"http://\S+", message.body).group(0))
+    pages = {
+        "reset page": client.get(f"{link.path}?{link.query}").content.decode(),
+        "incomplete link": client.get(link.path).content.decode(),
+    }
+    english = {}
+    for where, html in [*(("e-mail", body) for body in bodies), *pages.items()]:
+        text = html if "<" in html else f"<p>{html}</p>"
+        for msgid, found in english_on_page(text).items():
+            english.setdefault(msgid, f"{where}: {found!r}")
+    assert "From" not in message.from_email and message.from_email.startswith("Loja <")
+    assert not english, english
 
 
 @pytest.mark.django_db

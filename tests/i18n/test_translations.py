@@ -248,3 +248,33 @@ def test_the_public_api_keeps_its_language_whatever_the_client_asks(client, sett
     assert "Accept-Language" not in response.get("Vary", "")
     body = response.content.decode()
     assert "não" not in body.lower() and "inválid" not in body.lower()
+
+
+# --- Save messages: gender and number (issue 35) -------------------------------------------
+
+
+@pytest.mark.django_db
+def test_save_messages_of_feminine_models_read_right_in_portuguese(client, settings):
+    from django.contrib.messages import get_messages
+
+    from shipping.models import Carrier
+
+    settings.ADMIN_LANGUAGE_CODE = "pt-br"
+    client.force_login(get_user_model().objects.create_superuser("g", "g@loja.example", "x"))
+    form = {"name": "Jadlog", "active": "on", "tracking_url_template": ""}
+    added = client.post(reverse("admin:shipping_carrier_add"), form, follow=True)
+    carrier = Carrier.objects.get()
+    deleted = client.post(
+        reverse("admin:shipping_carrier_delete", args=[carrier.pk]), {"post": "yes"}, follow=True
+    )
+    Carrier.objects.create(name="Correios")
+    none_found = client.get(reverse("admin:shipping_carrier_changelist"), {"q": "nada"})
+
+    shown = [str(m) for r in (added, deleted) for m in get_messages(r.wsgi_request)]
+    assert re.fullmatch(
+        r"Inclusão de transportadora “<a [^>]+>Jadlog</a>” concluída com sucesso\.", shown[0]
+    )
+    assert shown[-1] == "Exclusão de transportadora “Jadlog” concluída com sucesso."
+    page = none_found.content.decode()
+    assert "Nenhum resultado" in page and "0 resultado" not in page
+    assert all(not m.startswith(("O transportadora", "O  transportadora")) for m in shown)

@@ -72,16 +72,75 @@ def test_the_pickup_table_page_shows_its_pickup_points_inline(staff_client):
     assert "Loja Augusta" in response.content.decode()
 
 
-def test_postal_codes_are_found_by_code_with_hyphen_or_by_city(staff_client):
-    PostalCodeFactory()
-    PostalCodeFactory(code="20040002", city="Rio de Janeiro", public_place="Avenida Rio Branco")
-    url = admin_url(PostalCode, "changelist")
+def postal_search(client, term: str) -> set[str]:
+    """The postal codes (as shown) that the admin's search lists for `term`."""
+    page = client.get(admin_url(PostalCode, "changelist"), {"q": term})
+    assert page.status_code == 200
+    return {code.display_code for code in page.context["cl"].result_list}
 
-    by_code = staff_client.get(url, {"q": "01310-100"}).content.decode()
-    by_city = staff_client.get(url, {"q": "rio"}).content.decode()
 
-    assert "01310-100" in by_code and "20040-002" not in by_code
-    assert "20040-002" in by_city and "01310-100" not in by_city
+@pytest.fixture
+def three_addresses():
+    PostalCodeFactory()  # 01310-100 Avenida Paulista, Bela Vista, São Paulo
+    PostalCodeFactory(
+        code="20040002",
+        city="Rio de Janeiro",
+        public_place="Avenida Rio Branco",
+        district="Centro",
+        state_code="BR-RJ",
+    )
+    PostalCodeFactory(
+        code="01310200", public_place="Rua São Paulo", district="Consolação", city="Sorocaba"
+    )
+
+
+@pytest.mark.parametrize(
+    ("term", "found"),
+    [
+        ("01310-100", {"01310-100"}),
+        ("01310100", {"01310-100"}),
+        ("01310", {"01310-100", "01310-200"}),
+        ("0131", {"01310-100", "01310-200"}),
+        ("20040-0", {"20040-002"}),
+        ("São Paulo", {"01310-100", "01310-200"}),
+        ("sao paulo", {"01310-100", "01310-200"}),
+        ("SÃO PAULO", {"01310-100", "01310-200"}),
+        ("Rio de Janeiro", {"20040-002"}),
+        ("rio", {"20040-002"}),
+        ("Avenida Paulista", {"01310-100"}),
+        ("paulista são paulo", {"01310-100"}),
+        ("Consolacao", {"01310-200"}),
+        ("  bela   vista ", {"01310-100"}),
+        ("RJ", {"20040-002"}),
+        ("Avenida Curitiba", set()),
+        ("99999", set()),
+        ("100%", set()),
+        ("_", set()),
+    ],
+)
+def test_postal_codes_are_found_by_every_word_of_the_address_or_part_of_the_code(
+    staff_client, three_addresses, term, found
+):
+    assert postal_search(staff_client, term) == found
+
+
+def test_an_empty_or_hostile_postal_search_answers_the_page(staff_client, three_addresses):
+    assert len(postal_search(staff_client, "")) == 3
+    assert postal_search(staff_client, "' OR 1=1 --") == set()
+    assert postal_search(staff_client, "x" * 2000) == set()
+
+
+def test_the_postal_search_says_what_it_searches_in_portuguese(staff_client, settings):
+    settings.ADMIN_LANGUAGE_CODE = "pt-br"
+    page = staff_client.get(admin_url(PostalCode, "changelist"))
+    assert "CEP, logradouro, bairro ou cidade" in page.content.decode()
+
+
+def test_the_search_column_follows_the_address_when_it_changes(staff_client):
+    code = PostalCodeFactory()
+    PostalCode.objects.filter(pk=code.pk).update(city="Guarulhos")  # as an import writes
+    assert postal_search(staff_client, "guarulhos") == {"01310-100"}
+    assert postal_search(staff_client, "são paulo") == set()
 
 
 def test_the_changelists_do_not_query_per_row(staff_client, django_assert_max_num_queries):

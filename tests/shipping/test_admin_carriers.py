@@ -1,11 +1,14 @@
 """Carrier integrations in the admin (issue 22 item 3): set one up on a live table, test
 its connection against the fake carrier, read the call log (never edit it)."""
 
+import time
+
 import pytest
 from django.urls import reverse
 from django.utils import translation
 
 from bench.fake_carrier import FakeCarrier
+from shipping.carriers import SAMPLE_PARCEL, live_answers
 from shipping.models import CallStatus, CarrierCall, CarrierIntegration, ShippingTableKind
 
 from .factories import ShippingTableFactory
@@ -91,8 +94,10 @@ def test_the_integration_pages_speak_portuguese(staff, settings):
     with translation.override("pt-br"):
         page = staff.get(CHANGELIST).content.decode()
         form = staff.get(ADD).content.decode()
-    assert "Testar a conexão" in page and "disjuntor" in page.lower()
+    assert "Testar a conexão" in page and "disjuntor" not in page.lower()
+    assert '<td class="field-calls_state">Normais</td>' in page
     assert "variável do token" in form.lower() and "dias extras de manuseio" in form.lower()
+    assert "Salvar e testar a conexão" in form and "Token da API" in form
 
 
 def test_a_live_table_links_to_its_integration_instead_of_rows(staff):
@@ -102,3 +107,132 @@ def test_a_live_table_links_to_its_integration_instead_of_rows(staff):
     integration = CarrierIntegration.objects.create(table=table, token_variable="X")
     page = staff.get(change).content.decode()
     assert reverse("admin:shipping_carrierintegration_change", args=[integration.pk]) in page
+
+
+# --- Issue 35: the token typed in the admin, the test on the page, Portuguese verdicts ------
+
+
+def test_a_token_typed_in_the_admin_is_stored_encrypted_shown_masked_and_used(staff, settings):
+    settings.ADMIN_LANGUAGE_CODE = "pt-br"
+    token = "typed-secret-token-1234"
+    with FakeCarrier("ok") as fake:
+        table = ShippingTableFactory(kind=ShippingTableKind.LIVE, label="ME")
+        form = integration_form(
+            table, fake.url, token_variable="", token=token, markup_fixed="1,50"
+        )
+        response = staff.post(ADD, {**form, "_test_connection": "1"}, follow=True)
+    integration = CarrierIntegration.objects.get()
+    change = reverse("admin:shipping_carrierintegration_change", args=[integration.pk])
+    assert response.redirect_chain[-1][0] == change
+    (message,) = messages_of(response)
+    assert message.startswith("ME") and "Respondeu, 2 serviços em" in message
+    assert fake.calls[0]["headers"]["Authorization"] == f"Bearer {token}"
+    # encrypted at rest, never shown again: only its last four characters
+    assert token not in integration.token_encrypted and integration.token() == token
+    page = staff.get(change).content.decode()
+    assert token not in page and "••••••••1234" in page
+    # saved again without typing it: kept; the environment variable stays an option
+    staff.post(change, integration_form(table, fake.url, token_variable="", markup_fixed="1,50"))
+    assert CarrierIntegration.objects.get().token() == token
+    staff.post(change, integration_form(table, fake.url, token_forget="on", markup_fixed="1,50"))
+    assert CarrierIntegration.objects.get().token() == "secret"  # FAKE_CARRIER_TOKEN
+
+
+def test_a_stored_token_needs_its_key(staff, settings):
+    table = ShippingTableFactory(kind=ShippingTableKind.LIVE)
+    integration = CarrierIntegration(table=table, token_variable="")
+    integration.token_set("a-long-carrier-token")
+    integration.save()
+    settings.SECRETS_KEY = "another key, new"
+    assert CarrierIntegration.objects.get().token() == ""
+    page = staff.get(reverse("admin:shipping_carrierintegration_change", args=[integration.pk]))
+    assert "type it again" in page.content.decode()
+    settings.SECRETS_KEY = "another key, new," + settings.SECRET_KEY  # the old key still opens it
+    assert CarrierIntegration.objects.get().token() == "a-long-carrier-token"
+
+
+def test_an_integration_needs_a_token_or_a_variable(staff):
+    table = ShippingTableFactory(kind=ShippingTableKind.LIVE)
+    page = staff.post(ADD, integration_form(table, "https://x.example", token_variable=""))
+    assert page.status_code == 200 and "Type the API token" in page.content.decode()
+    assert not CarrierIntegration.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("mode", "verdict", "error"),
+    [
+        ("error", "Falhou", "o servidor da transportadora falhou (HTTP 500)"),
+        ("garbage", "Falhou", "a resposta não é JSON (confira a URL base)"),
+        ("slow", "Tempo esgotado", "sem resposta a tempo"),
+    ],
+)
+def test_every_verdict_and_error_reads_in_portuguese(staff, settings, mode, verdict, error):
+    settings.ADMIN_LANGUAGE_CODE = "pt-br"
+    settings.CARRIER_TIMEOUT_MS = 300
+    with FakeCarrier(mode, slow_seconds=1) as fake:
+        table = ShippingTableFactory(kind=ShippingTableKind.LIVE, label="ME")
+        integration = CarrierIntegration.objects.create(
+            table=table, base_url=fake.url, token_variable="FAKE_CARRIER_TOKEN"
+        )
+        change = reverse("admin:shipping_carrierintegration_change", args=[integration.pk])
+        form = integration_form(table, fake.url, markup_fixed="1,50")
+        response = staff.post(change, {**form, "_test_connection": "1"}, follow=True)
+    (message,) = messages_of(response)
+    assert f": {verdict} após " in message and message.endswith(f": {error}.")
+    call = CarrierCall.objects.get()
+    log = staff.get(reverse("admin:shipping_carriercall_changelist")).content.decode()
+    assert f'<td class="field-outcome">{verdict}</td>' in log and error in log
+    details = staff.get(reverse("admin:shipping_carriercall_change", args=[call.pk]))
+    assert error in details.content.decode()
+
+
+def test_a_fixed_integration_is_asked_again_at_once(staff, monkeypatch):
+    monkeypatch.delenv("FAKE_CARRIER_TOKEN")
+    with FakeCarrier("ok") as fake:
+        table = ShippingTableFactory(kind=ShippingTableKind.LIVE)
+        integration = CarrierIntegration.objects.create(
+            table=table, base_url=fake.url, token_variable="FAKE_CARRIER_TOKEN"
+        )
+        (failed,) = live_answers([(integration, SAMPLE_PARCEL)], deadline=time.monotonic() + 2)
+        assert failed.services is None and "FAKE_CARRIER_TOKEN" in failed.error
+        # the cached failure answers until the integration is saved again, fixed
+        (cached,) = live_answers([(integration, SAMPLE_PARCEL)], deadline=time.monotonic() + 2)
+        assert cached.services is None and not fake.calls
+        change = reverse("admin:shipping_carrierintegration_change", args=[integration.pk])
+        staff.post(change, integration_form(table, fake.url, token="fixed-token"))
+        fixed = CarrierIntegration.objects.get()
+        (answer,) = live_answers([(fixed, SAMPLE_PARCEL)], deadline=time.monotonic() + 2)
+    assert answer.services is not None and len(answer.services) == 2
+    assert fake.calls[0]["headers"]["Authorization"] == "Bearer fixed-token"
+
+
+def test_every_known_carrier_error_reads_in_portuguese():
+    from shipping.admin.carriers import ERROR_TEXTS, error_text
+
+    samples = [
+        "HTTP 401",
+        "HTTP 403",
+        "HTTP 404",
+        "HTTP 429",
+        "HTTP 502",
+        "HTTP 418",
+        "the environment variable  is empty",
+        "the environment variable ME_TOKEN is empty",
+        "the base URL must be an http(s) URL",
+        "the answer is too long",
+        "the answer is not JSON",
+        "the answer is not a list of services",
+        "a service has no id",
+        "no answer by the deadline",
+        "TimeoutError: timed out",
+        "URLError: <urlopen error [Errno -2] Name or service not known>",
+        "URLError: <urlopen error [Errno 111] Connection refused>",
+        "URLError: <urlopen error [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed>",
+        "RemoteDisconnected: Remote end closed connection without response",
+        "ValueError: unknown url type: 'ftp'",
+    ]
+    with translation.override("pt-br"):
+        shown = [error_text(sample) for sample in samples]
+    assert len(set(shown)) == len(ERROR_TEXTS) - 1  # two spellings of a timeout
+    assert all(text != sample for text, sample in zip(shown, samples, strict=True))
+    assert "variável de ambiente ME_TOKEN" in shown[7] and "HTTP 502" in shown[4]

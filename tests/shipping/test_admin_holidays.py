@@ -1,6 +1,7 @@
 """Holidays in the admin (issue 22): add and import them, storages' cut-off and Saturday
 dispatch, tables' Saturday delivery; the quote's dates follow."""
 
+import re
 from datetime import date, time
 
 import pytest
@@ -97,8 +98,8 @@ def test_import_dry_run_then_confirm(staff):
     assert any("3 were created" in message for message in messages_of(done))
     assert not StagedImport.objects.exists()
     assert set(Holiday.objects.values_list("scope", "state_code", "city", "date", "yearly")) == {
-        ("city", "BR-SP", "São Paulo", date(2027, 1, 25), True),
-        ("state", "BR-SP", "", date(2026, 7, 9), True),
+        ("city", "BR-SP", "São Paulo", date(2000, 1, 25), True),  # yearly: day and month
+        ("state", "BR-SP", "", date(2000, 7, 9), True),
         ("national", "", "", date(2026, 12, 24), False),
     }
     # the same file again updates (by place, date and repetition) and creates nothing
@@ -145,3 +146,69 @@ def test_dates_outside_the_years_the_admin_can_show_are_refused(staff):
     assert form.context["adminform"].form.errors["date"] == ["Enter a date from 1900 to 2999."]
     assert not Holiday.objects.exists()
     assert staff.get(reverse("admin:shipping_holiday_changelist")).status_code == 200
+
+
+# --- Issue 35: yearly ones by day and month, the applied holidays, a second import --------
+
+
+def test_a_yearly_holiday_is_listed_by_day_and_month(staff, settings):
+    settings.ADMIN_LANGUAGE_CODE = "pt-br"
+    staff.post(ADD, holiday_form(name="Padroeira local", date="20/01/2027", yearly="on"))
+    staff.post(ADD, holiday_form(name="Ponto facultativo", date="06/03/2026"))
+    holiday = Holiday.objects.get(name="Padroeira local")
+    assert holiday.date == date(2000, 1, 20)  # one row per day and month
+    page = staff.get(reverse("admin:shipping_holiday_changelist")).content.decode()
+    assert '<td class="field-when">20 de Janeiro</td>' in page
+    assert '<td class="field-when">06/03/2026</td>' in page
+    assert not re.search(r"\d\d/\d\d/2000|de 2000", page)
+
+
+def test_the_holidays_applied_in_a_year_and_state_are_listed_by_source(staff, settings):
+    settings.ADMIN_LANGUAGE_CODE = "pt-br"
+    Holiday.objects.create(
+        name="Aniversário de São Paulo",
+        date=date(2000, 1, 25),
+        city="São Paulo",
+        state_code="BR-SP",
+    )
+    Holiday.objects.create(
+        name="Emenda", date=date(2027, 12, 24), yearly=False, scope=HolidayScope.NATIONAL
+    )
+    Holiday.objects.create(
+        name="Só no Rio", date=date(2000, 4, 23), scope=HolidayScope.STATE, state_code="BR-RJ"
+    )
+    url = reverse("admin:shipping_holiday_applied")
+    assert url in staff.get(reverse("admin:shipping_holiday_changelist")).content.decode()
+    page = staff.get(url, {"year": "2027", "state": "BR-SP"})
+    assert page.status_code == 200
+    rows = {row[:3] for row in page.context["rows"]}
+    assert (date(2027, 4, 21), "Tiradentes", "Nacional (pacote holidays)") in rows
+    assert (date(2027, 7, 9), "Revolução Constitucionalista", "Estadual (pacote holidays)") in rows
+    assert (date(2027, 1, 25), "Aniversário de São Paulo", "Loja: municipal") in rows
+    assert (date(2027, 12, 24), "Emenda", "Loja: nacional") in rows
+    assert not any(name == "Só no Rio" for _, name, _ in rows)
+    # hostile or missing choices fall back to this year and São Paulo
+    assert staff.get(url, {"year": "x" * 50, "state": "<script>"}).status_code == 200
+
+
+def test_a_second_import_of_the_sample_csv_leaves_the_count_unchanged(staff):
+    sample = staff.get(reverse("admin:shipping_holiday_import_sample")).content
+    for _ in range(2):
+        staff.post(IMPORT, {"file": upload(sample.decode(), "sample.csv"), "dry_run": ""})
+    assert Holiday.objects.count() == 3
+    # and the admin's own yearly holiday is the same row the sample updates
+    Holiday.objects.filter(name="Revolução Constitucionalista").delete()
+    staff.post(
+        ADD,
+        holiday_form(
+            name="Revolução",
+            date="2026-07-09",
+            yearly="on",
+            scope="state",
+            state_code="SP",
+            city="",
+        ),
+    )
+    staff.post(IMPORT, {"file": upload(sample.decode(), "sample.csv"), "dry_run": ""})
+    assert Holiday.objects.count() == 3
+    assert Holiday.objects.get(scope="state").name == "Revolução Constitucionalista"

@@ -124,7 +124,7 @@ def test_dry_run_then_confirm_imports_the_previewed_file_without_a_new_upload(st
 
 
 def test_a_file_refused_at_confirm_is_a_400_page_and_the_upload_is_dropped(staff, monkeypatch):
-    from shipping import admin_imports
+    from shipping.admin import imports as admin_imports
     from shipping.imports.base import FileFormatError
 
     table = ShippingTableFactory()

@@ -104,3 +104,53 @@ def test_the_page_only_reads(client):
 def test_without_the_demo_page_the_path_is_a_json_404(client, settings):
     settings.PASSWORD_RESET_DEMO_PAGE = False
     assert_error_envelope(client.get("/account/password-reset?uid=MQ&token=x"), 404, "NOT_FOUND")
+
+
+@pytest.mark.parametrize(
+    ("password", "expected"),
+    [
+        ("password", {"Esta senha é muito comum."}),
+        ("xk3", {"Esta senha é muito curta."}),
+        ("12345678901", {"Esta senha é inteiramente numérica.", "Esta senha é muito comum."}),
+    ],
+)
+def test_the_pages_errors_are_the_apis_in_portuguese(
+    client, api_client, django_capture_on_commit_callbacks, settings, password, expected
+):
+    """The API keeps the contract's English; the page maps each message it can answer with to
+    the shopper's language (issue 35), so no English reaches the shopper."""
+    settings.CUSTOMER_LANGUAGE_CODE = "pt-br"
+    customer = CustomerFactory(email="joana@example.com")
+    with django_capture_on_commit_callbacks(execute=True):
+        api_client.post(
+            "/publics/customers/password-reset", {"email": customer.email}, format="json"
+        )
+    link = urlsplit(re.search(r"http://\S+", mail.outbox[0].body).group(0))
+    page = client.get(f"{link.path}?{link.query}")
+    texts = page.context["error_texts"]
+    fields = hidden_inputs(page.content.decode())
+    answers = [
+        api_client.post(
+            "/publics/customers/password-reset/confirm",
+            {**fields, "password": password},
+            format="json",
+        ),
+        api_client.post(
+            "/publics/customers/password-reset/confirm",
+            {**fields, "token": "x" + fields["token"], "password": NEW_PASSWORD},
+            format="json",
+        ),
+    ]
+    errors = [
+        message
+        for answer in answers
+        for messages in answer.json()["data"]["errors"].values()
+        for message in messages
+    ]
+    assert errors and all(message in texts for message in errors)  # every one is known
+    shown = {texts[message] for message in errors}
+    assert {text.split(" Ela ")[0] for text in shown} >= expected
+    assert "Este link de redefinição de senha é inválido, já foi usado ou expirou." in " ".join(
+        shown
+    )
+    assert not any(text == message for text, message in zip(shown, errors, strict=False))

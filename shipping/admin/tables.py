@@ -1,11 +1,9 @@
-"""Admin of the shipping app: postal codes, carriers, shipping tables (rows, CSV upload),
-pickup points."""
+"""Admin of carriers, shipping tables (rows, CSV upload) and pickup points."""
 
 from decimal import Decimal, InvalidOperation
 
 from django import forms
 from django.contrib import admin
-from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
@@ -15,7 +13,6 @@ from infra.admin import (
     HISTORY_FIELDSET,
     CountColumnsMixin,
     OwnPagesMixin,
-    ReadOnlyAdminMixin,
     SafeAutocompleteMixin,
     money_column,
     truncated,
@@ -24,8 +21,7 @@ from infra.admin import (
 from infra.forms import MoneyField, NumberField, WeightField
 from infra.numbers import money_text, range_text, weight_text
 
-from . import admin_carriers, admin_holidays, admin_imports  # noqa: F401  (they register admins)
-from .models import (
+from ..models import (
     MAX_ORDER_VALUE,
     MAX_WEIGHT,
     ROW_COLUMNS,
@@ -33,12 +29,11 @@ from .models import (
     Carrier,
     CarrierIntegration,
     Pickup,
-    PostalCode,
-    PostalImportJob,
     ShippingRow,
     ShippingTable,
     ShippingTableKind,
 )
+from . import imports
 
 
 class TableFilter(admin.SimpleListFilter):
@@ -56,59 +51,6 @@ class TableFilter(admin.SimpleListFilter):
         if value and value.isdigit():
             return queryset.filter(table_id=int(value))
         return queryset
-
-
-@admin.register(PostalCode)
-class PostalCodeAdmin(OwnPagesMixin, admin.ModelAdmin):
-    list_display = (
-        "postal_code",
-        "country",
-        truncated_column("public_place", description=_("public place")),
-        "district",
-        "city",
-        "state_code",
-    )
-    list_filter = ("country",)
-    search_fields = ("=code", "^city", "^public_place")
-    search_help_text = _("Postal code (with or without hyphen), or the start of a city or street.")
-    readonly_fields = ("created_at", "updated_at")
-    fieldsets = (
-        (None, {"fields": ("country", "code")}),
-        (
-            _("Address"),
-            {
-                "fields": (
-                    "public_place",
-                    "complement",
-                    "district",
-                    "city",
-                    "state_code",
-                    ("latitude", "longitude"),
-                )
-            },
-        ),
-        HISTORY_FIELDSET,
-    )
-    # Millions of rows: no COUNT(*) of the whole table on every page.
-    show_full_result_count = False
-    list_per_page = 50
-    own_pages = (
-        ("import/", admin_imports.postal_import_view, "import"),
-        ("import/sample.csv", admin_imports.postal_import_sample_view, "import_sample"),
-        ("import/jobs/<int:job_id>/", admin_imports.postal_import_job_view, "import_job"),
-    )
-
-    @admin.display(description=_("postal code"), ordering="code")
-    def postal_code(self, obj: PostalCode) -> str:
-        return obj.display_code
-
-    def get_search_results(self, request, queryset, search_term):
-        # "01310-100" finds the stored "01310100": search the code without separators too.
-        compact = "".join(search_term.split()).replace("-", "").replace(".", "").upper()
-        results, may_have_duplicates = super().get_search_results(request, queryset, search_term)
-        if compact and compact != search_term:
-            results |= queryset.filter(code=compact)
-        return results, may_have_duplicates
 
 
 @admin.register(Carrier)
@@ -158,8 +100,8 @@ class ShippingTableAdmin(CountColumnsMixin, OwnPagesMixin, SafeAutocompleteMixin
     inlines = [PickupInline]
     count_columns = {"row_count": ("rows", _("rows"))}
     own_pages = (
-        ("<int:table_id>/import-rows/", admin_imports.import_rows_view, "import_rows"),
-        ("import-rows/sample.csv", admin_imports.import_rows_sample_view, "import_rows_sample"),
+        ("<int:table_id>/import-rows/", imports.import_rows_view, "import_rows"),
+        ("import-rows/sample.csv", imports.import_rows_sample_view, "import_rows_sample"),
     )
 
     def get_inlines(self, request, obj):
@@ -252,7 +194,7 @@ class ShippingRowAdmin(OwnPagesMixin, SafeAutocompleteMixin, admin.ModelAdmin):
     readonly_fields = ("created_at", "updated_at")
     list_per_page = 100
     show_full_result_count = False
-    own_pages = (("import/", admin_imports.choose_table_view, "import"),)
+    own_pages = (("import/", imports.choose_table_view, "import"),)
     fieldsets = (
         (None, {"fields": ("table",)}),
         (
@@ -316,17 +258,3 @@ class PickupAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
     readonly_fields = ("created_at", "updated_at")
 
     short_name = staticmethod(truncated_column("name", description=_("name")))
-
-
-@admin.register(PostalImportJob)
-class PostalImportJobAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    """Background postal-code imports (started from Postal codes > Import): read only."""
-
-    list_display = ("status", "__str__", "dry_run", "rows_read", "rows_rejected", "created_at")
-    list_display_links = ("__str__",)
-    list_filter = ("status", "dry_run")
-
-    def change_view(self, request, object_id, form_url="", extra_context=None):
-        if object_id.isdigit():
-            return redirect("admin:shipping_postalcode_import_job", int(object_id))
-        return super().change_view(request, object_id, form_url, extra_context)

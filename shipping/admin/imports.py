@@ -1,4 +1,4 @@
-"""Admin import screens: shipping rows of a table, postal codes (and, from admin_holidays,
+"""Admin import screens: shipping rows of a table, postal codes (and, from admin/holidays,
 holidays). One flow: choose a file (dry run by default) -> a summary of what would change ->
 "Import these rows" (`confirm`) imports the very file previewed, kept server-side for the
 user (imports/staging.py). Large postal-code files run in the background (imports/jobs.py).
@@ -19,18 +19,18 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .countries import country_choices, country_name
-from .imports.base import FileFormatError
-from .imports.jobs import postal_import_job_start
-from .imports.postal_codes import detect_format, postal_codes_import
-from .imports.shipping_rows import shipping_rows_import
-from .imports.staging import (
+from ..countries import country_choices, country_name
+from ..imports.base import FileFormatError
+from ..imports.jobs import postal_import_job_start
+from ..imports.postal_codes import detect_format, postal_codes_import
+from ..imports.shipping_rows import shipping_rows_import
+from ..imports.staging import (
     staged_import_create,
     staged_import_discard,
     staged_import_get,
     staged_report,
 )
-from .models import ImportKind, JobStatus, PostalFileFormat, PostalImportJob, ShippingTable
+from ..models import ImportKind, JobStatus, PostalFileFormat, PostalImportJob, ShippingTable
 
 SUMMARY_REJECTIONS = 20
 
