@@ -43,8 +43,8 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD"])
-def visit(request: HttpRequest, token: str) -> HttpResponse:
-    target = visit_target(token)
+def visit(request: HttpRequest, link: str) -> HttpResponse:
+    target = visit_target(link)
     product = None
     if target is not None:
         product = Product.objects.filter(pk=target[1]).only("slug").first()

@@ -181,12 +181,11 @@ def visits_store(items: Sequence[Any]) -> None:
 
 
 def _links(notice: RestockNotice, interest: ProductInterest) -> dict[str, str]:
-    base = settings.PUBLIC_BASE_URL.rstrip("/")
+    """The e-mail's signed links (config/urls.py routes them to catalog/pages.py)."""
+    base = settings.PUBLIC_BASE_URL.rstrip("/") + "/notices/back-in-stock"
     return {
-        "visit_url": f"{base}/notices/back-in-stock/visit/{visit_token(notice, interest.product_id)}",
-        "unsubscribe_url": (
-            f"{base}/notices/back-in-stock/unsubscribe/{unsubscribe_token(interest.email)}"
-        ),
+        "visit_url": f"{base}/visit/{visit_token(notice, interest.product_id)}",
+        "unsubscribe_url": f"{base}/unsubscribe/{unsubscribe_token(interest.email)}",
     }
 
 
@@ -294,7 +293,7 @@ def demand_report(limit: int = 50) -> list[DemandRow]:
         since = None
         if units[product_id] <= 0:
             since = zero_since.get(product_id) or last_change.get(product_id)
-        sent = notices.get(product_id, {})
+        sent = notices.get(product_id)
         report.append(
             DemandRow(
                 product=products[product_id],
@@ -302,8 +301,8 @@ def demand_report(limit: int = 50) -> list[DemandRow]:
                 oldest=row["oldest"],
                 out_of_stock_since=since,
                 units=units[product_id],
-                notices=sent.get("sent", 0),
-                visited=sent.get("visited", 0),
+                notices=sent["sent"] if sent else 0,
+                visited=sent["visited"] if sent else 0,
             )
         )
     return report

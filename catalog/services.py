@@ -1,13 +1,11 @@
 """Writes of the catalog: product interests and their e-mails, images, review summaries."""
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db import IntegrityError, transaction
 from django.db.models.fields.files import FieldFile
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -30,7 +28,6 @@ from .models import (
     ProductMedia,
     ProductReviewSummary,
     Seal,
-    Stock,
 )
 from .models.merchandising import SEAL_MAX_SIDE, SEAL_MAX_SOURCE_PIXELS
 from .models.reviews import SCORES

@@ -41,7 +41,7 @@ urlpatterns = [
         catalog_pages.unsubscribe,
         name="back-in-stock-unsubscribe",
     ),
-    path("notices/back-in-stock/visit/<str:token>", catalog_pages.visit, name="back-in-stock-visit"),
+    path("notices/back-in-stock/visit/<str:link>", catalog_pages.visit, name="back-in-stock-visit"),
     # The admin's language switcher (Django's set_language), before the admin's catch-all.
     path("admin/i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

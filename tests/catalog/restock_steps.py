@@ -25,7 +25,9 @@ def setup(interests: int) -> None:
         )
         for number in range(interests)
     )
-    for number, pk in enumerate(ProductInterest.objects.order_by("id").values_list("pk", flat=True)):
+    for number, pk in enumerate(
+        ProductInterest.objects.order_by("id").values_list("pk", flat=True)
+    ):
         at = start + timedelta(minutes=number)
         ProductInterest.objects.filter(pk=pk).update(created_at=at, updated_at=at)
     print(json.dumps({"product": product.pk}))

@@ -81,7 +81,7 @@ def _step(env: dict[str, str], call: str) -> dict:
 
 
 def _worker(env: dict[str, str]) -> subprocess.Popen:
-    return subprocess.Popen(  # noqa: S603 - this interpreter, manage.py, fixed arguments
+    return subprocess.Popen(
         [sys.executable, "manage.py", "jobs_worker", "--no-reload", "--no-startup-delay",
          "-v", "0", "--interval", "0.2"],
         cwd=ROOT,
