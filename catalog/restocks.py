@@ -197,7 +197,7 @@ def back_in_stock_wave(restock_id: int, wave: int) -> int:
     config = BackInStockSettings.current()
     with transaction.atomic():
         restock = (
-            Restock.objects.select_for_update()
+            Restock.objects.select_for_update(of=("self",))
             .select_related("product")
             .filter(pk=restock_id, ended_at__isnull=True)
             .first()
