@@ -30,7 +30,8 @@ Phases (each `--seconds-per-phase`, after a warm-up):
 - (b) rolling deploy to RELEASE=drill-2: per instance, marked `down` in the upstream and
   nginx reloaded (drain), SIGTERM (gunicorn finishes what it is serving), started with the
   new release, /health awaited, put back in the upstream and nginx reloaded; then the other.
-- (c) `send_stock_notifications` queues one e-mail per interest written so far, and a worker
+- (c) `send_stock_notifications` queues the first back-in-stock wave (the products have units
+  for every interest written so far: one e-mail each), and a worker
   is SIGKILLed three times while it runs a job (a job row is running) and started again.
 After the load: the notifications once more (for interests written after (c)), then the
 queue is awaited until empty.
@@ -135,6 +136,8 @@ Endpoint.objects.create(url=%(hook)r, events=sorted(EVENT_TYPES), description="s
 in_stock = Stock.objects.filter(available__gt=0).values("product_id")
 products = list(Product.objects.sellable().filter(pk__in=in_stock).filter(parent=None)
                 .order_by("pk").values_list("pk", flat=True)[:5])
+# Back-in-stock waves: units x 3 interests a wave; enough units that one wave holds them all.
+Stock.objects.filter(product_id__in=products).update(available=100_000)
 print(json.dumps({"products": products, "manifest": manifest}))
 """
 
@@ -149,6 +152,10 @@ from jobs.models import OutboundEmail
 from webhooks.models import Delivery
 import time
 from collections import Counter
+from django.utils import timezone
+from catalog.models import Restock
+# The drill does not wait the staff's hours between waves: the open restocks' next is due.
+Restock.objects.filter(ended_at__isnull=True).update(next_wave_at=timezone.now())
 call_command("send_stock_notifications", stdout=StringIO())
 deadline = time.monotonic() + %(timeout)d
 while time.monotonic() < deadline:

@@ -7,4 +7,13 @@ class CatalogConfig(AppConfig):
     verbose_name = _("Catalog")
 
     def ready(self) -> None:
-        from . import signals  # noqa: F401  (connects cache invalidation)
+        from django.conf import settings
+
+        from infra import deferred
+
+        from . import restocks, signals  # noqa: F401  (signals connects cache invalidation)
+
+        deferred.register(restocks.VISIT_RECORD, restocks.visits_store)
+        deferred.every(
+            "back-in-stock", settings.BACK_IN_STOCK_SCAN_SECONDS, restocks.back_in_stock_scan
+        )

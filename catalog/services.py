@@ -1,13 +1,11 @@
 """Writes of the catalog: product interests and their e-mails, images, review summaries."""
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db import IntegrityError, transaction
 from django.db.models.fields.files import FieldFile
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -30,7 +28,6 @@ from .models import (
     ProductMedia,
     ProductReviewSummary,
     Seal,
-    Stock,
 )
 from .models.merchandising import SEAL_MAX_SIDE, SEAL_MAX_SOURCE_PIXELS
 from .models.reviews import SCORES
@@ -83,7 +80,13 @@ def interest_register(
 
 
 def _email_enqueue(
-    *, key: str, interest: ProductInterest, template: str, subject: Promise, **context: object
+    *,
+    key: str,
+    interest: ProductInterest,
+    template: str,
+    subject: Promise,
+    headers: dict[str, str] | None = None,
+    **context: object,
 ) -> bool:
     """Queue a customer e-mail about the interest in CUSTOMER_LANGUAGE_CODE, whatever the
     writer's language (False: one with this key exists)."""
@@ -93,72 +96,10 @@ def _email_enqueue(
         text = render_to_string(f"catalog/emails/{template}.txt", context)
         html = render_to_string(f"catalog/emails/{template}.html", context)
         subject_text = str(subject)
-    queued = email_enqueue(key=key, to=interest.email, subject=subject_text, text=text, html=html)
+    queued = email_enqueue(
+        key=key, to=interest.email, subject=subject_text, text=text, html=html, headers=headers
+    )
     return queued is not None
-
-
-def interests_back_in_stock() -> QuerySet:
-    """Pending notify-me interests whose (active) product has units in an active storage."""
-    in_stock = Stock.objects.in_active_storages().filter(
-        product_id=OuterRef("product_id"), available__gt=0
-    )
-    return (
-        ProductInterest.objects.awaiting_stock()
-        .filter(product__active=True)
-        .filter(Exists(in_stock))
-        .order_by("id")
-    )
-
-
-@dataclass
-class StockNotificationSummary:
-    candidates: int = 0
-    queued: int = 0
-    products: set[int] = field(default_factory=set)
-
-
-STOCK_NOTIFICATION_BATCH = 200
-
-
-def stock_notifications_enqueue(*, dry_run: bool = False) -> StockNotificationSummary:
-    """Queue the e-mail of every pending notify-me interest whose product is back in stock.
-
-    Batches are locked with SKIP LOCKED where supported (copies running at once never pick
-    the same row); the e-mail is keyed by the interest (never two for one), the interest
-    marked notified, and each product emits `product.back_in_stock` once.
-    """
-    summary = StockNotificationSummary()
-    if dry_run:
-        summary.candidates = interests_back_in_stock().count()
-        return summary
-
-    lock = connection.features.has_select_for_update_skip_locked
-    while True:
-        with transaction.atomic():
-            pending = interests_back_in_stock()
-            if lock:
-                pending = pending.select_for_update(skip_locked=True, of=("self",))
-            batch = list(pending.select_related("product")[:STOCK_NOTIFICATION_BATCH])
-            if not batch:
-                break
-            now = timezone.now()
-            for interest in batch:
-                product = interest.product
-                if _email_enqueue(
-                    key=f"back-in-stock.{interest.pk}",
-                    interest=interest,
-                    template="back_in_stock",
-                    subject=format_lazy(_("{product} is back in stock"), product=product.name),
-                ):
-                    summary.queued += 1
-                if product.pk not in summary.products:
-                    summary.products.add(product.pk)
-                    emit("product.back_in_stock", product)
-            ProductInterest.objects.filter(pk__in=[i.pk for i in batch]).update(
-                status=InterestStatus.NOTIFIED, notified_at=now, updated_at=now
-            )
-            summary.candidates += len(batch)
-    return summary
 
 
 class InterestReplyError(Exception):

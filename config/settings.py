@@ -445,6 +445,12 @@ JOBS_LEASE_SECONDS = env_int("JOBS_LEASE_SECONDS", 300)
 DEFERRED_FLUSH_SECONDS = env_int("DEFERRED_FLUSH_SECONDS", 0 if RUNNING_TESTS else 2)
 DEFERRED_MAX_ITEMS = env_int("DEFERRED_MAX_ITEMS", 10_000)
 EMAIL_MAX_ATTEMPTS = env_int("EMAIL_MAX_ATTEMPTS", 6)
+# Back-in-stock waves (catalog/restocks.py): the worker's scan for restocks, how long stock
+# stays at 0 before a restock episode ends (flapping is one episode), and after how many days
+# an interest not renewed is never notified.
+BACK_IN_STOCK_SCAN_SECONDS = env_int("BACK_IN_STOCK_SCAN_SECONDS", 20)
+BACK_IN_STOCK_COOLDOWN_HOURS = env_int("BACK_IN_STOCK_COOLDOWN_HOURS", 24)
+INTEREST_EXPIRY_DAYS = env_int("INTEREST_EXPIRY_DAYS", 90)
 
 # --- Outbound webhooks (docs/webhooks.md) --------------------------------------------------
 # Production (HTTPS=1) delivers only to https URLs whose every address is public.

@@ -12,6 +12,7 @@ from apikit import fallback
 from apikit.health import health
 from apikit.routing import RememberingResolver
 from apikit.schema import SchemaView
+from catalog import pages as catalog_pages
 from catalog.api.urls import product_page_urlpatterns
 from storefront import pages
 
@@ -34,6 +35,13 @@ urlpatterns = [
         fallback.read_only(pages.password_reset_page),
         name="demo-password-reset",
     ),
+    # Links of the back-in-stock e-mails (catalog/pages.py): signed, no sign-in.
+    path(
+        "notices/back-in-stock/unsubscribe/<str:token>",
+        catalog_pages.unsubscribe,
+        name="back-in-stock-unsubscribe",
+    ),
+    path("notices/back-in-stock/visit/<str:link>", catalog_pages.visit, name="back-in-stock-visit"),
     # The admin's language switcher (Django's set_language), before the admin's catch-all.
     path("admin/i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -21,6 +21,7 @@ class OutboundEmail(models.Model):
     body_html = models.TextField(_("HTML body"), blank=True)
     # Values the bodies hold a marker for (one-time links); emptied once sent or given up.
     hidden = models.JSONField(_("hidden values"), default=dict, blank=True, editable=False)
+    headers = models.JSONField(_("headers"), default=dict, blank=True, editable=False)
     status = models.CharField(
         _("status"), max_length=10, choices=EmailStatus.choices, default=EmailStatus.QUEUED
     )

@@ -42,9 +42,11 @@ def email_enqueue(
     text: str,
     html: str = "",
     hidden: dict[str, str] | None = None,
+    headers: dict[str, str] | None = None,
 ) -> OutboundEmail | None:
     """The e-mail of `key`, recorded and enqueued; None when that key exists already.
-    `hidden`: {marker in the bodies: the value the sent message carries in its place}."""
+    `hidden`: {marker in the bodies: the value the sent message carries in its place};
+    `headers`: extra headers of the message (List-Unsubscribe; never Message-ID)."""
     from .tasks import send_email  # the task module imports this one
 
     hidden = hidden or {}
@@ -63,6 +65,7 @@ def email_enqueue(
                     body_text=text,
                     body_html=html,
                     hidden=hidden,
+                    headers=headers or {},
                 )
         except IntegrityError:
             return None
@@ -94,7 +97,7 @@ def email_send(email_id: int) -> str:
             subject=email.subject,
             body=text,
             to=[email.to],
-            headers={"Message-ID": email.message_id},
+            headers={**email.headers, "Message-ID": email.message_id},
         )
         if html:
             message.attach_alternative(html, "text/html")

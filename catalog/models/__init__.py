@@ -16,4 +16,5 @@ from .products import (
     ProductMedia,
     ProductType,
 )
+from .restocks import BackInStockOptOut, BackInStockSettings, Restock, RestockNotice
 from .reviews import ProductReviewSummary

@@ -20,6 +20,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from catalog.models import BackInStockSettings, ProductInterest
 from catalog.selectors import selling_prices_get
 from infra.numbers import money_text
 from tests.catalog.factories import PriceRuleFactory, ProductFactory, ProductPriceFactory
@@ -95,6 +96,7 @@ def full_store(staff, settings):
 
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
     call_command("seed_demo", stdout=StringIO())
+    BackInStockSettings.objects.create()
     now = timezone.now()
     Group.objects.create(name="Atendimento ao cliente")
     visit = {
@@ -215,6 +217,22 @@ def test_every_change_list_and_change_form_fits_with_the_sidebar_open(signed_in,
     overflowing = [f"{path}: {boxes}" for path, boxes in found.items() if boxes]
     assert not overflowing, "\n".join(overflowing)
     assert len(found) >= 2 * len(change_list_urls())
+
+
+def test_the_demand_report_fits_and_speaks_portuguese(signed_in, full_store):
+    """The back-in-stock demand report at 1366 px: the most awaited products first."""
+    product = ProductFactory(name="Camiseta azul com um nome bem comprido de propósito, tamanho GG")
+    ProductInterest.objects.bulk_create(
+        ProductInterest(product=product, origin="notify-me", name="C", email=f"c{n}@loja.example")
+        for n in range(40)
+    )
+    browser = signed_in
+    browser.open(reverse("admin:catalog_backinstocksettings_demand"))
+    assert browser.has("#demand-report")
+    first_row = browser.find("#demand-report tbody tr td").text
+    assert first_row.startswith("Camiseta azul"), first_row
+    assert "Produtos que os clientes estão esperando" in browser.driver.page_source
+    assert overflows(browser) == []
 
 
 def price_input(browser):

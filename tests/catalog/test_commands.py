@@ -42,13 +42,14 @@ def test_back_in_stock_interests_are_emailed_once_even_when_run_twice(back_in_st
     assert sorted(m.to[0] for m in mail.outbox) == ["ana@example.com", "bia@example.com"]
     message = mail.outbox[0]
     assert "Blue shirt" in message.subject
-    assert back_in_stock.url in message.body
+    assert "/notices/back-in-stock/visit/" in message.body  # a signed link to the product
+    assert "/notices/back-in-stock/unsubscribe/" in message.body
     assert message.alternatives[0][1] == "text/html"
     for interest in (first, second):
         interest.refresh_from_db()
         assert interest.status == InterestStatus.NOTIFIED
         assert interest.notified_at is not None
-    assert "2 queued for 1 product(s)" in output
+    assert "1 restock(s) opened, 1 wave(s) queued" in output
 
 
 def test_out_of_stock_products_and_other_interests_are_left_alone():
@@ -70,7 +71,7 @@ def test_out_of_stock_products_and_other_interests_are_left_alone():
     output = run()
 
     assert mail.outbox == []
-    assert "0 queued" in output
+    assert "0 restock(s) opened, 0 wave(s) queued" in output
     for interest in [*waiting, on_request]:
         interest.refresh_from_db()
         assert interest.status == InterestStatus.PENDING
@@ -81,7 +82,7 @@ def test_dry_run_counts_without_sending(back_in_stock):
 
     output = run("--dry-run")
 
-    assert "1 interest(s) would be e-mailed" in output
+    assert "1 interest(s) wait for products in stock" in output
     assert mail.outbox == []
     assert ProductInterest.objects.get().status == InterestStatus.PENDING
 
@@ -95,7 +96,7 @@ def test_a_refused_send_is_kept_queued_and_sent_by_a_later_attempt(back_in_stock
         output = run()
 
     # then the interest is notified (its e-mail is recorded) and the e-mail stays queued
-    assert "1 queued" in output
+    assert "1 wave(s) queued" in output
     interest.refresh_from_db()
     assert interest.status == InterestStatus.NOTIFIED
     email = OutboundEmail.objects.get()

@@ -41,7 +41,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import capfirst
 
-from catalog.models import TradePolicy
+from catalog.models import BackInStockSettings, TradePolicy
 from jobs.services import email_enqueue
 from tests.catalog.factories import (
     AttributeValueFactory,
@@ -251,6 +251,8 @@ def store(media_root, settings):
     AttributeValueFactory()
     PriceRuleFactory()
     interest = ProductInterestFactory(product=product, origin="on-request")
+    ProductInterestFactory(product=product)  # a notify-me one: a row of the demand report
+    BackInStockSettings.objects.create()
     comment = CommentFactory(product=product, message="Serve no tamanho M?")
     ReplyFactory(parent=comment, message="Sim, serve.")
     ProductReviewFactory(product=product, comment="Ótima qualidade.")
@@ -317,6 +319,7 @@ def admin_urls(store, request) -> list[str]:
     urls += [
         reverse("admin:feedback_comment_reply", args=[store["comment"].pk]),
         reverse("admin:catalog_productinterest_reply", args=[store["interest"].pk]),
+        reverse("admin:catalog_backinstocksettings_demand"),
         reverse("admin:marketing_bannergroup_preview", args=[store["banner"].group_id]),
         reverse("admin:shipping_shippingtable_import_rows", args=[store["row"].table_id]),
         reverse("admin:shipping_shippingrow_import"),

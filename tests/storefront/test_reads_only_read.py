@@ -8,12 +8,14 @@ import re
 from decimal import Decimal
 
 import pytest
+from django.core import signing
 from django.db import connections
 from django.http import HttpResponse
 from django.urls import URLPattern, URLResolver, get_resolver, path
 from django.urls.resolvers import RegexPattern
 
 from bench.fake_carrier import FakeCarrier
+from catalog.restocks import VISIT_SALT, unsubscribe_token
 from infra import circuit, deferred
 from shipping import provider
 from shipping.models import CarrierCall, CarrierIntegration, PostalCode, ShippingTableKind
@@ -91,6 +93,8 @@ def store(settings):
             "countryCode": "BRA",
             "zipCode": "01310-100",
             "productId": str(product.pk),
+            "token": unsubscribe_token("ana@example.com"),  # a back-in-stock e-mail's links
+            "link": signing.dumps([1, product.pk], salt=VISIT_SALT),
         },
         "query": {
             "products-quote": brackets([(product.pk, 1)], targetZipCode="01310-100"),
@@ -101,7 +105,9 @@ def store(settings):
     }
 
 
-def test_every_public_get_and_head_route_writes_nothing(api_client, store):
+def test_every_public_get_and_head_route_writes_nothing(api_client, store, monkeypatch):
+    flush = deferred.flush
+    monkeypatch.setattr(deferred, "flush", lambda: 0)  # (written after the walk, not inside)
     routes = public_routes()
     assert len(routes) > 30  # (both prefixes, with and without the slash)
     answered = {}
@@ -118,6 +124,9 @@ def test_every_public_get_and_head_route_writes_nothing(api_client, store):
     assert answered["/publics/products/quote"] == 200
     assert answered["/shipping/zipcode/consult/BRA/01310-100"] == 200
     assert answered["/publics/customers/me"] == 200
+    assert answered["/notices/back-in-stock/unsubscribe/" + store["values"]["token"]] == 200
+    assert answered["/notices/back-in-stock/visit/" + store["values"]["link"]] == 302
+    assert flush() >= 1  # the visit recorded by the GET (HEAD records nothing)
     assert answered["/review/product"] == 200
 
 

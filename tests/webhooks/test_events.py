@@ -10,6 +10,7 @@ from feedback.models import ProductReview
 from feedback.services import comment_reply_by_staff, reviews_set_active
 from tests.catalog.factories import ProductFactory, ProductInterestFactory, StockFactory
 from tests.feedback.factories import CommentFactory, ProductReviewFactory
+from tests.jobs.support import run_jobs
 from webhooks.models import Delivery
 
 pytestmark = pytest.mark.django_db
@@ -93,7 +94,11 @@ def test_product_back_in_stock_once_per_product_when_notifications_are_queued(en
     StockFactory(product=product, available=2)
     ProductInterestFactory.create_batch(3, product=product)
 
+    call_command("send_stock_notifications", stdout=StringIO())  # queues the first wave
+    assert payloads("product.back_in_stock") == []
+    run_jobs()  # the wave (and its e-mails)
     call_command("send_stock_notifications", stdout=StringIO())
+    run_jobs()
 
     (payload,) = payloads("product.back_in_stock")
     assert payload["data"]["id"] == product.pk

@@ -1,35 +1,40 @@
-"""manage.py send_stock_notifications: e-mail customers whose product is back in stock."""
+"""manage.py send_stock_notifications: the back-in-stock scan, now (the worker runs it too)."""
 
 from django.core.management.base import BaseCommand
 
-from catalog.services import stock_notifications_enqueue
+from catalog.restocks import back_in_stock_scan, notifiable_interests, units_available
 
 
 class Command(BaseCommand):
     help = (
-        "Queue the e-mail of every pending 'notify-me' product interest whose product is back "
-        "in stock and mark it notified (one e-mail per interest, ever); background workers "
-        "(manage.py jobs_worker) send them. Safe to run from cron on several machines at once "
-        "(row locks with SKIP LOCKED on PostgreSQL)."
+        "Run the back-in-stock scan now (the jobs worker runs it every "
+        "BACK_IN_STOCK_SCAN_SECONDS): open a restock episode for each product with waiting "
+        "'notify-me' interests back in stock and queue its due waves (units x the staff's "
+        "factor, oldest first; one e-mail per interest, ever). Workers (manage.py "
+        "jobs_worker) run the waves and send the e-mails. Safe to run anywhere at once."
     )
 
     def add_arguments(self, parser):
         parser.add_argument(
             "--dry-run",
             action="store_true",
-            help="Only count the interests that would be e-mailed; queue nothing.",
+            help="Only count the waiting interests of products in stock; queue nothing.",
         )
 
     def handle(self, *args, dry_run: bool = False, **options):
-        summary = stock_notifications_enqueue(dry_run=dry_run)
         if dry_run:
+            waiting = notifiable_interests()
+            units = units_available(set(waiting.values_list("product_id", flat=True)))
+            candidates = waiting.filter(product_id__in=[p for p, n in units.items() if n > 0])
             self.stdout.write(
-                f"Dry run: {summary.candidates} interest(s) would be e-mailed; nothing sent."
+                f"Dry run: {candidates.count()} interest(s) wait for products in stock; "
+                "nothing queued."
             )
             return
+        summary = back_in_stock_scan()
         self.stdout.write(
             self.style.SUCCESS(
-                f"Back-in-stock e-mails: {summary.queued} queued for "
-                f"{len(summary.products)} product(s); workers send them."
+                f"Back in stock: {summary.opened} restock(s) opened, {summary.waves_queued} "
+                f"wave(s) queued, {summary.ended} ended; workers send the e-mails."
             )
         )
