@@ -30,6 +30,8 @@ READ_ENDPOINTS = {
     "product-review-list": "/review/product",
     "sales-channel-review-list": "/review/sales-channel",
     "product-comment-list": "/publics/products/comments",
+    "product-list": "/publics/products",
+    "product-page": "/publics/products/{id}",
     "customer-me": "/publics/customers/me",
     "health": "/health",
 }
@@ -61,10 +63,17 @@ def named_routes(patterns=None, prefix="") -> set[str]:
 
 
 def test_the_endpoint_list_covers_every_public_route():
-    # The home page, the icon and the demo's password-reset page are pages for people, not API
-    # endpoints (tests/storefront/test_pages.py, test_password_reset_page.py); the request
-    # guards still cover them, as every path.
-    pages = {"home", "favicon", "demo-password-reset"}
+    # The home page, the icon, the demo's password-reset page and the back-in-stock e-mails'
+    # links are pages for people, not API endpoints (tests/storefront/test_pages.py,
+    # test_password_reset_page.py, tests/catalog/test_restocks.py); the request guards still
+    # cover them, as every path.
+    pages = {
+        "home",
+        "favicon",
+        "demo-password-reset",
+        "back-in-stock-unsubscribe",
+        "back-in-stock-visit",
+    }
     assert named_routes() - {"schema", "swagger-ui", *pages} == set(ENDPOINTS)
 
 
