@@ -132,12 +132,23 @@ class ProductReviewAdmin(CountColumnsMixin, ReviewModerationAdmin):
         "photos",
         "created_at",
     )
-    list_filter = ("active", "score", "recommended", "masked")
+    list_filter = ("active", "score", "recommended", "masked", "verified_purchase")
     list_select_related = ("product",)
     search_fields = (*ReviewModerationAdmin.search_fields, *PRODUCT_SEARCH)
     raw_id_fields = ("product", "customer")
     inlines = (ReviewMediaInline,)
-    fieldsets = review_fieldsets("product")
+    # The mark comes from the store's orders and the counts from votes: never typed by staff.
+    readonly_fields = (
+        *ReviewModerationAdmin.readonly_fields,
+        "verified_purchase",
+        "helpful_count",
+        "unhelpful_count",
+    )
+    fieldsets = (
+        *review_fieldsets("product")[:-1],
+        (_("Trust"), {"fields": ("verified_purchase", "helpful_count", "unhelpful_count")}),
+        HISTORY_FIELDSET,
+    )
     count_columns = {"photos": ("medias", _("Photos"))}
 
     product_name = staticmethod(product_column)
