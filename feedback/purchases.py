@@ -20,6 +20,7 @@ from storefront.models import Customer
 
 from .errors import InvalidPurchase
 from .models import ProductReview, PurchaseItem, PurchaseOrder
+from .purchase_csv import PurchaseLine
 from .selectors import FEEDBACK_CACHE
 
 PURCHASE_EVENTS = ("order.paid", "order.delivered")
@@ -93,3 +94,35 @@ def purchased(*, customer: Customer, product_id: int) -> bool:
         match |= Q(email=customer.email.strip().lower())
     orders = PurchaseOrder.objects.filter(match)
     return PurchaseItem.objects.filter(product_id=product_id, order__in=orders).exists()
+
+
+@dataclass(frozen=True)
+class PurchaseImportReport:
+    created: int
+    known: int  # order ids already recorded (or repeated in the file): unchanged
+    reviews_verified: int
+
+
+def purchases_import(*, lines: Iterable[PurchaseLine], dry_run: bool) -> PurchaseImportReport:
+    """Record the file's orders as the webhook would (a dry run counts, writes nothing)."""
+    lines = list(lines)
+    if dry_run:
+        ids = [line.order_id for line in lines]
+        known = set(
+            PurchaseOrder.objects.filter(order_id__in=ids).values_list("order_id", flat=True)
+        )
+        new = {order_id for order_id in ids if order_id not in known}
+        return PurchaseImportReport(len(new), len(ids) - len(new), 0)
+    created = known = verified = 0
+    for line in lines:
+        recorded = purchase_record(
+            order_id=line.order_id,
+            event=line.event,
+            product_ids=line.product_ids,
+            customer_id=line.customer_id,
+            email=line.email,
+        )
+        created += recorded.created
+        known += not recorded.created
+        verified += recorded.reviews_verified
+    return PurchaseImportReport(created, known, verified)
