@@ -108,10 +108,12 @@ def purchases_import(*, lines: Iterable[PurchaseLine], dry_run: bool) -> Purchas
     lines = list(lines)
     if dry_run:
         ids = [line.order_id for line in lines]
-        known = set(
-            PurchaseOrder.objects.filter(order_id__in=ids).values_list("order_id", flat=True)
-        )
-        new = {order_id for order_id in ids if order_id not in known}
+        stored: set[str] = set()
+        for start in range(0, len(ids), 1000):  # (SQLite's bound parameters)
+            chunk = ids[start : start + 1000]
+            orders = PurchaseOrder.objects.filter(order_id__in=chunk)
+            stored.update(orders.values_list("order_id", flat=True))
+        new = {order_id for order_id in ids if order_id not in stored}
         return PurchaseImportReport(len(new), len(ids) - len(new), 0)
     created = known = verified = 0
     for line in lines:

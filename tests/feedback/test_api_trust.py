@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 from rest_framework.test import APIClient
+from rest_framework.throttling import SimpleRateThrottle
 
 from feedback.models import ProductReview, PurchaseItem, PurchaseOrder, ReviewVote
 from feedback.ranking import wilson_lower_bound
@@ -318,22 +319,17 @@ def test_bad_json_and_unknown_or_pending_review():
     assert not ReviewVote.objects.exists()
 
 
-def test_votes_are_throttled_like_public_writes(settings):
-    from rest_framework.throttling import SimpleRateThrottle
-
+def test_votes_are_throttled_like_public_writes(monkeypatch):
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"public_write": "2/min"})
     review = ProductReviewFactory()
-    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "public_write": "2/min"}
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
-    SimpleRateThrottle.THROTTLE_RATES = rates
-    try:
-        client = APIClient()
-        assert vote(client, review.pk, True).status_code == 200
-        assert vote(client, review.pk, False).status_code == 200
-        assert_error(vote(client, review.pk, True), 429, "TOO_MANY_REQUESTS")
-    finally:
-        from django.conf import settings as live
-
-        SimpleRateThrottle.THROTTLE_RATES = live.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    client = APIClient()
+    assert vote(client, review.pk, True).status_code == 200
+    assert vote(client, review.pk, False).status_code == 200
+    response = vote(client, review.pk, True)
+    assert_error(response, 429, "TOO_MANY_REQUESTS")
+    review.refresh_from_db()
+    assert (review.helpful_count, review.unhelpful_count) == (0, 1)
+    assert client.get(LIST).status_code == 200  # reads are not throttled
 
 
 def test_order_by_helpfulness_on_1000_reviews_equals_the_wilson_order():
