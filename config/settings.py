@@ -377,7 +377,7 @@ REVIEW_IMAGE_MAX_BYTES = env_int("REVIEW_IMAGE_MAX_BYTES", 3 * 1024 * 1024)
 # The key of the anonymous helpful-vote voter hash (feedback.votes); empty: SECRET_KEY.
 REVIEW_VOTE_SECRET = env_str("REVIEW_VOTE_SECRET", "")
 # The shared secret of the order system's signed webhook (POST /webhooks/orders); empty:
-# the endpoint refuses every delivery (503).
+# the endpoint is off (404).
 ORDERS_WEBHOOK_SECRET = env_str("ORDERS_WEBHOOK_SECRET", "")
 ORDERS_WEBHOOK_MAX_BODY_BYTES = env_int("ORDERS_WEBHOOK_MAX_BODY_BYTES", 64 * 1024)
 REVIEW_IMAGE_MAX_PIXELS = env_int("REVIEW_IMAGE_MAX_PIXELS", 40_000_000)

@@ -489,12 +489,14 @@ class PurchaseItemInline(admin.TabularInline):
 class PurchaseOrderAdmin(OwnPagesMixin, admin.ModelAdmin):
     """The orders the order system sent (webhook or import): read here, never typed."""
 
-    list_display = ("order_id", "event", "customer", "email", "received_at")
+    list_display = ("order_id", "event", "customer", "buyer_email", "received_at")
     search_fields = ("order_id", "email")
     raw_id_fields = ("customer",)
     readonly_fields = ("order_id", "event", "customer", "email", "received_at")
     inlines = (PurchaseItemInline,)
     own_pages = (("import/", "import_view", "import"),)
+
+    buyer_email = staticmethod(truncated_column("email", description=_("email")))
 
     def has_add_permission(self, request) -> bool:
         return False

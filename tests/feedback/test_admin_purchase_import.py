@@ -73,3 +73,11 @@ def test_unreadable_files_are_refused():
         purchase_file_read(b"\xff\xfe\x00bad")
     with pytest.raises(PurchaseFileError):
         purchase_file_read(b"customer_id,email\n1,a@b.co\n")
+
+
+def test_purchase_orders_list_links_the_import_and_is_read_only(staff_client):
+    PurchaseOrder.objects.create(order_id="Z-1", event="order.paid", email="z@example.com")
+    page = staff_client.get(reverse("admin:feedback_purchaseorder_changelist"))
+    assert page.status_code == 200
+    assert URL in page.content.decode()
+    assert staff_client.get(reverse("admin:feedback_purchaseorder_add")).status_code == 403

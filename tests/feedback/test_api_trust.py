@@ -185,10 +185,10 @@ def test_hostile_order_bodies_are_refused_with_the_envelope(raw, status, code):
     assert not PurchaseOrder.objects.exists()
 
 
-def test_webhook_without_a_configured_secret_is_unavailable(settings):
+def test_webhook_without_a_configured_secret_is_off(settings):
     settings.ORDERS_WEBHOOK_SECRET = ""
     response = deliver(APIClient(), order(email="a@b.co", productIds=[1]), secret="x")
-    assert_error(response, 503, "SERVICE_UNAVAILABLE")
+    assert_error(response, 404, "NOT_FOUND")
     assert not PurchaseOrder.objects.exists()
 
 
@@ -376,3 +376,22 @@ def test_order_by_helpfulness_on_1000_reviews_equals_the_wilson_order():
     ten_one = [pk for pk in got if stored[pk] == (10, 1)]
     one_zero = [pk for pk in got if stored[pk] == (1, 0)]
     assert ten_one and one_zero and got.index(ten_one[-1]) < got.index(one_zero[0])
+
+
+def test_openapi_documents_the_vote_and_the_order_webhook(tmp_path):
+    import yaml
+    from django.core.management import call_command
+
+    path = tmp_path / "schema.yaml"
+    call_command("spectacular", "--file", str(path))
+    schema = yaml.safe_load(path.read_text())
+    vote_op = schema["paths"]["/review/product/{reviewId}/votes"]["post"]
+    assert {"200", "404", "422", "429"} <= set(vote_op["responses"])
+    hook = schema["paths"]["/webhooks/orders"]["post"]
+    assert {"200", "401", "404", "413", "422"} <= set(hook["responses"])
+    review = schema["components"]["schemas"]["ProductReview"]
+    assert {"verifiedPurchase", "helpfulCount", "unhelpfulCount"} <= set(review["properties"])
+    assert not {"verifiedPurchase", "helpfulCount"} & set(review["required"])
+    list_op = schema["paths"]["/review/product"]["get"]
+    order = next(p for p in list_op["parameters"] if p["name"] == "order")
+    assert "-helpfulness" in order["schema"]["items"]["enum"]

@@ -80,7 +80,7 @@ def store(settings):
     category = CategoryFactory()
     BannerGroupFactory()
     PaymentOptionFactory()
-    ProductReviewFactory(product=product)
+    review = ProductReviewFactory(product=product)
     CommentFactory(product=product)
     customer = CustomerFactory()
     token = token_issue(customer_id=customer.pk, password_hash=customer.password).token
@@ -91,6 +91,7 @@ def store(settings):
             "countryCode": "BRA",
             "zipCode": "01310-100",
             "productId": str(product.pk),
+            "reviewId": str(review.pk),
         },
         "query": {
             "products-quote": brackets([(product.pk, 1)], targetZipCode="01310-100"),

@@ -30,6 +30,7 @@ from feedback.purchases import (
     purchase_record,
 )
 from infra.ids import MAX_ID
+from storefront.api.idempotency import IGNORED_KEY_DESCRIPTION, idempotency_key_parameter
 
 from ..signing import verify
 
@@ -79,8 +80,8 @@ class BodyTooLarge(ApiError):
 
 
 class InboundDisabled(ApiError):
-    status_code = 503
-    error_code = ErrorCode.SERVICE_UNAVAILABLE
+    status_code = 404
+    error_code = ErrorCode.NOT_FOUND
     default_detail = "The order webhook is not configured (ORDERS_WEBHOOK_SECRET)."
 
 
@@ -93,17 +94,19 @@ orders_webhook_schema = extend_schema(
         "a timestamp more than 300 s away is refused (401), as is a wrong signature. "
         "Bodies over ORDERS_WEBHOOK_MAX_BODY_BYTES (64 KiB) are 413. Each order id is "
         "recorded once: a repeated id answers `duplicate` true and changes nothing. The "
-        "buyer's reviews of the products become `verifiedPurchase`. 503 when no secret is "
-        "configured."
+        "buyer's reviews of the products become `verifiedPurchase`. 404 NOT_FOUND while no "
+        "secret is configured (the endpoint is off). `Idempotency-Key` is accepted and "
+        "ignored: the order id makes a retry safe."
     ),
     tags=["webhooks"],
     parameters=[
         OpenApiParameter("X-Signature", OpenApiTypes.STR, OpenApiParameter.HEADER, required=True),
+        idempotency_key_parameter(IGNORED_KEY_DESCRIPTION),
     ],
     request=OrderEventSerializer,
     responses={
         200: success_envelope("OrderRecordedEnvelope", OrderRecordedSerializer),
-        **error_responses(401, 413, 415, 422, 503),
+        **error_responses(401, 404, 413, 415, 422),
     },
     examples=[
         OpenApiExample(
