@@ -385,6 +385,12 @@ COMMENTS_EMAIL_REPLIES = env_bool("COMMENTS_EMAIL_REPLIES", True)
 REVIEWS_REQUIRE_MODERATION = env_bool("REVIEWS_REQUIRE_MODERATION", True)
 # Review photos: bytes each (decoded), source pixels, stored longer side.
 REVIEW_IMAGE_MAX_BYTES = env_int("REVIEW_IMAGE_MAX_BYTES", 3 * 1024 * 1024)
+# The key of the anonymous helpful-vote voter hash (feedback.votes); empty: SECRET_KEY.
+REVIEW_VOTE_SECRET = env_str("REVIEW_VOTE_SECRET", "")
+# The shared secret of the order system's signed webhook (POST /webhooks/orders); empty:
+# the endpoint is off (404).
+ORDERS_WEBHOOK_SECRET = env_str("ORDERS_WEBHOOK_SECRET", "")
+ORDERS_WEBHOOK_MAX_BODY_BYTES = env_int("ORDERS_WEBHOOK_MAX_BODY_BYTES", 64 * 1024)
 REVIEW_IMAGE_MAX_PIXELS = env_int("REVIEW_IMAGE_MAX_PIXELS", 40_000_000)
 REVIEW_IMAGE_MAX_SIDE = env_int("REVIEW_IMAGE_MAX_SIDE", 1600)
 PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600)

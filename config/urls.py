@@ -16,7 +16,7 @@ from catalog import pages as catalog_pages
 from catalog.api.urls import product_page_urlpatterns
 from storefront import pages
 
-API_APPS = ("storefront", "catalog", "marketing", "shipping", "feedback")
+API_APPS = ("storefront", "catalog", "marketing", "shipping", "feedback", "webhooks")
 api_patterns = [path("", include(f"{app}.api.urls")) for app in API_APPS]
 # `publics/products/<productId>` last: every app's fixed `publics/products/...` path first.
 api_patterns.append(path("", include(product_page_urlpatterns)))

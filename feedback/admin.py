@@ -1,7 +1,10 @@
 """Back office of the feedback app: review and comment moderation (pending first), and a
 "Reply" page per comment that publishes a staff reply, then returns to the queue."""
 
+import base64
+import secrets
 from copy import copy
+from functools import partial
 
 from django import forms
 from django.conf import settings
@@ -35,10 +38,14 @@ from .models import (
     DEFAULT_STAFF_DISPLAY_NAME,
     Comment,
     ProductReview,
+    PurchaseItem,
+    PurchaseOrder,
     ReviewMedia,
     SalesChannelReview,
     StaffProfile,
 )
+from .purchase_csv import PurchaseFileError, purchase_file_read
+from .purchases import purchases_import
 from .services import (
     comment_author_email,
     comment_reply_by_staff,
@@ -132,12 +139,23 @@ class ProductReviewAdmin(CountColumnsMixin, ReviewModerationAdmin):
         "photos",
         "created_at",
     )
-    list_filter = ("active", "score", "recommended", "masked")
+    list_filter = ("active", "score", "recommended", "masked", "verified_purchase")
     list_select_related = ("product",)
     search_fields = (*ReviewModerationAdmin.search_fields, *PRODUCT_SEARCH)
     raw_id_fields = ("product", "customer")
     inlines = (ReviewMediaInline,)
-    fieldsets = review_fieldsets("product")
+    # The mark comes from the store's orders and the counts from votes: never typed by staff.
+    readonly_fields = (
+        *ReviewModerationAdmin.readonly_fields,
+        "verified_purchase",
+        "helpful_count",
+        "unhelpful_count",
+    )
+    fieldsets = (
+        *review_fieldsets("product")[:-1],
+        (_("Trust"), {"fields": ("verified_purchase", "helpful_count", "unhelpful_count")}),
+        HISTORY_FIELDSET,
+    )
     count_columns = {"photos": ("medias", _("Photos"))}
 
     product_name = staticmethod(product_column)
@@ -437,3 +455,88 @@ def register_user_admin_with_profile(site: admin.AdminSite = admin.site) -> None
 
 
 register_user_admin_with_profile()
+
+
+# --- Purchases (verified-purchase marks) ---------------------------------------------------
+
+PURCHASE_COLUMNS = [
+    ("order_id", _("the order's id in the order system (up to 100 characters)")),
+    ("customer_id", _("the buyer's customer id (or the e-mail)")),
+    ("email", _("the buyer's e-mail (or the customer id)")),
+    ("product_ids", _("the ids of the products bought, separated by ;")),
+    ("event", _("order.paid or order.delivered (empty: order.paid)")),
+]
+PURCHASE_STAGE = "feedback-purchase-import"
+# The checked file waits in the session until "Import these orders": kept small.
+PURCHASE_IMPORT_MAX_BYTES = 5 * 1024 * 1024
+
+
+class PurchaseImportForm(forms.Form):
+    file = forms.FileField(label=_("CSV file"), help_text=_("UTF-8, with a header line."))
+
+
+class PurchaseItemInline(admin.TabularInline):
+    model = PurchaseItem
+    extra = 0
+    can_delete = False
+    readonly_fields = ("product_id",)
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(PurchaseOrder)
+class PurchaseOrderAdmin(OwnPagesMixin, admin.ModelAdmin):
+    """The orders the order system sent (webhook or import): read here, never typed."""
+
+    list_display = ("order_id", "event", "customer", "buyer_email", "received_at")
+    search_fields = ("order_id", "email")
+    raw_id_fields = ("customer",)
+    readonly_fields = ("order_id", "event", "customer", "email", "received_at")
+    inlines = (PurchaseItemInline,)
+    own_pages = (("import/", "import_view", "import"),)
+
+    buyer_email = staticmethod(truncated_column("email", description=_("email")))
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def import_view(self, request):
+        if not request.user.has_perm("feedback.add_purchaseorder"):
+            raise PermissionDenied
+        title = gettext("Import purchases")
+        page = partial(self.own_page, request, "import.html", title, columns=PURCHASE_COLUMNS)
+        if request.method == "POST" and "confirm" in request.POST:
+            staged = request.session.get(PURCHASE_STAGE) or {}
+            if not staged or staged.get("token") != request.POST.get("token"):
+                refusal = gettext("The checked file expired: choose it again.")
+                return page(form=PurchaseImportForm(), refusal=refusal)
+            del request.session[PURCHASE_STAGE]
+            read = purchase_file_read(base64.b64decode(staged["content"]))
+            report = purchases_import(lines=read.lines, dry_run=False)
+            messages.success(request, gettext("The purchases were imported."))
+            return page(report=report, rejections=read.rejections, done=True)
+        form = PurchaseImportForm(request.POST or None, request.FILES or None)
+        if request.method != "POST" or not form.is_valid():
+            return page(form=form)
+        upload = form.cleaned_data["file"]
+        if upload.size > PURCHASE_IMPORT_MAX_BYTES:
+            refusal = gettext("The file is larger than %(size)d MiB: split it.") % {
+                "size": PURCHASE_IMPORT_MAX_BYTES // (1024 * 1024)
+            }
+            return page(form=form, refusal=refusal)
+        content = upload.read()
+        try:
+            read = purchase_file_read(content)
+        except PurchaseFileError as exc:
+            return page(form=form, refusal=str(exc))
+        report = purchases_import(lines=read.lines, dry_run=True)
+        token = secrets.token_urlsafe(16)
+        request.session[PURCHASE_STAGE] = {
+            "token": token,
+            "content": base64.b64encode(content).decode(),
+        }
+        return page(report=report, rejections=read.rejections, token=token)

@@ -41,3 +41,17 @@ class SalesChannelNotFound(NotFoundError):
 class ScoreOutOfRange(RuleViolation):
     field = "score"
     default_message = "The {score} field must be an integer from 1 to 5."
+
+
+class ReviewNotFound(NotFoundError):
+    """No approved product review has the id."""
+
+    code = ErrorCode.REVIEW_NOT_FOUND
+
+    def __init__(self, review_id: int) -> None:
+        super().__init__(f"Review {review_id} was not found.")
+
+
+class InvalidPurchase(RuleViolation):
+    field = "data"
+    default_message = "The order names no customer: give {customer_id} or {email}."

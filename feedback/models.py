@@ -78,6 +78,17 @@ class ProductReview(Review):
         on_delete=models.CASCADE,
         related_name="reviews",
     )
+    # Stamped by the services, never by staff (not editable: the admin shows it read-only).
+    verified_purchase = models.BooleanField(
+        _("verified purchase"),
+        default=False,
+        editable=False,
+        help_text=_("The author bought the product (from the store's orders)."),
+    )
+    helpful_count = models.PositiveIntegerField(_("helpful votes"), default=0, editable=False)
+    unhelpful_count = models.PositiveIntegerField(_("unhelpful votes"), default=0, editable=False)
+    # feedback.ranking.wilson_lower_bound of the two counts, rewritten with them on each vote
+    helpfulness = models.FloatField(_("helpfulness"), default=0.0, editable=False)
 
     class Meta(Review.Meta):
         verbose_name = _("product review")
@@ -85,8 +96,76 @@ class ProductReview(Review):
         indexes = [
             models.Index(fields=["active", "-created_at"], name="product_review_public"),
             models.Index(fields=["product", "active"], name="product_review_product"),
+            models.Index(fields=["active", "-helpfulness"], name="product_review_helpful"),
         ]
         constraints = review_constraints("product")
+
+
+class ReviewVote(TimestampedModel):
+    """One voter's vote on a product review: `voter` is "c:<customer id>" for a signed-in
+    customer, else "a:" and a keyed hash (HMAC) of the client address and token: no address
+    is stored."""
+
+    review = models.ForeignKey(
+        ProductReview, verbose_name=_("review"), on_delete=models.CASCADE, related_name="votes"
+    )
+    voter = models.CharField(_("voter"), max_length=80)
+    helpful = models.BooleanField(_("helpful"))
+
+    class Meta:
+        verbose_name = _("review vote")
+        verbose_name_plural = _("review votes")
+        constraints = [
+            models.UniqueConstraint(fields=["review", "voter"], name="review_vote_one_per_voter")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.review_id}: {'+' if self.helpful else '-'}"
+
+
+class PurchaseOrder(models.Model):
+    """An order of the store's order system, as its webhook or a CSV import told it (one row
+    per order id: a repeated id changes nothing)."""
+
+    order_id = models.CharField(_("order id"), max_length=100, unique=True)
+    event = models.CharField(_("event"), max_length=40)
+    customer = models.ForeignKey(
+        "storefront.Customer",
+        verbose_name=_("customer"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="purchase_orders",
+    )
+    email = models.EmailField(_("email"), max_length=254, blank=True, db_index=True)
+    received_at = models.DateTimeField(_("received at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("purchase order")
+        verbose_name_plural = _("purchase orders")
+        ordering = ["-received_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.order_id
+
+
+class PurchaseItem(models.Model):
+    """A product of a purchase order (its id as the order system gave it: no foreign key)."""
+
+    order = models.ForeignKey(
+        PurchaseOrder, verbose_name=_("order"), on_delete=models.CASCADE, related_name="items"
+    )
+    product_id = models.PositiveBigIntegerField(_("product id"), db_index=True)
+
+    class Meta:
+        verbose_name = _("purchased product")
+        verbose_name_plural = _("purchased products")
+        constraints = [
+            models.UniqueConstraint(fields=["order", "product_id"], name="purchase_item_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.order_id}: {self.product_id}"
 
 
 class ReviewMedia(models.Model):

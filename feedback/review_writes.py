@@ -35,6 +35,7 @@ from .models import (
     ReviewMedia,
     SalesChannelReview,
 )
+from .purchases import purchased
 from .selectors import FEEDBACK_CACHE
 from .services import product_review_summaries_refresh
 
@@ -139,6 +140,7 @@ def product_review_write(
     product = product_get_active(product_id=product_id)
     if product is None:
         raise ProductNotFound(product_id)
+    values["verified_purchase"] = purchased(customer=customer, product_id=product.pk)
     fitted = review_images_prepare(images or [])  # CPU work, outside the transaction
     stored: list[str] = []
     try:

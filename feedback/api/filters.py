@@ -26,7 +26,16 @@ class SalesChannelReviewFilter(FilterSet):
 class ProductReviewFilter(SalesChannelReviewFilter):
     class Meta:
         model = ProductReview
-        fields = ("id", "productId", "customerId", "score", "recommended", "createdAt", "updatedAt")
+        fields = (
+            "id",
+            "productId",
+            "customerId",
+            "score",
+            "recommended",
+            "createdAt",
+            "updatedAt",
+            "verifiedPurchase",
+        )
 
 
 class CommentFilter(FilterSet):

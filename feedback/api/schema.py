@@ -13,6 +13,8 @@ from .serializers import (
     CommentSerializer,
     ProductReviewSerializer,
     ProductReviewWriteSerializer,
+    ReviewVoteResultSerializer,
+    ReviewVoteSerializer,
     ReviewWriteSerializer,
     SalesChannelReviewSerializer,
 )
@@ -22,7 +24,12 @@ product_review_list_schema = extend_schema(
     summary="List product reviews",
     description=(
         "Approved product reviews, newest first. E-mails are masked (j***@example.com); "
-        "a review with `masked` true also masks the name (J*** S***)."
+        "a review with `masked` true also masks the name (J*** S***). Opt-in keys, "
+        "rendered only when `fields` names them: `verifiedPurchase` (the author bought the "
+        "product, from the store's orders), `helpfulCount` and `unhelpfulCount` (votes). "
+        "`condition[verifiedPurchase]=true` lists verified reviews only (the page's "
+        "`registers` counts them); `order=-helpfulness` ranks by the lower bound of the "
+        "Wilson interval (95 %) of the helpful share, ties by id."
     ),
     tags=["reviews"],
     responses={200: ProductReviewSerializer, **error_responses(422)},
@@ -180,6 +187,48 @@ sales_channel_review_write_schema = extend_schema(
             "Store review",
             request_only=True,
             value={"score": 4, "comment": "Entrega rápida.", "recommended": True},
+        )
+    ],
+)
+
+
+product_review_vote_schema = extend_schema(
+    operation_id="product_review_vote",
+    summary="Vote a product review helpful or not",
+    description=(
+        "One vote per voter and approved review: a signed-in customer (Authorization: "
+        "Bearer <token>) by account, an anonymous voter by a keyed hash of the client "
+        "address and `voterToken` (body) or the X-Voter-Token header (required when not "
+        "signed in; nothing of either is stored). A second vote by the same voter moves "
+        "the vote or, the same, changes nothing; the answer is the counts after it. An "
+        "unknown, pending or hidden review is 404 SERVICE_STORE_REVIEW_NOT_FOUND. "
+        "Throttled per client IP; `Idempotency-Key` makes a retry return the first answer."
+    ),
+    tags=["reviews"],
+    parameters=[
+        OpenApiParameter(
+            "reviewId", OpenApiTypes.INT, OpenApiParameter.PATH, description="Review id."
+        ),
+        OpenApiParameter(
+            "X-Voter-Token",
+            OpenApiTypes.STR,
+            OpenApiParameter.HEADER,
+            required=False,
+            description="The anonymous voter's token (or `voterToken` in the body).",
+        ),
+        idempotency_key_parameter(),
+        *rate_limit_headers(),
+    ],
+    request=ReviewVoteSerializer,
+    responses={
+        200: success_envelope("ProductReviewVoteEnvelope", ReviewVoteResultSerializer),
+        **error_responses(404, 409, 413, 415, 422, 429, not_found_code=ErrorCode.REVIEW_NOT_FOUND),
+    },
+    examples=[
+        OpenApiExample(
+            "Anonymous helpful vote",
+            request_only=True,
+            value={"helpful": True, "voterToken": "3f6c1f0e-8a0b-4c55-9d0e-2b7f1c9a4e21"},
         )
     ],
 )

@@ -75,8 +75,27 @@ class ReviewSerializer(serializers.ModelSerializer):
         return mask_email(review.email)
 
 
+# Rendered only when `fields` names them (the contract's review keeps its keys and bytes).
+REVIEW_OPT_IN_FIELDS = frozenset({"verifiedPurchase", "helpfulCount", "unhelpfulCount"})
+_OPT_IN = "(Opt-in: only when `fields` names it.) "
+
+
 class ProductReviewSerializer(ReviewSerializer):
     productId = serializers.IntegerField(source="product_id", read_only=True)
+    # Output only; not read_only so that the schema lists them as optional keys.
+    verifiedPurchase = serializers.BooleanField(
+        source="verified_purchase",
+        required=False,
+        help_text=_OPT_IN + "The author bought the product (the store's orders).",
+    )
+    helpfulCount = serializers.IntegerField(
+        source="helpful_count", required=False, help_text=_OPT_IN + "Votes finding it helpful."
+    )
+    unhelpfulCount = serializers.IntegerField(
+        source="unhelpful_count",
+        required=False,
+        help_text=_OPT_IN + "Votes finding it not helpful.",
+    )
     medias = ReviewMediaSerializer(many=True, read_only=True, source="media_list")  # attached
     # set on the row by the view (catalog.api.fragments)
     product = ReviewProductSummaryField(source="product_summary")
@@ -93,8 +112,41 @@ class ProductReviewSerializer(ReviewSerializer):
             "product",
             "createdAt",
             "updatedAt",
+            "verifiedPurchase",
+            "helpfulCount",
+            "unhelpfulCount",
         ]
         read_only_fields = fields
+
+    def to_representation(self, instance: Any) -> Any:
+        """Without the opt-in keys unless the context's `opt_in` names them."""
+        row = super().to_representation(instance)
+        for name in REVIEW_OPT_IN_FIELDS.difference(self.context.get("opt_in", ())):
+            row.pop(name, None)
+        return row
+
+
+class ReviewVoteSerializer(serializers.Serializer):
+    """Body of POST /review/product/{reviewId}/votes."""
+
+    helpful = StrictBooleanField(help_text="true: the review helped; false: it did not.")
+    voterToken = StrictCharField(
+        source="voter_token",
+        required=False,
+        allow_blank=False,
+        max_length=200,
+        help_text=(
+            "Anonymous voters only (or the X-Voter-Token header): a random token the client "
+            "keeps; with the client address it names the voter (hashed, never stored)."
+        ),
+    )
+
+
+class ReviewVoteResultSerializer(serializers.Serializer):
+    reviewId = serializers.IntegerField(help_text="The review voted on.")
+    helpful = serializers.BooleanField(help_text="The voter's vote now.")
+    helpfulCount = serializers.IntegerField()
+    unhelpfulCount = serializers.IntegerField()
 
 
 class SalesChannelReviewSerializer(ReviewSerializer):

@@ -6,7 +6,13 @@ from catalog.selectors import PRODUCTS_CACHE
 from storefront.selectors import SALES_CHANNEL_CACHE
 
 from ..selectors import FEEDBACK_CACHE
-from .views import CommentCreateView, CommentListView, ProductReviewView, SalesChannelReviewView
+from .views import (
+    CommentCreateView,
+    CommentListView,
+    ProductReviewView,
+    ProductReviewVoteView,
+    SalesChannelReviewView,
+)
 
 # The review paths answer GET (the public list) and POST (a review write).
 urlpatterns: list = [
@@ -14,6 +20,11 @@ urlpatterns: list = [
         "review/product",
         cached_answers(ProductReviewView.as_view(), namespaces=(FEEDBACK_CACHE, PRODUCTS_CACHE)),
         "product-review-list",
+    ),
+    *api_path(
+        "review/product/<str:reviewId>/votes",
+        ProductReviewVoteView.as_view(),
+        "product-review-vote",
     ),
     *api_path(
         "review/sales-channel",

@@ -15,8 +15,10 @@ from apikit.filters import orm_paths
 from apikit.generics import EnvelopedPagination, ListView
 from apikit.parsers import valid_data
 from apikit.paths import path_id
+from apikit.querystring import invalid
 from apikit.responses import rendered_rows, request_base_url, success
 from catalog.api.fragments import attach_product_summaries
+from infra.client_ip import client_ip
 from storefront.api.authentication import IsCustomer, signed_in_customer
 from storefront.api.idempotency import idempotent
 from storefront.api.throttling import PublicWriteThrottle
@@ -33,20 +35,24 @@ from ..selectors import (
     sales_channel_reviews_public,
 )
 from ..services import comment_create
+from ..votes import anonymous_voter, customer_voter, review_vote
 from .filters import CommentFilter, ProductReviewFilter, SalesChannelReviewFilter
 from .schema import (
     product_comment_create_schema,
     product_comment_list_schema,
     product_review_list_schema,
+    product_review_vote_schema,
     product_review_write_schema,
     sales_channel_review_list_schema,
     sales_channel_review_write_schema,
 )
 from .serializers import (
+    REVIEW_OPT_IN_FIELDS,
     CommentCreateSerializer,
     CommentSerializer,
     ProductReviewSerializer,
     ProductReviewWriteSerializer,
+    ReviewVoteSerializer,
     ReviewWriteSerializer,
     SalesChannelReviewSerializer,
 )
@@ -72,7 +78,8 @@ class SalesChannelReviewListView(ListView):
 class ProductReviewListView(ListView):
     serializer_class = ProductReviewSerializer
     filterset_class = ProductReviewFilter
-    ordering_fields = orm_paths("id", "productId", *REVIEW_ORDER)
+    # `helpfulness`: the Wilson lower bound stored on the row (feedback.ranking)
+    ordering_fields = orm_paths("id", "productId", *REVIEW_ORDER, "helpfulness")
     pagination_class = EnvelopedPagination
     compiled_queries = True
 
@@ -83,7 +90,8 @@ class ProductReviewListView(ListView):
         base_url = request_base_url(self.request)
         attach_review_medias(rows)
         attach_product_summaries(rows, base_url=base_url, key="productId")
-        return rendered_rows(ProductReviewSerializer, rows, base_url=base_url)
+        opt_in = tuple(sorted(REVIEW_OPT_IN_FIELDS.intersection(self.sparse_fields or ())))
+        return rendered_rows(ProductReviewSerializer, rows, base_url=base_url, opt_in=opt_in)
 
 
 class _CustomerWrites(APIView):
@@ -124,6 +132,44 @@ class SalesChannelReviewView(_CustomerWrites, SalesChannelReviewListView):
         review = sales_channel_review_get(review_id=written.review.pk)
         body = SalesChannelReviewSerializer(review).data
         return success(body, status=201 if written.created else 200)
+
+
+VOTER_TOKEN_HEADER = "HTTP_X_VOTER_TOKEN"  # noqa: S105 (a header name)
+
+
+class ProductReviewVoteView(APIView):
+    """A helpful (or not) vote on an approved product review, by a signed-in customer or an
+    anonymous voter (client address + token, hashed)."""
+
+    throttle_classes = [PublicWriteThrottle]
+    throttle_scope = "product-review-vote"
+
+    @product_review_vote_schema
+    @idempotent
+    def post(self, request: Request, reviewId: str) -> Response:  # the path's name
+        missing = not_found(ErrorCode.REVIEW_NOT_FOUND, "Review was not found.")
+        review_id = path_id(reviewId, not_found=missing)
+        data = valid_data(ReviewVoteSerializer, request)
+        if isinstance(request.user, Customer):
+            voter = customer_voter(request.user)
+        else:
+            token = data.get("voter_token") or request.META.get(VOTER_TOKEN_HEADER, "")
+            if not token or len(token) > 200:
+                raise invalid(
+                    "voterToken",
+                    "field (or the X-Voter-Token header, at most 200 characters) is required "
+                    "when not signed in",
+                )
+            voter = anonymous_voter(address=client_ip(request), token=token)
+        counted = review_vote(review_id=review_id, voter=voter, helpful=data["helpful"])
+        return success(
+            {
+                "reviewId": counted.review_id,
+                "helpful": counted.helpful,
+                "helpfulCount": counted.helpful_count,
+                "unhelpfulCount": counted.unhelpful_count,
+            }
+        )
 
 
 @extend_schema_view(get=product_comment_list_schema)

@@ -82,7 +82,7 @@ def store(settings):
     category = CategoryFactory()
     BannerGroupFactory()
     PaymentOptionFactory()
-    ProductReviewFactory(product=product)
+    review = ProductReviewFactory(product=product)
     CommentFactory(product=product)
     customer = CustomerFactory()
     token = token_issue(customer_id=customer.pk, password_hash=customer.password).token
@@ -95,6 +95,7 @@ def store(settings):
             "productId": str(product.pk),
             "token": unsubscribe_token("ana@example.com"),  # a back-in-stock e-mail's links
             "link": signing.dumps([1, product.pk], salt=VISIT_SALT),
+            "reviewId": str(review.pk),
         },
         "query": {
             "products-quote": brackets([(product.pk, 1)], targetZipCode="01310-100"),
