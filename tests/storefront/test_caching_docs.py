@@ -34,9 +34,10 @@ def test_the_page_names_every_registered_write_and_nothing_else():
     assert documented() == registered()
 
 
-def test_a_stock_save_bumps_its_product_s_stock_only():
-    # the answer docs/caching.md gives: a stock save bumps stock:<id>, not `products`
-    assert registered()["catalog.Stock"] == {"catalog.signals._stock_of"}
+def test_a_stock_save_bumps_its_product_s_stock_and_the_listing_only():
+    # the answer docs/caching.md gives: a stock save bumps stock:<id> and the catalogue
+    # listing's index (`product-listing`), not `products`
+    assert registered()["catalog.Stock"] == {"catalog.signals._stock_of", "product-listing"}
     assert "catalog.Stock" not in {
         model for r in REGISTRATIONS if r.namespace == "products" for model in r.models
     }
