@@ -8,7 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -198,7 +198,7 @@ def endpoints_resume(*, endpoints: list[Endpoint]) -> int:
     return len(endpoints)
 
 
-def deliveries_resend(*, deliveries) -> int:
+def deliveries_resend(*, deliveries: QuerySet[Delivery]) -> int:
     """Send deliveries again now (same event id: receivers deduplicate on it)."""
     ids = list(deliveries.values_list("pk", flat=True))
     with transaction.atomic():

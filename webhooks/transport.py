@@ -13,6 +13,7 @@ import ipaddress
 import socket
 import ssl
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 MAX_RESPONSE_BYTES = 2048
@@ -87,7 +88,7 @@ class _PinnedHTTPConnection(http.client.HTTPConnection):
     """Connects to the checked address; the Host header (and, over HTTPS, the name the
     certificate is checked against) stay the URL's host."""
 
-    def __init__(self, target: Target, timeout: float, **kwargs):
+    def __init__(self, target: Target, timeout: float, **kwargs: Any) -> None:
         super().__init__(target.host, target.port, timeout=timeout, **kwargs)
         self._create_connection = lambda _host_port, *args: socket.create_connection(
             (target.address, target.port), *args
