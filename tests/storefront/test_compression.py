@@ -56,7 +56,9 @@ def hundred_reviews() -> str:
     return f"/review/product?condition%5BproductId%5D={product.pk}&limit=100"
 
 
-def test_the_hundred_review_page_is_under_15_kb_gzipped_and_the_same_json(api_client, hundred_reviews):
+def test_the_hundred_review_page_is_under_15_kb_gzipped_and_the_same_json(
+    api_client, hundred_reviews
+):
     plain = api_client.get(hundred_reviews)
     zipped = api_client.get(hundred_reviews, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
 
@@ -71,7 +73,9 @@ def test_the_hundred_review_page_is_under_15_kb_gzipped_and_the_same_json(api_cl
         assert "Accept-Encoding" in response["Vary"]
 
 
-def test_a_hit_serves_the_bytes_compressed_when_the_answer_was_kept(api_client, hundred_reviews, monkeypatch):
+def test_a_hit_serves_the_bytes_compressed_when_the_answer_was_kept(
+    api_client, hundred_reviews, monkeypatch
+):
     miss = api_client.get(hundred_reviews, HTTP_ACCEPT_ENCODING="gzip")
     monkeypatch.setattr(compression, "compress", lambda *args: pytest.fail("compressed on a hit"))
 
@@ -93,7 +97,9 @@ def test_a_304_answers_if_none_match_with_either_etag_for_the_variant_asked(
     plain = api_client.get(hundred_reviews)
     etag = zipped["ETag"] if asked_with == "gzip" else plain["ETag"]
 
-    not_modified = api_client.get(hundred_reviews, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=etag)
+    not_modified = api_client.get(
+        hundred_reviews, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=etag
+    )
     plain_not_modified = api_client.get(hundred_reviews, HTTP_IF_NONE_MATCH=etag)
 
     assert (not_modified.status_code, not_modified["ETag"]) == (304, zipped["ETag"])
@@ -189,7 +195,9 @@ def test_vary_keeps_origin_from_cors(api_client, hundred_reviews, settings):
     settings.CORS_ALLOWED_ORIGINS = [ORIGIN]
 
     for accept_encoding in ("gzip", "gzip"):  # the miss, then the hit
-        response = api_client.get(hundred_reviews, HTTP_ACCEPT_ENCODING=accept_encoding, HTTP_ORIGIN=ORIGIN)
+        response = api_client.get(
+            hundred_reviews, HTTP_ACCEPT_ENCODING=accept_encoding, HTTP_ORIGIN=ORIGIN
+        )
         vary = {part.strip().lower() for part in response["Vary"].split(",")}
         assert {"origin", "accept-encoding"} <= vary
         assert response["Content-Encoding"] == "gzip"
@@ -210,7 +218,9 @@ def test_an_answer_not_kept_is_compressed_per_response():
 
 
 def test_an_encoded_streaming_or_non_json_answer_is_left_alone():
-    encoded = HttpResponse(b"x" * 2000, content_type="application/json", headers={"Content-Encoding": "br"})
+    encoded = HttpResponse(
+        b"x" * 2000, content_type="application/json", headers={"Content-Encoding": "br"}
+    )
     html = HttpResponse(b"x" * 2000, content_type="text/html")
 
     assert middleware_answer(encoded).content == b"x" * 2000
