@@ -28,6 +28,7 @@ from infra.caching.backend import cache_is_local
 from infra.caching.records import recording, still_current
 from infra.caching.versions import namespace_versions
 
+from .compression import plain_etag, variants_of
 from .context import current, scope
 from .renderers import json_bytes
 
@@ -72,6 +73,9 @@ class RenderedAnswer:
     dependencies: tuple[tuple[str, int], ...] = ()
     release: str = ""  # settings.RELEASE that rendered it, sent as X-Release
     allow: str = ""  # the rendering view's Allow header
+    # (encoding, compressed body) of each encoding, made once when the answer is kept
+    # (`with_variants`); apikit.compression serves them.
+    variants: tuple[tuple[str, bytes], ...] = ()
 
     def seconds_left(self, now: float) -> int:
         if self.valid_until is None:
@@ -103,8 +107,17 @@ class RenderedAnswer:
         return response
 
     def matches(self, if_none_match: str) -> bool:
-        candidates = {tag.strip() for tag in if_none_match.split(",")}
+        """Weak comparison, any encoding's variant (`"<hex>-gzip"`) standing for the answer:
+        apikit.compression gives the 304 the ETag of the variant asked."""
+        candidates = {plain_etag(tag.strip()) for tag in if_none_match.split(",")}
         return self.etag in candidates or f"W/{self.etag}" in candidates or "*" in candidates
+
+    def with_variants(self) -> "RenderedAnswer":
+        """The answer with its compressed bodies, to be kept (an answer with fresh ids
+        changes in every response: compressed per response instead)."""
+        if self.fresh_uuids or self.variants:
+            return self
+        return replace(self, variants=variants_of(self.body))
 
 
 def conditional_response(
@@ -160,11 +173,12 @@ class RecentAnswers:
             return entry[1]
 
     def put(self, key: str, answer: RenderedAnswer, now: float) -> None:
+        size = len(answer.body) + sum(len(body) for _, body in answer.variants)
         if len(answer.body) > self._max_bytes // 8:
             return
         with self._lock:
             self._entries[key] = (now + self.SECONDS, answer)
-            for dropped in self._order.added(key, len(answer.body)):
+            for dropped in self._order.added(key, size):
                 del self._entries[dropped]
 
     def clear(self) -> None:
@@ -301,10 +315,12 @@ def cached_answers(
             if answer.valid_until is not None:
                 timeout = min(timeout, math.floor(answer.valid_until - lookup.now))
             if timeout > 0:
+                answer = answer.with_variants()  # compressed once, here, for every later hit
                 cache.set(lookup.key, answer, timeout=timeout)
                 recent = _recent_answers()
                 if recent:
                     recent.put(lookup.key, answer, lookup.now)
+            context.rendered = (response, answer)  # apikit.compression takes its variant
         return response
 
     serve.answer_policy = policy  # type: ignore[attr-defined]  # read by early_answers

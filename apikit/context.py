@@ -28,7 +28,8 @@ class RequestContext:
     # The answer key `early_answers` computed for the request (cached_answers reuses it).
     lookup: AnswerLookup | None = None
     # The answer `RenderedAnswer.response` rendered last, with the response it made
-    # (cached_answers stores it when the view returns that response).
+    # (cached_answers stores it when the view returns that response; apikit.compression
+    # serves its kept compressed bytes).
     rendered: tuple[HttpResponseBase, RenderedAnswer] | None = None
     # The list parameters (condition, order, fields) parsed from one QueryDict, with it.
     list_items: tuple[Any, dict[str, Items]] | None = None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bench import wrk
 from bench.harness import ROOT, commit
-from bench.targets import CHURN_GOAL, Target
+from bench.targets import CHURN_GOAL, GZIP_GOAL, Target
 
 MEMORY_GOAL_MB = 150  # issue 9: after the whole run
 MEMORY_GOAL_RANDOM_MB = 200  # issue 19: after the random-key rows
@@ -91,6 +91,24 @@ def churn_report(rows: list[dict]) -> None:
             row["verdict"] = "met" if ratio >= CHURN_GOAL else "not met"
 
 
+def gzip_report(rows: list[dict]) -> None:
+    """Gzip rows: their rate as a fraction of the same row's without Accept-Encoding, in the
+    same run, against GZIP_GOAL, and their bytes beside the plain row's; the verdict replaces
+    theirs (their goal is this one)."""
+    by_name = {row["endpoint"]: row for row in rows}
+    for row in rows:
+        plain = by_name.get(row.get("plain_row") or "")
+        if plain is None:
+            continue
+        ratio = row["rps"] / plain["rps"] if plain["rps"] else None
+        row["x_plain"] = round(ratio, 3) if ratio is not None else None
+        row["goal_x_plain"] = GZIP_GOAL
+        row["plain_response_bytes"] = plain["response_bytes"]
+        if row["verdict"].startswith("FAILED"):
+            continue
+        row["verdict"] = "-" if ratio is None else "met" if ratio >= GZIP_GOAL else "not met"
+
+
 def _churn_fields(target: Target) -> dict:
     """A churn row's runs without churn (taken between its own) and the churn's counts."""
     summaries = [summary for summary in target.churn_runs if summary]
@@ -158,6 +176,8 @@ def row_report(target: Target, ceiling: float, ceiling_cpu_ms: float) -> dict:
         "goal_x_ceiling": target.goal,
         "verdict": verdict,
         "group": target.group,
+        "accept_encoding": target.accept_encoding or None,
+        "plain_row": target.plain_row,
         "paths": target.paths or None,
         "cache_hit_ratio": None if ratio_hits is None else round(ratio_hits, 3),
         "cache_hits": sum(run.cache_hits for run in target.runs),
@@ -203,6 +223,8 @@ def print_table(rows: list[dict], memory: dict, ceiling: dict) -> None:
                 f" ({row['x_without_churn']:.2f} x without churn, goal >="
                 f"{row['goal_x_without_churn']})"
             )
+        if row.get("x_plain") is not None:
+            verdict += f" ({row['x_plain']:.2f} x plain, goal >={row['goal_x_plain']})"
         print(
             f"{row['endpoint']:{width}} {row['rps']:8,.0f} {row['p50_ms']:8.1f} "
             f"{row['p99_ms']:8.1f} {row['x_ceiling']:7.3f} {goal:>6} "

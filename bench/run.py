@@ -11,6 +11,7 @@ See bench/README.md for what each row is and how to read the ratio. Traffic goes
 """
 
 import argparse
+import gzip
 import http.client
 import json
 import os
@@ -39,6 +40,7 @@ from bench.harness import (
 from bench.report import (
     ceiling_report,
     churn_report,
+    gzip_report,
     hit_ratio,
     machine,
     median_of,
@@ -159,14 +161,22 @@ def preflight(target: Target, port: int) -> None:
     for path, check in target.samples or [(target.path, target.check)]:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         headers = {"Content-Type": "application/json"} if target.body else {}
+        if target.accept_encoding:
+            headers["Accept-Encoding"] = target.accept_encoding
         try:
             connection.request(target.method, path, body=target.body or None, headers=headers)
             response = connection.getresponse()
             raw = response.read()
         finally:
             connection.close()
-        if path == target.path:
+        if path == target.path:  # the bytes on the wire: compressed in the gzip rows
             target.status, target.size = response.status, len(raw)
+        encoding = response.getheader("Content-Encoding") or ""
+        if target.accept_encoding and encoding != "gzip":
+            target.problem = f"asked gzip, answered {encoding or 'plain'}"
+            return
+        if encoding == "gzip":
+            raw = gzip.decompress(raw)
         if not 200 <= response.status < 300:
             target.problem = f"HTTP {response.status}: {raw[:200].decode(errors='replace')}"
         else:
@@ -239,6 +249,7 @@ def measure(target: Target, args, tool: str, server: Server, env: dict | None = 
         "body": target.body,
         "paths_file": target.paths_file,
         "count_cache": bool(target.paths_file),
+        "accept_encoding": target.accept_encoding,
     }
 
     def one(seed: int, runs: list, cpu_ms: list) -> None:
@@ -456,6 +467,7 @@ def main() -> None:
     ceiling = ceiling_report(rows[0], again)
     report = [row_report(t, ceiling["rps"], ceiling["cpu_ms_per_request"]) for t in rows]
     churn_report(report)
+    gzip_report(report)
     print_table(report, memory, ceiling)
     output = Path(args.output or ROOT / "bench" / "results" / f"load-{config['name']}.json")
     result = {

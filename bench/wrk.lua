@@ -3,6 +3,7 @@
 -- Random-key rows: BENCH_PATHS_FILE names a file of request paths, one a line; each
 -- request is one of them drawn at random (math.random seeded with BENCH_SEED and the
 -- thread's number), the requests formatted once at init.
+-- BENCH_ACCEPT_ENCODING: sent as the Accept-Encoding header (the compressed rows: gzip).
 -- BENCH_COUNT_CACHE=1: response() counts the answers' X-Cache header (hit, miss, none).
 -- done() prints one line, "BENCH_RESULT <json>", that bench/run.py parses.
 
@@ -11,6 +12,11 @@ local body = os.getenv("BENCH_BODY")
 if body and body ~= "" then
   wrk.body = body
   wrk.headers["Content-Type"] = "application/json"
+end
+
+local accept_encoding = os.getenv("BENCH_ACCEPT_ENCODING")
+if accept_encoding and accept_encoding ~= "" then
+  wrk.headers["Accept-Encoding"] = accept_encoding
 end
 
 local paths_file = os.getenv("BENCH_PATHS_FILE") or ""

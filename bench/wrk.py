@@ -86,12 +86,14 @@ def run(
     paths_file: str = "",
     count_cache: bool = False,
     seed: int = 1,
+    accept_encoding: str = "",
 ) -> WrkRun:
     """Drive `url` for `seconds` and return what wrk measured (latency in milliseconds).
 
     With `paths_file`, each request is a random line of it (on `url`'s host and port);
     with `count_cache`, the answers' X-Cache headers are counted (wrk's response()
-    callback, which makes wrk parse every answer's headers)."""
+    callback, which makes wrk parse every answer's headers); `accept_encoding` is sent as
+    the Accept-Encoding header (wrk's `bytes` are then the compressed bytes)."""
     assert url.startswith("http://127.0.0.1:"), "the benchmark only loads 127.0.0.1"
     command = [
         wrk,
@@ -109,6 +111,7 @@ def run(
         "BENCH_PATHS_FILE": paths_file,
         "BENCH_COUNT_CACHE": "1" if count_cache else "0",
         "BENCH_SEED": str(seed),
+        "BENCH_ACCEPT_ENCODING": accept_encoding,
     }
     result = subprocess.run(
         command, env=env, capture_output=True, text=True, timeout=seconds + 60, check=False

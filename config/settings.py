@@ -76,6 +76,8 @@ MIDDLEWARE = [
     "apikit.middleware.ReleaseHeaderMiddleware",
     "apikit.middleware.ApiErrorMiddleware",
     "apikit.context.request_context",  # per-request state and version snapshot
+    # gzip / br for JSON answers of 1 KiB or more; kept answers' bytes made once (issue 33)
+    "apikit.compression.compressed_answers",
     "infra.db_routing.ReplicaReadsMiddleware",
     "apikit.middleware.RequestGuardMiddleware",
     "django.middleware.security.SecurityMiddleware",

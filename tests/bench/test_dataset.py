@@ -2,6 +2,7 @@
 database, it has the sizes asked for, the shapes the benchmark relies on, and every
 request of the benchmark's table answers it correctly (one request each, no load)."""
 
+import gzip
 import json
 from io import StringIO
 
@@ -9,7 +10,7 @@ import pytest
 
 from bench.dataset.build import build, describe, fingerprint, marker_read
 from bench.dataset.catalog import NOUNS, QUALIFIERS, TOP_SKU, visible_categories
-from bench.targets import targets
+from bench.targets import GZIP_ROWS, GZIP_SUFFIX, targets
 from catalog.models import Category, Product, ProductDescription, ProductPrice, Stock, Storage
 from feedback.models import Comment, ProductReview, SalesChannelReview
 from tests.bench.conftest import SEED, TINY
@@ -84,12 +85,34 @@ def test_every_row_of_the_benchmark_answers_right_on_the_data_set(dataset, api_c
     rows = targets(describe())
 
     for row in rows:
+        extra = {"HTTP_ACCEPT_ENCODING": row.accept_encoding} if row.accept_encoding else {}
         response = api_client.generic(
             row.method,
             row.path,
             data=row.body,
             content_type="application/json",
             HTTP_HOST="127.0.0.1",
+            **extra,
         )
         assert 200 <= response.status_code < 300, (row.name, response.status_code)
-        assert row.check(json.loads(response.content)) is None, row.name
+        body = response.content
+        if response.get("Content-Encoding") == "gzip":  # a gzip row's answer of 1 KiB or more
+            body = gzip.decompress(body)
+        assert row.check(json.loads(body)) is None, row.name
+
+
+def test_the_gzip_rows_follow_their_plain_rows_and_ask_gzip(dataset):
+    rows = targets(describe())
+    names = [row.name for row in rows]
+
+    gzip_rows = [row for row in rows if row.accept_encoding]
+    assert {row.plain_row for row in gzip_rows} == set(GZIP_ROWS) & set(names)
+    assert "product reviews, 100 of 299" in names
+    for row in gzip_rows:
+        plain = rows[names.index(row.name) - 1]
+        assert (row.accept_encoding, row.plain_row, row.name) == (
+            "gzip",
+            plain.name,
+            plain.name + GZIP_SUFFIX,
+        )
+        assert (row.path, row.method, row.runs) == (plain.path, plain.method, [])

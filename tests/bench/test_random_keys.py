@@ -18,7 +18,7 @@ from bench import paths as bench_paths
 from bench.churn import churn
 from bench.fake_carrier import FakeCarrier
 from bench.report import churn_report, hit_ratio
-from bench.targets import CHURN_GOAL, LIVE_ROW, RANDOM_ROWS, random_targets
+from bench.targets import CHURN_GOAL, GZIP_SUFFIX, LIVE_ROW, RANDOM_ROWS, random_targets
 from catalog.models import Product, Stock
 from catalog.selectors import product_namespaces
 from demo.marketing import UPSELL_SKUS
@@ -134,6 +134,19 @@ def test_the_churn_rows_are_the_reviews_and_comments_again(manifest):
         "product comments, every product's pages",
     ]
     assert all(row.paths_file for row in rows)
+
+
+def test_the_random_review_and_comment_rows_have_gzip_copies(manifest):
+    rows = {row.name: row for row in random_targets(manifest)}
+
+    for name in (
+        "product reviews, every product's pages",
+        "product comments, every product's pages",
+    ):
+        copy = rows[name + GZIP_SUFFIX]
+        assert (copy.accept_encoding, copy.plain_row, copy.group) == ("gzip", name, "random")
+        assert copy.paths_file == rows[name].paths_file
+    assert not any(row.accept_encoding for row in rows.values() if row.group == "churn")
 
 
 def test_churn_saves_stock_at_its_rate_with_signals_and_stops_by_itself(dataset):

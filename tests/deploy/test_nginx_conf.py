@@ -6,6 +6,7 @@ clients talk to nginx, which buffers their bodies, so the worker keeps serving o
 Needs the nginx and openssl programs (skipped without them).
 """
 
+import gzip
 import http.client
 import json
 import os
@@ -58,6 +59,9 @@ def render(tmp_path: Path, *, http_port: int, https_port: int, upstream_port: in
     (tmp_path / "static").mkdir()
     (tmp_path / "media").mkdir()
     (tmp_path / "media" / "a.txt").write_text("media file")
+    (tmp_path / "static" / "site.css").write_text(
+        "".join(f".c{n} {{ color: red; }}\n" for n in range(200))
+    )
     server = (
         SAMPLE.read_text()
         .replace("listen 80;", f"listen 127.0.0.1:{http_port};")
@@ -142,6 +146,18 @@ def https_get(port: int, path: str, headers=None, timeout=5.0):
         connection.close()
 
 
+def https_headers(port: int, path: str, headers=None) -> list[tuple[str, str]]:
+    """Every header line of a GET's answer (repeated names kept)."""
+    connection = http.client.HTTPSConnection("127.0.0.1", port, timeout=5, context=tls_context())
+    try:
+        connection.request("GET", path, headers={"Host": "127.0.0.1", **(headers or {})})
+        response = connection.getresponse()
+        response.read()
+        return response.getheaders()
+    finally:
+        connection.close()
+
+
 def slow_body_client(port: int, stop: threading.Event) -> None:
     try:
         raw = socket.create_connection(("127.0.0.1", port), timeout=10)
@@ -211,3 +227,30 @@ def test_media_and_static_come_from_nginx(proxied):
     _, https_port = proxied
     status, _, body = https_get(https_port, "/media/a.txt")
     assert status == 200 and body == b"media file"
+
+
+def test_answers_are_compressed_once_and_static_files_by_nginx(proxied):
+    _, https_port = proxied
+    gzip_please = {"Accept-Encoding": "gzip"}
+    plain_status, _, plain = https_get(https_port, "/api/schema/?format=json")
+    status, headers, body = https_get(https_port, "/api/schema/?format=json", gzip_please)
+
+    # the application compressed it; nginx (which would gzip this type) left it alone
+    assert (plain_status, status, headers["Content-Encoding"]) == (200, 200, "gzip")
+    assert gzip.decompress(body) == plain
+    vary = [
+        value
+        for name, value in https_headers(https_port, "/api/schema/?format=json", gzip_please)
+        if name.lower() == "vary"
+    ]
+    assert ",".join(vary).lower().count("accept-encoding") == 1
+    # a static file: compressed by nginx, with its Vary
+    status, headers, body = https_get(https_port, "/static/site.css", gzip_please)
+    assert (status, headers["Content-Encoding"], headers["Vary"]) == (
+        200,
+        "gzip",
+        "Accept-Encoding",
+    )
+    assert gzip.decompress(body).startswith(b".c0 { color: red; }")
+    # nothing for a client that does not ask
+    assert "Content-Encoding" not in https_get(https_port, "/static/site.css")[1]
