@@ -7,4 +7,9 @@ class CatalogConfig(AppConfig):
     verbose_name = _("Catalog")
 
     def ready(self) -> None:
+        from infra import deferred
+
         from . import signals  # noqa: F401  (connects cache invalidation)
+        from .services import SEARCHES, searches_count
+
+        deferred.register(SEARCHES, searches_count)

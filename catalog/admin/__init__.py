@@ -1,3 +1,11 @@
 """Admin of the catalog app (one module per area)."""
 
-from . import categories, interests, inventory, merchandising, prices, products  # noqa: F401
+from . import (  # noqa: F401
+    categories,
+    interests,
+    inventory,
+    merchandising,
+    prices,
+    products,
+    searches,
+)

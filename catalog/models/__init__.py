@@ -17,3 +17,4 @@ from .products import (
     ProductType,
 )
 from .reviews import ProductReviewSummary
+from .searches import SearchCount
