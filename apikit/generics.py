@@ -262,11 +262,7 @@ def list_query(view: Any, request: Any, queryset: QuerySet, pages: ListPaginatio
     if errors:
         rank = {name: index for index, name in enumerate(LIST_PARAMETERS)}
         raise ValidationError(  # a view's own parameter (the listing's `q`) after them
-            dict(
-                sorted(
-                    errors.items(), key=lambda item: rank.get(item[0].partition(".")[0], 99)
-                )
-            )
+            dict(sorted(errors.items(), key=lambda item: rank.get(item[0].partition(".")[0], 99)))
         )
     return queryset
 

@@ -293,7 +293,7 @@ class SearchIndex:
         in_name: dict[int, int] = {}
         if mask:
             for name in name_masks:
-                for position in _positions(name & mask):
+                for position in positions_of(name & mask):
                     in_name[position] = in_name.get(position, 0) + 1
         return Match(mask=mask, sku=sku_mask & mask, in_name=in_name, exact=exact_all & mask)
 
@@ -301,15 +301,14 @@ class SearchIndex:
 def ranked(match: Match, positions: Iterable[int], rank: Sequence[int]) -> list[int]:
     """`positions` by relevance: an exact SKU first, then more query words in the name, then
     no typo, then `rank` (the catalogue's default order)."""
-    sku, exact, in_name = match.sku, match.exact, match.in_name
+    sku, exact, in_name = (
+        set(positions_of(match.sku)),
+        set(positions_of(match.exact)),
+        match.in_name,
+    )
     return sorted(
         positions,
-        key=lambda i: (
-            not (sku >> i) & 1,
-            -in_name.get(i, 0),
-            not (exact >> i) & 1,
-            rank[i],
-        ),
+        key=lambda i: (i not in sku, -in_name.get(i, 0), i not in exact, rank[i]),
     )
 
 
@@ -325,7 +324,8 @@ def bits(positions: Iterable[int]) -> int:
     return int.from_bytes(data, "little")
 
 
-def _positions(mask: int) -> list[int]:
+def positions_of(mask: int) -> list[int]:
+    """The positions of the mask's set bits, ascending."""
     members = format(mask, "b")[::-1]
     found = []
     position = members.find("1")

@@ -55,8 +55,15 @@ def test_stop_words_are_compared_before_folding():
 
 @pytest.mark.parametrize(
     ("a", "b", "expected"),
-    [("camiseta", "camiseta", 0), ("camiseta", "camizeta", 1), ("camiseta", "camsieta", 1)]
-    + [("camiseta", "camisa", 2), ("", "abc", 3), ("abc", "", 3), ("ab", "ba", 1)],
+    [
+        ("camiseta", "camiseta", 0),
+        ("camiseta", "camizeta", 1),
+        ("camiseta", "camsieta", 1),
+        ("camiseta", "camisa", 2),
+        ("", "abc", 3),
+        ("abc", "", 3),
+        ("ab", "ba", 1),
+    ],
 )
 def test_distance(a, b, expected):
     assert distance(a, b) == expected
@@ -71,7 +78,9 @@ def test_checked_refuses_what_cannot_be_searched():
 
 def index_of(*names, others=(), skus=()):
     skus = list(skus) or [f"SKU-{i}" for i in range(len(names))]
-    return SearchIndex([Searchable(name, others, sku) for name, sku in zip(names, skus)])
+    return SearchIndex(
+        [Searchable(name, others, sku) for name, sku in zip(names, skus, strict=True)]
+    )
 
 
 def positions(index, text, *, prefix=False):
