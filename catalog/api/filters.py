@@ -158,7 +158,7 @@ class SearchText(BaseFilterBackend):
         try:
             text = checked(values)
         except BadQuery as exc:
-            raise invalid("q", str(exc)) from None
+            raise invalid("q", f"field {exc}") from None
         view.search_text = text
         view.ordering = (RELEVANCE,)
         query: CatalogueQuery = queryset

@@ -161,7 +161,7 @@ class ProductSuggestView(APIView):
         try:
             text = checked(request.query_params.getlist("q"))
         except BadQuery as exc:
-            raise invalid("q", str(exc)) from None
+            raise invalid("q", f"field {exc}") from None
         moment = timezone.now()
         catalogue = catalogue_get(moment=moment)
         query = catalogue.query().search(parse(text, prefix=True)).order_by(RELEVANCE, "id")
