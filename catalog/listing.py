@@ -287,7 +287,12 @@ class CatalogueQuery:
             raise UnknownCondition(name)
 
     def order_by(self, *paths: str) -> CatalogueQuery:
-        self.paths = tuple(paths)
+        """`relevance` first: by relevance (ties: the default order); after another key it
+        adds nothing (each key already orders every product)."""
+        if paths and paths[0].lstrip("-") == RELEVANCE:
+            self.paths = (paths[0],)
+        else:
+            self.paths = tuple(path for path in paths if path.lstrip("-") != RELEVANCE)
         return self
 
     def _matching(self, *but: str) -> int:
@@ -307,7 +312,7 @@ class CatalogueQuery:
     def __getitem__(self, page: slice) -> list[ListedProduct]:
         start, stop = page.start or 0, page.stop
         members = _members(self.mask, self.catalogue.size)
-        relevance = next((p for p in self.paths if p.lstrip("-") == RELEVANCE), None)
+        relevance = next((p for p in self.paths[:1] if p.lstrip("-") == RELEVANCE), None)
         if relevance is not None:
             rank = self.catalogue.ranks(DEFAULT_ORDER)
             if self.match is None:  # no search: the default order

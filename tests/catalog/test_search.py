@@ -131,6 +131,11 @@ def test_relevance_is_the_default_with_q_and_another_order_may_be_asked(api_clie
         store.caneca.pk,
         store.filtro.pk,
     ]
+    # relevance after another key adds nothing; before one, it decides
+    assert found(api_client, "cafe", order="name,relevance") == found(
+        api_client, "cafe", order="name"
+    )
+    assert found(api_client, "cafe", order="relevance,-name") == by_relevance
     # without q, relevance is the default order (priority, then name)
     first = api_client.get(URL, {"order": "relevance"}).json()["data"]["registers"][0]
     assert first["id"] == store.filtro.pk
