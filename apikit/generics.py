@@ -261,8 +261,8 @@ def list_query(view: Any, request: Any, queryset: QuerySet, pages: ListPaginatio
             errors.update(cast(dict, exc.detail))
     if errors:
         rank = {name: index for index, name in enumerate(LIST_PARAMETERS)}
-        raise ValidationError(
-            dict(sorted(errors.items(), key=lambda item: rank[item[0].partition(".")[0]]))
+        raise ValidationError(  # a view's own parameter (the listing's `q`) after them
+            dict(sorted(errors.items(), key=lambda item: rank.get(item[0].partition(".")[0], 99)))
         )
     return queryset
 

@@ -12,8 +12,10 @@ class CatalogConfig(AppConfig):
         from infra import deferred
 
         from . import restocks, signals  # noqa: F401  (signals connects cache invalidation)
+        from .services import SEARCHES, searches_count
 
         deferred.register(restocks.VISIT_RECORD, restocks.visits_store)
+        deferred.register(SEARCHES, searches_count)
         deferred.every(
             "back-in-stock", settings.BACK_IN_STOCK_SCAN_SECONDS, restocks.back_in_stock_scan
         )

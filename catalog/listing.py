@@ -21,6 +21,7 @@ from typing import Any
 from django.db.models import Q
 
 from .pricing import ProductData, StoredPrice
+from .search import Match, Query, Searchable, SearchIndex, bits, ranked
 from .tree import CategoryIndex
 
 
@@ -41,6 +42,7 @@ class ListedProduct:
     pricing: ProductData
     stored_price: StoredPrice | None
     review_counts: tuple[int, ...] | None = None  # approved reviews per score 1..5
+    searchable: Searchable | None = None  # what search finds it by (catalog/search.py)
 
 
 @dataclass(frozen=True)
@@ -70,16 +72,7 @@ ORDER_KEYS: dict[str, Callable[[ListedProduct], Any]] = {
 }
 
 
-def _mask(positions: Iterable[int]) -> int:
-    """The int with bit i set for each position i (built in bytes: linear, where or-ing
-    one bit at a time into a growing int is quadratic)."""
-    found = list(positions)
-    if not found:
-        return 0
-    data = bytearray(max(found) // 8 + 1)
-    for position in found:
-        data[position >> 3] |= 1 << (position & 7)
-    return int.from_bytes(data, "little")
+_mask = bits  # the int with bit i set for each position i
 
 
 def _positions(members: str) -> list[int]:
@@ -111,6 +104,8 @@ class Catalogue:
     labels: Labels
     # The next moment the catalogue changes by itself (a rule's or seal's start or end).
     valid_until: datetime | None = None
+    # products the words of a normalized `q` find in the whole catalogue (counted searches)
+    search_totals: dict[str, int] = field(default_factory=dict, repr=False)
     _orders: dict[tuple[str, ...], list[int]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -148,6 +143,22 @@ class Catalogue:
             _mask(self.by_price[start : start + PRICE_BLOCK])
             for start in range(0, self.size, PRICE_BLOCK)
         ]
+
+    @cached_property
+    def search_index(self) -> SearchIndex:
+        """The inverted index of the products' words (built at the first search)."""
+        return SearchIndex(
+            [p.searchable or Searchable(name=p.name, others=(), sku="") for p in self.products]
+        )
+
+    @cached_property
+    def label_index(self) -> tuple[list[tuple[str, int, str]], SearchIndex]:
+        """The visible categories' and the brands' names, for suggest: (kind, id, name) at
+        each position of their index."""
+        categories = self.labels.categories.rows
+        labels = [("category", row.id, row.name) for row in categories.values()]
+        labels += [("brand", brand_id, name) for brand_id, name in self.labels.brands]
+        return labels, SearchIndex([Searchable(name=n, others=(), sku="") for *_, n in labels])
 
     def current_at(self, moment: datetime) -> bool:
         return self.valid_until is None or moment < self.valid_until
@@ -206,6 +217,10 @@ def _operand_ids(lookup: str, value: Any) -> list[int]:
     return list(value) if lookup == "in" else [value]
 
 
+DEFAULT_ORDER = ("-priority", "name", "id")
+RELEVANCE = "relevance"
+
+
 class CatalogueQuery:
     """One listing request over a Catalogue: conditions by facet, then an order."""
 
@@ -214,7 +229,15 @@ class CatalogueQuery:
         self.groups: dict[str, int] = {}  # facet key -> mask of its conditions (AND-ed)
         self.selected: dict[str, set[int]] = {}  # facet key -> ids the conditions name
         self.category_ids: list[int] = []  # the filtered category, when one is named
-        self.paths: tuple[str, ...] = ("-priority", "name", "id")
+        self.paths: tuple[str, ...] = DEFAULT_ORDER
+        self.match: Match | None = None  # what `q` found (None: no search)
+
+    def search(self, query: Query) -> CatalogueQuery:
+        """Only the products every word of `query` finds (catalog/search.py)."""
+        if query:
+            self.match = self.catalogue.search_index.search(query)
+            self._and("q", self.match.mask)
+        return self
 
     def _and(self, key: str, mask: int) -> None:
         self.groups[key] = self.groups.get(key, self.catalogue.everything) & mask
@@ -264,7 +287,12 @@ class CatalogueQuery:
             raise UnknownCondition(name)
 
     def order_by(self, *paths: str) -> CatalogueQuery:
-        self.paths = tuple(paths)
+        """`relevance` first: by relevance (ties: the default order); after another key it
+        adds nothing (each key already orders every product)."""
+        if paths and paths[0].lstrip("-") == RELEVANCE:
+            self.paths = (paths[0],)
+        else:
+            self.paths = tuple(path for path in paths if path.lstrip("-") != RELEVANCE)
         return self
 
     def _matching(self, *but: str) -> int:
@@ -284,6 +312,16 @@ class CatalogueQuery:
     def __getitem__(self, page: slice) -> list[ListedProduct]:
         start, stop = page.start or 0, page.stop
         members = _members(self.mask, self.catalogue.size)
+        relevance = next((p for p in self.paths[:1] if p.lstrip("-") == RELEVANCE), None)
+        if relevance is not None:
+            rank = self.catalogue.ranks(DEFAULT_ORDER)
+            if self.match is None:  # no search: the default order
+                chosen = sorted(_positions(members), key=rank.__getitem__)
+            else:
+                chosen = ranked(self.match, _positions(members), rank)
+            if relevance.startswith("-"):
+                chosen.reverse()
+            return [self.catalogue.products[i] for i in chosen[start:stop]]
         if self.count() * SPARSE < self.catalogue.size:  # few: sort them, not every product
             rank = self.catalogue.ranks(self.paths)
             chosen = sorted(_positions(members), key=rank.__getitem__)[start:stop]
@@ -347,6 +385,26 @@ class CatalogueQuery:
             "brands": brands,
             "attributes": attributes,
             "price": self._price_facet(self._matching("price")),
+        }
+
+    def suggested(self, query: Query, *, limit: int) -> dict[str, list[dict[str, Any]]]:
+        """{categories, brands}: those whose name a word of `query` finds, holding a
+        product the whole query finds; at most `limit` of each, most products first."""
+        catalogue = self.catalogue
+        labels, index = catalogue.label_index
+        named = 0
+        for word in query.words:
+            named |= index.search(Query((word,))).mask
+        found: dict[str, list[tuple[int, str, int, str]]] = {"category": [], "brand": []}
+        masks = {"category": catalogue.category_masks, "brand": catalogue.brand_masks}
+        for position in _positions(_members(named, len(labels))):
+            kind, item_id, name = labels[position]
+            count = (masks[kind].get(item_id, 0) & self.mask).bit_count()
+            if count:
+                found[kind].append((-count, name.casefold(), item_id, name))
+        return {
+            plural: [{"id": row[2], "name": row[3]} for row in sorted(found[kind])[:limit]]
+            for kind, plural in (("category", "categories"), ("brand", "brands"))
         }
 
     def _price_facet(self, mask: int) -> dict[str, Decimal | None]:

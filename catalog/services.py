@@ -1,11 +1,15 @@
 """Writes of the catalog: product interests and their e-mails, images, review summaries."""
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
 from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.db.models.fields.files import FieldFile
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -28,6 +32,7 @@ from .models import (
     ProductMedia,
     ProductReviewSummary,
     Seal,
+    SearchCount,
 )
 from .models.merchandising import SEAL_MAX_SIDE, SEAL_MAX_SOURCE_PIXELS
 from .models.reviews import SCORES
@@ -211,3 +216,38 @@ def seal_prepare_image(*, seal: Seal) -> Seal:
     seal.image.save(f"{stem}-{SEAL_MAX_SIDE}.png", ContentFile(fitted.content), save=False)
     seal.width, seal.height = fitted.width, fitted.height
     return seal
+
+
+SEARCHES = "catalog-searches"  # infra.deferred kind: SearchRecord items
+
+
+@dataclass(frozen=True)
+class SearchRecord:
+    """One storefront search, recorded by the listing (catalog.api.products)."""
+
+    query: str  # catalog.search.normalized
+    results: int  # products its words found in the whole catalogue
+    day: date
+
+
+def searches_count(records: Sequence[SearchRecord]) -> None:
+    """Add the recorded searches to their week's counters (infra.deferred's handler: one
+    update, or insert, per week and text; the last result count of each wins)."""
+    totals: dict[tuple[date, str], list[int]] = {}
+    for record in records:
+        if not record.query:
+            continue
+        week = record.day - timedelta(days=record.day.weekday())
+        entry = totals.setdefault((week, record.query[:100]), [0, 0])
+        entry[0] += 1
+        entry[1] = record.results
+    for (week, query), (searches, results) in totals.items():
+        changes = {"results": results, "found_nothing": results == 0}
+        rows = SearchCount.objects.filter(week=week, query=query)
+        if rows.update(searches=F("searches") + searches, **changes):
+            continue
+        try:
+            with transaction.atomic():
+                SearchCount.objects.create(week=week, query=query, searches=searches, **changes)
+        except IntegrityError:  # another process inserted it meanwhile
+            rows.update(searches=F("searches") + searches, **changes)

@@ -84,5 +84,6 @@ invalidate_on_change(
     ProductReviewSummary,
 )
 # The listing filters, sorts and counts every product by its price, stock and reviews
-# (catalog/selectors/listing.py): any of them moving retires the catalogue.
-invalidate_on_change(LISTING_CACHE, ProductPrice, Stock, ProductReviewSummary)
+# (catalog/selectors/listing.py), and searches its descriptions: any of them moving retires
+# the catalogue.
+invalidate_on_change(LISTING_CACHE, ProductPrice, Stock, ProductReviewSummary, ProductDescription)

@@ -4,6 +4,7 @@ name with the operators the listing evaluates (catalog/listing.py)."""
 from typing import Any
 
 from django.db.models import Q
+from rest_framework.filters import BaseFilterBackend
 
 from apikit.filters import (
     BooleanFilter,
@@ -16,8 +17,11 @@ from apikit.filters import (
     StrictOrdering,
     schema_parameter,
 )
+from apikit.querystring import invalid
 
+from ..listing import RELEVANCE, CatalogueQuery
 from ..models import Product
+from ..search import MAX_QUERY, BadQuery, checked, parse
 
 
 class _Limited:
@@ -120,11 +124,46 @@ class ListingOrdering(StrictOrdering):
     def get_schema_operation_parameters(self, view: Any) -> list[dict]:
         enum = [f"{sign}{name}" for name in view.ordering_fields for sign in ("", "-")]
         described = (
-            "Sort by name, price (`price.salePrice`), createdAt or score (the review "
+            "Sort by relevance (with `q`: an exact SKU first, then more words found in the "
+            "name, then no typo, then the default order; without `q` the default order), "
+            "name, price (`price.salePrice`), createdAt or score (the review "
             "average; equal averages: more reviews first when descending): "
             '`order=-price`, `order=[{"field":"price","direction":"desc"}]` or '
             "`order[0][field]=price&order[0][direction]=desc`. Default: the products' "
-            "priority (highest first), then name; id is always the last tie-breaker."
+            "priority (highest first), then name; with `q`, relevance; id is always the last "
+            "tie-breaker."
         )
         schema = {"type": "array", "items": {"type": "string", "enum": enum}, "maxItems": 5}
         return [schema_parameter("order", schema, described, style="form", explode=False)]
+
+
+Q_DESCRIPTION = (
+    f"Search text (1-{MAX_QUERY} characters, at least one letter or digit): case and accents "
+    "ignored, Portuguese plurals meet their singulars (`camisetas` finds Camiseta), one typo "
+    "in a word of five letters or more (`camizeta`); every word must match the name, brand, "
+    "a category name, the search description or an exact SKU. Facets apply it. With `q` "
+    "the default order is `relevance` (an exact SKU first, then matches in the name). "
+    "Too long, empty, only symbols or spaces, or a control character: 422."
+)
+
+
+class SearchText(BaseFilterBackend):
+    """`q`: the products every word finds (catalog/search.py); with it, `relevance` is the
+    default order (view.ordering)."""
+
+    def filter_queryset(self, request: Any, queryset: Any, view: Any) -> Any:
+        values = request.query_params.getlist("q")
+        if not values:
+            return queryset
+        try:
+            text = checked(values)
+        except BadQuery as exc:
+            raise invalid("q", f"field {exc}") from None
+        view.search_text = text
+        view.ordering = (RELEVANCE,)
+        query: CatalogueQuery = queryset
+        return query.search(parse(text))
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict]:
+        schema = {"type": "string", "minLength": 1, "maxLength": MAX_QUERY}
+        return [schema_parameter("q", schema, Q_DESCRIPTION)]

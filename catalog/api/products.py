@@ -1,12 +1,16 @@
 """The storefront's product page and catalogue listing (issue 32)."""
 
+import functools
+from collections.abc import Callable
+from datetime import datetime
 from functools import cache
 from typing import Any
 
 import orjson
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema_view
+from rest_framework.filters import BaseFilterBackend
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
@@ -15,20 +19,25 @@ from apikit.errors import ErrorCode, not_found
 from apikit.filters import SparseFields
 from apikit.generics import ListView
 from apikit.paths import path_id
+from apikit.querystring import invalid
 from apikit.renderers import Fragment, json_bytes
 from apikit.responses import envelope, rendered_rows, request_base_url
+from infra import deferred
 
-from ..listing import CatalogueQuery, ListedProduct
+from ..listing import RELEVANCE, CatalogueQuery, ListedProduct
 from ..models import Product
+from ..search import BadQuery, checked, normalized, parse
 from ..selectors.listing import (
     catalogue_get,
     listed_prices,
     listed_review,
     product_page_visible,
 )
-from .filters import ListingConditions, ListingOrdering, ProductListingFilter
+from ..selectors.searches import popular_searches, search_total
+from ..services import SEARCHES, SearchRecord
+from .filters import ListingConditions, ListingOrdering, ProductListingFilter, SearchText
 from .fragments import product_full_answer, product_summaries
-from .schema import product_listing_schema, product_page_schema
+from .schema import product_listing_schema, product_page_schema, product_suggest_schema
 from .serializers import FullProductSerializer
 from .serializers.full import PriceSerializer, ReviewSummarySerializer
 from .serializers.listing import ListedProductSerializer
@@ -69,13 +78,51 @@ class ProductPageView(APIView):
         )
 
 
+def listing_registers(
+    rows: list[ListedProduct],
+    *,
+    request: Any,
+    moment: datetime,
+    sparse_fields: tuple[str, ...] | None = None,
+) -> list:
+    """The listing's registers: each product's summary with its `price` and `review`."""
+    summaries = product_summaries([row.id for row in rows], base_url=request_base_url(request))
+    shown = [row for row in rows if row.id in summaries]  # (deleted since: left out)
+    prices = listed_prices(shown, moment=moment)
+    rendered_prices = rendered_rows(PriceSerializer, [prices[row.id] for row in shown])
+    reviews = [listed_review(row) for row in shown]
+    rendered_reviews = rendered_rows(ReviewSummarySerializer, [r for r in reviews if r])
+    registers: list[Any] = []
+    for row, price, review in zip(shown, rendered_prices, reviews, strict=True):
+        review_body = rendered_reviews.pop(0) if review is not None else None
+        extra = {"price": price, "review": review_body}
+        if sparse_fields:
+            summary = _sparse(summaries[row.id], sparse_fields)
+            registers.append({**summary, **{k: v for k, v in extra.items() if k in sparse_fields}})
+        else:
+            head = json_bytes(summaries[row.id])[:-1]
+            registers.append(Fragment(head + b"," + json_bytes(extra)[1:]))
+    return registers
+
+
 # API name -> the catalogue's order keys (catalog/listing.py ORDER_KEYS)
-LISTING_ORDER = {"name": "name", "price": "price", "createdAt": "created_at", "score": "score"}
+LISTING_ORDER = {
+    "name": "name",
+    "price": "price",
+    "createdAt": "created_at",
+    "score": "score",
+    "relevance": "relevance",
+}
 
 
 @extend_schema_view(get=product_listing_schema)
 class ProductListView(ListView):
-    filter_backends = (SparseFields, ListingConditions, ListingOrdering)
+    filter_backends: tuple[type[BaseFilterBackend], ...] = (  # type: ignore[assignment]
+        SparseFields,
+        ListingConditions,
+        SearchText,
+        ListingOrdering,
+    )
     serializer_class = ListedProductSerializer
     filterset_class = ProductListingFilter
     ordering_fields = LISTING_ORDER
@@ -87,27 +134,9 @@ class ProductListView(ListView):
         return self.catalogue.query()
 
     def registers(self, rows: list[ListedProduct]) -> list:
-        summaries = product_summaries(
-            [row.id for row in rows], base_url=request_base_url(self.request)
+        return listing_registers(
+            rows, request=self.request, moment=self.moment, sparse_fields=self.sparse_fields
         )
-        shown = [row for row in rows if row.id in summaries]  # (deleted since: left out)
-        prices = listed_prices(shown, moment=self.moment)
-        rendered_prices = rendered_rows(PriceSerializer, [prices[row.id] for row in shown])
-        reviews = [listed_review(row) for row in shown]
-        rendered_reviews = rendered_rows(ReviewSummarySerializer, [r for r in reviews if r])
-        registers: list[Any] = []
-        for row, price, review in zip(shown, rendered_prices, reviews, strict=True):
-            review_body = rendered_reviews.pop(0) if review is not None else None
-            extra = {"price": price, "review": review_body}
-            if self.sparse_fields:
-                summary = _sparse(summaries[row.id], self.sparse_fields)
-                registers.append(
-                    {**summary, **{k: v for k, v in extra.items() if k in self.sparse_fields}}
-                )
-            else:
-                head = json_bytes(summaries[row.id])[:-1]
-                registers.append(Fragment(head + b"," + json_bytes(extra)[1:]))
-        return registers
 
     def list(self, request: Any, *args: Any, **kwargs: Any) -> Any:
         # the list stack's parsing and 422s, over the catalogue's query (catalog/listing.py)
@@ -118,3 +147,55 @@ class ProductListView(ListView):
         return conditional_response(
             request, envelope(page), max_age=0, valid_until=self.catalogue.valid_until
         )
+
+
+SUGGESTED_PRODUCTS, SUGGESTED_LABELS, SUGGESTED_SEARCHES = 6, 4, 5
+
+
+class ProductSuggestView(APIView):
+    """Suggest as the shopper types: products, categories, brands and popular searches; the
+    last word of `q` also matches the start of a word."""
+
+    @product_suggest_schema
+    def get(self, request: Request) -> HttpResponse:
+        try:
+            text = checked(request.query_params.getlist("q"))
+        except BadQuery as exc:
+            raise invalid("q", f"field {exc}") from None
+        moment = timezone.now()
+        catalogue = catalogue_get(moment=moment)
+        query = catalogue.query().search(parse(text, prefix=True)).order_by(RELEVANCE, "id")
+        labels = query.suggested(parse(text, prefix=True), limit=SUGGESTED_LABELS)
+        popular, reread = popular_searches(moment=moment)
+        start = normalized(text)
+        searches = [found for found in popular if found.startswith(start)]
+        answer = {
+            "products": listing_registers(
+                query[:SUGGESTED_PRODUCTS], request=request, moment=moment
+            ),
+            **labels,
+            "searches": searches[:SUGGESTED_SEARCHES],
+        }
+        edges = [edge for edge in (catalogue.valid_until, reread) if edge is not None]
+        return conditional_response(request, answer, max_age=0, valid_until=min(edges))
+
+
+def searches_counted(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
+    """Count each listing answered with a valid `q` (a kept answer too) without writing:
+    infra.deferred records it; catalog.services.searches_count adds it to its week."""
+
+    @functools.wraps(view)
+    def serve(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        response = view(request, *args, **kwargs)
+        values = request.GET.getlist("q")
+        if request.method == "GET" and response.status_code == 200 and values:
+            try:
+                text = checked(values)
+            except BadQuery:
+                return response
+            moment = timezone.now()
+            total = search_total(text=text, moment=moment)
+            deferred.record(SEARCHES, SearchRecord(normalized(text), total, moment.date()))
+        return response
+
+    return serve

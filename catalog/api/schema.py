@@ -8,13 +8,15 @@ from infra.ids import MAX_ID
 from storefront.api.idempotency import idempotency_key_parameter
 from storefront.api.throttling import rate_limit_headers
 
+from ..search import MAX_QUERY
+from .filters import Q_DESCRIPTION
 from .interest_serializers import InterestCreateSerializer, InterestSerializer
 from .serializers import (
     FullProductSerializer,
     FullTreeNodeSerializer,
     SpecificCategoryTreeSerializer,
 )
-from .serializers.listing import ProductListingSerializer
+from .serializers.listing import ProductListingSerializer, ProductSuggestSerializer
 
 category_tree_schema = extend_schema(
     operation_id="category_tree",
@@ -142,8 +144,34 @@ product_listing_schema = extend_schema(
         "salePrice). Default order: priority (highest first), then name; "
         "`order=name|-name|price|-price|-createdAt|-score` (the ascending and descending "
         "forms of name, price, createdAt and score are all accepted; id ends every order). "
-        "Success envelope; ETag and `Cache-Control: max-age=0`."
+        "`q` searches in Portuguese (see the parameter); with it the default order is "
+        "`relevance`. Success envelope; ETag and `Cache-Control: max-age=0`."
     ),
     tags=["products"],
     responses={200: ProductListingSerializer, **error_responses(422)},
+)
+
+
+product_suggest_schema = extend_schema(
+    operation_id="product_suggest",
+    summary="Suggest as the shopper types",
+    description=(
+        "Search as `q` of the listing does, the last word of `q` also matching the start of "
+        "a word (`cami` finds Camiseta): `products` (at most 6 listing registers, by "
+        "relevance), `categories` and `brands` whose name the words find (at most 4 each: "
+        "`id`, `name`) and `searches` (at most 5 popular searches of the last 14 days "
+        "starting like `q`). Bare response; ETag and `Cache-Control: max-age=0`. A missing, "
+        "empty, too long, symbols-only or control-character `q`: 422."
+    ),
+    tags=["products"],
+    parameters=[
+        OpenApiParameter(
+            "q",
+            {"type": "string", "minLength": 1, "maxLength": MAX_QUERY},
+            OpenApiParameter.QUERY,
+            required=True,
+            description=Q_DESCRIPTION + " Suggest: the last word also matches as a prefix.",
+        )
+    ],
+    responses={200: ProductSuggestSerializer, **error_responses(422)},
 )

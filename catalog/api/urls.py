@@ -5,7 +5,7 @@ from apikit.routing import api_path
 
 from ..selectors import CATEGORY_CACHE, PRODUCTS_CACHE
 from ..selectors.listing import LISTING_NAMESPACES
-from .products import ProductListView, ProductPageView
+from .products import ProductListView, ProductPageView, ProductSuggestView, searches_counted
 from .views import CategorySubtreeView, CategoryTreeView, ProductInterestView
 
 urlpatterns: list = [
@@ -22,8 +22,14 @@ urlpatterns: list = [
     *api_path("publics/products/interests", ProductInterestView.as_view(), "product-interests"),
     *api_path(
         "publics/products",
-        cached_answers(ProductListView.as_view(), namespaces=LISTING_NAMESPACES),
+        searches_counted(cached_answers(ProductListView.as_view(), namespaces=LISTING_NAMESPACES)),
         "product-list",
+    ),
+    # a fixed path: before `publics/products/<productId>` (product_page_urlpatterns)
+    *api_path(
+        "publics/products/suggest",
+        cached_answers(ProductSuggestView.as_view(), namespaces=LISTING_NAMESPACES),
+        "product-suggest",
     ),
 ]
 

@@ -18,3 +18,4 @@ from .products import (
 )
 from .restocks import BackInStockOptOut, BackInStockSettings, Restock, RestockNotice
 from .reviews import ProductReviewSummary
+from .searches import SearchCount

@@ -16,8 +16,16 @@ from infra.scheduling import next_boundary
 
 from .. import pricing
 from ..listing import AttributeFacet, Catalogue, Labels, ListedProduct
-from ..models import AttributeValue, Brand, Product, ProductPrice, ProductReviewSummary
+from ..models import (
+    AttributeValue,
+    Brand,
+    Product,
+    ProductDescription,
+    ProductPrice,
+    ProductReviewSummary,
+)
 from ..models.reviews import SCORES
+from ..search import Searchable
 from .caches import LISTING_CACHE, PRODUCTS_CACHE
 from .merchandising import active_seals
 from .prices import (
@@ -82,7 +90,7 @@ def catalogue_get(*, moment: datetime) -> Catalogue:
 
 LISTED_FIELDS = (
     *("id", "name", "priority", "created_at", "base_price", "active", "parent_id"),
-    *("brand_id", "main_category_id", "service", "sale_without_stock"),
+    *("brand_id", "main_category_id", "service", "sale_without_stock", "sku"),
 )
 
 
@@ -115,6 +123,15 @@ def catalogue_build(*, moment: datetime) -> Catalogue:
         for summary in ProductReviewSummary.objects.filter(product__parent__isnull=True)
     }
     seals = active_seals()
+    searched = dict(
+        ProductDescription.objects.filter(
+            trade_policy_id=context.trade_policy_id, product__parent__isnull=True
+        )
+        .exclude(search_description="")
+        .values_list("product_id", "search_description")
+    )
+    brand_names = dict(Brand.objects.values_list("id", "name"))
+    category_rows = context.categories.rows
     bare = pricing.PriceRequest(trade_policy_id=context.trade_policy_id, moment=moment)
     products = []
     for row in rows:
@@ -145,6 +162,15 @@ def catalogue_build(*, moment: datetime) -> Catalogue:
                 pricing=data,
                 stored_price=stored.get(pid),
                 review_counts=tuple(review.counts[s] for s in SCORES) if review else None,
+                searchable=Searchable(
+                    name=row["name"],
+                    others=(
+                        brand_names.get(row["brand_id"], ""),
+                        *(category_rows[c].name for c in categories if c in category_rows),
+                        searched.get(pid, ""),
+                    ),
+                    sku=row["sku"],
+                ),
             )
         )
     boundary = min(

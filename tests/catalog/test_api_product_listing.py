@@ -311,7 +311,7 @@ def test_a_selected_value_counting_nothing_still_shows(api_client, shop):
         ("condition=[1]", ["condition"]),
         ("condition={bad json", ["condition"]),
         ("condition[a][b][c][d][e][f][g]=1", ["condition"]),
-        ("order=relevance", ["order"]),
+        ("q=", ["q"]),
         ("order=stock", ["order"]),
         ("fields=nope", ["fields"]),
         ("limit=0", ["limit"]),

@@ -329,3 +329,31 @@ def test_the_product_page_and_listing_follow_another_process(server):
         _write(env, deactivate + "p.active = True\np.save()")
     assert _statuses(port, page) == {200}
     assert all(register(a) is not None for a in _answers(port, listing))
+
+
+def test_search_and_suggest_follow_another_process(server):
+    # given a product renamed by another process to a word nothing else has
+    port, env = server
+    code = "from catalog.models import Product; print(Product.objects.get(sku='DEMO-0028').pk)"
+    product = int(_manage(env, "shell", "-c", code).split()[-1])
+    word = f"quimera{secrets.token_hex(3)}"
+    search = f"/publics/products?q={word}s"  # a plural finds the singular
+    suggest = f"/publics/products/suggest?q={word[:-2]}"  # the last word as a prefix
+
+    def found() -> tuple[list[list[int]], list[list[int]]]:
+        listed = [[r["id"] for r in a["data"]["registers"]] for a in _answers(port, search)]
+        suggested = [[p["id"] for p in a["products"]] for a in _answers(port, suggest)]
+        return listed, suggested
+
+    assert found() == ([[]] * 6, [[]] * 6)  # answered (and kept) by both workers
+    rename = "from catalog.models import Product\np = Product.objects.get(sku='DEMO-0028')\n"
+    original = _manage(env, "shell", "-c", rename + "print(p.name)").strip().splitlines()[-1]
+    _write(env, rename + f"p.name = 'Caneca {word}'\np.save()")
+    try:
+        assert found() == ([[product]] * 6, [[product]] * 6)
+        _write(env, rename + "p.active = False\np.save()")
+        assert found() == ([[]] * 6, [[]] * 6)
+        _write(env, rename + "p.active = True\np.save()")
+        assert found() == ([[product]] * 6, [[product]] * 6)
+    finally:
+        _write(env, rename + f"p.name = {original!r}\np.active = True\np.save()")

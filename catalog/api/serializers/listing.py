@@ -81,3 +81,28 @@ class ProductListingPageSerializer(serializers.Serializer):
 class ProductListingSerializer(serializers.Serializer):
     status = serializers.BooleanField(help_text="Always true.")
     data = ProductListingPageSerializer()  # type: ignore[assignment]  # shadows Serializer.data
+
+
+class NamedSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class ProductSuggestSerializer(serializers.Serializer):
+    products = ListedProductSerializer(
+        many=True, help_text="At most 6 listing registers, by relevance."
+    )
+    categories = NamedSerializer(
+        many=True,
+        help_text="At most 4 visible categories whose name the words find, holding the most "
+        "products found first.",
+    )
+    brands = NamedSerializer(
+        many=True,
+        help_text="At most 4 brands whose name the words find, most products found first.",
+    )
+    searches = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="At most 5 popular searches of the last 14 days (counted per week, "
+        "that found a product) starting like `q` (folded: lower case, no accents).",
+    )
