@@ -32,6 +32,7 @@ READ_ENDPOINTS = {
     "product-comment-list": "/publics/products/comments",
     "product-list": "/publics/products",
     "product-page": "/publics/products/{id}",
+    "product-suggest": "/publics/products/suggest",
     "customer-me": "/publics/customers/me",
     "health": "/health",
 }

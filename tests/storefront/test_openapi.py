@@ -214,6 +214,7 @@ def test_every_get_that_answers_a_304_says_so_with_its_cache_headers(schema_file
         "/publics/products/comments",
         "/publics/products",  # issue 32
         "/publics/products/{productId}",
+        "/publics/products/suggest",
         "/publics/template/banners",
         "/api/v3/publics/template/banners",
         "/review/product",
@@ -249,6 +250,7 @@ def test_the_gets_said_conditional_answer_a_304_and_the_quote_does_not(api_clien
         f"/publics/products/comments?condition%5BproductId%5D={product}",
         f"/publics/products/{product}",
         "/publics/products?limit=2",
+        "/publics/products/suggest?q=cami",
         "/api/v3/publics/template/banners?codes=home-main",
         "/review/product?condition%5Bscore%5D%5Bgte%5D=4",
         "/review/sales-channel",
