@@ -166,6 +166,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/publics/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the catalogue's products, with facets
+         * @description Active main products shown in the site (variations are listed through their main product). Each register is the Product summary plus `price` (the Price in the default trade policy after the live price rules, as the product page's) and `review` (as the product page's). `data.facets` counts the products under the query's conditions, each facet without its own condition (disjunctive counts): `categories` (children of the filtered category, else the roots), `brands`, `attributes` (filterable ones, with their values) and `price` (min and max salePrice). Default order: priority (highest first), then name; `order=name|-name|price|-price|-createdAt|-score` (the ascending and descending forms of name, price, createdAt and score are all accepted; id ends every order). `q` searches in Portuguese (see the parameter); with it the default order is `relevance`. Success envelope; ETag and `Cache-Control: max-age=0`.
+         */
+        get: operations["product_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/publics/products/{productId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A product's page
+         * @description The full product (the contract's Upsell product, every field filled as the cart upsell fills it), priced for one unit in the default trade policy after the live automatic price rules. Bare response. A product that does not exist, is inactive (or a variation of an inactive product) or is not shown in the site (`flags.showInSite` false) is a 404, as is an id that is not a number. `fields` keeps only those top-level keys. ETag and `Cache-Control: max-age=0`: revalidate; a change to the product shows in the next answer.
+         */
+        get: operations["product_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/publics/products/{productId}/comments": {
         parameters: {
             query?: never;
@@ -286,6 +326,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/publics/products/suggest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Suggest as the shopper types
+         * @description Search as `q` of the listing does, the last word of `q` also matching the start of a word (`cami` finds Camiseta): `products` (at most 6 listing registers, by relevance), `categories` and `brands` whose name the words find (at most 4 each: `id`, `name`) and `searches` (at most 5 popular searches of the last 14 days starting like `q`). Bare response; ETag and `Cache-Control: max-age=0`. A missing, empty, too long, symbols-only or control-character `q`: 422.
+         */
+        get: operations["product_suggest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/publics/template/banners": {
         parameters: {
             query?: never;
@@ -319,7 +379,7 @@ export interface paths {
         };
         /**
          * List product reviews
-         * @description Approved product reviews, newest first. E-mails are masked (j***@example.com); a review with `masked` true also masks the name (J*** S***).
+         * @description Approved product reviews, newest first. E-mails are masked (j***@example.com); a review with `masked` true also masks the name (J*** S***). Opt-in keys, rendered only when `fields` names them: `verifiedPurchase` (the author bought the product, from the store's orders), `helpfulCount` and `unhelpfulCount` (votes). `condition[verifiedPurchase]=true` lists verified reviews only (the page's `registers` counts them); `order=-helpfulness` ranks by the lower bound of the Wilson interval (95 %) of the helpful share, ties by id.
          */
         get: operations["product_review_list"];
         put?: never;
@@ -328,6 +388,26 @@ export interface paths {
          * @description Writes the signed-in customer's review of an active product, with up to 3 photos as base64 strings or data URLs in `images` (JSON body; each photo at most REVIEW_IMAGE_MAX_BYTES, 3 MiB, decoded and 40 megapixels; stored re-encoded, without metadata, at most 1600 px on the longer side; a second post replaces the photos). This path takes bodies up to 12 MiB. An unknown or inactive product is 404 SERVICE_STORE_PRODUCT_NOT_FOUND; a photo that is not an image, too large, or a fourth photo is 422 naming `images`. Signed-in customers only (Authorization: Bearer <token>; 401 UNAUTHENTICATED otherwise). One review per customer: a second post updates the customer's review (200 instead of 201) and sends it back to moderation. New and updated reviews are held for staff (`active` false) unless the store publishes them at once (REVIEWS_REQUIRE_MODERATION). Throttled per client IP. `Idempotency-Key` makes a retry return the first answer without writing again. The answer is the review as the list renders it (e-mail masked; name masked when `masked`).
          */
         post: operations["product_review_write"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/review/product/{reviewId}/votes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vote a product review helpful or not
+         * @description One vote per voter and approved review: a signed-in customer (Authorization: Bearer <token>) by account, an anonymous voter by a keyed hash of the client address and `voterToken` (body) or the X-Voter-Token header (required when not signed in; nothing of either is stored). A second vote by the same voter moves the vote or, the same, changes nothing; the answer is the counts after it. An unknown, pending or hidden review is 404 SERVICE_STORE_REVIEW_NOT_FOUND. Throttled per client IP; `Idempotency-Key` makes a retry return the first answer.
+         */
+        post: operations["product_review_vote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -372,6 +452,26 @@ export interface paths {
         get: operations["shipping_zipcode_consult"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive an order event (the store's order system)
+         * @description `order.paid` or `order.delivered`, signed with the shared ORDERS_WEBHOOK_SECRET: `X-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>." + raw body)>`; a timestamp more than 300 s away is refused (401), as is a wrong signature. Bodies over ORDERS_WEBHOOK_MAX_BODY_BYTES (64 KiB) are 413. Each order id is recorded once: a repeated id answers `duplicate` true and changes nothing. The buyer's reviews of the products become `verifiedPurchase`. 404 NOT_FOUND while no secret is configured (the endpoint is off). `Idempotency-Key` is accepted and ignored: the order id makes a retry safe.
+         */
+        post: operations["orders_webhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -459,6 +559,11 @@ export interface components {
             name: string;
             value: components["schemas"]["AttributeValue"];
         };
+        AttributeFacet: {
+            id: number;
+            name: string;
+            values: components["schemas"]["AttributeValueFacet"][];
+        };
         AttributeValue: {
             id: number;
             label: string;
@@ -467,6 +572,13 @@ export interface components {
             /** @description Hex colour, e.g. #1A2B3C ('' when none). */
             color: string;
             order: number;
+        };
+        AttributeValueFacet: {
+            /** @description An attribute value id (condition[attributeValueId]). */
+            id: number;
+            label: string;
+            /** @description Products listed under the other conditions. */
+            count: number;
         };
         Banner: {
             readonly id: number;
@@ -645,6 +757,12 @@ export interface components {
             /** Format: double */
             value: number;
         };
+        Counted: {
+            id: number;
+            name: string;
+            /** @description Products listed under the other conditions. */
+            count: number;
+        };
         Customer: {
             readonly id: number;
             readonly name: string;
@@ -748,11 +866,26 @@ export interface components {
             errorCode: string;
             message: string;
         };
+        /**
+         * @description * `order.paid` - order.paid
+         *     * `order.delivered` - order.delivered
+         * @enum {string}
+         */
+        EventEnum: "order.paid" | "order.delivered";
         ExcludedItem: {
             productId: number;
             quantity: number;
             /** @description product_not_found, product_inactive, no_price_in_trade_policy, no_storage_serves_trade_policy or product_out_of_stock. */
             readonly reason: string;
+        };
+        Facets: {
+            /** @description The visible children of the filtered category (of one categoryId), else the root categories, in tree order; those counting a product only. */
+            categories: components["schemas"]["Counted"][];
+            /** @description By name; those counting a product, or named by the condition. */
+            brands: components["schemas"]["Counted"][];
+            /** @description Filterable attributes in display order, with their values counting a product or named by the condition. */
+            attributes: components["schemas"]["AttributeFacet"][];
+            price: components["schemas"]["PriceFacet"];
         };
         /**
          * @description A filterable attribute and the values the product (or one of its active
@@ -769,6 +902,67 @@ export interface components {
             showInSite: boolean;
             saleWithoutStock: boolean;
             minimumStock: number;
+        };
+        /**
+         * @description The contract's Upsell product (2.11): renders a `catalog.selectors.FullProductFacts`
+         *     (`full_product_facts_get` of a product of `product_full_queryset()`): the product's own
+         *     columns from `facts.product`, the computed facts from `facts`. Context: `base_url`,
+         *     `product_summaries` (rendered summaries by id) and `sections` (other apps' fields).
+         */
+        FullProduct: {
+            id: number;
+            type: string;
+            sku: string;
+            name: string;
+            priority: number;
+            /** Format: double */
+            readonly basePrice: number;
+            active: boolean;
+            /** @description The approved reviews' summary; null when the product has no approved review. */
+            review: components["schemas"]["ReviewSummary"] | null;
+            isGiftCard: boolean;
+            /** @description Totals over active storages; `productStorageId` is the storage holding the most available units (0 when none). */
+            stock: components["schemas"]["Stock"];
+            stocks: components["schemas"]["Stock"][];
+            originalPrice: components["schemas"]["Price"];
+            price: components["schemas"]["Price"];
+            /** @description The automatic price rules applying to the product now in the trade policy, whatever the quantity, highest priority first; null when none. */
+            priceRules: components["schemas"]["PriceRule"][] | null;
+            brand: components["schemas"]["Brand"] | null;
+            flags: components["schemas"]["Flags"];
+            tax: components["schemas"]["Tax"];
+            /** @description Products staff indicate with this one (bought together), in staff order; active ones only. A variation without its own shows its main product's. */
+            readonly indicatedProducts: components["schemas"]["ProductSummary"][];
+            /** @description Similar products staff relate to this one, in staff order; active ones only. A variation without its own shows its main product's. */
+            readonly relatedProducts: components["schemas"]["ProductSummary"][];
+            /** @description Values of the filterable attributes of the product and of its active variations, one entry per attribute. */
+            filters: components["schemas"]["Filter"][];
+            /** @description Seals live now on the product, its main product, or one of their categories or the categories' ancestors, in staff order. */
+            seals: components["schemas"]["Seal"][];
+            mainCategory: components["schemas"]["CategoryNode"] | null;
+            categories: components["schemas"]["CategoryNode"][];
+            categoryBreadcrumb: components["schemas"]["CategoryNode"][];
+            dimensions: components["schemas"]["Dimensions"];
+            parentProductId: number | null;
+            readonly combination: number[];
+            currentAttributes: components["schemas"]["Attribute"][];
+            variations: components["schemas"]["Variations"];
+            medias: components["schemas"]["Media"][];
+            /** @description Banner groups linked to the product or its categories (marketing). */
+            readonly bannerGroups: {
+                [key: string]: unknown;
+            }[];
+            status: components["schemas"]["Status"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            url: string;
+            readonly urls: string[];
+            /** @description The active trade policies the product has a price in, default first; null when only the default one. */
+            linkedTradePolicies: components["schemas"]["LinkedTradePolicy"][] | null;
+            /** @description The description of the trade policy, else of the default policy, else null. */
+            description: components["schemas"]["ProductDescription"] | null;
         };
         /** @description Full-tree node (schema only: the tree is built as plain dicts in catalog/tree.py). */
         FullTreeNode: {
@@ -834,6 +1028,32 @@ export interface components {
             code: string;
             isDefault: boolean;
         };
+        /**
+         * @description A register of the listing: the Product summary, its Price and review summary
+         *     (schema and `fields` names: the summary is rendered by catalog.api.fragments).
+         */
+        ListedProduct: {
+            id: number;
+            brandId: number | null;
+            readonly brandName: string;
+            mainCategoryId: number | null;
+            readonly mainCategoryName: string;
+            type: string;
+            name: string;
+            sku: string;
+            url: string;
+            /** Format: double */
+            readonly comparisonPrice: number;
+            readonly stock: number;
+            medias: components["schemas"]["Media"][];
+            readonly combination: number[];
+            currentAttributes: components["schemas"]["Attribute"][];
+            active: boolean;
+            /** @description The Price in the default trade policy, after the live price rules, for one unit (as the product page's `price`). */
+            price: components["schemas"]["Price"];
+            /** @description As the product page's `review`: null without approved reviews. */
+            review: components["schemas"]["ReviewSummary"] | null;
+        };
         Media: {
             id: number;
             type: string;
@@ -846,6 +1066,32 @@ export interface components {
             width: number | null;
             height: number | null;
             readonly url: string | null;
+        };
+        Named: {
+            id: number;
+            name: string;
+        };
+        /** @description Body of an order event: the order, its buyer (account id and/or e-mail) and products. */
+        OrderEventRequest: {
+            event: components["schemas"]["EventEnum"];
+            orderId: string;
+            /** Format: int64 */
+            customerId?: number;
+            /** Format: email */
+            email?: string;
+            productIds: number[];
+        };
+        OrderRecorded: {
+            orderId: string;
+            /** @description The order id was known: nothing changed. */
+            duplicate: boolean;
+            /** @description Existing reviews it marked verified. */
+            reviewsVerified: number;
+        };
+        OrderRecordedEnvelope: {
+            data: components["schemas"]["OrderRecorded"];
+            /** @description Always true. */
+            status: boolean;
         };
         /**
          * @description * `notify-me` - notify-me
@@ -893,6 +1139,14 @@ export interface components {
                     registers: number;
                 };
             };
+        };
+        Pagination: {
+            limit: number;
+            offset: number;
+            /** @description ceil(registers / limit) */
+            pages: number;
+            /** @description Total number of records. */
+            registers: number;
         };
         PasswordResetAnswer: {
             message: string;
@@ -985,6 +1239,18 @@ export interface components {
             /** @description Installment plan of the sale price (default installment option). */
             installments: components["schemas"]["Installment"][];
         };
+        PriceFacet: {
+            /**
+             * Format: double
+             * @description Lowest salePrice; null when none is listed.
+             */
+            readonly min: number | null;
+            /**
+             * Format: double
+             * @description Highest salePrice; null when none is listed.
+             */
+            readonly max: number | null;
+        };
         /** @description The contract's Price rule (prefetch selectors.PRICE_RULE_RELATIONS). */
         PriceRule: {
             id: number;
@@ -1051,6 +1317,17 @@ export interface components {
             productBrandId: number | null;
             readonly productPageId: number | null;
         };
+        ProductListing: {
+            /** @description Always true. */
+            status: boolean;
+            data: components["schemas"]["ProductListingPage"];
+        };
+        ProductListingPage: {
+            registers: components["schemas"]["ListedProduct"][];
+            pagination: components["schemas"]["Pagination"];
+            /** @description Counts are disjunctive: each facet applies every condition but its own. */
+            facets: components["schemas"]["Facets"];
+        };
         /** @description `name` (masked when the review is) and `email` (always masked). */
         ProductReview: {
             readonly id: number;
@@ -1075,6 +1352,12 @@ export interface components {
             readonly createdAt: string;
             /** Format: date-time */
             readonly updatedAt: string;
+            /** @description (Opt-in: only when `fields` names it.) The author bought the product (the store's orders). */
+            verifiedPurchase?: boolean;
+            /** @description (Opt-in: only when `fields` names it.) Votes finding it helpful. */
+            helpfulCount?: number;
+            /** @description (Opt-in: only when `fields` names it.) Votes finding it not helpful. */
+            unhelpfulCount?: number;
         };
         ProductReviewEnvelope: {
             data: components["schemas"]["ProductReview"];
@@ -1083,6 +1366,11 @@ export interface components {
         };
         ProductReviewUpdatedEnvelope: {
             data: components["schemas"]["ProductReview"];
+            /** @description Always true. */
+            status: boolean;
+        };
+        ProductReviewVoteEnvelope: {
+            data: components["schemas"]["ReviewVoteResult"];
             /** @description Always true. */
             status: boolean;
         };
@@ -1109,6 +1397,16 @@ export interface components {
             zipCode: string;
             latitude: string;
             longitude: string;
+        };
+        ProductSuggest: {
+            /** @description At most 6 listing registers, by relevance. */
+            products: components["schemas"]["ListedProduct"][];
+            /** @description At most 4 visible categories whose name the words find, holding the most products found first. */
+            categories: components["schemas"]["Named"][];
+            /** @description At most 4 brands whose name the words find, most products found first. */
+            brands: components["schemas"]["Named"][];
+            /** @description At most 5 popular searches of the last 14 days (counted per week, that found a product) starting like `q` (folded: lower case, no accents). */
+            searches: string[];
         };
         ProductSummary: {
             id: number;
@@ -1302,6 +1600,21 @@ export interface components {
             count: number;
             /** @description Approved reviews per score, for every score 1 to 5 in that order. */
             readonly scores: components["schemas"]["ReviewScore"][];
+        };
+        /** @description Body of POST /review/product/{reviewId}/votes. */
+        ReviewVoteRequest: {
+            /** @description true: the review helped; false: it did not. */
+            helpful: boolean;
+            /** @description Anonymous voters only (or the X-Voter-Token header): a random token the client keeps; with the client address it names the voter (hashed, never stored). */
+            voterToken?: string;
+        };
+        ReviewVoteResult: {
+            /** @description The review voted on. */
+            reviewId: number;
+            /** @description The voter's vote now. */
+            helpful: boolean;
+            helpfulCount: number;
+            unhelpfulCount: number;
         };
         /** @description Fields shared by both review bodies. */
         ReviewWriteRequest: {
@@ -2432,6 +2745,190 @@ export interface operations {
             };
         };
     };
+    product_list: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Filters: a JSON object (`condition={"brandId":{"in":[1,2]}}`) or brackets (`condition[categoryId]=3&condition[price][gte]=50`); a bare value means eq, a list in. Conditions on different names are AND-ed.
+                 *     - `categoryId` (eq, in): Products of the category or of any category below it (main or linked category); `in`: of any of them.
+                 *     - `brandId` (eq, in): Products of the brand; `in`: of any of them.
+                 *     - `attributeValueId` (eq, in): Products having the value (themselves or an active variation); values of one attribute are OR-ed, of different attributes AND-ed.
+                 *     - `price` (eq, gt, gte, lt, lte): On `price.salePrice` (the trade policy's price after the live price rules).
+                 *     - `inStock` (eq): true: units available in an active storage (a main product counts its active variations'), sold without stock, or a service; false: the others.
+                 *     - `sealId` (eq, in): Products showing the seal now (on the product or one of its categories); `in`: any of them.
+                 *     Another name or operator, or a value of the wrong type: 422.
+                 */
+                condition?: {
+                    /** @description Products of the category or of any category below it (main or linked category); `in`: of any of them. */
+                    categoryId?: number | {
+                        eq?: number;
+                        in?: number[];
+                    };
+                    /** @description Products of the brand; `in`: of any of them. */
+                    brandId?: number | {
+                        eq?: number;
+                        in?: number[];
+                    };
+                    /** @description Products having the value (themselves or an active variation); values of one attribute are OR-ed, of different attributes AND-ed. */
+                    attributeValueId?: number | {
+                        eq?: number;
+                        in?: number[];
+                    };
+                    /** @description On `price.salePrice` (the trade policy's price after the live price rules). */
+                    price?: string | {
+                        eq?: string;
+                        gt?: string;
+                        gte?: string;
+                        lt?: string;
+                        lte?: string;
+                    };
+                    /** @description true: units available in an active storage (a main product counts its active variations'), sold without stock, or a service; false: the others. */
+                    inStock?: boolean | {
+                        eq?: boolean;
+                    };
+                    /** @description Products showing the seal now (on the product or one of its categories); `in`: any of them. */
+                    sealId?: number | {
+                        eq?: number;
+                        in?: number[];
+                    };
+                };
+                /** @description Only these keys in each register: `fields=id,name`, `fields[]=id&fields[]=name` or `fields=["id","name"]`. */
+                fields?: ("active" | "brandId" | "brandName" | "combination" | "comparisonPrice" | "currentAttributes" | "id" | "mainCategoryId" | "mainCategoryName" | "medias" | "name" | "price" | "review" | "sku" | "stock" | "type" | "url")[];
+                /** @description Registers per page, 1 to 100 (default 10). */
+                limit?: number;
+                /** @description Registers to skip, 0 to 10000000 (default 0). */
+                offset?: number;
+                /** @description Sort by relevance (with `q`: an exact SKU first, then more words found in the name, then no typo, then the default order; without `q` the default order), name, price (`price.salePrice`), createdAt or score (the review average; equal averages: more reviews first when descending): `order=-price`, `order=[{"field":"price","direction":"desc"}]` or `order[0][field]=price&order[0][direction]=desc`. Default: the products' priority (highest first), then name; with `q`, relevance; id is always the last tie-breaker. */
+                order?: ("name" | "-name" | "price" | "-price" | "createdAt" | "-createdAt" | "score" | "-score" | "relevance" | "-relevance")[];
+                /** @description Search text (1-100 characters, at least one letter or digit): case and accents ignored, Portuguese plurals meet their singulars (`camisetas` finds Camiseta), one typo in a word of five letters or more (`camizeta`); every word must match the name, brand, a category name, the search description or an exact SKU. Facets apply it. With `q` the default order is `relevance` (an exact SKU first, then matches in the name). Too long, empty, only symbols or spaces, or a control character: 422. */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductListing"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag (no body). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation error (VALIDATION_ERROR); data.errors names each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorEnvelope"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    product_page: {
+        parameters: {
+            query?: {
+                /** @description Only these top-level keys: `fields=id,name,price`, `fields[]=id&fields[]=name` or `fields=["id","name"]`; an unknown name: 422. */
+                fields?: ("active" | "bannerGroups" | "basePrice" | "brand" | "categories" | "categoryBreadcrumb" | "combination" | "createdAt" | "currentAttributes" | "description" | "dimensions" | "filters" | "flags" | "id" | "indicatedProducts" | "isGiftCard" | "linkedTradePolicies" | "mainCategory" | "medias" | "name" | "originalPrice" | "parentProductId" | "price" | "priceRules" | "priority" | "relatedProducts" | "review" | "seals" | "sku" | "status" | "stock" | "stocks" | "tax" | "type" | "updatedAt" | "url" | "urls" | "variations")[];
+            };
+            header?: never;
+            path: {
+                /** @description Product id (a main product or a variation). */
+                productId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FullProduct"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag (no body). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found (SERVICE_STORE_PRODUCT_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation error (VALIDATION_ERROR); data.errors names each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorEnvelope"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     product_comment_create: {
         parameters: {
             query?: never;
@@ -3063,6 +3560,66 @@ export interface operations {
             };
         };
     };
+    product_suggest: {
+        parameters: {
+            query: {
+                /** @description Search text (1-100 characters, at least one letter or digit): case and accents ignored, Portuguese plurals meet their singulars (`camisetas` finds Camiseta), one typo in a word of five letters or more (`camizeta`); every word must match the name, brand, a category name, the search description or an exact SKU. Facets apply it. With `q` the default order is `relevance` (an exact SKU first, then matches in the name). Too long, empty, only symbols or spaces, or a control character: 422. Suggest: the last word also matches as a prefix. */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductSuggest"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag (no body). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation error (VALIDATION_ERROR); data.errors names each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorEnvelope"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     banner_groups_list: {
         parameters: {
             query?: {
@@ -3138,7 +3695,7 @@ export interface operations {
     product_review_list: {
         parameters: {
             query?: {
-                /** @description Filters on id, productId, customerId, score, recommended, createdAt, updatedAt: a JSON object (`condition={"score":5,"createdAt":{"gte":"2026-01-01"}}`) or brackets (`condition[score]=5&condition[createdAt][gte]=2026-01-01`). Operators: eq, ne, gt, gte, lt, lte, in, nin, contains, startsWith, isNull; a bare value means eq. */
+                /** @description Filters on id, productId, customerId, score, recommended, createdAt, updatedAt, verifiedPurchase: a JSON object (`condition={"score":5,"createdAt":{"gte":"2026-01-01"}}`) or brackets (`condition[score]=5&condition[createdAt][gte]=2026-01-01`). Operators: eq, ne, gt, gte, lt, lte, in, nin, contains, startsWith, isNull; a bare value means eq. */
                 condition?: {
                     id?: number | {
                         eq?: number;
@@ -3229,15 +3786,26 @@ export interface operations {
                         nin?: string[];
                         isNull?: boolean;
                     };
+                    verifiedPurchase?: boolean | {
+                        eq?: boolean;
+                        ne?: boolean;
+                        gt?: boolean;
+                        gte?: boolean;
+                        lt?: boolean;
+                        lte?: boolean;
+                        in?: boolean[];
+                        nin?: boolean[];
+                        isNull?: boolean;
+                    };
                 };
                 /** @description Only these keys in each register: `fields=id,name`, `fields[]=id&fields[]=name` or `fields=["id","name"]`. */
-                fields?: ("active" | "comment" | "createdAt" | "customerId" | "email" | "id" | "masked" | "medias" | "name" | "product" | "productId" | "recommended" | "score" | "updatedAt")[];
+                fields?: ("active" | "comment" | "createdAt" | "customerId" | "email" | "helpfulCount" | "id" | "masked" | "medias" | "name" | "product" | "productId" | "recommended" | "score" | "unhelpfulCount" | "updatedAt" | "verifiedPurchase")[];
                 /** @description Registers per page, 1 to 100 (default 10). */
                 limit?: number;
                 /** @description Registers to skip, 0 to 10000000 (default 0). */
                 offset?: number;
-                /** @description Sort by id, productId, score, recommended, createdAt, updatedAt: `order=-createdAt,score`, `order=[{"field":"createdAt","direction":"desc"}]` or `order[0][field]=createdAt&order[0][direction]=desc`. Default: -createdAt; id is always the last tie-breaker. */
-                order?: ("id" | "-id" | "productId" | "-productId" | "score" | "-score" | "recommended" | "-recommended" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt")[];
+                /** @description Sort by id, productId, score, recommended, createdAt, updatedAt, helpfulness: `order=-createdAt,score`, `order=[{"field":"createdAt","direction":"desc"}]` or `order[0][field]=createdAt&order[0][direction]=desc`. Default: -createdAt; id is always the last tie-breaker. */
+                order?: ("id" | "-id" | "productId" | "-productId" | "score" | "-score" | "recommended" | "-recommended" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "helpfulness" | "-helpfulness")[];
             };
             header?: never;
             path?: never;
@@ -3353,6 +3921,163 @@ export interface operations {
                 };
             };
             /** @description Not found (SERVICE_STORE_PRODUCT_NOT_FOUND). */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window (the tightest limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still being processed (IDEMPOTENCY_REQUEST_IN_PROGRESS); retry after Retry-After. */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the current window (the tightest limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the current window (the tightest limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported media type: send application/json (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the current window (the tightest limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation error (VALIDATION_ERROR); data.errors names each field. */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the current window (the tightest limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests (TOO_MANY_REQUESTS); see the Retry-After header. */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the current window (the tightest limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window (the tightest limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the current window (the tightest limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    product_review_vote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. A unique value per logical write (a UUID, at most 255 printable ASCII characters). The first answer (status and body) is kept 24 hours per key and caller (the signed-in customer, else the client IP): a retry with the same key and the same JSON body gets that answer again, with `Idempotent-Replayed: true`, and writes nothing; the same key with another body is a 422; a retry while the first request is still running is a 409 with Retry-After. Answers of 500 and above are not kept. */
+                "Idempotency-Key"?: string;
+                /** @description The anonymous voter's token (or `voterToken` in the body). */
+                "X-Voter-Token"?: string;
+            };
+            path: {
+                /** @description Review id. */
+                reviewId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewVoteRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window (the tightest limit). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductReviewVoteEnvelope"];
+                };
+            };
+            /** @description Not found (SERVICE_STORE_REVIEW_NOT_FOUND). */
             404: {
                 headers: {
                     /** @description Requests allowed in the current window (the tightest limit). */
@@ -3822,6 +4547,96 @@ export interface operations {
             };
             /** @description Not found (SERVICE_STORE_ZIPCODE_NOT_FOUND). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation error (VALIDATION_ERROR); data.errors names each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorEnvelope"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    orders_webhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Accepted and ignored: this POST writes nothing, so retrying it is always safe. */
+                "Idempotency-Key"?: string;
+                "X-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderEventRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderRecordedEnvelope"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid or expired (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported media type: send application/json (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
