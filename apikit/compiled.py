@@ -63,6 +63,12 @@ def _compiled(serializer_class: type[serializers.BaseSerializer]) -> Callable[[A
     if top is None:
         if not issubclass(serializer_class, serializers.Serializer):
             raise Unsupported(f"{serializer_class.__name__} is not a Serializer")
+        owner = next(k for k in serializer_class.__mro__ if "to_representation" in vars(k))
+        if not _is_drf(owner):  # its fields are compiled: an override would be skipped
+            raise Unsupported(
+                f"{serializer_class.__name__} has its own to_representation "
+                f"({owner.__name__}): not supported by apikit.compiled"
+            )
         serializer = serializer_class(context=_CallContext())
         top = _COMPILED[serializer_class] = _Compiler().serializer(serializer)
     return top

@@ -4,6 +4,7 @@ always masked, and a `masked` review's name too."""
 import base64
 import binascii
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -118,12 +119,13 @@ class ProductReviewSerializer(ReviewSerializer):
         ]
         read_only_fields = fields
 
-    def to_representation(self, instance: Any) -> Any:
-        """Without the opt-in keys unless the context's `opt_in` names them."""
-        row = super().to_representation(instance)
-        for name in REVIEW_OPT_IN_FIELDS.difference(self.context.get("opt_in", ())):
-            row.pop(name, None)
-        return row
+
+def without_opt_in(row: dict[str, Any], opt_in: Iterable[str] = ()) -> dict[str, Any]:
+    """A rendered product review without the opt-in keys `opt_in` does not name (what every
+    answer and payload of a review goes through: clients that do not ask see the contract)."""
+    for name in REVIEW_OPT_IN_FIELDS.difference(opt_in):
+        row.pop(name, None)
+    return row
 
 
 class ReviewVoteSerializer(serializers.Serializer):

@@ -55,6 +55,7 @@ from .serializers import (
     ReviewVoteSerializer,
     ReviewWriteSerializer,
     SalesChannelReviewSerializer,
+    without_opt_in,
 )
 
 if TYPE_CHECKING:
@@ -90,8 +91,9 @@ class ProductReviewListView(ListView):
         base_url = request_base_url(self.request)
         attach_review_medias(rows)
         attach_product_summaries(rows, base_url=base_url, key="productId")
-        opt_in = tuple(sorted(REVIEW_OPT_IN_FIELDS.intersection(self.sparse_fields or ())))
-        return rendered_rows(ProductReviewSerializer, rows, base_url=base_url, opt_in=opt_in)
+        opt_in = REVIEW_OPT_IN_FIELDS.intersection(self.sparse_fields or ())
+        rendered = rendered_rows(ProductReviewSerializer, rows, base_url=base_url)
+        return [without_opt_in(row, opt_in) for row in rendered]
 
 
 class _CustomerWrites(APIView):
@@ -114,7 +116,7 @@ class ProductReviewView(_CustomerWrites, ProductReviewListView):
         review = product_review_get(review_id=written.review.pk)
         base_url = request_base_url(request)
         attach_product_summaries([review], base_url=base_url, key="productId")
-        body = ProductReviewSerializer(review, context={"base_url": base_url}).data
+        body = without_opt_in(ProductReviewSerializer(review, context={"base_url": base_url}).data)
         return success(body, status=201 if written.created else 200)
 
 

@@ -261,6 +261,21 @@ def test_an_unsupported_kind_in_a_nested_serializer_names_the_path_to_it():
         renderer(outer)
 
 
+def test_a_serializer_with_its_own_to_representation_is_refused_not_skipped():
+    # the compiled function renders the fields: an override of the whole row would be skipped
+    class Trimmed(serializers.Serializer):
+        id = serializers.IntegerField()
+        secret = serializers.CharField()
+
+        def to_representation(self, instance):
+            row = super().to_representation(instance)
+            row.pop("secret")
+            return row
+
+    with pytest.raises(Unsupported, match=r"^Trimmed has its own to_representation"):
+        renderer(Trimmed)
+
+
 def test_decimals_keep_drfs_rounding_and_precision():
     class Money(serializers.Serializer):
         value = serializers.DecimalField(max_digits=5, decimal_places=2, coerce_to_string=False)

@@ -11,7 +11,7 @@ from apikit.renderers import json_bytes
 from catalog.api.fragments import attach_product_summaries, product_summaries
 from catalog.api.interest_serializers import InterestSerializer
 from catalog.models import Product, ProductInterest
-from feedback.api.serializers import CommentSerializer, ProductReviewSerializer
+from feedback.api.serializers import CommentSerializer, ProductReviewSerializer, without_opt_in
 from feedback.models import Comment, ProductReview
 from feedback.selectors import comments_with_reply_count, product_review_get
 
@@ -34,7 +34,9 @@ def _review(review: ProductReview) -> dict[str, Any]:
     except ProductReview.DoesNotExist:
         return {"id": review.pk}
     attach_product_summaries([row], base_url=_base_url(), key="productId")
-    return dict(ProductReviewSerializer(row, context={"base_url": _base_url()}).data)
+    return without_opt_in(
+        dict(ProductReviewSerializer(row, context={"base_url": _base_url()}).data)
+    )
 
 
 def _interest(interest: ProductInterest) -> dict[str, Any]:
