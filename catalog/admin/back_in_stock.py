@@ -20,6 +20,11 @@ class BackInStockSettingsAdmin(OwnPagesMixin, admin.ModelAdmin):
     own_pages = (("demand/", "demand_view", "demand"),)
 
     def has_add_permission(self, request):
+        # Asked by every admin page (the sidebar's app list): only this model's own pages
+        # read whether the one row exists yet, so the other pages spend no query on it.
+        match = getattr(request, "resolver_match", None)
+        if match is None or not (match.url_name or "").startswith("catalog_backinstocksettings_"):
+            return False
         return not BackInStockSettings.objects.exists()
 
     def has_delete_permission(self, request, obj=None):
