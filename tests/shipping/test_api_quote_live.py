@@ -340,6 +340,9 @@ def test_the_token_is_never_stored():
     assert "token_variable" in raised.value.message_dict
 
 
+# transaction=True: the worker closes connections between passes (as in production), which a
+# test's transaction would not survive on PostgreSQL
+@pytest.mark.django_db(transaction=True)
 def test_the_call_log_keeps_the_days_the_setting_says(api_client, store, settings):
     # given a call logged 31 days ago and one 29 days ago, and a 30-day log
     settings.CARRIER_CALL_LOG_DAYS = 30
