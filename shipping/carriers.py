@@ -45,9 +45,11 @@ class LiveAnswer:
     expires: float = 0.0  # epoch seconds: when the cached answer goes
 
 
-def breaker_of(integration_id: int) -> CircuitBreaker:
+def breaker_of(integration: CarrierIntegration) -> CircuitBreaker:
+    """This process's breaker of the integration as saved last: a save (a new `revision`, as
+    every process reads it) starts a closed one, so a fixed integration is asked at once."""
     return breaker_for(
-        f"carrier integration {integration_id}",
+        f"carrier integration {integration.pk} revision {integration.revision}",
         reset_seconds=settings.CARRIER_BREAKER_SECONDS,
         subject="Carrier",
         while_open="its live options are left out of quotes",
@@ -127,7 +129,7 @@ def live_answers(
     for index, (integration, parcel) in enumerate(calls):
         if (cached := found.get(keys[index])) is not None:
             answers[index] = cached
-        elif not breaker_of(integration.pk).allow():
+        elif not breaker_of(integration).allow():
             answers[index] = LiveAnswer(
                 None, "skipped: the carrier failed moments ago", now + FAILURE_SECONDS
             )
@@ -143,7 +145,7 @@ def live_answers(
         done, _ = wait(pending, timeout=max(deadline - time.monotonic(), 0))
         for future, index in pending.items():
             integration = calls[index][0]
-            breaker = breaker_of(integration.pk)
+            breaker = breaker_of(integration)
             result: Result
             if future in done:
                 seconds, result = future.result()

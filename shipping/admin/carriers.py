@@ -157,16 +157,10 @@ class CarrierIntegrationAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
         (the quotes leave the carrier out), or one call is trying again."""
         if obj.pk is None:
             return ""
-        state = breaker_of(obj.pk).state
+        state = breaker_of(obj).state
         return {"closed": gettext("Normal"), "open": gettext("Paused")}.get(
             state, gettext("Retrying")
         )
-
-    def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        # A fixed integration is asked again at once: the save changed `revision` (part of
-        # the cached answers' key) and this process's breaker closes.
-        breaker_of(obj.pk).reset()
 
     def _test_and_report(self, request, integration: CarrierIntegration) -> None:
         call = connection_test(integration)
@@ -178,7 +172,7 @@ class CarrierIntegrationAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
             "error": error_text(call.error),
         }
         if call.status == CallStatus.OK:
-            breaker_of(integration.pk).record_success()
+            breaker_of(integration).record_success()
             message = gettext("%(name)s: %(verdict)s, %(count)d services in %(ms)d ms.")
             level = messages.SUCCESS
         else:

@@ -4,11 +4,12 @@ its connection against the fake carrier, read the call log (never edit it)."""
 import time
 
 import pytest
+from django.db.models import F
 from django.urls import reverse
 from django.utils import translation
 
 from bench.fake_carrier import FakeCarrier
-from shipping.carriers import SAMPLE_PARCEL, live_answers
+from shipping.carriers import SAMPLE_PARCEL, breaker_of, live_answers
 from shipping.models import CallStatus, CarrierCall, CarrierIntegration, ShippingTableKind
 
 from .factories import ShippingTableFactory
@@ -204,6 +205,26 @@ def test_a_fixed_integration_is_asked_again_at_once(staff, monkeypatch):
         (answer,) = live_answers([(fixed, SAMPLE_PARCEL)], deadline=time.monotonic() + 2)
     assert answer.services is not None and len(answer.services) == 2
     assert fake.calls[0]["headers"]["Authorization"] == "Bearer fixed-token"
+
+
+def test_a_save_in_another_process_reopens_this_process_s_paused_breaker(monkeypatch):
+    # given this process's breaker paused by failures of an integration
+    monkeypatch.setenv("FAKE_CARRIER_TOKEN", "a-token")
+    with FakeCarrier("ok") as fake:
+        table = ShippingTableFactory(kind=ShippingTableKind.LIVE)
+        integration = CarrierIntegration.objects.create(
+            table=table, base_url=fake.url, token_variable="FAKE_CARRIER_TOKEN"
+        )
+        breaker = breaker_of(integration)
+        for _ in range(10):
+            breaker.record_failure(RuntimeError("carrier down"))
+        assert not breaker.allow()
+        # when it is saved fixed elsewhere (a new revision; no admin code of this process ran)
+        CarrierIntegration.objects.filter(pk=integration.pk).update(revision=F("revision") + 1)
+        fixed = CarrierIntegration.objects.get()
+        # then the next quote asks the carrier at once
+        (answer,) = live_answers([(fixed, SAMPLE_PARCEL)], deadline=time.monotonic() + 2)
+    assert answer.services is not None and len(fake.calls) == 1
 
 
 def test_every_known_carrier_error_reads_in_portuguese():
