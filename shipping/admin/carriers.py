@@ -149,7 +149,8 @@ class CarrierIntegrationAdmin(SafeAutocompleteMixin, admin.ModelAdmin):
     def token_source(self, obj: CarrierIntegration) -> str:
         if obj.token_encrypted:
             return gettext("typed in the admin")
-        return gettext("variable %(name)s") % {"name": obj.token_variable}
+        # a long variable name is one unbreakable word: cut, whole in the hover title
+        return truncated(gettext("variable %(name)s") % {"name": obj.token_variable}, 24)
 
     @admin.display(description=_("calls"))
     def calls_state(self, obj: CarrierIntegration) -> str:

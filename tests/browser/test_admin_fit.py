@@ -20,8 +20,9 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from catalog.models import BackInStockSettings, ProductInterest
+from catalog.models import BackInStockSettings, ProductInterest, SearchCount
 from catalog.selectors import selling_prices_get
+from feedback.models import PurchaseOrder
 from infra.numbers import money_text
 from tests.catalog.factories import PriceRuleFactory, ProductFactory, ProductPriceFactory
 
@@ -97,6 +98,11 @@ def full_store(staff, settings):
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
     call_command("seed_demo", stdout=StringIO())
     BackInStockSettings.objects.create()
+    monday = timezone.localdate() - timedelta(days=timezone.localdate().weekday())
+    SearchCount.objects.create(week=monday, query="camiseta algodão", searches=12, results=3)
+    PurchaseOrder.objects.create(
+        order_id="PED-2026-000123", event="order.paid", email="cliente@loja.example"
+    )
     now = timezone.now()
     Group.objects.create(name="Atendimento ao cliente")
     visit = {
