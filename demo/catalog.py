@@ -273,7 +273,9 @@ def _seed_products(rng, categories, brands, cargo_types, colors, sizes, storages
     for item in new:
         if item.product.sku in parent_skus:
             for position, (color_label, hex_color) in enumerate(COLORS[:2], start=1):
-                rows[ProductMedia].append(_color_photo(item.product, color_label, hex_color, position))
+                rows[ProductMedia].append(
+                    _color_photo(item.product, color_label, hex_color, position)
+                )
 
     for model, model_rows in rows.items():
         model.objects.bulk_create(model_rows, batch_size=1000)

@@ -38,6 +38,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "channel": channel,
             "host": request.get_host(),
             "public_base_url": settings.PUBLIC_BASE_URL.rstrip("/"),
+            "starter_storefront": settings.STOREFRONT_DEMO_PAGE,
         }
         response = render(request, "storefront/home.html", context)
         response["Content-Language"] = translation.get_language()

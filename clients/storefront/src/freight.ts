@@ -33,8 +33,12 @@ export function freightBox(productId: () => number): HTMLElement {
           const options = data.quoteGroups
             .flatMap((group) => group.shippingOptions)
             .sort((a, b) => a.value - b.value);
-          if (data.errorItems.length > 0 || options.length === 0) {
-            answer.replaceChildren(h("p", {}, "Não entregamos este produto neste CEP."));
+          const [refused] = data.errorItems;
+          if (refused || options.length === 0) {
+            answer.replaceChildren(h("p", {},
+              refused?.errorCode === "SERVICE_STORE_PRODUCT_OUT_OF_STOCK"
+                ? "Produto sem estoque no momento."
+                : "Não entregamos este produto neste CEP."));
             return;
           }
           answer.replaceChildren(

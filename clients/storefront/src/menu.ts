@@ -43,7 +43,13 @@ export async function renderMenu(nav: HTMLElement): Promise<void> {
     branch(nodes, 1),
   );
   wide.addEventListener("change", () => (menu.open = wide.matches));
-  // On a phone, going to another page closes the menu.
-  window.addEventListener("hashchange", () => (menu.open = wide.matches));
+  // Going to another page closes the menu (on a phone) and its drop-down (when wide: the
+  // link followed keeps the focus, and the focus keeps the drop-down open).
+  window.addEventListener("hashchange", () => {
+    menu.open = wide.matches;
+    if (document.activeElement instanceof HTMLElement && menu.contains(document.activeElement)) {
+      document.activeElement.blur();
+    }
+  });
   nav.replaceChildren(menu);
 }

@@ -888,7 +888,12 @@ async function renderMenu(nav) {
     branch(nodes, 1)
   );
   wide.addEventListener("change", () => menu2.open = wide.matches);
-  window.addEventListener("hashchange", () => menu2.open = wide.matches);
+  window.addEventListener("hashchange", () => {
+    menu2.open = wide.matches;
+    if (document.activeElement instanceof HTMLElement && menu2.contains(document.activeElement)) {
+      document.activeElement.blur();
+    }
+  });
   nav.replaceChildren(menu2);
 }
 
@@ -1125,8 +1130,13 @@ function freightBox(productId) {
             deliveryDates: true
           });
           const options = data.quoteGroups.flatMap((group) => group.shippingOptions).sort((a, b) => a.value - b.value);
-          if (data.errorItems.length > 0 || options.length === 0) {
-            answer.replaceChildren(h("p", {}, "Não entregamos este produto neste CEP."));
+          const [refused] = data.errorItems;
+          if (refused || options.length === 0) {
+            answer.replaceChildren(h(
+              "p",
+              {},
+              refused?.errorCode === "SERVICE_STORE_PRODUCT_OUT_OF_STOCK" ? "Produto sem estoque no momento." : "Não entregamos este produto neste CEP."
+            ));
             return;
           }
           answer.replaceChildren(
