@@ -98,25 +98,33 @@ function renderItems(list: HTMLElement, refresh: () => void): void {
           h(
             "div",
             { class: "quantidade" },
-            h("button", {
-              type: "button",
-              "aria-label": `Diminuir ${item.name}`,
-              onclick: () => {
-                setQuantity(item, item.quantity - 1);
-                // An item taken out changes the cart the offer is for.
-                if (item.quantity === 1) refresh();
-                else renderItems(list, refresh);
+            h(
+              "button",
+              {
+                type: "button",
+                "aria-label": `Diminuir ${item.name}`,
+                onclick: () => {
+                  setQuantity(item, item.quantity - 1);
+                  // An item taken out changes the cart the offer is for.
+                  if (item.quantity === 1) refresh();
+                  else renderItems(list, refresh);
+                },
               },
-            }, "−"),
+              "−",
+            ),
             h("span", { "aria-label": "Quantidade" }, item.quantity),
-            h("button", {
-              type: "button",
-              "aria-label": `Aumentar ${item.name}`,
-              onclick: () => {
-                setQuantity(item, item.quantity + 1);
-                renderItems(list, refresh);
+            h(
+              "button",
+              {
+                type: "button",
+                "aria-label": `Aumentar ${item.name}`,
+                onclick: () => {
+                  setQuantity(item, item.quantity + 1);
+                  renderItems(list, refresh);
+                },
               },
-            }, "+"),
+              "+",
+            ),
           ),
         ),
       ),
@@ -153,23 +161,27 @@ async function renderUpsell(
           {},
           h("a", { class: "nome", href: link(`/produto/${product.id}`) }, product.name),
           priceTag({ ...product.price, comparisonPrice: product.originalPrice.salePrice }),
-          h("button", {
-            type: "button",
-            class: "botao",
-            onclick: () => {
-              addToCart({
-                productId: product.id,
-                variationId: null,
-                name: product.name,
-                price: product.price.salePrice,
-                image: image ? (image.url ?? image.file) : null,
-                quantity: upsell.quantity,
-              });
-              // The offer is taken: show the cart again, but not the offer.
-              renderItems(list, refresh);
-              section.replaceChildren(h("p", {}, "Oferta adicionada ao carrinho."));
+          h(
+            "button",
+            {
+              type: "button",
+              class: "botao",
+              onclick: () => {
+                addToCart({
+                  productId: product.id,
+                  variationId: null,
+                  name: product.name,
+                  price: product.price.salePrice,
+                  image: image ? (image.url ?? image.file) : null,
+                  quantity: upsell.quantity,
+                });
+                // The offer is taken: show the cart again, but not the offer.
+                renderItems(list, refresh);
+                section.replaceChildren(h("p", {}, "Oferta adicionada ao carrinho."));
+              },
             },
-          }, upsell.displayButtonText),
+            upsell.displayButtonText,
+          ),
         ),
       ),
     );

@@ -18,7 +18,9 @@ export function freightBox(productId: () => number): HTMLElement {
     maxlength: 9,
     required: true,
   });
-  return h("form", {
+  return h(
+    "form",
+    {
       class: "frete",
       onsubmit: async (event: Event) => {
         event.preventDefault();
@@ -35,37 +37,57 @@ export function freightBox(productId: () => number): HTMLElement {
             .sort((a, b) => a.value - b.value);
           const [refused] = data.errorItems;
           if (refused || options.length === 0) {
-            answer.replaceChildren(h("p", {},
-              refused?.errorCode === "SERVICE_STORE_PRODUCT_OUT_OF_STOCK"
-                ? "Produto sem estoque no momento."
-                : "Não entregamos este produto neste CEP."));
+            answer.replaceChildren(
+              h(
+                "p",
+                {},
+                refused?.errorCode === "SERVICE_STORE_PRODUCT_OUT_OF_STOCK"
+                  ? "Produto sem estoque no momento."
+                  : "Não entregamos este produto neste CEP.",
+              ),
+            );
             return;
           }
           answer.replaceChildren(
-            h("ul", {}, options.map((option) => {
-              const dates = option.deliveryEstimate;
-              const when = !dates
-                ? `em até ${count(option.endShippingTime, "dia útil", "dias úteis")}`
-                : dates.readyOn
-                  ? `retire a partir de ${dayAndMonth(dates.readyOn)}`
-                  : dates.minDate === dates.maxDate
-                    ? `chega em ${dayAndMonth(dates.maxDate)}`
-                    : `chega entre ${dayAndMonth(dates.minDate)} e ${dayAndMonth(dates.maxDate)}`;
-              return h("li", { class: "opcao-frete" },
-                h("span", { class: "transportadora" }, option.label.startsWith(option.carrierName)
-                  ? option.label
-                  : `${option.carrierName} ${option.label}`),
-                h("strong", {}, option.value > 0 ? brl(option.value) : "Grátis"),
-                h("span", { class: "prazo" }, when));
-            })),
+            h(
+              "ul",
+              {},
+              options.map((option) => {
+                const dates = option.deliveryEstimate;
+                const when = !dates
+                  ? `em até ${count(option.endShippingTime, "dia útil", "dias úteis")}`
+                  : dates.readyOn
+                    ? `retire a partir de ${dayAndMonth(dates.readyOn)}`
+                    : dates.minDate === dates.maxDate
+                      ? `chega em ${dayAndMonth(dates.maxDate)}`
+                      : `chega entre ${dayAndMonth(dates.minDate)} e ${dayAndMonth(dates.maxDate)}`;
+                return h(
+                  "li",
+                  { class: "opcao-frete" },
+                  h(
+                    "span",
+                    { class: "transportadora" },
+                    option.label.startsWith(option.carrierName)
+                      ? option.label
+                      : `${option.carrierName} ${option.label}`,
+                  ),
+                  h("strong", {}, option.value > 0 ? brl(option.value) : "Grátis"),
+                  h("span", { class: "prazo" }, when),
+                );
+              }),
+            ),
           );
         } catch {
           answer.replaceChildren(h("p", {}, "Não foi possível calcular o frete. Confira o CEP."));
         }
       },
     },
-    h("label", {}, "Calcular frete e prazo", h("span", { class: "linha" },
-      input, h("button", { type: "submit" }, "Calcular"))),
+    h(
+      "label",
+      {},
+      "Calcular frete e prazo",
+      h("span", { class: "linha" }, input, h("button", { type: "submit" }, "Calcular")),
+    ),
     answer,
   );
 }

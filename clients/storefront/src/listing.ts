@@ -22,7 +22,10 @@ const ORDER_VALUES = ["price", "-price", "-score", "-createdAt", "name", "releva
 type Order = (typeof ORDER_VALUES)[number];
 
 const ids = (text: string | null): number[] =>
-  (text ?? "").split(",").map(Number).filter((id) => Number.isInteger(id) && id > 0);
+  (text ?? "")
+    .split(",")
+    .map(Number)
+    .filter((id) => Number.isInteger(id) && id > 0);
 
 export async function listingPage(
   root: HTMLElement,
@@ -59,37 +62,54 @@ export async function listingPage(
       categoryTree(),
     ]);
     const trail = categoryId ? categoryPath(nodes, categoryId) : [];
-    const title = q
-      ? `Resultados para “${q}”`
-      : (trail.at(-1)?.name ?? "Todos os produtos");
+    const title = q ? `Resultados para “${q}”` : (trail.at(-1)?.name ?? "Todos os produtos");
     document.title = `${title} | Loja Demo`;
     const { registers, pagination, facets } = data;
 
-    fill(root,
+    fill(
+      root,
       trail.length > 1
-        ? h("nav", { class: "trilha", "aria-label": "Você está em" },
-            trail.slice(0, -1).map((node) =>
-              h("a", { href: link(`/categoria/${node.id}`) }, node.name)),
+        ? h(
+            "nav",
+            { class: "trilha", "aria-label": "Você está em" },
+            trail
+              .slice(0, -1)
+              .map((node) => h("a", { href: link(`/categoria/${node.id}`) }, node.name)),
           )
         : null,
       h("h1", {}, title),
-      h("div", { class: "listagem" },
+      h(
+        "div",
+        { class: "listagem" },
         filters(facets, { brands, values, min, max }, withParams),
-        h("div", { class: "resultados" },
-          h("div", { class: "barra" },
+        h(
+          "div",
+          { class: "resultados" },
+          h(
+            "div",
+            { class: "barra" },
             h("p", { role: "status" }, count(pagination.registers, "produto", "produtos")),
             orderSelect(order, q !== undefined, withParams),
           ),
           registers.length > 0
             ? h("ul", { class: "grade" }, registers.map(productCard))
-            : h("p", { class: "aviso" }, "Nenhum produto encontrado. Tente outros filtros ou palavras."),
-          pager(page, pagination.pages, (to) => link(path, { ...Object.fromEntries(params), pagina: String(to) })),
+            : h(
+                "p",
+                { class: "aviso" },
+                "Nenhum produto encontrado. Tente outros filtros ou palavras.",
+              ),
+          pager(page, pagination.pages, (to) =>
+            link(path, { ...Object.fromEntries(params), pagina: String(to) }),
+          ),
         ),
       ),
     );
   } catch {
     root.replaceChildren(
-      failure("Não foi possível carregar os produtos.", () => void listingPage(root, path, categoryId, params)),
+      failure(
+        "Não foi possível carregar os produtos.",
+        () => void listingPage(root, path, categoryId, params),
+      ),
     );
   }
 }
@@ -97,10 +117,20 @@ export async function listingPage(
 export function productCard(product: ListedProduct): HTMLElement {
   const image = product.medias[0];
   const split = interestFree(product.price.installments);
-  return h("li", { class: "cartao" },
-    h("a", { href: link(`/produto/${product.id}`) },
+  return h(
+    "li",
+    { class: "cartao" },
+    h(
+      "a",
+      { href: link(`/produto/${product.id}`) },
       image
-        ? h("img", { src: image.url ?? image.file, alt: image.alternativeText ?? "", width: 320, height: 320, loading: "lazy" })
+        ? h("img", {
+            src: image.url ?? image.file,
+            alt: image.alternativeText ?? "",
+            width: 320,
+            height: 320,
+            loading: "lazy",
+          })
         : null,
       h("span", { class: "nome" }, product.name),
     ),
@@ -127,10 +157,15 @@ function filters(
   withParams: (changes: Record<string, string | undefined>) => string,
 ): HTMLElement {
   const toggle = (list: number[], id: number) =>
-    (list.includes(id) ? list.filter((other) => other !== id) : [...list, id]).join(",") || undefined;
+    (list.includes(id) ? list.filter((other) => other !== id) : [...list, id]).join(",") ||
+    undefined;
   const box = (name: string, label: string, checked: boolean, target: string) =>
-    h("li", {},
-      h("label", {},
+    h(
+      "li",
+      {},
+      h(
+        "label",
+        {},
         h("input", {
           type: "checkbox",
           name,
@@ -140,41 +175,91 @@ function filters(
         label,
       ),
     );
-  const filtering = chosen.brands.length > 0 || chosen.values.length > 0 || chosen.min || chosen.max;
+  const filtering =
+    chosen.brands.length > 0 || chosen.values.length > 0 || chosen.min || chosen.max;
   const wide = window.matchMedia("(min-width: 900px)").matches;
 
-  return h("details", { class: "filtros", open: wide },
+  return h(
+    "details",
+    { class: "filtros", open: wide },
     h("summary", {}, "Filtrar"),
     facets.categories.length > 0
-      ? h("fieldset", {},
+      ? h(
+          "fieldset",
+          {},
           h("legend", {}, "Categorias"),
-          h("ul", {}, facets.categories.map((category) =>
-            h("li", {}, h("a", { href: link(`/categoria/${category.id}`) }, category.name), ` (${category.count})`))),
+          h(
+            "ul",
+            {},
+            facets.categories.map((category) =>
+              h(
+                "li",
+                {},
+                h("a", { href: link(`/categoria/${category.id}`) }, category.name),
+                ` (${category.count})`,
+              ),
+            ),
+          ),
         )
       : null,
     facets.brands.length > 0
-      ? h("fieldset", {},
+      ? h(
+          "fieldset",
+          {},
           h("legend", {}, "Marcas"),
-          h("ul", {}, facets.brands.map((brand) =>
-            box("marca", `${brand.name} (${brand.count})`, chosen.brands.includes(brand.id),
-              withParams({ marca: toggle(chosen.brands, brand.id) })))),
+          h(
+            "ul",
+            {},
+            facets.brands.map((brand) =>
+              box(
+                "marca",
+                `${brand.name} (${brand.count})`,
+                chosen.brands.includes(brand.id),
+                withParams({ marca: toggle(chosen.brands, brand.id) }),
+              ),
+            ),
+          ),
         )
       : null,
     facets.attributes.map((attribute) =>
-      h("fieldset", {},
+      h(
+        "fieldset",
+        {},
         h("legend", {}, attribute.name),
-        h("ul", {}, attribute.values.map((value) =>
-          box("valor",
-            `${value.label} (${value.count})`,
-            chosen.values.includes(value.id),
-            withParams({ valor: toggle(chosen.values, value.id) })))),
+        h(
+          "ul",
+          {},
+          attribute.values.map((value) =>
+            box(
+              "valor",
+              `${value.label} (${value.count})`,
+              chosen.values.includes(value.id),
+              withParams({ valor: toggle(chosen.values, value.id) }),
+            ),
+          ),
+        ),
       ),
     ),
     facets.price.min !== null && facets.price.max !== null
       ? priceFilter(facets.price.min, facets.price.max, chosen, withParams)
       : null,
     filtering
-      ? h("p", {}, h("a", { href: withParams({ marca: undefined, valor: undefined, min: undefined, max: undefined }) }, "Limpar filtros"))
+      ? h(
+          "p",
+          {},
+          h(
+            "a",
+            {
+              href: withParams({
+                marca: undefined,
+                valor: undefined,
+                min: undefined,
+                max: undefined,
+              }),
+            },
+            "Limpar filtros",
+          ),
+        )
       : null,
   );
 }
@@ -186,9 +271,23 @@ function priceFilter(
   withParams: (changes: Record<string, string | undefined>) => string,
 ): HTMLElement {
   const field = (name: string, label: string, value: string | undefined, hint: number) =>
-    h("label", {}, label,
-      h("input", { type: "number", name, min: 0, step: "0.01", inputmode: "decimal", value, placeholder: amount(hint) }));
-  return h("form", {
+    h(
+      "label",
+      {},
+      label,
+      h("input", {
+        type: "number",
+        name,
+        min: 0,
+        step: "0.01",
+        inputmode: "decimal",
+        value,
+        placeholder: amount(hint),
+      }),
+    );
+  return h(
+    "form",
+    {
       class: "faixa-preco",
       onsubmit: (event: Event) => {
         event.preventDefault();
@@ -197,7 +296,9 @@ function priceFilter(
         window.location.hash = withParams({ min: read("min"), max: read("max") });
       },
     },
-    h("fieldset", {},
+    h(
+      "fieldset",
+      {},
       h("legend", {}, `Preço (${brl(lowest)} a ${brl(highest)})`),
       field("min", "De", chosen.min, lowest),
       field("max", "Até", chosen.max, highest),
@@ -214,22 +315,37 @@ function orderSelect(
   const options: (readonly [string, string])[] = searching
     ? [["", "Mais relevantes"], ...ORDERS.slice(1)]
     : [...ORDERS];
-  return h("label", { class: "ordem" }, "Ordenar: ",
-    h("select", {
+  return h(
+    "label",
+    { class: "ordem" },
+    "Ordenar: ",
+    h(
+      "select",
+      {
         name: "ordem",
         onchange: (event: Event) => {
-          window.location.hash = withParams({ ordem: (event.target as HTMLSelectElement).value || undefined });
+          window.location.hash = withParams({
+            ordem: (event.target as HTMLSelectElement).value || undefined,
+          });
         },
       },
-      options.map(([value, label]) => h("option", { value, selected: (order ?? "") === value }, label)),
+      options.map(([value, label]) =>
+        h("option", { value, selected: (order ?? "") === value }, label),
+      ),
     ),
   );
 }
 
 /** « Anterior · Página 2 de 6 · Próxima » */
-export function pager(page: number, pages: number, address: (page: number) => string): HTMLElement | null {
+export function pager(
+  page: number,
+  pages: number,
+  address: (page: number) => string,
+): HTMLElement | null {
   if (pages <= 1) return null;
-  return h("nav", { class: "paginas", "aria-label": "Páginas" },
+  return h(
+    "nav",
+    { class: "paginas", "aria-label": "Páginas" },
     page > 1 ? h("a", { href: address(page - 1), rel: "prev" }, "‹ Anterior") : h("span", {}),
     h("span", {}, `Página ${page} de ${pages}`),
     page < pages ? h("a", { href: address(page + 1), rel: "next" }, "Próxima ›") : h("span", {}),

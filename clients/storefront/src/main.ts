@@ -39,7 +39,9 @@ function showCartCount(): void {
 }
 
 if (menu) {
-  renderMenu(menu).catch(() => menu.replaceChildren(failure("Não foi possível carregar as categorias.")));
+  renderMenu(menu).catch(() =>
+    menu.replaceChildren(failure("Não foi possível carregar as categorias.")),
+  );
 }
 if (search) searchBox(search);
 showCartCount();

@@ -38,7 +38,9 @@ function branch(nodes: CategoryNode[], level: number): HTMLElement {
 export async function renderMenu(nav: HTMLElement): Promise<void> {
   const nodes = await categoryTree();
   const wide = window.matchMedia("(min-width: 900px)");
-  const menu = h("details", { class: "menu", open: wide.matches },
+  const menu = h(
+    "details",
+    { class: "menu", open: wide.matches },
     h("summary", {}, "Categorias"),
     branch(nodes, 1),
   );

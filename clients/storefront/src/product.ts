@@ -27,21 +27,42 @@ export async function productPage(root: HTMLElement, id: number): Promise<void> 
   document.title = `${product.name} | Loja Demo`;
   const buy = buyBox(product);
   root.replaceChildren(
-    h("article", { class: "produto" },
-      h("nav", { class: "trilha", "aria-label": "Você está em" },
+    h(
+      "article",
+      { class: "produto" },
+      h(
+        "nav",
+        { class: "trilha", "aria-label": "Você está em" },
         product.categoryBreadcrumb.map((node) =>
-          h("a", { href: link(`/categoria/${node.id}`) }, node.name))),
-      h("div", { class: "produto-topo" },
+          h("a", { href: link(`/categoria/${node.id}`) }, node.name),
+        ),
+      ),
+      h(
+        "div",
+        { class: "produto-topo" },
         gallery(product.medias, product.name),
-        h("div", { class: "produto-info" },
+        h(
+          "div",
+          { class: "produto-info" },
           h("h1", {}, product.name),
-          h("p", { class: "detalhe" },
-            product.brand ? `${product.brand.name} · ` : "", `Código ${product.sku}`),
+          h(
+            "p",
+            { class: "detalhe" },
+            product.brand ? `${product.brand.name} · ` : "",
+            `Código ${product.sku}`,
+          ),
           product.review
-            ? h("p", { class: "nota" },
-                h("a", { href: "#avaliacoes", onclick: scrollTo("avaliacoes") },
-                  stars(product.review.average), ` ${number(product.review.average)} · `,
-                  count(product.review.count, "avaliação", "avaliações")))
+            ? h(
+                "p",
+                { class: "nota" },
+                h(
+                  "a",
+                  { href: "#avaliacoes", onclick: scrollTo("avaliacoes") },
+                  stars(product.review.average),
+                  ` ${number(product.review.average)} · `,
+                  count(product.review.count, "avaliação", "avaliações"),
+                ),
+              )
             : null,
           priceTag(product.price),
           paymentConditions(product),
@@ -50,8 +71,12 @@ export async function productPage(root: HTMLElement, id: number): Promise<void> 
         ),
       ),
       product.description?.description
-        ? h("section", { class: "descricao" },
-            h("h2", {}, "Descrição"), h("p", {}, product.description.description))
+        ? h(
+            "section",
+            { class: "descricao" },
+            h("h2", {}, "Descrição"),
+            h("p", {}, product.description.description),
+          )
         : null,
       reviewsSection(product),
       questionsSection(product.id),
@@ -76,20 +101,33 @@ function gallery(medias: Media[], name: string): HTMLElement {
     width: first.width ?? 320,
     height: first.height ?? 320,
   });
-  return h("div", { class: "galeria" },
+  return h(
+    "div",
+    { class: "galeria" },
     main,
     medias.length > 1
-      ? h("ul", { class: "miniaturas" }, medias.map((media, index) =>
-          h("li", {},
-            h("button", {
-                type: "button",
-                "aria-label": `Foto ${index + 1} de ${medias.length}`,
-                onclick: () => {
-                  main.src = source(media);
-                  main.alt = media.alternativeText ?? name;
+      ? h(
+          "ul",
+          { class: "miniaturas" },
+          medias.map((media, index) =>
+            h(
+              "li",
+              {},
+              h(
+                "button",
+                {
+                  type: "button",
+                  "aria-label": `Foto ${index + 1} de ${medias.length}`,
+                  onclick: () => {
+                    main.src = source(media);
+                    main.alt = media.alternativeText ?? name;
+                  },
                 },
-              },
-              h("img", { src: source(media), alt: "", width: 64, height: 64 })))))
+                h("img", { src: source(media), alt: "", width: 64, height: 64 }),
+              ),
+            ),
+          ),
+        )
       : null,
   );
 }
@@ -105,25 +143,46 @@ function paymentConditions(product: Product): HTMLElement {
       const { cashDiscount, installments } = condition;
       const split = interestFree(installments);
       const longest = installments.at(-1);
-      fill(box,
+      fill(
+        box,
         cashDiscount && cashDiscount.discountPercentage > 0
-          ? h("p", { class: "a-vista" },
+          ? h(
+              "p",
+              { class: "a-vista" },
               h("strong", {}, brl(cashDiscount.valueWithDiscount)),
-              ` à vista (${number(cashDiscount.discountPercentage)}% de desconto)`)
+              ` à vista (${number(cashDiscount.discountPercentage)}% de desconto)`,
+            )
           : null,
         split ? h("p", { class: "parcelas" }, `ou ${installmentText(split)}`) : null,
         longest && longest.installment > 1
-          ? h("details", { class: "tabela-parcelas" },
+          ? h(
+              "details",
+              { class: "tabela-parcelas" },
               h("summary", {}, `Parcele em até ${longest.installment}x`),
-              h("table", {},
+              h(
+                "table",
+                {},
                 h("thead", {}, h("tr", {}, h("th", {}, "Parcelas"), h("th", {}, "Total"))),
-                h("tbody", {}, installments.map((item) =>
-                  h("tr", {},
-                    h("td", {}, `${item.installment}x de ${brl(item.installmentValue)}`),
-                    h("td", {}, item.fee > 0
-                      ? `${brl(item.totalValue)} (${number(item.fee)}% a.m.)`
-                      : `${brl(item.totalValue)} sem juros`)))),
-              ))
+                h(
+                  "tbody",
+                  {},
+                  installments.map((item) =>
+                    h(
+                      "tr",
+                      {},
+                      h("td", {}, `${item.installment}x de ${brl(item.installmentValue)}`),
+                      h(
+                        "td",
+                        {},
+                        item.fee > 0
+                          ? `${brl(item.totalValue)} (${number(item.fee)}% a.m.)`
+                          : `${brl(item.totalValue)} sem juros`,
+                      ),
+                    ),
+                  ),
+                ),
+              ),
+            )
           : null,
       );
     })
@@ -138,19 +197,29 @@ function paymentConditions(product: Product): HTMLElement {
 function buyBox(product: Product): { element: HTMLElement; chosen: () => number } {
   const combinations = product.variations.combinations;
   const labels = new Map(product.variations.valueList.map((value) => [value.id, value.label]));
-  const select = combinations.length > 0
-    ? h("select", { name: "variacao", required: true },
-        h("option", { value: "" }, "Escolha uma opção"),
-        combinations.map((combination) =>
-          h("option", { value: combination.productId, disabled: combination.stock === 0 },
-            combination.combination.map((id) => labels.get(id) ?? id).join(" / ") +
-              (combination.stock === 0 ? " (esgotado)" : ""))))
-    : null;
+  const select =
+    combinations.length > 0
+      ? h(
+          "select",
+          { name: "variacao", required: true },
+          h("option", { value: "" }, "Escolha uma opção"),
+          combinations.map((combination) =>
+            h(
+              "option",
+              { value: combination.productId, disabled: combination.stock === 0 },
+              combination.combination.map((id) => labels.get(id) ?? id).join(" / ") +
+                (combination.stock === 0 ? " (esgotado)" : ""),
+            ),
+          ),
+        )
+      : null;
   const soldOut = product.stock.availableStock === 0 && !product.flags.saleWithoutStock;
   const note = h("p", { class: "aviso-carrinho", "aria-live": "polite" });
   const image = product.medias[0];
 
-  const element = h("form", {
+  const element = h(
+    "form",
+    {
       class: "comprar",
       onsubmit: (event: Event) => {
         event.preventDefault();
@@ -164,12 +233,18 @@ function buyBox(product: Product): { element: HTMLElement; chosen: () => number 
           image: image ? (image.url ?? image.file) : null,
           quantity: 1,
         });
-        note.replaceChildren("Produto adicionado. ", h("a", { href: link("/carrinho") }, "Ver carrinho"));
+        note.replaceChildren(
+          "Produto adicionado. ",
+          h("a", { href: link("/carrinho") }, "Ver carrinho"),
+        );
       },
     },
     select ? h("label", {}, "Opção ", select) : null,
-    h("button", { type: "submit", class: "botao", disabled: soldOut },
-      soldOut ? "Esgotado" : "Adicionar ao carrinho"),
+    h(
+      "button",
+      { type: "submit", class: "botao", disabled: soldOut },
+      soldOut ? "Esgotado" : "Adicionar ao carrinho",
+    ),
     note,
   );
   return { element, chosen: () => (select?.value ? Number(select.value) : product.id) };

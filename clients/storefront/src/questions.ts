@@ -28,13 +28,14 @@ export function questionsSection(productId: number): HTMLElement {
         offset: shown,
       });
       const asked = questions.registers.filter((question) => question.totalReplies > 0);
-      const { data: replies } = asked.length > 0
-        ? await store.comments({
-            condition: { parentCommentId: { in: asked.map((question) => question.id) } },
-            order: ["createdAt"],
-            limit: 100,
-          })
-        : { data: { registers: [] } };
+      const { data: replies } =
+        asked.length > 0
+          ? await store.comments({
+              condition: { parentCommentId: { in: asked.map((question) => question.id) } },
+              order: ["createdAt"],
+              limit: 100,
+            })
+          : { data: { registers: [] } };
       if (shown === 0 && questions.registers.length === 0) {
         list.replaceChildren(h("p", {}, "Ninguém perguntou ainda. Seja o primeiro!"));
         return;
@@ -43,19 +44,37 @@ export function questionsSection(productId: number): HTMLElement {
       list.querySelector(".mais")?.remove();
       list.append(
         ...questions.registers.map((question) =>
-          h("div", { class: "pergunta" },
+          h(
+            "div",
+            { class: "pergunta" },
             h("p", {}, h("strong", {}, question.message)),
-            h("p", { class: "detalhe" }, `${question.customerName} · ${longDate(question.createdAt)}`),
+            h(
+              "p",
+              { class: "detalhe" },
+              `${question.customerName} · ${longDate(question.createdAt)}`,
+            ),
             replies.registers
               .filter((reply) => reply.parentCommentId === question.id)
               .map((reply) =>
-                h("blockquote", { class: "resposta" },
+                h(
+                  "blockquote",
+                  { class: "resposta" },
                   h("p", {}, reply.message),
-                  h("p", { class: "detalhe" },
-                    reply.replyByUser ? `Resposta da loja (${reply.userName})` : reply.customerName))),
-          )),
+                  h(
+                    "p",
+                    { class: "detalhe" },
+                    reply.replyByUser ? `Resposta da loja (${reply.userName})` : reply.customerName,
+                  ),
+                ),
+              ),
+          ),
+        ),
         shown < questions.pagination.registers
-          ? h("button", { type: "button", class: "mais", onclick: () => void more() }, "Ver mais perguntas")
+          ? h(
+              "button",
+              { type: "button", class: "mais", onclick: () => void more() },
+              "Ver mais perguntas",
+            )
           : "",
       );
     } catch {
@@ -64,7 +83,9 @@ export function questionsSection(productId: number): HTMLElement {
   };
   void more();
 
-  return h("section", { id: "perguntas", class: "perguntas" },
+  return h(
+    "section",
+    { id: "perguntas", class: "perguntas" },
     h("h2", {}, "Perguntas e respostas"),
     list,
     askForm(productId),
@@ -76,7 +97,9 @@ function askForm(productId: number): HTMLElement {
   const field = (name: string, label: string, control: HTMLElement) =>
     h("label", {}, label, control, h("span", { class: "erro-campo", "data-campo": name }));
 
-  const form: HTMLFormElement = h("form", {
+  const form: HTMLFormElement = h(
+    "form",
+    {
       class: "perguntar",
       onsubmit: async (event: Event) => {
         event.preventDefault();
@@ -88,32 +111,59 @@ function askForm(productId: number): HTMLElement {
         try {
           await store.createComment(
             productId,
-            { message: read("message"), customerName: read("customerName"), customerEmail: read("customerEmail") },
+            {
+              message: read("message"),
+              customerName: read("customerName"),
+              customerEmail: read("customerEmail"),
+            },
             { idempotencyKey: newKey() },
           );
           form.reset();
-          note.textContent = "Obrigado! Sua pergunta foi enviada e aparece aqui depois de aprovada pela loja.";
+          note.textContent =
+            "Obrigado! Sua pergunta foi enviada e aparece aqui depois de aprovada pela loja.";
         } catch (error) {
           const refused = error instanceof StorefrontError ? Object.keys(error.errors ?? {}) : [];
           for (const name of refused) {
             const hint = form.querySelector(`[data-campo="${name}"]`);
             if (hint) hint.textContent = FIELD_HINTS[name] ?? "Confira este campo.";
           }
-          note.textContent = refused.length > 0
-            ? "Confira os campos destacados."
-            : "Não foi possível enviar agora. Tente de novo em instantes.";
+          note.textContent =
+            refused.length > 0
+              ? "Confira os campos destacados."
+              : "Não foi possível enviar agora. Tente de novo em instantes.";
         } finally {
           if (button) button.disabled = false;
         }
       },
     },
     h("h3", {}, "Faça uma pergunta"),
-    field("customerName", "Nome",
-      h("input", { name: "customerName", required: true, minlength: 3, maxlength: 100, autocomplete: "name" })),
-    field("customerEmail", "E-mail",
-      h("input", { name: "customerEmail", type: "email", required: true, maxlength: 254, autocomplete: "email" })),
-    field("message", "Pergunta",
-      h("textarea", { name: "message", required: true, maxlength: 2000, rows: 3 })),
+    field(
+      "customerName",
+      "Nome",
+      h("input", {
+        name: "customerName",
+        required: true,
+        minlength: 3,
+        maxlength: 100,
+        autocomplete: "name",
+      }),
+    ),
+    field(
+      "customerEmail",
+      "E-mail",
+      h("input", {
+        name: "customerEmail",
+        type: "email",
+        required: true,
+        maxlength: 254,
+        autocomplete: "email",
+      }),
+    ),
+    field(
+      "message",
+      "Pergunta",
+      h("textarea", { name: "message", required: true, maxlength: 2000, rows: 3 }),
+    ),
     h("button", { type: "submit", class: "botao" }, "Enviar pergunta"),
     note,
   );

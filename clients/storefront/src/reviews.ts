@@ -23,37 +23,94 @@ export function reviewsSection(product: Product): HTMLElement {
         list.replaceChildren(h("p", {}, "Este produto ainda não tem avaliações."));
         return;
       }
-      fill(list,
-        h("ul", {}, registers.map((review) =>
-          h("li", { class: "avaliacao" },
-            h("p", {}, stars(review.score), " ", h("strong", {}, review.name)),
-            h("p", { class: "detalhe" }, longDate(review.createdAt),
-              review.recommended ? " · Recomenda este produto" : ""),
-            review.comment ? h("p", {}, review.comment) : null))),
+      fill(
+        list,
+        h(
+          "ul",
+          {},
+          registers.map((review) =>
+            h(
+              "li",
+              { class: "avaliacao" },
+              h("p", {}, stars(review.score), " ", h("strong", {}, review.name)),
+              h(
+                "p",
+                { class: "detalhe" },
+                longDate(review.createdAt),
+                review.recommended ? " · Recomenda este produto" : "",
+              ),
+              review.comment ? h("p", {}, review.comment) : null,
+            ),
+          ),
+        ),
         pagination.pages > 1
-          ? h("nav", { class: "paginas", "aria-label": "Páginas de avaliações" },
-              h("button", { type: "button", disabled: page === 1, onclick: () => void show(page - 1) }, "‹ Anteriores"),
+          ? h(
+              "nav",
+              { class: "paginas", "aria-label": "Páginas de avaliações" },
+              h(
+                "button",
+                { type: "button", disabled: page === 1, onclick: () => void show(page - 1) },
+                "‹ Anteriores",
+              ),
               h("span", {}, `Página ${page} de ${pagination.pages}`),
-              h("button", { type: "button", disabled: page === pagination.pages, onclick: () => void show(page + 1) }, "Próximas ›"))
+              h(
+                "button",
+                {
+                  type: "button",
+                  disabled: page === pagination.pages,
+                  onclick: () => void show(page + 1),
+                },
+                "Próximas ›",
+              ),
+            )
           : null,
       );
     } catch {
-      list.replaceChildren(failure("Não foi possível carregar as avaliações.", () => void show(page)));
+      list.replaceChildren(
+        failure("Não foi possível carregar as avaliações.", () => void show(page)),
+      );
     }
   };
   void show(1);
 
-  return h("section", { id: "avaliacoes", class: "avaliacoes" },
+  return h(
+    "section",
+    { id: "avaliacoes", class: "avaliacoes" },
     h("h2", {}, "Avaliações"),
     summary
-      ? h("div", { class: "resumo-notas" },
-          h("p", { class: "media" }, h("strong", {}, number(summary.average)), " ", stars(summary.average),
-            " ", count(summary.count, "avaliação", "avaliações")),
-          h("ul", { class: "barras" }, [...summary.scores].reverse().map((score) =>
-            h("li", {},
-              h("span", {}, `${score.score} ★`),
-              h("meter", { min: 0, max: summary.count, value: score.count, "aria-label": `${score.score} estrelas` }),
-              h("span", {}, score.count)))))
+      ? h(
+          "div",
+          { class: "resumo-notas" },
+          h(
+            "p",
+            { class: "media" },
+            h("strong", {}, number(summary.average)),
+            " ",
+            stars(summary.average),
+            " ",
+            count(summary.count, "avaliação", "avaliações"),
+          ),
+          h(
+            "ul",
+            { class: "barras" },
+            [...summary.scores]
+              .reverse()
+              .map((score) =>
+                h(
+                  "li",
+                  {},
+                  h("span", {}, `${score.score} ★`),
+                  h("meter", {
+                    min: 0,
+                    max: summary.count,
+                    value: score.count,
+                    "aria-label": `${score.score} estrelas`,
+                  }),
+                  h("span", {}, score.count),
+                ),
+              ),
+          ),
+        )
       : null,
     list,
   );

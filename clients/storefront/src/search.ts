@@ -34,25 +34,35 @@ export function searchBox(form: HTMLFormElement): void {
         const { data } = await store.suggest(text);
         if (mine !== asked) return;
         const groups = [
-          section("Produtos", data.products.map((product) =>
-            h("a", { href: link(`/produto/${product.id}`), class: "sugestao-produto" },
-              h("span", {}, product.name),
-              h("span", { class: "preco-por" }, brl(product.price.salePrice)),
+          section(
+            "Produtos",
+            data.products.map((product) =>
+              h(
+                "a",
+                { href: link(`/produto/${product.id}`), class: "sugestao-produto" },
+                h("span", {}, product.name),
+                h("span", { class: "preco-por" }, brl(product.price.salePrice)),
+              ),
             ),
-          )),
-          section("Categorias", data.categories.map((category) =>
-            h("a", { href: link(`/categoria/${category.id}`) }, category.name),
-          )),
-          section("Marcas", data.brands.map((brand) =>
-            h("a", { href: link("/", { marca: String(brand.id) }) }, brand.name),
-          )),
-          section("Buscas populares", data.searches.map((search) =>
-            h("a", { href: link("/busca", { q: search }) }, search),
-          )),
+          ),
+          section(
+            "Categorias",
+            data.categories.map((category) =>
+              h("a", { href: link(`/categoria/${category.id}`) }, category.name),
+            ),
+          ),
+          section(
+            "Marcas",
+            data.brands.map((brand) =>
+              h("a", { href: link("/", { marca: String(brand.id) }) }, brand.name),
+            ),
+          ),
+          section(
+            "Buscas populares",
+            data.searches.map((search) => h("a", { href: link("/busca", { q: search }) }, search)),
+          ),
         ].filter((group) => group !== null);
-        list.replaceChildren(
-          ...(groups.length > 0 ? groups : [h("p", {}, "Nenhuma sugestão.")]),
-        );
+        list.replaceChildren(...(groups.length > 0 ? groups : [h("p", {}, "Nenhuma sugestão.")]));
         list.hidden = false;
         input.setAttribute("aria-expanded", "true");
       } catch {
@@ -79,8 +89,14 @@ export function searchBox(form: HTMLFormElement): void {
 
 function section(title: string, links: HTMLElement[]): HTMLElement | null {
   if (links.length === 0) return null;
-  return h("div", { class: "grupo" },
+  return h(
+    "div",
+    { class: "grupo" },
     h("p", { class: "grupo-titulo" }, title),
-    h("ul", {}, links.map((item) => h("li", {}, item))),
+    h(
+      "ul",
+      {},
+      links.map((item) => h("li", {}, item)),
+    ),
   );
 }

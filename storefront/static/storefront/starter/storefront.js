@@ -665,9 +665,15 @@ function failure(text, retry) {
 // src/format.ts
 var money = new Intl.NumberFormat("pt-BR", { style: "currency", currency: "BRL" });
 var decimal = new Intl.NumberFormat("pt-BR", { maximumFractionDigits: 2 });
-var cents = new Intl.NumberFormat("pt-BR", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+var cents = new Intl.NumberFormat("pt-BR", {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2
+});
 var dayMonth = new Intl.DateTimeFormat("pt-BR", { day: "2-digit", month: "2-digit" });
-var fullDay = new Intl.DateTimeFormat("pt-BR", { dateStyle: "long", timeZone: "America/Sao_Paulo" });
+var fullDay = new Intl.DateTimeFormat("pt-BR", {
+  dateStyle: "long",
+  timeZone: "America/Sao_Paulo"
+});
 var brl = (value) => money.format(value);
 var number = (value) => decimal.format(value);
 var amount = (value) => cents.format(value);
@@ -773,24 +779,32 @@ function renderItems(list, refresh) {
           h(
             "div",
             { class: "quantidade" },
-            h("button", {
-              type: "button",
-              "aria-label": `Diminuir ${item.name}`,
-              onclick: () => {
-                setQuantity(item, item.quantity - 1);
-                if (item.quantity === 1) refresh();
-                else renderItems(list, refresh);
-              }
-            }, "−"),
+            h(
+              "button",
+              {
+                type: "button",
+                "aria-label": `Diminuir ${item.name}`,
+                onclick: () => {
+                  setQuantity(item, item.quantity - 1);
+                  if (item.quantity === 1) refresh();
+                  else renderItems(list, refresh);
+                }
+              },
+              "−"
+            ),
             h("span", { "aria-label": "Quantidade" }, item.quantity),
-            h("button", {
-              type: "button",
-              "aria-label": `Aumentar ${item.name}`,
-              onclick: () => {
-                setQuantity(item, item.quantity + 1);
-                renderItems(list, refresh);
-              }
-            }, "+")
+            h(
+              "button",
+              {
+                type: "button",
+                "aria-label": `Aumentar ${item.name}`,
+                onclick: () => {
+                  setQuantity(item, item.quantity + 1);
+                  renderItems(list, refresh);
+                }
+              },
+              "+"
+            )
           )
         )
       )
@@ -821,22 +835,26 @@ async function renderUpsell(section2, list, refresh) {
           {},
           h("a", { class: "nome", href: link(`/produto/${product.id}`) }, product.name),
           priceTag({ ...product.price, comparisonPrice: product.originalPrice.salePrice }),
-          h("button", {
-            type: "button",
-            class: "botao",
-            onclick: () => {
-              addToCart({
-                productId: product.id,
-                variationId: null,
-                name: product.name,
-                price: product.price.salePrice,
-                image: image ? image.url ?? image.file : null,
-                quantity: upsell.quantity
-              });
-              renderItems(list, refresh);
-              section2.replaceChildren(h("p", {}, "Oferta adicionada ao carrinho."));
-            }
-          }, upsell.displayButtonText)
+          h(
+            "button",
+            {
+              type: "button",
+              class: "botao",
+              onclick: () => {
+                addToCart({
+                  productId: product.id,
+                  variationId: null,
+                  name: product.name,
+                  price: product.price.salePrice,
+                  image: image ? image.url ?? image.file : null,
+                  quantity: upsell.quantity
+                });
+                renderItems(list, refresh);
+                section2.replaceChildren(h("p", {}, "Oferta adicionada ao carrinho."));
+              }
+            },
+            upsell.displayButtonText
+          )
         )
       )
     );
@@ -960,14 +978,25 @@ async function listingPage(root, path, categoryId, params) {
             h("p", { role: "status" }, count(pagination.registers, "produto", "produtos")),
             orderSelect(order, q !== void 0, withParams)
           ),
-          registers.length > 0 ? h("ul", { class: "grade" }, registers.map(productCard)) : h("p", { class: "aviso" }, "Nenhum produto encontrado. Tente outros filtros ou palavras."),
-          pager(page, pagination.pages, (to) => link(path, { ...Object.fromEntries(params), pagina: String(to) }))
+          registers.length > 0 ? h("ul", { class: "grade" }, registers.map(productCard)) : h(
+            "p",
+            { class: "aviso" },
+            "Nenhum produto encontrado. Tente outros filtros ou palavras."
+          ),
+          pager(
+            page,
+            pagination.pages,
+            (to) => link(path, { ...Object.fromEntries(params), pagina: String(to) })
+          )
         )
       )
     );
   } catch {
     root.replaceChildren(
-      failure("Não foi possível carregar os produtos.", () => void listingPage(root, path, categoryId, params))
+      failure(
+        "Não foi possível carregar os produtos.",
+        () => void listingPage(root, path, categoryId, params)
+      )
     );
   }
 }
@@ -980,7 +1009,13 @@ function productCard(product) {
     h(
       "a",
       { href: link(`/produto/${product.id}`) },
-      image ? h("img", { src: image.url ?? image.file, alt: image.alternativeText ?? "", width: 320, height: 320, loading: "lazy" }) : null,
+      image ? h("img", {
+        src: image.url ?? image.file,
+        alt: image.alternativeText ?? "",
+        width: 320,
+        height: 320,
+        loading: "lazy"
+      }) : null,
       h("span", { class: "nome" }, product.name)
     ),
     product.review ? h("p", { class: "nota" }, stars(product.review.average), ` (${product.review.count})`) : null,
@@ -1016,34 +1051,72 @@ function filters(facets, chosen, withParams) {
       "fieldset",
       {},
       h("legend", {}, "Categorias"),
-      h("ul", {}, facets.categories.map((category) => h("li", {}, h("a", { href: link(`/categoria/${category.id}`) }, category.name), ` (${category.count})`)))
+      h(
+        "ul",
+        {},
+        facets.categories.map(
+          (category) => h(
+            "li",
+            {},
+            h("a", { href: link(`/categoria/${category.id}`) }, category.name),
+            ` (${category.count})`
+          )
+        )
+      )
     ) : null,
     facets.brands.length > 0 ? h(
       "fieldset",
       {},
       h("legend", {}, "Marcas"),
-      h("ul", {}, facets.brands.map((brand) => box(
-        "marca",
-        `${brand.name} (${brand.count})`,
-        chosen.brands.includes(brand.id),
-        withParams({ marca: toggle(chosen.brands, brand.id) })
-      )))
+      h(
+        "ul",
+        {},
+        facets.brands.map(
+          (brand) => box(
+            "marca",
+            `${brand.name} (${brand.count})`,
+            chosen.brands.includes(brand.id),
+            withParams({ marca: toggle(chosen.brands, brand.id) })
+          )
+        )
+      )
     ) : null,
     facets.attributes.map(
       (attribute) => h(
         "fieldset",
         {},
         h("legend", {}, attribute.name),
-        h("ul", {}, attribute.values.map((value) => box(
-          "valor",
-          `${value.label} (${value.count})`,
-          chosen.values.includes(value.id),
-          withParams({ valor: toggle(chosen.values, value.id) })
-        )))
+        h(
+          "ul",
+          {},
+          attribute.values.map(
+            (value) => box(
+              "valor",
+              `${value.label} (${value.count})`,
+              chosen.values.includes(value.id),
+              withParams({ valor: toggle(chosen.values, value.id) })
+            )
+          )
+        )
       )
     ),
     facets.price.min !== null && facets.price.max !== null ? priceFilter(facets.price.min, facets.price.max, chosen, withParams) : null,
-    filtering ? h("p", {}, h("a", { href: withParams({ marca: void 0, valor: void 0, min: void 0, max: void 0 }) }, "Limpar filtros")) : null
+    filtering ? h(
+      "p",
+      {},
+      h(
+        "a",
+        {
+          href: withParams({
+            marca: void 0,
+            valor: void 0,
+            min: void 0,
+            max: void 0
+          })
+        },
+        "Limpar filtros"
+      )
+    ) : null
   );
 }
 function priceFilter(lowest, highest, chosen, withParams) {
@@ -1051,7 +1124,15 @@ function priceFilter(lowest, highest, chosen, withParams) {
     "label",
     {},
     label,
-    h("input", { type: "number", name, min: 0, step: "0.01", inputmode: "decimal", value, placeholder: amount(hint) })
+    h("input", {
+      type: "number",
+      name,
+      min: 0,
+      step: "0.01",
+      inputmode: "decimal",
+      value,
+      placeholder: amount(hint)
+    })
   );
   return h(
     "form",
@@ -1085,10 +1166,14 @@ function orderSelect(order, searching, withParams) {
       {
         name: "ordem",
         onchange: (event) => {
-          window.location.hash = withParams({ ordem: event.target.value || void 0 });
+          window.location.hash = withParams({
+            ordem: event.target.value || void 0
+          });
         }
       },
-      options.map(([value, label]) => h("option", { value, selected: (order ?? "") === value }, label))
+      options.map(
+        ([value, label]) => h("option", { value, selected: (order ?? "") === value }, label)
+      )
     )
   );
 }
@@ -1132,37 +1217,47 @@ function freightBox(productId) {
           const options = data.quoteGroups.flatMap((group) => group.shippingOptions).sort((a, b) => a.value - b.value);
           const [refused] = data.errorItems;
           if (refused || options.length === 0) {
-            answer.replaceChildren(h(
-              "p",
-              {},
-              refused?.errorCode === "SERVICE_STORE_PRODUCT_OUT_OF_STOCK" ? "Produto sem estoque no momento." : "Não entregamos este produto neste CEP."
-            ));
+            answer.replaceChildren(
+              h(
+                "p",
+                {},
+                refused?.errorCode === "SERVICE_STORE_PRODUCT_OUT_OF_STOCK" ? "Produto sem estoque no momento." : "Não entregamos este produto neste CEP."
+              )
+            );
             return;
           }
           answer.replaceChildren(
-            h("ul", {}, options.map((option) => {
-              const dates = option.deliveryEstimate;
-              const when = !dates ? `em até ${count(option.endShippingTime, "dia útil", "dias úteis")}` : dates.readyOn ? `retire a partir de ${dayAndMonth(dates.readyOn)}` : dates.minDate === dates.maxDate ? `chega em ${dayAndMonth(dates.maxDate)}` : `chega entre ${dayAndMonth(dates.minDate)} e ${dayAndMonth(dates.maxDate)}`;
-              return h(
-                "li",
-                { class: "opcao-frete" },
-                h("span", { class: "transportadora" }, option.label.startsWith(option.carrierName) ? option.label : `${option.carrierName} ${option.label}`),
-                h("strong", {}, option.value > 0 ? brl(option.value) : "Grátis"),
-                h("span", { class: "prazo" }, when)
-              );
-            }))
+            h(
+              "ul",
+              {},
+              options.map((option) => {
+                const dates = option.deliveryEstimate;
+                const when = !dates ? `em até ${count(option.endShippingTime, "dia útil", "dias úteis")}` : dates.readyOn ? `retire a partir de ${dayAndMonth(dates.readyOn)}` : dates.minDate === dates.maxDate ? `chega em ${dayAndMonth(dates.maxDate)}` : `chega entre ${dayAndMonth(dates.minDate)} e ${dayAndMonth(dates.maxDate)}`;
+                return h(
+                  "li",
+                  { class: "opcao-frete" },
+                  h(
+                    "span",
+                    { class: "transportadora" },
+                    option.label.startsWith(option.carrierName) ? option.label : `${option.carrierName} ${option.label}`
+                  ),
+                  h("strong", {}, option.value > 0 ? brl(option.value) : "Grátis"),
+                  h("span", { class: "prazo" }, when)
+                );
+              })
+            )
           );
         } catch {
           answer.replaceChildren(h("p", {}, "Não foi possível calcular o frete. Confira o CEP."));
         }
       }
     },
-    h("label", {}, "Calcular frete e prazo", h(
-      "span",
-      { class: "linha" },
-      input,
-      h("button", { type: "submit" }, "Calcular")
-    )),
+    h(
+      "label",
+      {},
+      "Calcular frete e prazo",
+      h("span", { class: "linha" }, input, h("button", { type: "submit" }, "Calcular"))
+    ),
     answer
   );
 }
@@ -1198,23 +1293,35 @@ function questionsSection(productId) {
       shown += questions.registers.length;
       list.querySelector(".mais")?.remove();
       list.append(
-        ...questions.registers.map((question) => h(
-          "div",
-          { class: "pergunta" },
-          h("p", {}, h("strong", {}, question.message)),
-          h("p", { class: "detalhe" }, `${question.customerName} · ${longDate(question.createdAt)}`),
-          replies.registers.filter((reply) => reply.parentCommentId === question.id).map((reply) => h(
-            "blockquote",
-            { class: "resposta" },
-            h("p", {}, reply.message),
+        ...questions.registers.map(
+          (question) => h(
+            "div",
+            { class: "pergunta" },
+            h("p", {}, h("strong", {}, question.message)),
             h(
               "p",
               { class: "detalhe" },
-              reply.replyByUser ? `Resposta da loja (${reply.userName})` : reply.customerName
+              `${question.customerName} · ${longDate(question.createdAt)}`
+            ),
+            replies.registers.filter((reply) => reply.parentCommentId === question.id).map(
+              (reply) => h(
+                "blockquote",
+                { class: "resposta" },
+                h("p", {}, reply.message),
+                h(
+                  "p",
+                  { class: "detalhe" },
+                  reply.replyByUser ? `Resposta da loja (${reply.userName})` : reply.customerName
+                )
+              )
             )
-          ))
-        )),
-        shown < questions.pagination.registers ? h("button", { type: "button", class: "mais", onclick: () => void more() }, "Ver mais perguntas") : ""
+          )
+        ),
+        shown < questions.pagination.registers ? h(
+          "button",
+          { type: "button", class: "mais", onclick: () => void more() },
+          "Ver mais perguntas"
+        ) : ""
       );
     } catch {
       list.replaceChildren(failure("Não foi possível carregar as perguntas."));
@@ -1246,7 +1353,11 @@ function askForm(productId) {
         try {
           await store.createComment(
             productId,
-            { message: read("message"), customerName: read("customerName"), customerEmail: read("customerEmail") },
+            {
+              message: read("message"),
+              customerName: read("customerName"),
+              customerEmail: read("customerEmail")
+            },
             { idempotencyKey: newKey() }
           );
           form.reset();
@@ -1267,12 +1378,24 @@ function askForm(productId) {
     field(
       "customerName",
       "Nome",
-      h("input", { name: "customerName", required: true, minlength: 3, maxlength: 100, autocomplete: "name" })
+      h("input", {
+        name: "customerName",
+        required: true,
+        minlength: 3,
+        maxlength: 100,
+        autocomplete: "name"
+      })
     ),
     field(
       "customerEmail",
       "E-mail",
-      h("input", { name: "customerEmail", type: "email", required: true, maxlength: 254, autocomplete: "email" })
+      h("input", {
+        name: "customerEmail",
+        type: "email",
+        required: true,
+        maxlength: 254,
+        autocomplete: "email"
+      })
     ),
     field(
       "message",
@@ -1306,28 +1429,48 @@ function reviewsSection(product) {
       }
       fill(
         list,
-        h("ul", {}, registers.map((review) => h(
-          "li",
-          { class: "avaliacao" },
-          h("p", {}, stars(review.score), " ", h("strong", {}, review.name)),
-          h(
-            "p",
-            { class: "detalhe" },
-            longDate(review.createdAt),
-            review.recommended ? " · Recomenda este produto" : ""
-          ),
-          review.comment ? h("p", {}, review.comment) : null
-        ))),
+        h(
+          "ul",
+          {},
+          registers.map(
+            (review) => h(
+              "li",
+              { class: "avaliacao" },
+              h("p", {}, stars(review.score), " ", h("strong", {}, review.name)),
+              h(
+                "p",
+                { class: "detalhe" },
+                longDate(review.createdAt),
+                review.recommended ? " · Recomenda este produto" : ""
+              ),
+              review.comment ? h("p", {}, review.comment) : null
+            )
+          )
+        ),
         pagination.pages > 1 ? h(
           "nav",
           { class: "paginas", "aria-label": "Páginas de avaliações" },
-          h("button", { type: "button", disabled: page === 1, onclick: () => void show(page - 1) }, "‹ Anteriores"),
+          h(
+            "button",
+            { type: "button", disabled: page === 1, onclick: () => void show(page - 1) },
+            "‹ Anteriores"
+          ),
           h("span", {}, `Página ${page} de ${pagination.pages}`),
-          h("button", { type: "button", disabled: page === pagination.pages, onclick: () => void show(page + 1) }, "Próximas ›")
+          h(
+            "button",
+            {
+              type: "button",
+              disabled: page === pagination.pages,
+              onclick: () => void show(page + 1)
+            },
+            "Próximas ›"
+          )
         ) : null
       );
     } catch {
-      list.replaceChildren(failure("Não foi possível carregar as avaliações.", () => void show(page)));
+      list.replaceChildren(
+        failure("Não foi possível carregar as avaliações.", () => void show(page))
+      );
     }
   };
   void show(1);
@@ -1347,13 +1490,24 @@ function reviewsSection(product) {
         " ",
         count(summary.count, "avaliação", "avaliações")
       ),
-      h("ul", { class: "barras" }, [...summary.scores].reverse().map((score) => h(
-        "li",
-        {},
-        h("span", {}, `${score.score} ★`),
-        h("meter", { min: 0, max: summary.count, value: score.count, "aria-label": `${score.score} estrelas` }),
-        h("span", {}, score.count)
-      )))
+      h(
+        "ul",
+        { class: "barras" },
+        [...summary.scores].reverse().map(
+          (score) => h(
+            "li",
+            {},
+            h("span", {}, `${score.score} ★`),
+            h("meter", {
+              min: 0,
+              max: summary.count,
+              value: score.count,
+              "aria-label": `${score.score} estrelas`
+            }),
+            h("span", {}, score.count)
+          )
+        )
+      )
     ) : null,
     list
   );
@@ -1381,7 +1535,9 @@ async function productPage(root, id) {
       h(
         "nav",
         { class: "trilha", "aria-label": "Você está em" },
-        product.categoryBreadcrumb.map((node) => h("a", { href: link(`/categoria/${node.id}`) }, node.name))
+        product.categoryBreadcrumb.map(
+          (node) => h("a", { href: link(`/categoria/${node.id}`) }, node.name)
+        )
       ),
       h(
         "div",
@@ -1444,22 +1600,28 @@ function gallery(medias, name) {
     "div",
     { class: "galeria" },
     main2,
-    medias.length > 1 ? h("ul", { class: "miniaturas" }, medias.map((media, index) => h(
-      "li",
-      {},
-      h(
-        "button",
-        {
-          type: "button",
-          "aria-label": `Foto ${index + 1} de ${medias.length}`,
-          onclick: () => {
-            main2.src = source(media);
-            main2.alt = media.alternativeText ?? name;
-          }
-        },
-        h("img", { src: source(media), alt: "", width: 64, height: 64 })
+    medias.length > 1 ? h(
+      "ul",
+      { class: "miniaturas" },
+      medias.map(
+        (media, index) => h(
+          "li",
+          {},
+          h(
+            "button",
+            {
+              type: "button",
+              "aria-label": `Foto ${index + 1} de ${medias.length}`,
+              onclick: () => {
+                main2.src = source(media);
+                main2.alt = media.alternativeText ?? name;
+              }
+            },
+            h("img", { src: source(media), alt: "", width: 64, height: 64 })
+          )
+        )
       )
-    ))) : null
+    ) : null
   );
 }
 function paymentConditions(product) {
@@ -1487,12 +1649,22 @@ function paymentConditions(product) {
           "table",
           {},
           h("thead", {}, h("tr", {}, h("th", {}, "Parcelas"), h("th", {}, "Total"))),
-          h("tbody", {}, installments.map((item) => h(
-            "tr",
+          h(
+            "tbody",
             {},
-            h("td", {}, `${item.installment}x de ${brl(item.installmentValue)}`),
-            h("td", {}, item.fee > 0 ? `${brl(item.totalValue)} (${number(item.fee)}% a.m.)` : `${brl(item.totalValue)} sem juros`)
-          )))
+            installments.map(
+              (item) => h(
+                "tr",
+                {},
+                h("td", {}, `${item.installment}x de ${brl(item.installmentValue)}`),
+                h(
+                  "td",
+                  {},
+                  item.fee > 0 ? `${brl(item.totalValue)} (${number(item.fee)}% a.m.)` : `${brl(item.totalValue)} sem juros`
+                )
+              )
+            )
+          )
         )
       ) : null
     );
@@ -1506,11 +1678,13 @@ function buyBox(product) {
     "select",
     { name: "variacao", required: true },
     h("option", { value: "" }, "Escolha uma opção"),
-    combinations.map((combination) => h(
-      "option",
-      { value: combination.productId, disabled: combination.stock === 0 },
-      combination.combination.map((id) => labels.get(id) ?? id).join(" / ") + (combination.stock === 0 ? " (esgotado)" : "")
-    ))
+    combinations.map(
+      (combination) => h(
+        "option",
+        { value: combination.productId, disabled: combination.stock === 0 },
+        combination.combination.map((id) => labels.get(id) ?? id).join(" / ") + (combination.stock === 0 ? " (esgotado)" : "")
+      )
+    )
   ) : null;
   const soldOut = product.stock.availableStock === 0 && !product.flags.saleWithoutStock;
   const note = h("p", { class: "aviso-carrinho", "aria-live": "polite" });
@@ -1531,7 +1705,10 @@ function buyBox(product) {
           image: image ? image.url ?? image.file : null,
           quantity: 1
         });
-        note.replaceChildren("Produto adicionado. ", h("a", { href: link("/carrinho") }, "Ver carrinho"));
+        note.replaceChildren(
+          "Produto adicionado. ",
+          h("a", { href: link("/carrinho") }, "Ver carrinho")
+        );
       }
     },
     select ? h("label", {}, "Opção ", select) : null,
@@ -1570,27 +1747,35 @@ function searchBox(form) {
         const { data } = await store.suggest(text);
         if (mine !== asked) return;
         const groups = [
-          section("Produtos", data.products.map(
-            (product) => h(
-              "a",
-              { href: link(`/produto/${product.id}`), class: "sugestao-produto" },
-              h("span", {}, product.name),
-              h("span", { class: "preco-por" }, brl(product.price.salePrice))
+          section(
+            "Produtos",
+            data.products.map(
+              (product) => h(
+                "a",
+                { href: link(`/produto/${product.id}`), class: "sugestao-produto" },
+                h("span", {}, product.name),
+                h("span", { class: "preco-por" }, brl(product.price.salePrice))
+              )
             )
-          )),
-          section("Categorias", data.categories.map(
-            (category) => h("a", { href: link(`/categoria/${category.id}`) }, category.name)
-          )),
-          section("Marcas", data.brands.map(
-            (brand) => h("a", { href: link("/", { marca: String(brand.id) }) }, brand.name)
-          )),
-          section("Buscas populares", data.searches.map(
-            (search2) => h("a", { href: link("/busca", { q: search2 }) }, search2)
-          ))
+          ),
+          section(
+            "Categorias",
+            data.categories.map(
+              (category) => h("a", { href: link(`/categoria/${category.id}`) }, category.name)
+            )
+          ),
+          section(
+            "Marcas",
+            data.brands.map(
+              (brand) => h("a", { href: link("/", { marca: String(brand.id) }) }, brand.name)
+            )
+          ),
+          section(
+            "Buscas populares",
+            data.searches.map((search2) => h("a", { href: link("/busca", { q: search2 }) }, search2))
+          )
         ].filter((group) => group !== null);
-        list.replaceChildren(
-          ...groups.length > 0 ? groups : [h("p", {}, "Nenhuma sugestão.")]
-        );
+        list.replaceChildren(...groups.length > 0 ? groups : [h("p", {}, "Nenhuma sugestão.")]);
         list.hidden = false;
         input.setAttribute("aria-expanded", "true");
       } catch {
@@ -1619,7 +1804,11 @@ function section(title, links) {
     "div",
     { class: "grupo" },
     h("p", { class: "grupo-titulo" }, title),
-    h("ul", {}, links.map((item) => h("li", {}, item)))
+    h(
+      "ul",
+      {},
+      links.map((item) => h("li", {}, item))
+    )
   );
 }
 
@@ -1643,7 +1832,9 @@ function showCartCount() {
   if (cartLink) cartLink.textContent = String(cartCount());
 }
 if (menu) {
-  renderMenu(menu).catch(() => menu.replaceChildren(failure("Não foi possível carregar as categorias.")));
+  renderMenu(menu).catch(
+    () => menu.replaceChildren(failure("Não foi possível carregar as categorias."))
+  );
 }
 if (search) searchBox(search);
 showCartCount();
