@@ -401,6 +401,8 @@ PASSWORD_RESET_URL = env_str(
 )
 # A page at /account/password-reset, so the e-mailed link works in `make run`.
 PASSWORD_RESET_DEMO_PAGE = env_bool("PASSWORD_RESET_DEMO_PAGE", DEBUG or not HTTPS)
+# The starter storefront (clients/storefront) at /demo/storefront/, served by the demo only.
+STOREFRONT_DEMO_PAGE = env_bool("STOREFRONT_DEMO_PAGE", DEBUG or not HTTPS)
 SHIPPING_CUBIC_DIVISOR = env_int("SHIPPING_CUBIC_DIVISOR", 6000)
 # Postal codes missing from the database asked of a ViaCEP-compatible API (docs/decisions.md).
 POSTAL_CODE_PROVIDER_ENABLED = env_bool("POSTAL_CODE_PROVIDER_ENABLED", False)

@@ -35,6 +35,12 @@ urlpatterns = [
         fallback.read_only(pages.password_reset_page),
         name="demo-password-reset",
     ),
+    # Demo only (STOREFRONT_DEMO_PAGE; a JSON 404 otherwise): the starter storefront.
+    re_path(
+        r"^demo/storefront/?$",
+        fallback.read_only(pages.starter_storefront),
+        name="demo-storefront",
+    ),
     # Links of the back-in-stock e-mails (catalog/pages.py): signed, no sign-in.
     path(
         "notices/back-in-stock/unsubscribe/<str:token>",

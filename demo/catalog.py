@@ -67,6 +67,16 @@ def product_media(product: Product, image: tuple[str, int], position: int = 0) -
     )
 
 
+def _color_photo(product: Product, color_label: str, hex_color: str, position: int) -> ProductMedia:
+    name = f"{product.name} {color_label}"
+    image = f"products/demo/{product.sku.lower()}-{slugify(color_label)}.png"  # written once
+    if not default_storage.exists(image):
+        image = default_storage.save(image, ContentFile(_placeholder_png(name, hex_color)))
+    media = product_media(product, (image, default_storage.size(image)), position)
+    media.title, media.alternative_text = name, f"Foto de {name}"
+    return media
+
+
 def _seed_categories(stdout) -> dict[str, Category]:
     """Leaf and inner categories by name (names are unique in the demo tree)."""
     by_name: dict[str, Category] = {}
@@ -258,6 +268,14 @@ def _seed_products(rng, categories, brands, cargo_types, colors, sizes, storages
             words = {"name": product.name, "brand": product.brand.name, "leaf": item.leaf}
             texts = {field: text.format(**words) for field, text in DATA["descriptions"].items()}
             add(ProductDescription, product_id=product.pk, trade_policy=policy, **texts)
+    # A product with variations shows a photo per colour too (the product page's gallery);
+    # added last, so the other media keep their ids.
+    for item in new:
+        if item.product.sku in parent_skus:
+            for position, (color_label, hex_color) in enumerate(COLORS[:2], start=1):
+                rows[ProductMedia].append(
+                    _color_photo(item.product, color_label, hex_color, position)
+                )
 
     for model, model_rows in rows.items():
         model.objects.bulk_create(model_rows, batch_size=1000)

@@ -38,6 +38,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "channel": channel,
             "host": request.get_host(),
             "public_base_url": settings.PUBLIC_BASE_URL.rstrip("/"),
+            "starter_storefront": settings.STOREFRONT_DEMO_PAGE,
         }
         response = render(request, "storefront/home.html", context)
         response["Content-Language"] = translation.get_language()
@@ -113,4 +114,15 @@ def password_reset_page(request: HttpRequest) -> HttpResponse:
         response = render(request, "storefront/password_reset.html", context)
     response["Cache-Control"] = "no-store"
     response["Referrer-Policy"] = "no-referrer"  # the address holds the one-time token
+    return response
+
+
+def starter_storefront(request: HttpRequest) -> HttpResponse:
+    """The starter storefront (clients/storefront) at /demo/storefront/, on the demo only
+    (STOREFRONT_DEMO_PAGE): one page whose script and style are the committed build in
+    storefront/static/storefront/starter/; it calls this service's API at its own origin."""
+    if not settings.STOREFRONT_DEMO_PAGE:
+        return page_not_found(request)
+    response = render(request, "storefront/starter.html")
+    response["Cache-Control"] = "no-cache"
     return response

@@ -32,11 +32,16 @@ WINDOW = (1366, 900)
 WAIT_SECONDS = 10
 
 
-def start_chromium(chromium: str, chromedriver: str, *extra: str) -> webdriver.Chrome:
+def start_chromium(
+    chromium: str, chromedriver: str, *extra: str, logs: bool = False
+) -> webdriver.Chrome:
     """Headless Debian chromium driven by Debian's chromedriver (nothing is downloaded);
-    `extra` command-line arguments after the usual ones."""
+    `extra` command-line arguments after the usual ones. With `logs`, the console
+    (`driver.get_log("browser")`) and the network events (`get_log("performance")`) are kept."""
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
+    if logs:
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     for argument in (
         "--headless=new",
         f"--window-size={WINDOW[0]},{WINDOW[1]}",

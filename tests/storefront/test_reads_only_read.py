@@ -36,6 +36,7 @@ QUOTE = "/publics/products/quote"
 # The sample of each regex route (path() routes are filled from the store's records).
 REGEX_SAMPLES = {
     "account/password-reset/?$": "/account/password-reset",
+    "demo/storefront/?$": "/demo/storefront/",
     "health/?$": "/health",
     "media/(?P<path>.*)$": "/media/no-such-file.png",
     "": "/no-such-page",  # the catch-all (fallback.unknown_url)
@@ -74,6 +75,7 @@ def sample_path(route: str, values: dict[str, str]) -> str:
 def store(settings):
     """A store with a record behind every public read."""
     settings.PASSWORD_RESET_DEMO_PAGE = True
+    settings.STOREFRONT_DEMO_PAGE = True
     storage = sao_paulo_storage()
     product = priced_product("80.00", weight=Decimal("1.000"))
     StockFactory(product=product, storage=storage, available=5)

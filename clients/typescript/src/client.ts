@@ -198,6 +198,17 @@ export function createStorefrontClient(options: ClientOptions) {
       settle(raw.GET("/api/v3/publics/template/banners", { params: { query: { codes } } })),
     createInterest: (body: BodyOf<"/publics/products/interests">, write?: WriteOptions) =>
       settle(raw.POST("/publics/products/interests", { body, headers: writeHeaders(write) })),
+    /** The catalogue listing: registers, pagination and facets; `q` searches. */
+    products: (query: QueryOf<"/publics/products"> = {}) =>
+      settle(raw.GET("/publics/products", { params: { query } })),
+    /** A product's page (the full product). */
+    product: (productId: number, query: QueryOf<"/publics/products/{productId}"> = {}) =>
+      settle(
+        raw.GET("/publics/products/{productId}", { params: { path: { productId }, query } }),
+      ),
+    /** Suggest as the shopper types: products, categories, brands, popular searches. */
+    suggest: (q: string) =>
+      settle(raw.GET("/publics/products/suggest", { params: { query: { q } } })),
 
     // --- shipping ------------------------------------------------------------------------
     zipcode: (countryCode: string, zipCode: string) =>
