@@ -59,7 +59,7 @@ def test_the_median_equals_statistics_median_of_the_window_s_waits(found):
     else:
         expected = statistics.median(in_window)
         assert abs(times.median.total_seconds() - expected) <= 1e-6
-        assert ANSWER_WINDOW == timedelta(days=30)
+        assert timedelta(days=30) == ANSWER_WINDOW
 
 
 def test_similar_questions_count_words_as_the_search_finds_them():
