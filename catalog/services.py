@@ -84,7 +84,7 @@ def interest_register(
     return existing, False
 
 
-def _email_enqueue(
+def interest_email_enqueue(
     *,
     key: str,
     interest: ProductInterest,
@@ -127,7 +127,7 @@ def interest_reply(
         interest.replied_by = replied_by
         interest.status = InterestStatus.REPLIED
         interest.save(update_fields=["reply", "replied_at", "replied_by", "status", "updated_at"])
-        _email_enqueue(
+        interest_email_enqueue(
             key=f"interest-reply.{interest.pk}.{now.timestamp():.6f}",
             interest=interest,
             template="interest_reply",
