@@ -4,7 +4,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db.models import Manager, Model
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from apikit.scheduling import scheduling_field
@@ -394,6 +394,7 @@ def verified_reviews_field() -> serializers.IntegerField:
     )
 
 
+@extend_schema_serializer(component_name="FullProduct")  # the page's component, as before
 class ProductPageSerializer(FullProductSerializer):
     """The product page: the full product, and the opt-in `verifiedReviews` (schema and
     `fields` names only: the page renders the full product's fragment)."""
