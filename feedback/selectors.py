@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db import connections, router
 from django.db.models import (
     Case,
     Count,
@@ -23,7 +24,7 @@ from django.db.models.functions import Coalesce
 
 from catalog.search import SearchIndex
 from infra.caching.kept import kept
-from infra.queries import Statements, instances_in
+from infra.queries import Statements, compiled_sql, instances_in, learn_statement
 from storefront.models import SalesChannel
 
 from .models import Comment, ProductReview, ReviewMedia, SalesChannelReview
@@ -139,13 +140,14 @@ class AnsweredQuestions:
     index: SearchIndex
 
 
-def _answered_questions(product_id: int) -> AnsweredQuestions:
+def _answered_questions_query(product_id: int) -> QuerySet:
+    """(pk, answer_id, message) of the product's public answered questions, newest first."""
     latest_answer = (
         Comment.objects.filter(parent=OuterRef("pk"), reply_by_user=True, active=True)
         .order_by("-created_at", "-id")
         .values("pk")[:1]
     )
-    rows = list(
+    return (
         Comment.objects.public()
         .answered()
         .filter(product_id=product_id)
@@ -153,6 +155,27 @@ def _answered_questions(product_id: int) -> AnsweredQuestions:
         .order_by("-created_at", "-id")
         .values_list("pk", "answer_id", "message")
     )
+
+
+# Compiling that query costs 3.5 ms, running it 0.06 ms (bench data): compiled once per database.
+_ANSWERED_STATEMENTS = Statements(size=16)
+_SIMILAR_ROWS = Statements(size=16)
+
+
+def _answered_questions(product_id: int) -> AnsweredQuestions:
+    alias = router.db_for_read(Comment)  # (building the queryset alone costs 1 ms)
+    statement = _ANSWERED_STATEMENTS.get(
+        alias,
+        lambda: learn_statement(
+            lambda values: compiled_sql(_answered_questions_query(values[0]).using(alias)), 1
+        ),
+    )
+    if statement is None:
+        rows = list(_answered_questions_query(product_id).using(alias))
+    else:
+        with connections[alias].cursor() as cursor:
+            cursor.execute(statement.sql, statement.bound([product_id]))
+            rows = cursor.fetchall()
     return AnsweredQuestions(
         ids=tuple(pk for pk, _, _ in rows),
         answer_ids=tuple(answer for _, answer, _ in rows),
@@ -175,7 +198,7 @@ def similar_questions_get(*, product_id: int, text: str) -> list[Comment]:
     ]
     if not wanted:
         return []
-    rows = {comment.pk: comment for comment in comments_public().filter(pk__in=wanted)}
+    rows = {row.pk: row for row in instances_in(comments_public(), "id", wanted, _SIMILAR_ROWS)}
     return [rows[pk] for pk in wanted if pk in rows]
 
 
