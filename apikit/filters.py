@@ -72,6 +72,7 @@ class Filter:
 
     schema: ClassVar[dict[str, Any]]
     text = False  # contains and startsWith
+    description = ""  # the schema's, when the name does not say it all
 
     def __init__(self, field_name: str | None = None) -> None:
         self.field_name = field_name
@@ -295,7 +296,8 @@ def operand_schema(item: Filter) -> dict:
         "additionalProperties": False,
         "minProperties": 1,
     }
-    return {"oneOf": [value, by_operator]}
+    described = {"description": item.description} if item.description else {}
+    return {**described, "oneOf": [value, by_operator]}
 
 
 def schema_parameter(name: str, schema: dict, description: str, **style: Any) -> dict:

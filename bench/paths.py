@@ -21,14 +21,16 @@ import random
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from urllib.parse import quote
 
 from bench.targets import q
 
 QUOTES = 20_000
 CARTS = 20_000
+SIMILAR = 5_000
 PAGE = 20
 SAMPLES = 5
-ROWS = ("quote", "upsell", "subtree", "reviews", "comments", "zipcode")
+ROWS = ("quote", "upsell", "subtree", "reviews", "comments", "zipcode", "similar")
 
 
 def _rng(seed: int, key: str) -> random.Random:
@@ -160,6 +162,37 @@ def comment_paths() -> tuple[list[str], list[dict]]:
     )
 
 
+def similar_paths(*, count: int, rng: random.Random) -> tuple[list[str], list[dict]]:
+    """Similar questions on random products with public questions (on sale, as the page
+    shows them), `q` being 1-4 words drawn from one of that product's questions (one
+    answered by staff, or not): that question itself then holds every word."""
+    from catalog.selectors.listing import product_page_visible
+    from feedback.models import Comment
+
+    questions: dict[int, list[tuple[str, bool]]] = {}
+    answered = set(Comment.objects.public().answered().values_list("pk", flat=True))
+    for pk, product, message in (
+        Comment.objects.public()
+        .questions()
+        .order_by("id")
+        .values_list("pk", "product_id", "message")
+    ):
+        if product_page_visible(product_id=product):
+            questions.setdefault(product, []).append((message, pk in answered))
+    products = sorted(questions)
+    if not products:
+        return [], []
+    paths, expects = [], []
+    for _ in range(count):
+        product = products[rng.randrange(len(products))]
+        message, found = questions[product][rng.randrange(len(questions[product]))]
+        words = message.split()
+        text = " ".join(rng.sample(words, k=min(len(words), rng.randint(1, 4))))
+        paths.append(f"/publics/products/{product}/comments/similar?q={quote(text)}")
+        expects.append({"product": product, "found": found})
+    return paths, expects
+
+
 def zipcode_path(country: str, code: str) -> str:
     shown = f"{code[:5]}-{code[5:]}" if country == "BRA" and len(code) == 8 else code
     return f"/shipping/zipcode/consult/{country}/{shown}"
@@ -173,7 +206,7 @@ def zipcode_paths() -> tuple[list[str], list[dict]]:
     return [zipcode_path(country, code) for country, code in rows], [{} for _ in rows]
 
 
-def draw(key: str, *, seed: int, quotes: int = QUOTES, carts: int = CARTS):
+def draw(key: str, *, seed: int, quotes: int = QUOTES, carts: int = CARTS, similar: int = SIMILAR):
     """(paths, expectations) of one row."""
     makers: dict[str, Callable[[], tuple[list[str], list[dict]]]] = {
         "quote": lambda: quote_paths(count=quotes, rng=_rng(seed, key)),
@@ -182,16 +215,19 @@ def draw(key: str, *, seed: int, quotes: int = QUOTES, carts: int = CARTS):
         "reviews": review_paths,
         "comments": comment_paths,
         "zipcode": zipcode_paths,
+        "similar": lambda: similar_paths(count=similar, rng=_rng(seed, key)),
     }
     return makers[key]()
 
 
-def write(folder: Path, *, seed: int, quotes: int = QUOTES, carts: int = CARTS) -> dict:
+def write(
+    folder: Path, *, seed: int, quotes: int = QUOTES, carts: int = CARTS, similar: int = SIMILAR
+) -> dict:
     """Write every row's file and the manifest into `folder`; return the manifest."""
     folder.mkdir(parents=True, exist_ok=True)
     manifest: dict = {"seed": seed, "rows": {}}
     for key in ROWS:
-        paths, expects = draw(key, seed=seed, quotes=quotes, carts=carts)
+        paths, expects = draw(key, seed=seed, quotes=quotes, carts=carts, similar=similar)
         if not paths:
             raise RuntimeError(f"no path for the {key} row: is the data set built?")
         file = folder / f"{key}.txt"

@@ -42,6 +42,7 @@ class ListedProduct:
     pricing: ProductData
     stored_price: StoredPrice | None
     review_counts: tuple[int, ...] | None = None  # approved reviews per score 1..5
+    verified_reviews: int = 0  # approved reviews by buyers (the opt-in `verifiedReviews`)
     searchable: Searchable | None = None  # what search finds it by (catalog/search.py)
 
 

@@ -21,6 +21,7 @@ from django.core import signing
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Exists, F, Max, Min, OuterRef, Q, QuerySet, Sum
 from django.db.models.functions import Lower
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -37,7 +38,7 @@ from .models import (
     RestockNotice,
     Stock,
 )
-from .services import _email_enqueue
+from .services import interest_email_enqueue
 
 UNSUBSCRIBE_SALT = "catalog.back-in-stock.unsubscribe"
 VISIT_SALT = "catalog.back-in-stock.visit"
@@ -182,11 +183,10 @@ def visits_store(items: Sequence[Any]) -> None:
 
 def _links(notice: RestockNotice, interest: ProductInterest) -> dict[str, str]:
     """The e-mail's signed links (config/urls.py routes them to catalog/pages.py)."""
-    base = settings.PUBLIC_BASE_URL.rstrip("/") + "/notices/back-in-stock"
-    return {
-        "visit_url": f"{base}/visit/{visit_token(notice, interest.product_id)}",
-        "unsubscribe_url": f"{base}/unsubscribe/{unsubscribe_token(interest.email)}",
-    }
+    site = settings.PUBLIC_BASE_URL.rstrip("/")
+    visit = reverse("back-in-stock-visit", args=[visit_token(notice, interest.product_id)])
+    unsubscribe = reverse("back-in-stock-unsubscribe", args=[unsubscribe_token(interest.email)])
+    return {"visit_url": site + visit, "unsubscribe_url": site + unsubscribe}
 
 
 def back_in_stock_wave(restock_id: int, wave: int) -> int:
@@ -228,7 +228,7 @@ def back_in_stock_wave(restock_id: int, wave: int) -> int:
             except IntegrityError:
                 continue
             links = _links(notice, interest)
-            if _email_enqueue(
+            if interest_email_enqueue(
                 key=f"back-in-stock.{interest.pk}",
                 interest=interest,
                 template="back_in_stock",

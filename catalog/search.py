@@ -273,22 +273,27 @@ class SearchIndex:
                 found |= near_name | self._other.get(near, 0)
         return found, name, exact
 
+    def _word(self, query_word: QueryWord) -> tuple[int, int, int, int]:
+        """(found, in name, exact, SKU) masks of one query word: each of its parts found."""
+        sku = self._skus.get(query_word.text, 0)
+        found = name = exact = (1 << len(self.items)) - 1
+        for index, part in enumerate(query_word.parts):
+            last = query_word.prefix and index == len(query_word.parts) - 1
+            part_found, part_name, part_exact = self._part(part, prefix=last)
+            found &= part_found
+            name &= part_name
+            exact &= part_exact
+        return found | sku, name, exact | sku, sku
+
     def search(self, query: Query) -> Match:
         everything = (1 << len(self.items)) - 1
         mask, sku_mask, exact_all = everything, 0, everything
         name_masks: list[int] = []
         for query_word in query.words:
-            sku = self._skus.get(query_word.text, 0)
+            found, name, exact, sku = self._word(query_word)
             sku_mask |= sku
-            found, name, exact = everything, everything, everything
-            for index, part in enumerate(query_word.parts):
-                last = query_word.prefix and index == len(query_word.parts) - 1
-                part_found, part_name, part_exact = self._part(part, prefix=last)
-                found &= part_found
-                name &= part_name
-                exact &= part_exact
-            mask &= found | sku
-            exact_all &= exact | sku
+            mask &= found
+            exact_all &= exact
             name_masks.append(name)
         in_name: dict[int, int] = {}
         if mask:
@@ -296,6 +301,12 @@ class SearchIndex:
                 for position in positions_of(name & mask):
                     in_name[position] = in_name.get(position, 0) + 1
         return Match(mask=mask, sku=sku_mask & mask, in_name=in_name, exact=exact_all & mask)
+
+    def word_matches(self, query: Query) -> list[tuple[int, int]]:
+        """Per word of `query`, the (found, found without a typo) masks, matched as `search`
+        matches each word: for rankings by the words found rather than all of them (similar
+        questions, feedback/questions.py)."""
+        return [(found, exact) for found, _, exact, _ in map(self._word, query.words)]
 
 
 def ranked(match: Match, positions: Iterable[int], rank: Sequence[int]) -> list[int]:

@@ -84,7 +84,7 @@ def interest_register(
     return existing, False
 
 
-def _email_enqueue(
+def interest_email_enqueue(
     *,
     key: str,
     interest: ProductInterest,
@@ -127,7 +127,7 @@ def interest_reply(
         interest.replied_by = replied_by
         interest.status = InterestStatus.REPLIED
         interest.save(update_fields=["reply", "replied_at", "replied_by", "status", "updated_at"])
-        _email_enqueue(
+        interest_email_enqueue(
             key=f"interest-reply.{interest.pk}.{now.timestamp():.6f}",
             interest=interest,
             template="interest_reply",
@@ -175,9 +175,13 @@ def media_prepare_image(*, media: ProductMedia) -> ProductMedia:
     return media
 
 
-def product_review_summaries_store(*, counts: dict[int, dict[int, int]]) -> None:
+def product_review_summaries_store(
+    *, counts: dict[int, dict[int, int]], verified: dict[int, int] | None = None
+) -> None:
     """Rewrite the summaries of {product id: {score: approved reviews}} (missing scores:
-    0); a product left without reviews loses its row, a deleted one is skipped."""
+    0) and {product id: approved verified-purchase reviews} (missing: 0); a product left
+    without reviews loses its row, a deleted one is skipped."""
+    verified = verified or {}
     if not counts:
         return
     existing = set(Product.objects.filter(pk__in=list(counts)).values_list("pk", flat=True))
@@ -188,7 +192,11 @@ def product_review_summaries_store(*, counts: dict[int, dict[int, int]]) -> None
             continue
         values = {f"score_{score}": max(int(per_score.get(score, 0)), 0) for score in SCORES}
         if any(values.values()):
-            rows.append(ProductReviewSummary(product_id=product_id, **values))
+            rows.append(
+                ProductReviewSummary(
+                    product_id=product_id, verified=max(verified.get(product_id, 0), 0), **values
+                )
+            )
         else:
             empty.append(product_id)
     with transaction.atomic():
@@ -199,7 +207,7 @@ def product_review_summaries_store(*, counts: dict[int, dict[int, int]]) -> None
                 rows,
                 update_conflicts=True,
                 unique_fields=["product"],
-                update_fields=[f"score_{score}" for score in SCORES] + ["updated_at"],
+                update_fields=[f"score_{score}" for score in SCORES] + ["verified", "updated_at"],
             )
     # bulk writes send no signal
     cache_namespace_bump(*product_own_namespaces(existing), LISTING_CACHE)

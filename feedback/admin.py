@@ -14,11 +14,14 @@ from django.contrib.admin.views.main import PAGE_VAR
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponseRedirect, QueryDict
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.utils.text import Truncator
+from django.utils.timesince import timesince
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -46,6 +49,7 @@ from .models import (
 )
 from .purchase_csv import PurchaseFileError, purchase_file_read
 from .purchases import purchases_import
+from .selectors import answer_times, questions_unanswered
 from .services import (
     comment_author_email,
     comment_reply_by_staff,
@@ -220,6 +224,14 @@ class ReplyInline(admin.TabularInline):
         return comment.author_name
 
 
+UNANSWERED_PER_PAGE = 50
+
+
+def question_age(asked_at, now) -> str:
+    """ "3 days ago" ("há 3 dias"): the largest unit only."""
+    return gettext("%(time)s ago") % {"time": timesince(asked_at, now, depth=1)}
+
+
 class StaffReplyForm(forms.Form):
     message = forms.CharField(
         label=_("Message"),
@@ -337,7 +349,43 @@ class CommentAdmin(CountColumnsMixin, OwnPagesMixin, ModerationAdmin):
         message = ngettext("%(count)d comment hidden.", "%(count)d comments hidden.", count)
         self.message_user(request, message % {"count": count}, messages.SUCCESS)
 
-    own_pages = (("<path:object_id>/reply/", "reply_view", "reply"),)
+    own_pages = (
+        ("<path:object_id>/reply/", "reply_view", "reply"),
+        ("unanswered/", "unanswered_view", "unanswered"),
+    )
+
+    def index_links(self, request) -> list[tuple[str, str]]:
+        """The admin index's line for the questions waiting for an answer (one query, on
+        the index only: storefront.admin_site.StoreAdminSite.index)."""
+        if not self.has_view_permission(request):
+            return []
+        count = questions_unanswered().count()
+        label = ngettext(
+            "%(count)d question waiting for an answer",
+            "%(count)d questions waiting for an answer",
+            count,
+        )
+        return [(label % {"count": count}, reverse("admin:feedback_comment_unanswered"))]
+
+    def unanswered_view(self, request):
+        """The questions without a public staff answer, oldest first, with their age; and
+        the median time to the first staff answer over the last 30 days."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        now = timezone.now()
+        page = Paginator(questions_unanswered(), UNANSWERED_PER_PAGE).get_page(request.GET.get("p"))
+        times = answer_times(now=now)
+        median = times.median
+        return self.own_page(
+            request,
+            "unanswered.html",
+            _("Unanswered questions"),
+            page=page,
+            rows=[(question, question_age(question.created_at, now)) for question in page],
+            answered=times.answered,
+            median_seconds=None if median is None else round(median.total_seconds()),
+            median_text="" if median is None else timesince(now - median, now),
+        )
 
     def reply_view(self, request, object_id):
         comment = self.get_object(request, object_id)

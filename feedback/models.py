@@ -205,12 +205,28 @@ class SalesChannelReview(Review):
         constraints = review_constraints("sales_channel")
 
 
+def staff_answered() -> models.Exists:
+    """True for a comment with a public (approved) staff reply: an answered question."""
+    staff_replies = Comment.objects.filter(
+        parent=models.OuterRef("pk"), reply_by_user=True, active=True
+    )
+    return models.Exists(staff_replies)
+
+
 class CommentQuerySet(models.QuerySet):
     def public(self):
         """Approved comments; a reply shows only while its parent comment does too."""
         return self.filter(active=True).filter(
             models.Q(parent__isnull=True) | models.Q(parent__active=True)
         )
+
+    def questions(self):
+        """Top-level comments (the customers' questions)."""
+        return self.filter(parent__isnull=True)
+
+    def answered(self, answered: bool = True):
+        """Questions with a public staff reply (`answered`), or without one."""
+        return self.questions().filter(staff_answered() if answered else ~staff_answered())
 
 
 class Comment(TimestampedModel):

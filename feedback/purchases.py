@@ -22,6 +22,7 @@ from .errors import InvalidPurchase
 from .models import ProductReview, PurchaseItem, PurchaseOrder
 from .purchase_csv import PurchaseLine
 from .selectors import FEEDBACK_CACHE
+from .services import product_review_summaries_refresh
 
 PURCHASE_EVENTS = ("order.paid", "order.delivered")
 ORDER_ID_MAX_LENGTH = 100
@@ -83,6 +84,7 @@ def purchase_record(
             .update(verified_purchase=True)
         )
         if marked:  # update() sends no signal
+            product_review_summaries_refresh(product_ids=products)  # their verified counts
             transaction.on_commit(lambda: cache_namespace_bump(FEEDBACK_CACHE))
     return PurchaseRecorded(order_id=order_id, created=True, reviews_verified=marked)
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -186,16 +186,18 @@ def product_review_summaries_refresh(*, product_ids: Iterable[int | None]) -> No
     with transaction.atomic():
         list(Product.objects.select_for_update().filter(pk__in=ids).values_list("pk"))
         counts: dict[int, dict[int, int]] = {pid: {} for pid in ids}
+        verified = dict.fromkeys(ids, 0)
         rows = (
             ProductReview.objects.public()
             .filter(product_id__in=ids)
             .order_by()
             .values("product_id", "score")
-            .annotate(n=Count("id"))
+            .annotate(n=Count("id"), verified=Count("id", filter=Q(verified_purchase=True)))
         )
         for row in rows:
             counts[row["product_id"]][row["score"]] = row["n"]
-        product_review_summaries_store(counts=counts)
+            verified[row["product_id"]] += row["verified"]
+        product_review_summaries_store(counts=counts, verified=verified)
 
 
 def product_review_summaries_refresh_all(*, batch_size: int = 500) -> int:

@@ -11,11 +11,8 @@ from storefront.api.throttling import rate_limit_headers
 from ..search import MAX_QUERY
 from .filters import Q_DESCRIPTION
 from .interest_serializers import InterestCreateSerializer, InterestSerializer
-from .serializers import (
-    FullProductSerializer,
-    FullTreeNodeSerializer,
-    SpecificCategoryTreeSerializer,
-)
+from .serializers import FullTreeNodeSerializer, SpecificCategoryTreeSerializer
+from .serializers.full import ProductPageSerializer
 from .serializers.listing import ProductListingSerializer, ProductSuggestSerializer
 
 category_tree_schema = extend_schema(
@@ -90,7 +87,7 @@ product_interest_register_schema = extend_schema(
 
 
 def _full_product_fields() -> list[str]:
-    return sorted(FullProductSerializer().fields)
+    return sorted(ProductPageSerializer().fields)
 
 
 product_page_schema = extend_schema(
@@ -102,8 +99,10 @@ product_page_schema = extend_schema(
         "automatic price rules. Bare response. A product that does not exist, is inactive "
         "(or a variation of an inactive product) or is not shown in the site "
         "(`flags.showInSite` false) is a 404, as is an id that is not a number. "
-        "`fields` keeps only those top-level keys. ETag and `Cache-Control: max-age=0`: "
-        "revalidate; a change to the product shows in the next answer."
+        "`fields` keeps only those top-level keys; `verifiedReviews` (approved reviews "
+        "whose author bought the product) is opt-in: only when `fields` names it. ETag "
+        "and `Cache-Control: max-age=0`: revalidate; a change to the product shows in the "
+        "next answer."
     ),
     tags=["products"],
     parameters=[
@@ -124,7 +123,7 @@ product_page_schema = extend_schema(
         ),
     ],
     responses={
-        200: FullProductSerializer,
+        200: ProductPageSerializer,
         **error_responses(404, 422, not_found_code=ErrorCode.PRODUCT_NOT_FOUND),
     },
 )
@@ -137,7 +136,8 @@ product_listing_schema = extend_schema(
         "Active main products shown in the site (variations are listed through their main "
         "product). Each register is the Product summary plus `price` (the Price in the "
         "default trade policy after the live price rules, as the product page's) and "
-        "`review` (as the product page's). `data.facets` counts the products under the "
+        "`review` (as the product page's); `verifiedReviews` is opt-in, as on the product "
+        "page (only when `fields` names it). `data.facets` counts the products under the "
         "query's conditions, each facet without its own condition (disjunctive counts): "
         "`categories` (children of the filtered category, else the roots), `brands`, "
         "`attributes` (filterable ones, with their values) and `price` (min and max "

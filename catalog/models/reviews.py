@@ -10,7 +10,8 @@ TENTH = Decimal("0.1")
 
 
 class ProductReviewSummary(models.Model):
-    """Approved reviews of the product per score 1..5 (count and average derive from them)."""
+    """Approved reviews of the product per score 1..5 (count and average derive from them),
+    and how many of them are verified purchases."""
 
     product = models.OneToOneField(
         "catalog.Product",
@@ -24,6 +25,11 @@ class ProductReviewSummary(models.Model):
     score_3 = models.PositiveIntegerField(_("reviews scoring 3"), default=0)
     score_4 = models.PositiveIntegerField(_("reviews scoring 4"), default=0)
     score_5 = models.PositiveIntegerField(_("reviews scoring 5"), default=0)
+    verified = models.PositiveIntegerField(
+        _("verified reviews"),
+        default=0,
+        help_text=_("Approved reviews whose author bought the product."),
+    )
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:

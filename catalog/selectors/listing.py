@@ -162,6 +162,7 @@ def catalogue_build(*, moment: datetime) -> Catalogue:
                 pricing=data,
                 stored_price=stored.get(pid),
                 review_counts=tuple(review.counts[s] for s in SCORES) if review else None,
+                verified_reviews=review.verified if review else 0,
                 searchable=Searchable(
                     name=row["name"],
                     others=(

@@ -9,7 +9,7 @@ from django.db.models.functions import Coalesce
 from infra.caching.kept import kept
 from infra.ids import is_db_id
 
-from ..models import AttributeValue, Product, ProductPrice, Stock
+from ..models import AttributeValue, Product, ProductPrice, ProductReviewSummary, Stock
 from ..models.products import ProductQuerySet
 from .caches import PRODUCTS_CACHE
 from .merchandising import visible_relations_prefetch
@@ -132,6 +132,12 @@ def product_full_queryset() -> ProductQuerySet[Product]:
         visible_relations_prefetch(),
         visible_relations_prefetch("parent__"),
     )
+
+
+def verified_reviews_count(*, product_id: int) -> int:
+    """The product's approved reviews by buyers (its review summary's count; 0 without)."""
+    summary = ProductReviewSummary.objects.filter(product_id=product_id)
+    return summary.values_list("verified", flat=True).first() or 0
 
 
 def product_get_active(*, product_id: int) -> Product | None:

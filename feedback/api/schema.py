@@ -5,6 +5,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schem
 
 from apikit.errors import ErrorCode
 from apikit.schema import error_responses, success_envelope
+from catalog.search import MAX_QUERY
 from storefront.api.idempotency import idempotency_key_parameter
 from storefront.api.throttling import rate_limit_headers
 
@@ -17,6 +18,7 @@ from .serializers import (
     ReviewVoteSerializer,
     ReviewWriteSerializer,
     SalesChannelReviewSerializer,
+    SimilarQuestionsSerializer,
 )
 
 product_review_list_schema = extend_schema(
@@ -55,10 +57,49 @@ product_comment_list_schema = extend_schema(
     description=(
         "Approved comments, newest first. Replies are registers with `parentCommentId` "
         "set (use `condition[parentCommentId][isNull]=true` for top-level comments "
-        "only); `totalReplies` counts a comment's approved replies. E-mails are masked."
+        "only); `totalReplies` counts a comment's approved replies. E-mails are masked. "
+        "A list of replies only (`condition[parentCommentId]=<id>`, or any condition on "
+        "`parentCommentId` but ne, nin and isNull true) lists the staff's answers first "
+        "(`replyByUser` true), each part newest first; an `order` given decides instead. "
+        "`condition[answered]=false` lists the questions (top-level comments) without a "
+        "public staff reply, `true` those with one."
     ),
     tags=["comments"],
     responses={200: CommentSerializer, **error_responses(422)},
+)
+
+
+product_comment_similar_schema = extend_schema(
+    operation_id="product_comment_similar",
+    summary="Answered questions like the shopper's (before asking)",
+    description=(
+        "At most 3 approved questions of the product that staff answered and that look "
+        "like `q`, matched as the catalogue search matches words (accents and case "
+        "ignored, plurals meet singulars, one typo in a word of five letters or more, "
+        "stop words left out): more than half of the words of `q` must be found. The most "
+        "words found first, then fewer typos, then the newest. Each question is followed "
+        "by its latest public staff answer. Bare response, as the comment list; ETag and "
+        "`Cache-Control: max-age=0`. An unknown, inactive or hidden product is 404 "
+        "SERVICE_STORE_PRODUCT_NOT_FOUND (checked first); a missing, empty, too long, "
+        "symbols-only or control-character `q` is 422."
+    ),
+    tags=["comments"],
+    parameters=[
+        OpenApiParameter(
+            "productId", OpenApiTypes.INT, OpenApiParameter.PATH, description="Product id."
+        ),
+        OpenApiParameter(
+            "q",
+            {"type": "string", "minLength": 1, "maxLength": MAX_QUERY},
+            OpenApiParameter.QUERY,
+            required=True,
+            description="The shopper's question as typed (1 to 100 characters).",
+        ),
+    ],
+    responses={
+        200: SimilarQuestionsSerializer,
+        **error_responses(404, 422, not_found_code=ErrorCode.PRODUCT_NOT_FOUND),
+    },
 )
 
 

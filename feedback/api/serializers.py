@@ -218,6 +218,17 @@ class CommentSerializer(serializers.ModelSerializer):
         return mask_email(comment.user_email)
 
 
+class SimilarQuestionsSerializer(serializers.Serializer):
+    """Answer of GET /publics/products/{productId}/comments/similar (bare)."""
+
+    registers = CommentSerializer(
+        many=True,
+        help_text="At most 3 answered questions, the most alike first, each followed by its "
+        "latest public staff answer (a Comment with `parentCommentId` set and `replyByUser` "
+        "true): at most 6 registers.",
+    )
+
+
 class CommentCreateSerializer(serializers.Serializer):
     """Body of POST /publics/products/{productId}/comments.
 

@@ -12,6 +12,7 @@ from .views import (
     ProductReviewView,
     ProductReviewVoteView,
     SalesChannelReviewView,
+    SimilarQuestionsView,
 )
 
 # The review paths answer GET (the public list) and POST (a review write).
@@ -43,5 +44,10 @@ urlpatterns: list = [
         "publics/products/<str:productId>/comments",
         CommentCreateView.as_view(),
         "product-comment-create",
+    ),
+    *api_path(
+        "publics/products/<str:productId>/comments/similar",
+        cached_answers(SimilarQuestionsView.as_view(), namespaces=(FEEDBACK_CACHE, PRODUCTS_CACHE)),
+        "product-comment-similar",
     ),
 ]

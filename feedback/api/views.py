@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apikit.caching import conditional_response
 from apikit.errors import ErrorCode, not_found
 from apikit.filters import orm_paths
 from apikit.generics import EnvelopedPagination, ListView
@@ -18,6 +19,9 @@ from apikit.paths import path_id
 from apikit.querystring import invalid
 from apikit.responses import rendered_rows, request_base_url, success
 from catalog.api.fragments import attach_product_summaries
+from catalog.api.products import PRODUCT_NOT_FOUND_MESSAGE
+from catalog.search import BadQuery, checked
+from catalog.selectors.listing import product_page_visible
 from infra.client_ip import client_ip
 from storefront.api.authentication import IsCustomer, signed_in_customer
 from storefront.api.idempotency import idempotent
@@ -33,13 +37,15 @@ from ..selectors import (
     product_reviews_public,
     sales_channel_review_get,
     sales_channel_reviews_public,
+    similar_questions_get,
 )
 from ..services import comment_create
 from ..votes import anonymous_voter, customer_voter, review_vote
-from .filters import CommentFilter, ProductReviewFilter, SalesChannelReviewFilter
+from .filters import CommentFilter, ProductReviewFilter, SalesChannelReviewFilter, replies_only
 from .schema import (
     product_comment_create_schema,
     product_comment_list_schema,
+    product_comment_similar_schema,
     product_review_list_schema,
     product_review_vote_schema,
     product_review_write_schema,
@@ -183,12 +189,46 @@ class CommentListView(ListView):
     )
     compiled_queries = True
 
+    @property
+    def ordering(self) -> tuple[str, ...]:  # type: ignore[override]
+        """Newest first; a list of replies only puts the staff's answers first."""
+        if replies_only(getattr(self, "condition_terms", ())):
+            return ("-reply_by_user", "-created_at")
+        return ("-created_at",)
+
     def get_queryset(self) -> Any:
         return comments_public()
 
     def registers(self, rows: list) -> Any:
         attach_product_summaries(rows, base_url=request_base_url(self.request))
         return rendered_rows(CommentSerializer, rows)
+
+
+def question_text(request: Request) -> str:
+    """The shopper's text `q`, as the catalogue search checks it (422 otherwise)."""
+    values = request.query_params.getlist("q")
+    if not values:
+        raise invalid("q", "field is required")
+    try:
+        return checked(values)
+    except BadQuery as exc:
+        raise invalid("q", f"field {exc}") from None
+
+
+class SimilarQuestionsView(APIView):
+    """Answered questions of a product that look like the shopper's text (bare)."""
+
+    @product_comment_similar_schema
+    def get(self, request: Request, productId: str) -> Any:  # the contract's name
+        missing = not_found(ErrorCode.PRODUCT_NOT_FOUND, PRODUCT_NOT_FOUND_MESSAGE)
+        product_id = path_id(productId, not_found=missing)  # any text naming no product: 404
+        if not product_page_visible(product_id=product_id):
+            raise missing
+        rows = similar_questions_get(product_id=product_id, text=question_text(request))
+        attach_product_summaries(rows, base_url=request_base_url(request))
+        return conditional_response(
+            request, {"registers": rendered_rows(CommentSerializer, rows)}, max_age=0
+        )
 
 
 class CommentCreateView(APIView):
@@ -198,7 +238,7 @@ class CommentCreateView(APIView):
     @product_comment_create_schema
     @idempotent
     def post(self, request: Request, productId: str) -> Response:  # the contract's name
-        missing = not_found(ErrorCode.PRODUCT_NOT_FOUND, "Product was not found.")
+        missing = not_found(ErrorCode.PRODUCT_NOT_FOUND, PRODUCT_NOT_FOUND_MESSAGE)
         product_id = path_id(productId, not_found=missing)  # any text naming no product: 404
         customer = request.user if isinstance(request.user, Customer) else None
         data = valid_data(CommentCreateSerializer, request, signed_in=customer is not None)

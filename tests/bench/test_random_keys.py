@@ -35,13 +35,13 @@ from tests.bench.conftest import SEED
 
 pytestmark = pytest.mark.django_db
 
-QUOTES = CARTS = 60
+QUOTES = CARTS = SIMILAR = 60
 
 
 @pytest.fixture(scope="module")
 def manifest(dataset, tmp_path_factory):
     folder = tmp_path_factory.mktemp("bench-paths")
-    return bench_paths.write(folder, seed=SEED, quotes=QUOTES, carts=CARTS)
+    return bench_paths.write(folder, seed=SEED, quotes=QUOTES, carts=CARTS, similar=SIMILAR)
 
 
 def lines(manifest, key) -> list[str]:
@@ -66,6 +66,7 @@ def test_the_lists_cover_what_each_row_asks_for(manifest, dataset):
     assert len(lines(manifest, "reviews")) == pages(review_totals)
     assert len(lines(manifest, "comments")) == pages(comment_totals)
     assert len(lines(manifest, "zipcode")) == PostalCode.objects.count()
+    assert len(lines(manifest, "similar")) == SIMILAR
     assert {key for _, key in RANDOM_ROWS} == set(manifest["rows"])
     for key, row in manifest["rows"].items():
         assert row["paths"] == len(lines(manifest, key))
@@ -96,8 +97,24 @@ def test_every_cart_holds_the_trigger_and_never_the_offered_product(manifest, da
         assert len(cart) <= 4
 
 
+def test_similar_texts_are_words_of_a_question_of_the_product(manifest):
+    for path in lines(manifest, "similar"):
+        where, query = path.split("?q=")
+        product = int(where.split("/")[3])
+        words = unquote(query).split()
+        messages = Comment.objects.public().questions().filter(product_id=product)
+
+        assert 1 <= len(words) <= 4
+        assert any(
+            set(words) <= set(message.split())
+            for message in messages.values_list("message", flat=True)
+        )
+    found = [s["expect"]["found"] for s in manifest["rows"]["similar"]["samples"]]
+    assert len(found) == 5
+
+
 def test_the_same_database_gives_the_same_lists(manifest, tmp_path):
-    again = bench_paths.write(tmp_path, seed=SEED, quotes=QUOTES, carts=CARTS)
+    again = bench_paths.write(tmp_path, seed=SEED, quotes=QUOTES, carts=CARTS, similar=SIMILAR)
 
     for key in manifest["rows"]:
         assert lines(again, key) == lines(manifest, key)

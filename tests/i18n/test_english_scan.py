@@ -318,6 +318,8 @@ def admin_urls(store, request) -> list[str]:
             urls.append(reverse(f"{name}_change", args=[first.pk]))
     urls += [
         reverse("admin:feedback_comment_reply", args=[store["comment"].pk]),
+        reverse("admin:feedback_comment_unanswered"),
+        reverse("admin:feedback_purchaseorder_import"),
         reverse("admin:catalog_productinterest_reply", args=[store["interest"].pk]),
         reverse("admin:catalog_backinstocksettings_demand"),
         reverse("admin:marketing_bannergroup_preview", args=[store["banner"].group_id]),

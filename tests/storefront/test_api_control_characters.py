@@ -30,6 +30,7 @@ READ_ENDPOINTS = {
     "product-review-list": "/review/product",
     "sales-channel-review-list": "/review/sales-channel",
     "product-comment-list": "/publics/products/comments",
+    "product-comment-similar": "/publics/products/{id}/comments/similar",
     "product-list": "/publics/products",
     "product-page": "/publics/products/{id}",
     "product-suggest": "/publics/products/suggest",

@@ -212,6 +212,7 @@ def test_every_get_that_answers_a_304_says_so_with_its_cache_headers(schema_file
         "/publics/products/categories/{categoryId}/tree",
         "/publics/products/categories/tree",
         "/publics/products/comments",
+        "/publics/products/{productId}/comments/similar",  # issue 34
         "/publics/products",  # issue 32
         "/publics/products/{productId}",
         "/publics/products/suggest",

@@ -21,7 +21,7 @@ from shipping import provider
 from shipping.models import CarrierCall, CarrierIntegration, PostalCode, ShippingTableKind
 from storefront.tokens import token_issue
 from tests.catalog.factories import CategoryFactory, StockFactory
-from tests.feedback.factories import CommentFactory, ProductReviewFactory
+from tests.feedback.factories import CommentFactory, ProductReviewFactory, StaffReplyFactory
 from tests.marketing.factories import BannerGroupFactory
 from tests.shipping.factories import PostalCodeFactory, ShippingRowFactory, ShippingTableFactory
 from tests.shipping.test_api_quote import brackets, priced_product, sao_paulo_storage
@@ -85,7 +85,7 @@ def store(settings):
     BannerGroupFactory()
     PaymentOptionFactory()
     review = ProductReviewFactory(product=product)
-    CommentFactory(product=product)
+    StaffReplyFactory(parent=CommentFactory(product=product, message="Serve em pés largos?"))
     customer = CustomerFactory()
     token = token_issue(customer_id=customer.pk, password_hash=customer.password).token
     return {
@@ -103,6 +103,7 @@ def store(settings):
             "products-quote": brackets([(product.pk, 1)], targetZipCode="01310-100"),
             "product-review-list": {"productId": product.pk},
             "product-comment-list": {"productId": product.pk},
+            "product-comment-similar": {"q": "pés largos"},
         },
         "headers": {"HTTP_AUTHORIZATION": f"Bearer {token}"},
     }
@@ -131,6 +132,7 @@ def test_every_public_get_and_head_route_writes_nothing(api_client, store, monke
     assert answered["/notices/back-in-stock/visit/" + store["values"]["link"]] == 302
     assert flush() >= 1  # the visit recorded by the GET (HEAD records nothing)
     assert answered["/review/product"] == 200
+    assert answered[f"/publics/products/{store['values']['productId']}/comments/similar"] == 200
 
 
 def test_the_guard_sees_writes():

@@ -4,7 +4,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db.models import Manager, Model
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from apikit.scheduling import scheduling_field
@@ -379,3 +379,24 @@ class FullProductSerializer(serializers.Serializer):
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
     def get_urls(self, facts: FullProductFacts) -> list[str]:
         return [facts.product.url]
+
+
+VERIFIED_REVIEWS = "verifiedReviews"  # opt-in: rendered only when `fields` names it
+
+
+def verified_reviews_field() -> serializers.IntegerField:
+    """The opt-in count beside `review` (output only; not read-only, so that the schema
+    lists it as an optional key)."""
+    return serializers.IntegerField(
+        required=False,
+        help_text="(Opt-in: only when `fields` names it.) Approved reviews whose author bought "
+        "the product (the review list's `verifiedPurchase`); 0 without.",
+    )
+
+
+@extend_schema_serializer(component_name="FullProduct")  # the page's component, as before
+class ProductPageSerializer(FullProductSerializer):
+    """The product page: the full product, and the opt-in `verifiedReviews` (schema and
+    `fields` names only: the page renders the full product's fragment)."""
+
+    verifiedReviews = verified_reviews_field()

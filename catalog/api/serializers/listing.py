@@ -4,7 +4,7 @@ from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from .fields import MoneyField
-from .full import PriceSerializer, ReviewSummarySerializer
+from .full import PriceSerializer, ReviewSummarySerializer, verified_reviews_field
 from .summary import ProductSummarySerializer
 
 
@@ -20,6 +20,7 @@ class ListedProductSerializer(ProductSummarySerializer):
         allow_null=True,
         help_text="As the product page's `review`: null without approved reviews.",
     )
+    verifiedReviews = verified_reviews_field()
 
 
 class CountedSerializer(serializers.Serializer):

@@ -175,7 +175,7 @@ export interface paths {
         };
         /**
          * List the catalogue's products, with facets
-         * @description Active main products shown in the site (variations are listed through their main product). Each register is the Product summary plus `price` (the Price in the default trade policy after the live price rules, as the product page's) and `review` (as the product page's). `data.facets` counts the products under the query's conditions, each facet without its own condition (disjunctive counts): `categories` (children of the filtered category, else the roots), `brands`, `attributes` (filterable ones, with their values) and `price` (min and max salePrice). Default order: priority (highest first), then name; `order=name|-name|price|-price|-createdAt|-score` (the ascending and descending forms of name, price, createdAt and score are all accepted; id ends every order). `q` searches in Portuguese (see the parameter); with it the default order is `relevance`. Success envelope; ETag and `Cache-Control: max-age=0`.
+         * @description Active main products shown in the site (variations are listed through their main product). Each register is the Product summary plus `price` (the Price in the default trade policy after the live price rules, as the product page's) and `review` (as the product page's); `verifiedReviews` is opt-in, as on the product page (only when `fields` names it). `data.facets` counts the products under the query's conditions, each facet without its own condition (disjunctive counts): `categories` (children of the filtered category, else the roots), `brands`, `attributes` (filterable ones, with their values) and `price` (min and max salePrice). Default order: priority (highest first), then name; `order=name|-name|price|-price|-createdAt|-score` (the ascending and descending forms of name, price, createdAt and score are all accepted; id ends every order). `q` searches in Portuguese (see the parameter); with it the default order is `relevance`. Success envelope; ETag and `Cache-Control: max-age=0`.
          */
         get: operations["product_list"];
         put?: never;
@@ -195,7 +195,7 @@ export interface paths {
         };
         /**
          * A product's page
-         * @description The full product (the contract's Upsell product, every field filled as the cart upsell fills it), priced for one unit in the default trade policy after the live automatic price rules. Bare response. A product that does not exist, is inactive (or a variation of an inactive product) or is not shown in the site (`flags.showInSite` false) is a 404, as is an id that is not a number. `fields` keeps only those top-level keys. ETag and `Cache-Control: max-age=0`: revalidate; a change to the product shows in the next answer.
+         * @description The full product (the contract's Upsell product, every field filled as the cart upsell fills it), priced for one unit in the default trade policy after the live automatic price rules. Bare response. A product that does not exist, is inactive (or a variation of an inactive product) or is not shown in the site (`flags.showInSite` false) is a 404, as is an id that is not a number. `fields` keeps only those top-level keys; `verifiedReviews` (approved reviews whose author bought the product) is opt-in: only when `fields` names it. ETag and `Cache-Control: max-age=0`: revalidate; a change to the product shows in the next answer.
          */
         get: operations["product_page"];
         put?: never;
@@ -220,6 +220,26 @@ export interface paths {
          * @description Signed-in customers (Authorization: Bearer <token>) comment under their account's name and e-mail; anonymous callers must give `customerName` (3 to 100 characters) and `customerEmail`. `parentCommentId` must be an approved comment of the same product (else 404 SERVICE_STORE_COMMENT_NOT_FOUND) and top-level (a reply: 422). The new comment is held for moderation (`active` false) unless the store publishes comments at once. Throttled per IP. `Idempotency-Key` makes a retry return the first answer, never a second comment.
          */
         post: operations["product_comment_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/publics/products/{productId}/comments/similar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Answered questions like the shopper's (before asking)
+         * @description At most 3 approved questions of the product that staff answered and that look like `q`, matched as the catalogue search matches words (accents and case ignored, plurals meet singulars, one typo in a word of five letters or more, stop words left out): more than half of the words of `q` must be found. The most words found first, then fewer typos, then the newest. Each question is followed by its latest public staff answer. Bare response, as the comment list; ETag and `Cache-Control: max-age=0`. An unknown, inactive or hidden product is 404 SERVICE_STORE_PRODUCT_NOT_FOUND (checked first); a missing, empty, too long, symbols-only or control-character `q` is 422.
+         */
+        get: operations["product_comment_similar"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -275,7 +295,7 @@ export interface paths {
         };
         /**
          * List product comments and replies
-         * @description Approved comments, newest first. Replies are registers with `parentCommentId` set (use `condition[parentCommentId][isNull]=true` for top-level comments only); `totalReplies` counts a comment's approved replies. E-mails are masked.
+         * @description Approved comments, newest first. Replies are registers with `parentCommentId` set (use `condition[parentCommentId][isNull]=true` for top-level comments only); `totalReplies` counts a comment's approved replies. E-mails are masked. A list of replies only (`condition[parentCommentId]=<id>`, or any condition on `parentCommentId` but ne, nin and isNull true) lists the staff's answers first (`replyByUser` true), each part newest first; an `order` given decides instead. `condition[answered]=false` lists the questions (top-level comments) without a public staff reply, `true` those with one.
          */
         get: operations["product_comment_list"];
         put?: never;
@@ -904,10 +924,8 @@ export interface components {
             minimumStock: number;
         };
         /**
-         * @description The contract's Upsell product (2.11): renders a `catalog.selectors.FullProductFacts`
-         *     (`full_product_facts_get` of a product of `product_full_queryset()`): the product's own
-         *     columns from `facts.product`, the computed facts from `facts`. Context: `base_url`,
-         *     `product_summaries` (rendered summaries by id) and `sections` (other apps' fields).
+         * @description The product page: the full product, and the opt-in `verifiedReviews` (schema and
+         *     `fields` names only: the page renders the full product's fragment).
          */
         FullProduct: {
             id: number;
@@ -963,6 +981,8 @@ export interface components {
             linkedTradePolicies: components["schemas"]["LinkedTradePolicy"][] | null;
             /** @description The description of the trade policy, else of the default policy, else null. */
             description: components["schemas"]["ProductDescription"] | null;
+            /** @description (Opt-in: only when `fields` names it.) Approved reviews whose author bought the product (the review list's `verifiedPurchase`); 0 without. */
+            verifiedReviews?: number;
         };
         /** @description Full-tree node (schema only: the tree is built as plain dicts in catalog/tree.py). */
         FullTreeNode: {
@@ -1053,6 +1073,8 @@ export interface components {
             price: components["schemas"]["Price"];
             /** @description As the product page's `review`: null without approved reviews. */
             review: components["schemas"]["ReviewSummary"] | null;
+            /** @description (Opt-in: only when `fields` names it.) Approved reviews whose author bought the product (the review list's `verifiedPurchase`); 0 without. */
+            verifiedReviews?: number;
         };
         Media: {
             id: number;
@@ -1734,6 +1756,11 @@ export interface components {
             /** Format: double */
             readonly shippingValue: number;
             variables: components["schemas"]["RowVariable"][];
+        };
+        /** @description Answer of GET /publics/products/{productId}/comments/similar (bare). */
+        SimilarQuestions: {
+            /** @description At most 3 answered questions, the most alike first, each followed by its latest public staff answer (a Comment with `parentCommentId` set and `replyByUser` true): at most 6 registers. */
+            registers: components["schemas"]["Comment"][];
         };
         SpecificCategoryTree: {
             current: components["schemas"]["CategoryNode"];
@@ -2793,7 +2820,7 @@ export interface operations {
                     };
                 };
                 /** @description Only these keys in each register: `fields=id,name`, `fields[]=id&fields[]=name` or `fields=["id","name"]`. */
-                fields?: ("active" | "brandId" | "brandName" | "combination" | "comparisonPrice" | "currentAttributes" | "id" | "mainCategoryId" | "mainCategoryName" | "medias" | "name" | "price" | "review" | "sku" | "stock" | "type" | "url")[];
+                fields?: ("active" | "brandId" | "brandName" | "combination" | "comparisonPrice" | "currentAttributes" | "id" | "mainCategoryId" | "mainCategoryName" | "medias" | "name" | "price" | "review" | "sku" | "stock" | "type" | "url" | "verifiedReviews")[];
                 /** @description Registers per page, 1 to 100 (default 10). */
                 limit?: number;
                 /** @description Registers to skip, 0 to 10000000 (default 0). */
@@ -2861,7 +2888,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only these top-level keys: `fields=id,name,price`, `fields[]=id&fields[]=name` or `fields=["id","name"]`; an unknown name: 422. */
-                fields?: ("active" | "bannerGroups" | "basePrice" | "brand" | "categories" | "categoryBreadcrumb" | "combination" | "createdAt" | "currentAttributes" | "description" | "dimensions" | "filters" | "flags" | "id" | "indicatedProducts" | "isGiftCard" | "linkedTradePolicies" | "mainCategory" | "medias" | "name" | "originalPrice" | "parentProductId" | "price" | "priceRules" | "priority" | "relatedProducts" | "review" | "seals" | "sku" | "status" | "stock" | "stocks" | "tax" | "type" | "updatedAt" | "url" | "urls" | "variations")[];
+                fields?: ("active" | "bannerGroups" | "basePrice" | "brand" | "categories" | "categoryBreadcrumb" | "combination" | "createdAt" | "currentAttributes" | "description" | "dimensions" | "filters" | "flags" | "id" | "indicatedProducts" | "isGiftCard" | "linkedTradePolicies" | "mainCategory" | "medias" | "name" | "originalPrice" | "parentProductId" | "price" | "priceRules" | "priority" | "relatedProducts" | "review" | "seals" | "sku" | "status" | "stock" | "stocks" | "tax" | "type" | "updatedAt" | "url" | "urls" | "variations" | "verifiedReviews")[];
             };
             header?: never;
             path: {
@@ -3054,6 +3081,78 @@ export interface operations {
             };
         };
     };
+    product_comment_similar: {
+        parameters: {
+            query: {
+                /** @description The shopper's question as typed (1 to 100 characters). */
+                q: string;
+            };
+            header?: never;
+            path: {
+                /** @description Product id. */
+                productId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimilarQuestions"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag (no body). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found (SERVICE_STORE_PRODUCT_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Validation error (VALIDATION_ERROR); data.errors names each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorEnvelope"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database cannot be reached (SERVICE_UNAVAILABLE); retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     category_subtree: {
         parameters: {
             query?: never;
@@ -3174,7 +3273,7 @@ export interface operations {
     product_comment_list: {
         parameters: {
             query?: {
-                /** @description Filters on id, productId, parentCommentId, customerId, userId, replyByUser, totalReplies, createdAt, updatedAt: a JSON object (`condition={"score":5,"createdAt":{"gte":"2026-01-01"}}`) or brackets (`condition[score]=5&condition[createdAt][gte]=2026-01-01`). Operators: eq, ne, gt, gte, lt, lte, in, nin, contains, startsWith, isNull; a bare value means eq. */
+                /** @description Filters on id, productId, parentCommentId, customerId, userId, replyByUser, totalReplies, createdAt, updatedAt, answered: a JSON object (`condition={"score":5,"createdAt":{"gte":"2026-01-01"}}`) or brackets (`condition[score]=5&condition[createdAt][gte]=2026-01-01`). Operators: eq, ne, gt, gte, lt, lte, in, nin, contains, startsWith, isNull; a bare value means eq. */
                 condition?: {
                     id?: number | {
                         eq?: number;
@@ -3285,6 +3384,18 @@ export interface operations {
                         lte?: string;
                         in?: string[];
                         nin?: string[];
+                        isNull?: boolean;
+                    };
+                    /** @description Questions (top-level comments) with a public staff reply (true) or without one (false); replies match no answered condition but isNull: true. */
+                    answered?: boolean | {
+                        eq?: boolean;
+                        ne?: boolean;
+                        gt?: boolean;
+                        gte?: boolean;
+                        lt?: boolean;
+                        lte?: boolean;
+                        in?: boolean[];
+                        nin?: boolean[];
                         isNull?: boolean;
                     };
                 };
