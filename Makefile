@@ -70,8 +70,12 @@ migrate: install $(DATA_DIR)/secret_key
 seed: migrate
 	$(RUN_ENV) $(BIN)/python manage.py seed_demo
 
-run: seed
-	@$(RUN_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
+# collectstatic needs no database: it runs beside the migrations and the demo data (a first
+# run's minute, README), and its output shows only when it fails.
+run: install
+	@$(RUN_ENV) $(BIN)/python manage.py collectstatic --noinput -v0 > $(DATA_DIR)/collectstatic.log 2>&1 & static=$$!; \
+	$(MAKE) --no-print-directory seed || exit 1; \
+	wait $$static || { cat $(DATA_DIR)/collectstatic.log; exit 1; }
 	@echo ""
 	@echo "Home page:       http://$(BASE_URL_HOST):$(PORT)/"
 	@echo "Storefront API:  http://$(BASE_URL_HOST):$(PORT)/publics/payments/card-flags"
