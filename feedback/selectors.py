@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from django.db.models import Case, Count, F, IntegerField, OuterRef, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce
 
-from infra.queries import Statements, instances_in
+from infra.queries import Statements, instances
 from storefront.models import SalesChannel
 
 from .models import Comment, ProductReview, ReviewMedia, SalesChannelReview
@@ -41,12 +41,16 @@ def product_reviews_public() -> QuerySet:
 _MEDIA_STATEMENTS = Statements(size=128)
 
 
+def _medias_of(*review_ids: int) -> QuerySet[ReviewMedia]:
+    return ReviewMedia.objects.filter(review_id__in=review_ids).order_by("id")
+
+
 def attach_review_medias(reviews: Sequence[ProductReview]) -> None:
     """Set `media_list` (its photos in id order) on each review, in one query."""
     ids = [review.pk for review in reviews]
-    medias = ReviewMedia.objects.order_by("id")
+    found = instances(ReviewMedia, _medias_of, ids, _MEDIA_STATEMENTS) if ids else ()
     by_review: defaultdict[int, list[ReviewMedia]] = defaultdict(list)
-    for media in instances_in(medias, "review_id", ids, _MEDIA_STATEMENTS) if ids else ():
+    for media in found:
         by_review[media.review_id].append(media)
     for review in reviews:
         review.media_list = by_review.get(review.pk, [])  # type: ignore[attr-defined]
