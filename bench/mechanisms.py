@@ -3,13 +3,19 @@ stayed and why"), on the benchmark's data set, without a server:
 
     DATA_DIR=... .venv/bin/python -m bench.mechanisms [--redis redis://127.0.0.1:PORT/0]
 
-Each mechanism is measured on and then off (patched out), on the same requests, through
-Django's test client (every middleware): the mean milliseconds per request and the hit
-ratio. `--redis` adds the shared-cache rows (RecentAnswers, `_SHOWN`'s saved round trip).
-Prints JSON on the last line; bench/results/mechanisms-*.json keep past runs.
+Each mechanism is measured on and off (patched out), on the same requests, through
+Django's test client (every middleware), in `--rounds` rounds that alternate which side goes
+first: the medians of the mean wall milliseconds per request, of this thread's CPU
+milliseconds per request (what other jobs on a shared machine change least; a Redis server's
+own time is in the wall figure only) and of the hit ratio. `--redis` adds the shared-cache
+rows (RecentAnswers). A "miss" starts from emptied answer caches and process memory; with
+Redis the namespace version keys stay (as in a running store: they have no timeout), except
+in the row that says the versions were lost too. Prints JSON on the last line;
+bench/results/mechanisms-*.json keep past runs.
 """
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -24,13 +30,17 @@ from unittest import mock
 
 def _timed(client, paths: list[str]) -> dict:
     hits = 0
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.thread_time()
     for path in paths:
         response = client.get(path, HTTP_HOST="127.0.0.1")
         assert response.status_code == 200, (path, response.status_code, response.content[:200])
         hits += response.get("X-Cache") == "hit"
-    seconds = time.perf_counter() - started
-    return {"ms_per_request": round(1000 * seconds / len(paths), 3), "hits": hits / len(paths)}
+    seconds, cpu_seconds = time.perf_counter() - started, time.thread_time() - cpu
+    return {
+        "ms_per_request": round(1000 * seconds / len(paths), 3),
+        "cpu_ms_per_request": round(1000 * cpu_seconds / len(paths), 3),
+        "hits": hits / len(paths),
+    }
 
 
 def main() -> None:
@@ -65,10 +75,14 @@ def main() -> None:
     reviews = rng.sample(lines("reviews"), k=min(args.pages, len(lines("reviews"))))
     comments = rng.sample(lines("comments"), k=min(args.pages, len(lines("comments"))))
     quotes = lines("quote")
+    carts = rng.sample(lines("upsell"), k=min(args.pages, len(lines("upsell"))))
     client = Client()
 
-    def cold() -> None:
-        cache.clear()
+    def cold(versions_too: bool = False) -> None:
+        if args.redis and not versions_too:  # a running store's Redis keeps its versions
+            cache.delete_many([key for key in cache.keys("*") if not key.startswith("ns-version:")])
+        else:
+            cache.clear()
         caching.RECENT_ANSWERS.clear()
         caching._SHOWN.clear()
         kept_module.kept_clear()
@@ -79,12 +93,19 @@ def main() -> None:
         if args.only not in name:
             return {}
         runs: dict[str, list[dict]] = {"with": [], "without": []}
-        for _ in range(args.rounds):
-            runs["with"].append(measure())
+
+        def without() -> None:
             with ExitStack() as stack:
                 for patch in off:
                     stack.enter_context(patch)
                 runs["without"].append(measure())
+
+        for round_ in range(args.rounds):
+            if round_ % 2:
+                without()
+            runs["with"].append(measure())
+            if not round_ % 2:
+                without()
         row = {
             side: {key: statistics.median(run[key] for run in found) for key in found[0]}
             for side, found in runs.items()
@@ -92,9 +113,9 @@ def main() -> None:
         print(name, json.dumps(row), flush=True)
         return row
 
-    def misses(paths: list[str]) -> Callable[[], dict]:
+    def misses(paths: list[str], versions_too: bool = False) -> Callable[[], dict]:
         def measure() -> dict:
-            cold()
+            cold(versions_too)
             _timed(client, paths[:5])  # store-wide data (categories, policies) kept first
             return _timed(client, paths[5:])
 
@@ -113,21 +134,29 @@ def main() -> None:
 
     results: dict = {"database": "sqlite", "cache": "redis" if args.redis else "locmem"}
     rows = results["rows"] = {}
-    rows["warm batches: review page misses"] = both(
-        "warm reviews",
-        misses(reviews),
-        [mock.patch("infra.caching.kept._to_warm", lambda kind, warm: [])],
+    no_warm = [mock.patch("infra.caching.kept._to_warm", lambda kind, warm: [])]
+    rows["warm batches: review page misses"] = both("warm reviews", misses(reviews), no_warm)
+    if args.redis:
+        rows["warm batches: review page misses, Redis versions lost too"] = both(
+            "warm reviews versions lost", misses(reviews, versions_too=True), no_warm
+        )
+    rows["warm batches: comment page misses"] = both("warm comments", misses(comments), no_warm)
+    rows["warm batches: random quote misses"] = both(
+        "warm quotes", misses(rng.sample(quotes, k=min(args.pages, len(quotes)))), no_warm
     )
-    rows["warm batches: comment page misses"] = both(
-        "warm comments",
-        misses(comments),
-        [mock.patch("infra.caching.kept._to_warm", lambda kind, warm: [])],
-    )
+    rows["warm batches: random cart upsell misses"] = both("warm carts", misses(carts), no_warm)
     rows["summary fragments: review page misses"] = both(
         "fragments", misses(reviews), [mock.patch("catalog.api.fragments.kept_many", never_kept)]
     )
     rows["_SHOWN: review page hits"] = both(
         "shown", hits(reviews), [mock.patch("apikit.caching._remember_shown", lambda *a: None)]
+    )
+    no_snapshot = [mock.patch("apikit.context.per_request", contextlib.nullcontext)]
+    rows["per-request version snapshot: review page hits"] = both(
+        "snapshot hits", hits(reviews), no_snapshot
+    )
+    rows["per-request version snapshot: review page misses"] = both(
+        "snapshot misses", misses(reviews), no_snapshot
     )
     if args.redis:
         rows["RecentAnswers: review page hits"] = both(
