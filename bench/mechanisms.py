@@ -84,7 +84,6 @@ def main() -> None:
         else:
             cache.clear()
         caching.RECENT_ANSWERS.clear()
-        caching._SHOWN.clear()
         kept_module.kept_clear()
 
     def both(name: str, measure: Callable[[], dict], off: list) -> dict:
@@ -147,9 +146,6 @@ def main() -> None:
     rows["warm batches: random cart upsell misses"] = both("warm carts", misses(carts), no_warm)
     rows["summary fragments: review page misses"] = both(
         "fragments", misses(reviews), [mock.patch("catalog.api.fragments.kept_many", never_kept)]
-    )
-    rows["_SHOWN: review page hits"] = both(
-        "shown", hits(reviews), [mock.patch("apikit.caching._remember_shown", lambda *a: None)]
     )
     no_snapshot = [mock.patch("apikit.context.per_request", contextlib.nullcontext)]
     rows["per-request version snapshot: review page hits"] = both(
