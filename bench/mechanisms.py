@@ -1,5 +1,5 @@
-"""In-process measurement of what each caching mechanism saves (docs/caching.md, "What
-stayed and why"), on the benchmark's data set, without a server:
+"""In-process measurement of what each caching mechanism saves (docs/caching.md, "The
+mechanisms, measured"), on the benchmark's data set, without a server:
 
     DATA_DIR=... .venv/bin/python -m bench.mechanisms [--redis redis://127.0.0.1:PORT/0]
 
@@ -7,11 +7,12 @@ Each mechanism is measured on and off (patched out), on the same requests, throu
 Django's test client (every middleware), in `--rounds` rounds that alternate which side goes
 first: the medians of the mean wall milliseconds per request, of this thread's CPU
 milliseconds per request (what other jobs on a shared machine change least; a Redis server's
-own time is in the wall figure only) and of the hit ratio. `--redis` adds the shared-cache
-rows (RecentAnswers). A "miss" starts from emptied answer caches and process memory; with
-Redis the namespace version keys stay (as in a running store: they have no timeout), except
-in the row that says the versions were lost too. Prints JSON on the last line;
-bench/results/mechanisms-*.json keep past runs.
+own time is in the wall figure only), of the hit ratio and of the commands sent to Redis.
+`--redis` adds the shared-cache rows (RecentAnswers). A "miss" starts from emptied answer
+caches and process memory; with Redis the namespace version keys stay (as in a running store:
+they have no timeout), except in the row that says the versions were lost too. The horizon
+rows give the CPU the first N misses after a cold start cost in all. Prints JSON on the last
+line; bench/results/mechanisms-*.json keep past runs.
 """
 
 import argparse
@@ -27,9 +28,28 @@ from contextlib import ExitStack
 from pathlib import Path
 from unittest import mock
 
+REDIS_CALLS = [0]  # commands this process sent to Redis (with --redis)
+
+
+def _count_redis_calls(delay_ms: float) -> None:
+    """Count the commands sent to Redis; each waits `delay_ms` more (a Redis across a
+    network: the local one answers in a few microseconds)."""
+    import redis.client
+
+    send = redis.client.Redis.execute_command
+
+    def counted(self, *args, **kwargs):
+        REDIS_CALLS[0] += 1
+        if delay_ms:
+            time.sleep(delay_ms / 1000)
+        return send(self, *args, **kwargs)
+
+    redis.client.Redis.execute_command = counted
+
 
 def _timed(client, paths: list[str]) -> dict:
     hits = 0
+    REDIS_CALLS[0] = 0
     started, cpu = time.perf_counter(), time.thread_time()
     for path in paths:
         response = client.get(path, HTTP_HOST="127.0.0.1")
@@ -40,12 +60,16 @@ def _timed(client, paths: list[str]) -> dict:
         "ms_per_request": round(1000 * seconds / len(paths), 3),
         "cpu_ms_per_request": round(1000 * cpu_seconds / len(paths), 3),
         "hits": hits / len(paths),
+        "redis_calls_per_request": round(REDIS_CALLS[0] / len(paths), 2),
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--redis", default="", help="a Redis URL for the shared-cache rows")
+    parser.add_argument(
+        "--redis-delay-ms", type=float, default=0, help="added to each Redis round trip"
+    )
     parser.add_argument("--pages", type=int, default=300, help="random pages per measurement")
     parser.add_argument("--only", default="", help="the rows whose name contains this")
     parser.add_argument("--rounds", type=int, default=3, help="alternated rounds (medians)")
@@ -53,6 +77,7 @@ def main() -> None:
     if args.redis:
         os.environ["REDIS_URL"] = args.redis
         os.environ["CACHE_KEY_PREFIX"] = f"mechanisms-{os.getpid()}"
+        _count_redis_calls(args.redis_delay_ms)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
     import django
 
@@ -120,6 +145,24 @@ def main() -> None:
 
         return measure
 
+    def horizon(paths: list[str]) -> Callable[[], dict]:
+        """The CPU milliseconds the first N misses after a cold start cost in all (what a
+        process spends to rebuild after a bump, by how many misses follow it)."""
+
+        def measure() -> dict:
+            cold()
+            _timed(client, paths[:5])
+            spent, total = {}, 0.0
+            for count, path in enumerate(paths[5:], start=1):
+                cpu = time.thread_time()
+                client.get(path, HTTP_HOST="127.0.0.1")
+                total += time.thread_time() - cpu
+                if count in (10, 25, 50, 100, 200, 300, 600, 1000):
+                    spent[f"cpu_ms_first_{count}"] = round(1000 * total, 1)
+            return spent
+
+        return measure
+
     def hits(paths: list[str]) -> Callable[[], dict]:
         def measure() -> dict:
             cold()
@@ -144,6 +187,13 @@ def main() -> None:
         "warm quotes", misses(rng.sample(quotes, k=min(args.pages, len(quotes)))), no_warm
     )
     rows["warm batches: random cart upsell misses"] = both("warm carts", misses(carts), no_warm)
+    everything = rng.sample(lines("reviews"), k=len(lines("reviews")))
+    rows["warm batches: CPU of the first N review page misses"] = both(
+        "warm horizon reviews", horizon(everything[:605]), no_warm
+    )
+    rows["warm batches: CPU of the first N random quote misses"] = both(
+        "warm horizon quotes", horizon(rng.sample(quotes, k=min(1005, len(quotes)))), no_warm
+    )
     rows["summary fragments: review page misses"] = both(
         "fragments", misses(reviews), [mock.patch("catalog.api.fragments.kept_many", never_kept)]
     )
@@ -211,7 +261,9 @@ def main() -> None:
         "pages": args.pages,
     }
     only = "-" + args.only.replace(" ", "-") if args.only else ""
-    name = f"mechanisms-sqlite-{results['cache']}{only}.json"
+    delay = f"-{args.redis_delay_ms:g}ms" if args.redis_delay_ms else ""
+    results["redis_delay_ms"] = args.redis_delay_ms
+    name = f"mechanisms-sqlite-{results['cache']}{delay}{only}.json"
     write_result(Path("bench/results") / name, results)
     print(json.dumps(results))
 
