@@ -7,7 +7,6 @@ import functools
 import hashlib
 import math
 import re
-import sys
 import threading
 import time
 import uuid
@@ -25,8 +24,7 @@ from django.urls import Resolver404, resolve
 
 from infra.caching.admission import Segments
 from infra.caching.backend import cache_is_local
-from infra.caching.records import recording, still_current
-from infra.caching.versions import namespace_versions
+from infra.caching.records import depend_on, recording, still_current
 
 from .compression import plain_etag, variants_of
 from .context import current, scope
@@ -69,7 +67,8 @@ class RenderedAnswer:
     max_age: int
     valid_until: float | None = None
     fresh_uuids: bool = False  # the body holds fresh_uuid_marker()s: no ETag, new ids each time
-    # Versions of single records the answer shows (a product's): checked before it is reused.
+    # Versions of the namespaces the answer shows (its view's, and single records' such as a
+    # product's), as rendered: checked before it is reused.
     dependencies: tuple[tuple[str, int], ...] = ()
     release: str = ""  # settings.RELEASE that rendered it, sent as X-Release
     allow: str = ""  # the rendering view's Allow header
@@ -196,16 +195,6 @@ def _recent_answers() -> RecentAnswers | None:
 
 
 MAX_CACHED_BODY = 16 * 1024  # larger read-only POST bodies are never a cache key
-# URL digest -> the records (product versions) its last answer showed, this process.
-_SHOWN: dict[bytes, tuple[str, ...]] = {}
-MAX_CACHED_URLS = 50_000
-
-
-def _remember_shown(digest: bytes, records: tuple[str, ...]) -> None:
-    if len(_SHOWN) >= MAX_CACHED_URLS:
-        _SHOWN.clear()
-    # raw digests and interned names: 40,000 remembered URLs take 5.9 MB instead of 11.2
-    _SHOWN[digest] = tuple(map(sys.intern, records))
 
 
 @dataclass(frozen=True)
@@ -219,11 +208,9 @@ class AnswerPolicy:
 
 @dataclass
 class AnswerLookup:
-    """A request's answer key, the digest of its URL and the records its last answer showed."""
+    """A request's answer key and the moment it was looked up."""
 
     key: str
-    digest: bytes
-    shown: tuple[str, ...]
     now: float
 
 
@@ -247,31 +234,28 @@ def _lookup(request: HttpRequest, policy: AnswerPolicy) -> AnswerLookup | None:
     url = f"{request.scheme}://{host}{request.path}?{request.META.get('QUERY_STRING', '')}"
     if policy.settings_names:
         url += repr([getattr(settings, name) for name in policy.settings_names])
-    digest = hashlib.blake2b(url.encode() + b"\0" + body, digest_size=16).digest()
-    # the records this URL's last answer showed: read in the same cache call
-    shown = _SHOWN.get(digest, ())
-    names = (*policy.namespaces, *shown)
-    versions = ".".join(map(str, namespace_versions(names)[: len(policy.namespaces)]))
-    key = f"answer:{settings.RELEASE}:{versions}:{digest.hex()}"
-    return AnswerLookup(key, digest, shown, time.time())
+    digest = hashlib.blake2b(url.encode() + b"\0" + body, digest_size=16).hexdigest()
+    return AnswerLookup(f"answer:{settings.RELEASE}:{digest}", time.time())
+
+
+def _good(answer: RenderedAnswer, now: float) -> bool:
+    """Before its schedule boundary, and every namespace it depends on (the view's and the
+    records it showed) still at the version it was rendered with: one read of them all."""
+    return (answer.valid_until is None or answer.valid_until > now) and still_current(
+        dict(answer.dependencies)
+    )
 
 
 def _kept_answer(request: HttpRequest, lookup: AnswerLookup) -> HttpResponse | None:
     """The kept answer to the request, if any is still good."""
     recent = _recent_answers()
     answer = recent.get(lookup.key, lookup.now) if recent else None
-    if answer is None:
+    if answer is None or not _good(answer, lookup.now):  # another process may have a newer
         answer = cache.get(lookup.key)
-        if answer is not None and recent:
+        if answer is None or not _good(answer, lookup.now):
+            return None
+        if recent:
             recent.put(lookup.key, answer, lookup.now)
-    if (
-        answer is None
-        or (answer.valid_until is not None and answer.valid_until <= lookup.now)
-        or not still_current(dict(answer.dependencies))
-    ):
-        return None
-    if len(lookup.shown) != len(answer.dependencies):  # rendered by another process
-        _remember_shown(lookup.digest, tuple(name for name, _ in answer.dependencies))
     response = answer.response(request, lookup.now)
     response["X-Cache"] = "hit"
     return response
@@ -285,9 +269,9 @@ def cached_answers(
     read_only_post: bool = False,
 ) -> Callable[..., HttpResponseBase]:
     """Serve a GET view's `conditional_response` answers from the shared cache, keyed by the
-    absolute URL, the values of `settings_names` and the versions of `namespaces`; the
-    records the view read (`depend_on`) are checked before reuse. With `read_only_post`, a
-    POST that only computes is stored under its body too."""
+    absolute URL and the values of `settings_names`; the versions of `namespaces` and of the
+    records the view read (`depend_on`) are kept with the answer and checked before reuse.
+    With `read_only_post`, a POST that only computes is stored under its body too."""
     policy = AnswerPolicy(namespaces, settings_names, read_only_post)
 
     @functools.wraps(view)
@@ -303,6 +287,7 @@ def cached_answers(
                     return kept
             context.rendered = None
             with recording() as recorded:
+                depend_on(policy.namespaces)  # read before the view reads their data
                 response = view(request, *args, **kwargs)
             rendered, context.rendered = context.rendered, None
         response["X-Cache"] = "miss"
@@ -310,7 +295,6 @@ def cached_answers(
         if answer is not None:
             dependencies = tuple(recorded.items())
             answer = replace(answer, dependencies=dependencies, allow=response.get("Allow", ""))
-            _remember_shown(lookup.digest, tuple(recorded))
             timeout = settings.PUBLIC_CACHE_SECONDS
             if answer.valid_until is not None:
                 timeout = min(timeout, math.floor(answer.valid_until - lookup.now))

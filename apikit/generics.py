@@ -81,8 +81,8 @@ class QueryPlan:
             sql, params = query.get_compiler(using=base.db).as_sql()
             return f"SELECT COUNT(*) FROM ({sql}) subquery", params  # noqa: S608 (Django's SQL)
 
-        size = len(_operands(terms))
-        page, count = learn_statement(page_sql, size), learn_statement(count_sql, size)
+        kinds = (int,) * len(_operands(terms))
+        page, count = learn_statement(page_sql, kinds), learn_statement(count_sql, kinds)
         return QueryPlan(page, count) if page and count else None
 
     def rows(self, queryset: QuerySet, operands: list[int], offset: int, limit: int) -> list:

@@ -70,7 +70,6 @@ def forget_answers() -> None:
 
     cache.clear()
     caching.RECENT_ANSWERS.clear()
-    caching._SHOWN.clear()
 
 
 def client():

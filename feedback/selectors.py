@@ -24,7 +24,7 @@ from django.db.models.functions import Coalesce
 
 from catalog.search import SearchIndex
 from infra.caching.kept import kept
-from infra.queries import Statements, compiled_sql, instances_in, learn_statement
+from infra.queries import Statements, instances, learn_statement
 from storefront.models import SalesChannel
 
 from .models import Comment, ProductReview, ReviewMedia, SalesChannelReview
@@ -66,12 +66,16 @@ def product_reviews_public() -> QuerySet:
 _MEDIA_STATEMENTS = Statements(size=128)
 
 
+def _medias_of(*review_ids: int) -> QuerySet[ReviewMedia]:
+    return ReviewMedia.objects.filter(review_id__in=review_ids).order_by("id")
+
+
 def attach_review_medias(reviews: Sequence[ProductReview]) -> None:
     """Set `media_list` (its photos in id order) on each review, in one query."""
     ids = [review.pk for review in reviews]
-    medias = ReviewMedia.objects.order_by("id")
+    found = instances(ReviewMedia, _medias_of, ids, _MEDIA_STATEMENTS) if ids else ()
     by_review: defaultdict[int, list[ReviewMedia]] = defaultdict(list)
-    for media in instances_in(medias, "review_id", ids, _MEDIA_STATEMENTS) if ids else ():
+    for media in found:
         by_review[media.review_id].append(media)
     for review in reviews:
         review.media_list = by_review.get(review.pk, [])  # type: ignore[attr-defined]
@@ -164,12 +168,12 @@ _SIMILAR_ROWS = Statements(size=16)
 
 def _answered_questions(product_id: int) -> AnsweredQuestions:
     alias = router.db_for_read(Comment)  # (building the queryset alone costs 1 ms)
-    statement = _ANSWERED_STATEMENTS.get(
-        alias,
-        lambda: learn_statement(
-            lambda values: compiled_sql(_answered_questions_query(values[0]).using(alias)), 1
-        ),
-    )
+
+    def compiled(values: list[int]) -> tuple[str, tuple]:
+        sql, params = _answered_questions_query(values[0]).query.get_compiler(alias).as_sql()
+        return sql, tuple(params)
+
+    statement = _ANSWERED_STATEMENTS.get(alias, lambda: learn_statement(compiled, (int,)))
     if statement is None:
         rows = list(_answered_questions_query(product_id).using(alias))
     else:
@@ -198,7 +202,12 @@ def similar_questions_get(*, product_id: int, text: str) -> list[Comment]:
     ]
     if not wanted:
         return []
-    rows = {row.pk: row for row in instances_in(comments_public(), "id", wanted, _SIMILAR_ROWS)}
+    rows = {
+        row.pk: row
+        for row in instances(
+            Comment, lambda *ids: comments_public().filter(id__in=ids), wanted, _SIMILAR_ROWS
+        )
+    }
     return [rows[pk] for pk in wanted if pk in rows]
 
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import NamedTuple
 
+from django.db.models import QuerySet
+
 from catalog.selectors import default_trade_policy_id, trade_policy_exists
 from infra.caching.kept import cached
-from infra.queries import CompiledQuery
+from infra.queries import Statements, instances
 
 from .models import PostalCode
 from .postal import format_postal_code
@@ -34,20 +36,21 @@ class PostalCodeData(NamedTuple):
         return format_postal_code(self.country, self.code)
 
 
-_POSTAL_CODE = CompiledQuery(
-    lambda country, code: PostalCode.objects.filter(country=country, code=code).values(
-        *PostalCodeData._fields
-    )[:1]
-)
+_POSTAL_CODE_STATEMENTS = Statements(size=8)
+
+
+def _postal_codes(country: str, code: str) -> QuerySet[PostalCode]:
+    return PostalCode.objects.filter(country=country, code=code).only(*PostalCodeData._fields)[:1]
 
 
 def postal_code_get(*, country: str, code: str) -> PostalCodeData | None:
     """The address of a normalized postal code (cached; invalidated on change), or None."""
 
     def build() -> tuple[PostalCodeData | None]:
-        records = _POSTAL_CODE.rows(country, code)
+        found = instances(PostalCode, _postal_codes, (country, code), _POSTAL_CODE_STATEMENTS)
+        fields = [getattr(found[0], name) for name in PostalCodeData._fields] if found else []
         # Cache the miss too: a tuple is never a cache miss.
-        return (PostalCodeData(**records[0]) if records else None,)
+        return (PostalCodeData(*fields) if found else None,)
 
     return cached(POSTAL_CODES_CACHE, f"{country}:{code}", build)[0]
 

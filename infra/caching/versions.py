@@ -58,9 +58,10 @@ class CacheVersions:
             if version is None:
                 if namespace in self.last_seen and not cache_reachable():
                     version = self.last_seen[namespace]
-                else:
-                    cache.add(key, time.time_ns(), timeout=None)
-                    version = cache.get(key) or time.time_ns()
+                else:  # started now, unless another process started it first
+                    started = time.time_ns()
+                    added = cache.add(key, started, timeout=None)
+                    version = started if added else cache.get(key) or started
             self.last_seen[namespace] = version
             versions.append(version)
         return tuple(versions)

@@ -41,6 +41,25 @@ def test_an_evicted_version_key_never_brings_old_entries_back(monkeypatch):
     assert cached("ns-c", "k", lambda: "fresh") == "fresh"
 
 
+def test_a_version_never_seen_is_started_with_one_call_and_every_reader_agrees(monkeypatch):
+    # versions kept in the shared cache (Redis), none of them there yet (Redis restarted)
+    monkeypatch.setattr("infra.caching.versions._store", lambda: CacheVersions())
+    calls = []
+    for name in ("get", "add"):
+        real = getattr(cache, name)
+        monkeypatch.setattr(
+            cache, name, lambda *a, real=real, name=name, **k: calls.append(name) or real(*a, **k)
+        )
+    first, second = CacheVersions(), CacheVersions()  # two processes
+
+    (started,) = first.read(("ns-new",))
+    assert calls[-1] == "add"  # no read back of the version it just wrote
+    # the other process read none either (before the first one's add), then adds its own
+    monkeypatch.setattr(cache, "get_many", lambda *a, **k: {})
+    assert second.read(("ns-new",)) == (started,)  # its add lost: the one there is read
+    assert calls[-2:] == ["add", "get"]
+
+
 def unreachable_redis_cache():
     from django_redis.cache import RedisCache
 

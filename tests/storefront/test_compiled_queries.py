@@ -1,5 +1,6 @@
-"""infra.queries.CompiledQuery: the ORM's SQL compiled once, run with each call's values,
-giving what the ORM gives (converters included) on SQLite and PostgreSQL."""
+"""infra.queries: a query shape's SQL learnt once (`learn_statement`, kept by `Statements`)
+and run with each call's operands (`instances`), giving what the ORM gives (converters
+included) on SQLite and PostgreSQL."""
 
 from decimal import Decimal
 
@@ -7,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from infra.queries import CompiledQuery
+from infra.queries import Statements, instances, learn_statement
 from shipping.models import PostalCode
 
 pytestmark = pytest.mark.django_db
@@ -15,15 +16,15 @@ pytestmark = pytest.mark.django_db
 FIELDS = ("country", "code", "city", "latitude", "longitude")
 
 
-def _lookup() -> CompiledQuery:
-    return CompiledQuery(
-        lambda country, code: PostalCode.objects.filter(country=country, code=code).values(*FIELDS)[
-            :1
-        ]
-    )
+def _by_code(country: str, code: str):
+    return PostalCode.objects.filter(country=country, code=code).only(*FIELDS)[:1]
 
 
-def test_rows_equal_the_orm_s_for_every_call_after_the_first():
+def _fields(rows: list) -> list[tuple]:
+    return [tuple(getattr(row, name) for name in FIELDS) for row in rows]
+
+
+def test_rows_equal_the_orm_s_for_every_call():
     PostalCode.objects.create(
         country="BRA",
         code="01310100",
@@ -33,48 +34,52 @@ def test_rows_equal_the_orm_s_for_every_call_after_the_first():
         longitude=Decimal("-46.655881"),
     )
     PostalCode.objects.create(country="BRA", code="20040002", city="Rio", state_code="BR-RJ")
-    lookup = _lookup()
+    statements = Statements()
     for code in ("01310100", "20040002", "99999999", "01310100"):
-        expected = list(PostalCode.objects.filter(country="BRA", code=code).values(*FIELDS))
-        assert lookup.rows("BRA", code) == expected
-    found = lookup.rows("BRA", "01310100")[0]
-    assert isinstance(found["latitude"], Decimal) and found["latitude"] == Decimal("-23.561414")
+        expected = list(PostalCode.objects.filter(country="BRA", code=code).values_list(*FIELDS))
+        assert _fields(instances(PostalCode, _by_code, ("BRA", code), statements)) == expected
+    found = instances(PostalCode, _by_code, ("BRA", "01310100"), statements)[0]
+    assert isinstance(found.latitude, Decimal) and found.latitude == Decimal("-23.561414")
 
 
-def test_the_sql_is_compiled_once_and_the_values_bound_in_the_query_s_order():
+def test_the_sql_is_learnt_once_and_the_operands_bound_in_the_query_s_order(monkeypatch):
     PostalCode.objects.create(country="BRA", code="01310100", city="São Paulo")
-    lookup = _lookup()
-    lookup.rows("BRA", "01310100")
+    statements = Statements()
+    instances(PostalCode, _by_code, ("BRA", "01310100"), statements)
+    compiles = []
+    monkeypatch.setattr("infra.queries.learn_statement", lambda *a: compiles.append(a))
     with CaptureQueriesContext(connection) as queries:
-        assert lookup.rows("BRA", "01310100")[0]["city"] == "São Paulo"
-        assert lookup.rows("USA", "01310100") == []
+        assert (
+            instances(PostalCode, _by_code, ("BRA", "01310100"), statements)[0].city == "São Paulo"
+        )
+        assert instances(PostalCode, _by_code, ("USA", "01310100"), statements) == []
+    assert compiles == []
     assert len(queries) == 2
     assert queries[0]["sql"] == queries[1]["sql"].replace("'USA'", "'BRA'")
 
 
-def test_equal_values_run_through_the_orm_until_a_call_tells_them_apart():
+def test_equal_operands_keep_their_own_places():
     PostalCode.objects.create(country="BRA", code="BRA", city="Odd")
-    lookup = _lookup()
-    assert lookup.rows("BRA", "BRA")[0]["city"] == "Odd"  # not compiled: "BRA" twice
-    assert lookup._compiled == {}
-    assert lookup.rows("BRA", "00000000") == []
-    assert lookup.rows("BRA", "BRA")[0]["city"] == "Odd"
-    assert len(lookup._compiled) == 1
+    statements = Statements()
+    assert instances(PostalCode, _by_code, ("BRA", "00000000"), statements) == []
+    assert instances(PostalCode, _by_code, ("BRA", "BRA"), statements)[0].city == "Odd"
+    assert instances(PostalCode, _by_code, ("XYZ", "BRA"), statements) == []
 
 
-def test_a_query_whose_parameters_are_not_the_values_given_is_refused():
-    lookup = CompiledQuery(
-        lambda country, code: PostalCode.objects.filter(
-            country=country, code__startswith=code
-        ).values("code")
-    )
-    with pytest.raises(ValueError, match="parameters"):
-        lookup.rows("BRA", "0131")
+def test_an_operand_the_orm_changes_runs_through_the_orm():
+    PostalCode.objects.create(country="BRA", code="01310100", city="São Paulo")
+    statements = Statements()
+
+    def by_prefix(country: str, code: str):
+        return PostalCode.objects.filter(country=country, code__startswith=code)
+
+    assert [row.code for row in instances(PostalCode, by_prefix, ("BRA", "0131"), statements)] == [
+        "01310100"
+    ]
+    assert statements.get((connection.alias, (str, str)), lambda: "learnt again") is None
 
 
 def test_a_learnt_statement_binds_each_operand_where_the_orm_put_it():
-    from infra.queries import learn_statement
-
     def compiled(values: list[int]) -> tuple[str, tuple]:
         queryset = PostalCode.objects.filter(id__in=values[:2], state_code="SP").exclude(
             id=values[2]
@@ -82,7 +87,7 @@ def test_a_learnt_statement_binds_each_operand_where_the_orm_put_it():
         sql, params = queryset.query.get_compiler(using=queryset.db).as_sql()
         return sql, tuple(params)
 
-    statement = learn_statement(compiled, 3)
+    statement = learn_statement(compiled, (int, int, int))
     assert statement is not None
     assert statement.sql == compiled([21, 22, 23])[0]
     assert statement.bound([21, 22, 23]) == compiled([21, 22, 23])[1]
@@ -91,8 +96,6 @@ def test_a_learnt_statement_binds_each_operand_where_the_orm_put_it():
 
 
 def test_operands_that_are_not_plain_parameters_learn_nothing():
-    from infra.queries import learn_statement
-
     def by_sign(values: list[int]) -> tuple[str, tuple]:  # the SQL depends on the value
         queryset = (
             PostalCode.objects.filter(id=values[0]) if values[0] < 2000 else PostalCode.objects
@@ -105,5 +108,12 @@ def test_operands_that_are_not_plain_parameters_learn_nothing():
         sql, params = queryset.query.get_compiler(using="default").as_sql()
         return sql, tuple(params)
 
-    assert learn_statement(by_sign, 1) is None
-    assert learn_statement(doubled, 1) is None
+    def prefixed(values: list[str]) -> tuple[str, tuple]:  # text the ORM changed
+        queryset = PostalCode.objects.filter(code__startswith=values[0])
+        sql, params = queryset.query.get_compiler(using="default").as_sql()
+        return sql, tuple(params)
+
+    assert learn_statement(by_sign, (int,)) is None
+    assert learn_statement(doubled, (int,)) is None
+    assert learn_statement(prefixed, (str,)) is None
+    assert learn_statement(doubled, (bool,)) is None  # neither integers nor text
