@@ -31,7 +31,7 @@ from catalog.models import (
     TradePolicy,
 )
 from catalog.models.merchandising import ProductRelation, RelationKind, Seal
-from catalog.selectors import CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE
+from catalog.selectors import CATALOGUE_CACHE, CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE
 from catalog.services import seal_prepare_image
 from demo import image_bytes, load_data, say_created
 from infra.caching.versions import cache_namespace_bump
@@ -412,4 +412,4 @@ def seed(*, stdout) -> None:
     # Bulk inserts send no signals: refresh the cached reads ourselves.
     cache_namespace_bump(CATEGORY_CACHE)
     cache_namespace_bump(PRICE_RULE_CACHE)
-    cache_namespace_bump(PRODUCTS_CACHE)
+    cache_namespace_bump(PRODUCTS_CACHE, CATALOGUE_CACHE)
