@@ -68,8 +68,9 @@ def product_page_visible(*, product_id: int) -> bool:
 
 logger = logging.getLogger("storefront.catalogue")
 
-# A change of more than 1/PATCH_SHARE of the products rebuilds the catalogue instead.
-PATCH_SHARE = 8
+# A change of more than 1/PATCH_SHARE of the products (and PATCH_LEAST) rebuilds the
+# catalogue instead.
+PATCH_SHARE, PATCH_LEAST = 8, 64
 
 
 class _HeldCatalogue:
@@ -111,7 +112,7 @@ class _HeldCatalogue:
         """The catalogue with the products noted since `position` read again."""
         started = time.perf_counter()
         head, changed = journal_since(LISTING_CACHE, self.position)
-        if changed is None or len(changed) * PATCH_SHARE > max(catalogue.size, PATCH_SHARE):
+        if changed is None or len(changed) > max(catalogue.size // PATCH_SHARE, PATCH_LEAST):
             return self._build(head, moment)
         self.position = head
         entries = catalogue_entries(changed, moment=moment, labels=catalogue.labels)

@@ -35,6 +35,14 @@ from django.db.models.signals import m2m_changed, post_delete, post_save
 from .versions import REGISTRATIONS, Registration, bump_journaled, journaled, versions_are_local
 
 EVERYTHING = 0  # an entry meaning "every record changed": readers rebuild whole
+
+
+def _clock() -> int:
+    """Where a new head starts: microseconds since the epoch, far ahead of any position
+    read from an older head, and below 2**53 (django-redis's incr goes through a float)."""
+    return time.time_ns() // 1000
+
+
 MAX_READ = 4096  # entries read at once; further behind, a reader rebuilds whole
 
 
@@ -60,7 +68,7 @@ class FileJournal:
         try:
             if os.fstat(fd).st_size < size:
                 os.ftruncate(fd, size)
-                os.pwrite(fd, self._U64.pack(time.time_ns()), 0)
+                os.pwrite(fd, self._U64.pack(_clock()), 0)
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
         self._map = mmap.mmap(fd, size)
@@ -117,12 +125,16 @@ class CacheJournal:
         self.head_key = self.HEAD.format(namespace)
 
     def head(self) -> int | None:
-        cache.add(self.head_key, time.time_ns(), timeout=None)  # an evicted head: far ahead
+        return self._head()[0]
+
+    def _head(self) -> tuple[int | None, bool]:
+        """(the head, whether it was missing: evicted, or never made)."""
+        made = cache.add(self.head_key, _clock(), timeout=None)
         head: int | None = cache.get(self.head_key)
-        return head
+        return head, made
 
     def note(self, ids: list[int]) -> None:
-        cache.add(self.head_key, time.time_ns(), timeout=None)
+        cache.add(self.head_key, _clock(), timeout=None)
         try:
             last: int | None = cache.incr(self.head_key, len(ids))
         except ValueError:  # the head vanished between add and incr: readers rebuild
@@ -135,10 +147,10 @@ class CacheJournal:
         cache.set_many(entries, timeout=self.SECONDS)
 
     def since(self, position: int) -> tuple[int, list[int] | None]:
-        head = self.head()
+        head, made = self._head()
         if head is None:
             return 0, None
-        if position > head or head - position > MAX_READ:
+        if made or position > head or head - position > MAX_READ:
             return head, None
         keys = [self.ENTRY.format(self.namespace, s) for s in range(position + 1, head + 1)]
         entries = cache.get_many(keys)

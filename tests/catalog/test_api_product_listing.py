@@ -1,12 +1,13 @@
 """GET /publics/products: the catalogue listing with facets (issue 32, item 2)."""
 
+import logging
 from datetime import timedelta
 from decimal import Decimal
 
 import pytest
 from django.utils import timezone
 
-from catalog.models import Product, ProductPrice, Stock
+from catalog.models import Product, ProductPrice, Stock, Storage
 from tests.catalog.factories import (
     AttributeFactory,
     AttributeValueFactory,
@@ -393,6 +394,41 @@ def test_a_kept_listing_follows_every_change(api_client, shop):
     shop.a.active = False
     shop.a.save()
     assert ids(listing(api_client, cheap)) == [shop.b.pk]
+
+
+def test_a_product_change_patches_the_catalogue_a_store_wide_one_rebuilds_it(
+    api_client, shop, caplog
+):
+    def built_or_patched(query: str) -> list[str]:
+        caplog.clear()
+        answer = listing(api_client, query)
+        found = [r.getMessage().split(":")[0] for r in caplog.records]
+        return found, answer
+
+    caplog.set_level(logging.DEBUG, logger="storefront.catalogue")
+    assert built_or_patched("q=camiseta")[0] == ["Catalogue built"]  # the first listing
+    # a variation's stock, a price, a rename, a deactivation: each patches its main product
+    variation = shop.b.variations.get(active=True)
+    Stock.objects.create(product=variation, storage=Storage.objects.get(), available=4)
+    found, answer = built_or_patched("condition[inStock]=true")
+    assert found == ["Catalogue patched"] and shop.b.pk in ids(answer)
+    ProductPrice.objects.filter(product=shop.b).update(sale_price=Decimal("1.00"))  # no signal
+    shop.b.name = "Camiseta comprida"
+    shop.b.save()
+    found, answer = built_or_patched("q=compridas")  # the search index is patched too
+    assert found == ["Catalogue patched"] and ids(answer) == [shop.b.pk]
+    assert answer["data"]["registers"][0]["price"]["salePrice"] == 1.0  # read again whole
+    shop.a.active = False
+    shop.a.save()
+    found, answer = built_or_patched("q=camiseta")
+    assert found == ["Catalogue patched"] and ids(answer) == [shop.b.pk]
+    assert built_or_patched("q=camiseta")[0] == []  # nothing changed: kept as it is
+    # a brand renamed: the facets name it, so the catalogue is built again
+    shop.beta.name = "Beta Nova"
+    shop.beta.save()
+    found, answer = built_or_patched("")
+    assert found == ["Catalogue built"]
+    assert "Beta Nova" in {b["name"] for b in answer["data"]["facets"]["brands"]}
 
 
 def test_a_rule_starting_later_changes_the_listing_at_its_start(api_client, shop):

@@ -1,8 +1,11 @@
 """infra.caching.journal: which records of a namespace changed, read by position; where it
 cannot tell (overwritten, evicted, a note of everything), the reader is told to rebuild."""
 
+import time
+
 import pytest
 from django.core.cache import cache
+from django.test import override_settings
 
 from infra.caching import journal
 from infra.caching.journal import (
@@ -57,6 +60,24 @@ def test_cache_journal_reads_notes_and_stops_before_one_still_being_written():
     # an entry missing before a written one was evicted: not told
     cache.delete(CacheJournal.ENTRY.format("test-records", start + 1))
     assert book.since(start)[1] is None
+
+
+@pytest.mark.cache
+def test_cache_journal_on_redis_keeps_exact_sequences():
+    # django-redis's incr goes through a float: a head past 2**53 would lose its last digits
+    from tests.fake_redis import real_redis
+    from tests.storefront.test_cache_outage import breaker_cache_settings
+
+    with (
+        real_redis() as (host, port, db),
+        override_settings(CACHES=breaker_cache_settings(f"redis://{host}:{port}/{db}")),
+    ):
+        book = CacheJournal(f"test-{time.time_ns()}")
+        start = book.head()
+        for record_id in range(1, 40):
+            book.note([record_id, record_id + 1000])
+        assert book.since(start) == (start + 78, [i + k for i in range(1, 40) for k in (0, 1000)])
+        cache.delete_many([book.head_key])
 
 
 def test_cache_journal_with_its_head_evicted_is_not_told():
