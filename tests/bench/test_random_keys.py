@@ -294,3 +294,23 @@ def test_a_churn_row_is_judged_against_its_runs_without_churn(with_churn, verdic
     assert row["goal_x_without_churn"] == CHURN_GOAL
     assert row["verdict"] == verdict
     assert "churn_note" not in row
+
+
+def test_the_search_row_s_words_find_a_product_and_an_exact_sku_comes_first(dataset, api_client):
+    # bench/search_bench.py --data-set measures the same on the 20,000-product data set
+    from django.utils import timezone
+
+    from catalog.search import parse
+    from catalog.selectors.listing import catalogue_build
+
+    drawn = bench_paths.search_words(
+        bench_paths.search_vocabulary(), count=500, rng=bench_paths._rng(SEED, "search")
+    )
+    catalogue = catalogue_build(moment=timezone.now())
+    found = [bool(catalogue.query().search(parse(text))[0:1]) for text, _ in drawn]
+    assert sum(found) >= 0.98 * len(drawn)
+    assert all(hit for hit, (_, typed) in zip(found, drawn, strict=True) if not typed)
+    for product in catalogue.products[::10]:
+        sku = product.searchable.sku
+        body = api_client.get("/publics/products", {"q": sku}, HTTP_HOST="127.0.0.1").json()
+        assert body["data"]["registers"][0]["id"] == product.id, sku
