@@ -362,6 +362,65 @@ def test_queries_do_not_grow_with_limit(api_client, shop, django_assert_max_num_
         listing(api_client, "limit=100")
 
 
+def test_queries_do_not_grow_with_limit_facets_or_filters(api_client, shop):
+    # given forty more products over many categories, brands and values
+    storage = StorageFactory()
+    cor = shop.cor
+    for n in range(40):
+        category = CategoryFactory(name=f"Linha {n}", parent=shop.casa)
+        made = ProductFactory(name=f"Extra {n}", brand=BrandFactory(), main_category=category)
+        made.attribute_values.set([AttributeValueFactory(attribute=cor, label=f"Cor {n}")])
+        ProductPriceFactory(product=made, sale_price=Decimal(10 + n))
+        StockFactory(product=made, storage=storage, available=n)
+    api_client.get(f"{URL}?limit=1")  # the catalogue and the store-wide data, once
+
+    def cost(query: str) -> int:
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        from tests.helpers import cold_caches
+
+        cold_caches()
+        with CaptureQueriesContext(connection) as queries:
+            listing(api_client, query)
+        return len(queries)
+
+    casa, value = shop.casa.pk, shop.vermelho.pk
+    # then one register or forty, with their facets (41 child categories, 40 brands, 42
+    # values), under a category or a value: the same queries; a search too (its count is
+    # written after the answer, in the same captured queries here: a new text each time)
+    assert (
+        cost("limit=1")
+        == cost("limit=40")
+        == cost(f"condition[categoryId]={casa}&limit=40&order=-price")
+        == cost(f"condition[attributeValueId][in]={value}&limit=40")
+    )
+    assert cost("q=extra&limit=1") == cost(f"q=extras&condition[categoryId]={casa}&limit=40")
+
+
+def test_a_patch_costs_the_same_queries_for_one_changed_product_or_thirty(api_client, shop):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    storage = StorageFactory()
+    made = []
+    for n in range(30):
+        product = ProductFactory(name=f"Extra {n}", brand=shop.alfa, main_category=shop.casa)
+        ProductPriceFactory(product=product, sale_price=Decimal(10 + n))
+        made.append(Stock.objects.create(product=product, storage=storage, available=1))
+    listing(api_client, "limit=1")
+
+    def cost(stocks: list[Stock]) -> int:
+        for stock in stocks:
+            stock.available += 1
+            stock.save()
+        with CaptureQueriesContext(connection) as queries:
+            listing(api_client, "limit=1&order=name")
+        return len(queries)
+
+    assert cost(made[:1]) == cost(made)
+
+
 def test_a_kept_listing_follows_every_change(api_client, shop):
     cheap = "condition[price][lte]=60"
     assert ids(listing(api_client, cheap)) == [shop.a.pk]
