@@ -37,15 +37,22 @@ def _rng(seed: int, key: str) -> random.Random:
 
 def _priced_products() -> list[tuple[int, int | None]]:
     """(id, parent id) of the sellable products with a price in the default trade policy
-    and no variations of their own (what a cart or a quote holds), in id order."""
+    and no variations of their own (what a cart or a quote holds), in id order: of the
+    data set's regular products (bench/dataset/build.py, Size), as before it grew."""
+    from django.db.models import Q
+
+    from bench.dataset.build import FULL
     from catalog.models import Product, ProductPrice, TradePolicy
 
     policy = TradePolicy.objects.default()
     priced = ProductPrice.objects.filter(trade_policy=policy).values("product_id")
     with_variations = Product.objects.exclude(parent=None).values("parent_id")
+    mains = Product.objects.filter(parent=None).order_by("id").values_list("id", flat=True)
+    regular = list(mains[: FULL.regular_products])
     return list(
         Product.objects.sellable()
         .filter(pk__in=priced)
+        .filter(Q(pk__in=regular) | Q(parent_id__in=regular))
         .exclude(pk__in=with_variations)
         .order_by("id")
         .values_list("id", "parent_id")
@@ -223,10 +230,6 @@ def main() -> None:
     print(json.dumps(manifest))
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 # --- The catalogue's rows (issue 32): product page, listing, search, suggest ---------------
 # (a block of its own: other rows are added above it)
 
@@ -398,3 +401,8 @@ def catalogue_draw(key: str, *, seed: int) -> tuple[list[str], list[dict]]:
 
 
 ROWS = (*ROWS, *CATALOGUE_ROWS)  # write() draws these rows too (through draw())
+
+
+# (last: every block above is defined when it runs)
+if __name__ == "__main__":
+    sys.exit(main())

@@ -14,7 +14,7 @@ from decimal import Decimal
 from django.db.models import Q
 
 from infra.caching.journal import journal_head, journal_since
-from infra.caching.kept import kept, kept_many
+from infra.caching.kept import kept_apart
 from infra.caching.versions import namespace_versions
 from infra.ids import is_db_id
 from infra.scheduling import next_boundary
@@ -56,8 +56,8 @@ def product_page_visible(*, product_id: int) -> bool:
     """The product exists, is active (its main product too) and is shown in the site."""
     if not is_db_id(product_id):
         return False
-    shown = kept(
-        PRODUCTS_CACHE,
+    shown = kept_apart(
+        (PRODUCTS_CACHE,),
         "page-ids",
         lambda: frozenset(
             Product.objects.filter(_shown_in_site()).order_by().values_list("pk", flat=True)
@@ -127,12 +127,7 @@ class _HeldCatalogue:
 
 def catalogue_get(*, moment: datetime) -> Catalogue:
     """The listed products at `moment` (kept per process, patched after product changes)."""
-    held: _HeldCatalogue = kept_many(
-        "catalogue",
-        ["listing"],
-        lambda _: (CATALOGUE_CACHE,),
-        lambda keys: {"listing": _HeldCatalogue()},
-    )["listing"]
+    held = kept_apart((CATALOGUE_CACHE,), "listing", _HeldCatalogue)
     return held.at(moment)
 
 
