@@ -39,15 +39,22 @@ def _rng(seed: int, key: str) -> random.Random:
 
 def _priced_products() -> list[tuple[int, int | None]]:
     """(id, parent id) of the sellable products with a price in the default trade policy
-    and no variations of their own (what a cart or a quote holds), in id order."""
+    and no variations of their own (what a cart or a quote holds), in id order: of the
+    data set's regular products (bench/dataset/build.py, Size), as before it grew."""
+    from django.db.models import Q
+
+    from bench.dataset.build import FULL
     from catalog.models import Product, ProductPrice, TradePolicy
 
     policy = TradePolicy.objects.default()
     priced = ProductPrice.objects.filter(trade_policy=policy).values("product_id")
     with_variations = Product.objects.exclude(parent=None).values("parent_id")
+    mains = Product.objects.filter(parent=None).order_by("id").values_list("id", flat=True)
+    regular = list(mains[: FULL.regular_products])
     return list(
         Product.objects.sellable()
         .filter(pk__in=priced)
+        .filter(Q(pk__in=regular) | Q(parent_id__in=regular))
         .exclude(pk__in=with_variations)
         .order_by("id")
         .values_list("id", "parent_id")
@@ -208,6 +215,8 @@ def zipcode_paths() -> tuple[list[str], list[dict]]:
 
 def draw(key: str, *, seed: int, quotes: int = QUOTES, carts: int = CARTS, similar: int = SIMILAR):
     """(paths, expectations) of one row."""
+    if key in CATALOGUE_ROWS:
+        return catalogue_draw(key, seed=seed)
     makers: dict[str, Callable[[], tuple[list[str], list[dict]]]] = {
         "quote": lambda: quote_paths(count=quotes, rng=_rng(seed, key)),
         "upsell": lambda: upsell_paths(count=carts, rng=_rng(seed, key)),
@@ -257,5 +266,179 @@ def main() -> None:
     print(json.dumps(manifest))
 
 
+# --- The catalogue's rows (issue 32): product page, listing, search, suggest ---------------
+# (a block of its own: other rows are added above it)
+
+CATALOGUE_PATHS = 20_000  # listings, searches and prefixes drawn per row
+LISTING_PAGE = 20
+TYPO_SHARE = 5  # one search in five carries a typo
+CATALOGUE_ROWS = ("product-page", "listing", "search", "suggest")
+
+
+def _listed_mains() -> list[tuple[int, set[int]]]:
+    """(id, its categories: main and linked) of every listed main product, in id order."""
+    from catalog.models import Product
+
+    mains = Product.objects.filter(parent=None, active=True, show_in_site=True).order_by("id")
+    found = {pk: {main} if main else set() for pk, main in mains.values_list("id", "main_category")}
+    links = Product.categories.through.objects.filter(product_id__in=found)
+    for product_id, category_id in links.values_list("product_id", "category_id"):
+        found[product_id].add(category_id)
+    return list(found.items())
+
+
+def category_totals() -> dict[int, int]:
+    """{visible category: listed main products in it or below it} (counted apart from the
+    listing: the check before the load compares the two)."""
+    from bench.dataset.catalog import visible_categories
+
+    visible = visible_categories()
+    totals = dict.fromkeys(visible, 0)
+    for _, categories in _listed_mains():
+        under = set()
+        for category in categories & visible.keys():
+            while category is not None:
+                under.add(category)
+                category = visible[category]
+        for category in under:
+            totals[category] += 1
+    return totals
+
+
+def product_page_paths() -> tuple[list[str], list[dict]]:
+    """Every product with a page (active, shown in the site, of an active main product:
+    main products and variations), in id order."""
+    from django.db.models import Q
+
+    from catalog.models import Product
+
+    shown = Product.objects.filter(active=True, show_in_site=True).filter(
+        Q(parent=None) | Q(parent__active=True)
+    )
+    ids = list(shown.order_by("id").values_list("id", flat=True))
+    return [f"/publics/products/{pk}" for pk in ids], [{"id": pk} for pk in ids]
+
+
+def listing_paths(*, count: int, rng: random.Random) -> tuple[list[str], list[dict]]:
+    """Pages of 20 with facets: three in five a random visible category (a random page of
+    it, in a random order), one in five a category and a value of a filterable attribute,
+    one in five values of one or two attributes alone."""
+    from catalog.models import AttributeValue
+
+    totals = category_totals()
+    categories = [pk for pk, total in totals.items() if total]
+    by_attribute: dict[int, list[int]] = {}
+    values = AttributeValue.objects.filter(attribute__filterable=True).order_by("id")
+    for value_id, attribute_id in values.values_list("id", "attribute_id"):
+        by_attribute.setdefault(attribute_id, []).append(value_id)
+    attributes = sorted(by_attribute)
+    orders = ["", "&order=price", "&order=-price", "&order=-createdAt", "&order=name"]
+    paths, expects = [], []
+    for n in range(count):
+        kind = n % 5
+        category = categories[rng.randrange(len(categories))]
+        chosen = [
+            rng.choice(by_attribute[a]) for a in rng.sample(attributes, k=min(2, 1 + kind % 2))
+        ]
+        if kind < 3:
+            pages = -(-totals[category] // LISTING_PAGE)
+            offset = LISTING_PAGE * rng.randrange(min(pages, 5))
+            path = (
+                f"/publics/products?condition[categoryId]={category}"
+                f"&limit={LISTING_PAGE}&offset={offset}{rng.choice(orders)}"
+            )
+            expect: dict = {"total": totals[category], "offset": offset}
+        else:
+            condition = f"condition[categoryId]={category}&" if kind == 3 else ""
+            chosen = chosen[:1] if kind == 3 else chosen
+            path = (
+                f"/publics/products?{condition}condition[attributeValueId][in]="
+                f"{','.join(map(str, chosen))}&limit={LISTING_PAGE}"
+            )
+            expect = {"values": chosen}
+        paths.append(q(path))
+        expects.append(expect)
+    return paths, expects
+
+
+def search_vocabulary() -> list[str]:
+    """The folded words the listed products are found by (names, brands, categories,
+    search descriptions: catalog/search.py's analyzer over the catalogue), stop words and
+    numbers left out, sorted."""
+    from django.utils import timezone
+
+    from catalog.search import STOP_WORDS, fold, words
+    from catalog.selectors.listing import catalogue_build
+
+    catalogue = catalogue_build(moment=timezone.now())
+    found = set()
+    for product in catalogue.products:
+        searchable = product.searchable
+        if searchable is not None:
+            found.update(words(" ".join((searchable.name, *searchable.others))))
+    stop = {fold(word) for word in STOP_WORDS}
+    return sorted(word for word in found if word not in stop and not word.isdigit())
+
+
+def typo(word: str, rng: random.Random) -> str:
+    """`word` with one letter replaced by another."""
+    at = rng.randrange(len(word))
+    letter = rng.choice([c for c in "abcdefghijklmnopqrstuvwxyz" if c != word[at]])
+    return word[:at] + letter + word[at + 1 :]
+
+
+def search_words(
+    vocabulary: list[str], *, count: int, rng: random.Random
+) -> list[tuple[str, bool]]:
+    """(text, whether it carries a typo): random words of the vocabulary, one in
+    TYPO_SHARE with a typo (in a word of five letters or more, the least the search
+    forgives one in)."""
+    long_words = [word for word in vocabulary if len(word) >= 5]
+    drawn = []
+    for n in range(count):
+        if n % TYPO_SHARE == TYPO_SHARE - 1 and long_words:
+            drawn.append((typo(rng.choice(long_words), rng), True))
+        else:
+            drawn.append((rng.choice(vocabulary), False))
+    return drawn
+
+
+def search_paths(*, count: int, rng: random.Random) -> tuple[list[str], list[dict]]:
+    """Listings of `q`: random catalogue words, a fifth with a typo."""
+    drawn = search_words(search_vocabulary(), count=count, rng=rng)
+    paths = [f"/publics/products?q={text}&limit={LISTING_PAGE}" for text, _ in drawn]
+    return paths, [{"typo": typed} for _, typed in drawn]
+
+
+def suggest_paths(*, count: int, rng: random.Random) -> tuple[list[str], list[dict]]:
+    """Suggest for the first 3 to 5 letters of random catalogue words."""
+    vocabulary = [word for word in search_vocabulary() if len(word) >= 3]
+    paths, expects = [], []
+    for _ in range(count):
+        word = rng.choice(vocabulary)
+        prefix = word[: rng.randint(3, min(5, len(word)))]
+        paths.append(f"/publics/products/suggest?q={prefix}")
+        expects.append({"prefix": prefix})
+    return paths, expects
+
+
+def catalogue_draw(key: str, *, seed: int) -> tuple[list[str], list[dict]]:
+    """(paths, expectations) of one of CATALOGUE_ROWS."""
+    rng = _rng(seed, key)
+    if key == "product-page":
+        return product_page_paths()
+    if key == "listing":
+        return listing_paths(count=CATALOGUE_PATHS, rng=rng)
+    if key == "search":
+        return search_paths(count=CATALOGUE_PATHS, rng=rng)
+    if key == "suggest":
+        return suggest_paths(count=CATALOGUE_PATHS, rng=rng)
+    raise KeyError(key)
+
+
+ROWS = (*ROWS, *CATALOGUE_ROWS)  # write() draws these rows too (through draw())
+
+
+# (last: every block above is defined when it runs)
 if __name__ == "__main__":
     sys.exit(main())

@@ -3,6 +3,11 @@ index's build time and the search's latency, in process (no HTTP, no database: t
 built from the kept catalogue, so this is what a search adds to a listing or suggest miss).
 
     .venv/bin/python -m bench.search_bench [--products 20000] [--searches 2000]
+    .venv/bin/python -m bench.search_bench --data-set [--database-url URL]
+
+With `--data-set`: the load benchmark's search row on its data set instead (see
+`on_the_data_set`): the share of its random words (a fifth with a typo) that find a product,
+and whether an exact SKU comes first; writes bench/results/search-data-set-<database>.json.
 
 Searches are random words of the catalogue's names, brands, categories and descriptions, a
 fifth of them with one typo (a substitution, in words of five letters or more); exact SKUs
@@ -87,13 +92,95 @@ def timed(samples: list[float]) -> dict[str, float]:
     }
 
 
+def on_the_data_set(database_url: str | None, *, skus: int, through_http: int) -> dict:
+    """The load benchmark's search row on its data set of 20,000 products: every search of
+    the row's path list (bench/paths.py: random catalogue words, a fifth with a typo) run
+    through the listing's query in process (what `q` does: parse, search, relevance), a
+    sample of them and of exact SKUs through HTTP (Django's test client, every middleware)."""
+    from bench.listing_change import setup
+
+    setup(database_url)
+    from django.db import connection
+    from django.test import Client
+    from django.utils import timezone
+
+    from bench import paths
+    from bench.dataset.build import SEED as DATA_SEED
+    from catalog.selectors.listing import catalogue_build
+    from tests.helpers import cold_caches
+
+    rng = random.Random(f"{DATA_SEED}:paths:search")  # the row's own draw (bench/paths.py)
+    drawn = paths.search_words(paths.search_vocabulary(), count=paths.CATALOGUE_PATHS, rng=rng)
+    catalogue = catalogue_build(moment=timezone.now())
+    catalogue.search_index  # noqa: B018 - built before the searches are timed
+    times: dict[bool, list[float]] = {False: [], True: []}
+    found: dict[bool, int] = {False: 0, True: 0}
+    missed = []
+    for text, typed in drawn:
+        begun = time.perf_counter()
+        query = catalogue.query().search(parse(text)).order_by("relevance")
+        first = query[0:20]
+        times[typed].append(time.perf_counter() - begun)
+        found[typed] += bool(first)
+        if not first:
+            missed.append(text)
+    cold_caches()
+    client = Client(SERVER_NAME="127.0.0.1", HTTP_HOST="127.0.0.1")
+    sample = random.Random(7).sample(drawn, through_http)
+    http_found = 0
+    for text, _ in sample:
+        body = client.get("/publics/products", {"q": text, "limit": 20}).json()
+        http_found += bool(body["data"]["registers"])
+    listed = [p for p in catalogue.products if catalogue.everything >> catalogue.position[p.id] & 1]
+    sku_first = 0
+    for product in random.Random(8).sample(listed, skus):
+        sku = product.searchable.sku if product.searchable else ""
+        typed_sku = sku if len(sku) % 2 else sku.lower()  # as printed, or in lower case
+        body = client.get("/publics/products", {"q": typed_sku, "limit": 5}).json()
+        sku_first += [r["id"] for r in body["data"]["registers"][:1]] == [product.id]
+    searches = len(drawn)
+    return {
+        "data_set": "the load benchmark's (bench/dataset): 20,000 main products",
+        "database": connection.vendor,
+        "products_listed": catalogue.query().count(),
+        "vocabulary_words": len(paths.search_vocabulary()),
+        "searches": searches,
+        "with_a_typo": len(times[True]),
+        "found_share": round((found[False] + found[True]) / searches, 4),
+        "found_share_without_typo": round(found[False] / max(1, len(times[False])), 4),
+        "found_share_with_typo": round(found[True] / max(1, len(times[True])), 4),
+        "not_found_examples": missed[:20],
+        "one_word_in_process": timed(times[False]),
+        "one_word_with_typo_in_process": timed(times[True]),
+        "through_http": {
+            "searches": through_http,
+            "found_share": round(http_found / through_http, 4),
+        },
+        "exact_sku_first_through_http": {"skus": skus, "first_share": sku_first / skus},
+        "note": "in process: the listing's search + relevance + the first page of 20 "
+        "(no rendering); through HTTP: Django's test client, every middleware",
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--products", type=int, default=20_000)
     parser.add_argument("--searches", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=32)
-    parser.add_argument("--out", default=str(Path(__file__).with_name("results") / "search.json"))
+    parser.add_argument("--out", default=None)
+    parser.add_argument(
+        "--data-set", action="store_true", help="the load benchmark's data set, not a synthetic one"
+    )
+    parser.add_argument("--database-url", default=None, help="with --data-set: PostgreSQL")
     args = parser.parse_args()
+    results = Path(__file__).with_name("results")
+    if args.data_set:
+        result = on_the_data_set(args.database_url, skus=500, through_http=1000)
+        out = args.out or results / f"search-data-set-{result['database']}.json"
+        Path(out).write_text(json.dumps(result, indent=1) + "\n")
+        print(json.dumps(result, indent=1))
+        return
+    args.out = args.out or str(results / "search.json")
     rng = random.Random(args.seed)
     items = catalogue(args.products, rng)
     started = time.perf_counter()

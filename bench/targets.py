@@ -129,6 +129,8 @@ def _quote_check(expect: dict):
 def _random_check(key: str, expect: dict):
     """The check of one sample path of a random-key row, from what bench/paths.py expects
     of its answer."""
+    if key in {row_key for _, row_key in CATALOGUE_RANDOM_ROWS}:
+        return _catalogue_check(key, expect)
     if key == "quote":
         return _quote_check(expect)
     if key == "upsell":
@@ -347,3 +349,74 @@ def targets(dataset: dict) -> list[Target]:
         ),
     ]
     return with_gzip_rows(rows)
+
+
+# --- The catalogue's random-key rows (issue 32): product page, listing, search, suggest ----
+# (a block of its own: other rows are added above it)
+
+GOALS.update(
+    {
+        "product page, random products": 0.85,
+        "listing, random categories and attribute filters": 0.5,
+        "search, random catalogue words (a fifth with a typo)": 0.3,
+        "suggest, random prefixes of 3-5 letters": 0.5,
+    }
+)  # PostgreSQL + Redis: figures recorded, no goal set (issue 32)
+
+
+def _listing_check(expect: dict):
+    """A listing page: its registers, facets and total right for the data set."""
+
+    def check(body) -> str | None:
+        page = body.get("data") or {}
+        registers, total = page.get("registers"), page.get("pagination", {}).get("registers")
+        facets = page.get("facets") or {}
+        if not isinstance(registers, list) or not isinstance(total, int):
+            return "no page of registers"
+        if set(facets) != {"categories", "brands", "attributes", "price"}:
+            return f"facets {sorted(facets)}"
+        if "total" in expect:
+            wanted = min(20, expect["total"] - expect["offset"])
+            if total != expect["total"] or len(registers) != wanted:
+                return f"{len(registers)} of {total}, expected {wanted} of {expect['total']}"
+            return None
+        shown = {v["id"] for a in facets["attributes"] for v in a["values"]}
+        if not set(expect["values"]) <= shown:
+            return f"the selected values {expect['values']} are not all in the facets"
+        return None if len(registers) == min(20, total) else f"{len(registers)} of {total}"
+
+    return check
+
+
+def _catalogue_check(key: str, expect: dict):
+    if key == "product-page":
+        return lambda body: (
+            None if body.get("id") == expect["id"] and body.get("price") else "not that product"
+        )
+    if key == "listing":
+        return _listing_check(expect)
+    if key == "search":
+        return lambda body: (
+            "no page of registers"
+            if not isinstance((body.get("data") or {}).get("registers"), list)
+            else None
+            if expect["typo"] or body["data"]["pagination"]["registers"]
+            else "a catalogue word found nothing"
+        )
+    if key == "suggest":
+        return lambda body: (
+            None
+            if list(body) == ["products", "categories", "brands", "searches"]
+            and 1 <= len(body["products"]) <= 6
+            else "not 1 to 6 products with categories, brands and searches"
+        )
+    raise ValueError(key)
+
+
+CATALOGUE_RANDOM_ROWS = (
+    ("product page, random products", "product-page"),
+    ("listing, random categories and attribute filters", "listing"),
+    ("search, random catalogue words (a fifth with a typo)", "search"),
+    ("suggest, random prefixes of 3-5 letters", "suggest"),
+)
+RANDOM_ROWS = (*RANDOM_ROWS, *CATALOGUE_RANDOM_ROWS)  # random_targets() measures them too

@@ -14,9 +14,10 @@ the sorted folded words for prefixes (suggest), and the exact SKUs.
 from __future__ import annotations
 
 import bisect
+import copy
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 MAX_QUERY = 100  # characters of `q`
@@ -228,13 +229,52 @@ class SearchIndex:
         self._surface_masks = [
             (bits(surface[word]), bits(name_surface.get(word, ()))) for word in self._surface
         ]
-        self._vocabulary = sorted(set(self._name) | set(self._other))
         neighbours: dict[str, list[str]] = {}
-        for term in self._vocabulary:
-            if len(term) >= TYPO_MIN - 1:
-                for key in _deletions(term) | {term}:
-                    neighbours.setdefault(key, []).append(term)
+        for term in sorted(set(self._name) | set(self._other)):
+            _add_neighbour(neighbours, term)
         self._neighbours = neighbours
+
+    def patched(self, changes: Mapping[int, Searchable]) -> SearchIndex:
+        """A new index where each position of `changes` holds its new item (a position past
+        the end is added); this index is left as it was, its unchanged parts shared."""
+        new = copy.copy(self)
+        new.items = items = list(self.items)
+        name, other, skus = dict(self._name), dict(self._other), dict(self._skus)
+        surface, surface_masks = list(self._surface), list(self._surface_masks)
+        neighbours, copied = self._neighbours, False
+        for position, item in sorted(changes.items()):
+            bit = 1 << position
+            old = items[position] if position < len(items) else None
+            while len(items) <= position:
+                items.append(Searchable(name="", others=(), sku=""))
+            items[position] = item
+            for found, before, after in (
+                (name, _name_terms(old), _name_terms(item)),
+                (other, _other_terms(old), _other_terms(item)),
+                (skus, _sku(old), _sku(item)),
+            ):
+                for term in before - after:
+                    found[term] &= ~bit
+                for term in after - before:
+                    if term not in name and term not in other and found is not skus:
+                        if not copied:
+                            neighbours, copied = dict(neighbours), True
+                        _add_neighbour(neighbours, term, copy_lists=True)
+                    found[term] = found.get(term, 0) | bit
+            old_words, _ = _surface_words(old)
+            new_words, new_name = _surface_words(item)
+            for word in old_words | new_words:
+                at = bisect.bisect_left(surface, word)
+                if at == len(surface) or surface[at] != word:
+                    surface.insert(at, word)
+                    surface_masks.insert(at, (0, 0))
+                every, in_name = surface_masks[at]
+                every = every | bit if word in new_words else every & ~bit
+                in_name = in_name | bit if word in new_name else in_name & ~bit
+                surface_masks[at] = (every, in_name)
+        new._name, new._other, new._skus = name, other, skus
+        new._surface, new._surface_masks, new._neighbours = surface, surface_masks, neighbours
+        return new
 
     def near(self, term: str) -> list[str]:
         """Vocabulary terms within one edit of `term` (itself excluded)."""
@@ -307,6 +347,39 @@ class SearchIndex:
         matches each word: for rankings by the words found rather than all of them (similar
         questions, feedback/questions.py)."""
         return [(found, exact) for found, _, exact, _ in map(self._word, query.words)]
+
+
+def _name_terms(item: Searchable | None) -> set[str]:
+    return set(terms(item.name)) if item is not None else set()
+
+
+def _other_terms(item: Searchable | None) -> set[str]:
+    return {term for text in item.others for term in terms(text)} if item is not None else set()
+
+
+def _sku(item: Searchable | None) -> set[str]:
+    sku = fold(item.sku.strip()) if item is not None else ""
+    return {sku} if sku else set()
+
+
+def _surface_words(item: Searchable | None) -> tuple[set[str], set[str]]:
+    """(the folded words of every field, those of the name)."""
+    if item is None:
+        return set(), set()
+    return set(words(" ".join((item.name, *item.others)))), set(words(item.name))
+
+
+def _add_neighbour(
+    neighbours: dict[str, list[str]], term: str, *, copy_lists: bool = False
+) -> None:
+    """File `term` under its deletions (and itself) for `near` (typos); `copy_lists`: the
+    lists may be shared with another index, so a changed one is a new list."""
+    if len(term) >= TYPO_MIN - 1:
+        for key in _deletions(term) | {term}:
+            if copy_lists:
+                neighbours[key] = [*neighbours.get(key, ()), term]
+            else:
+                neighbours.setdefault(key, []).append(term)
 
 
 def ranked(match: Match, positions: Iterable[int], rank: Sequence[int]) -> list[int]:

@@ -18,6 +18,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from PIL.Image import Image as PILImage
 
+from infra.caching.journal import journal_note
 from infra.caching.versions import cache_namespace_bump
 from infra.events import emit
 from infra.images import ImageFitError, open_image, scale_down
@@ -210,7 +211,8 @@ def product_review_summaries_store(
                 update_fields=[f"score_{score}" for score in SCORES] + ["verified", "updated_at"],
             )
     # bulk writes send no signal
-    cache_namespace_bump(*product_own_namespaces(existing), LISTING_CACHE)
+    cache_namespace_bump(*product_own_namespaces(existing))
+    journal_note(LISTING_CACHE, existing)
 
 
 def seal_prepare_image(*, seal: Seal) -> Seal:

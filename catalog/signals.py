@@ -3,6 +3,7 @@
 from collections.abc import Iterable
 from typing import Any
 
+from infra.caching.journal import journal_on_change
 from infra.caching.versions import invalidate_on_change
 from storefront.models import PaymentOption
 
@@ -26,6 +27,7 @@ from .models import (
 )
 from .selectors import product_own_namespaces, stock_namespaces
 from .selectors.caches import (
+    CATALOGUE_CACHE,
     CATEGORY_CACHE,
     LISTING_CACHE,
     PRICE_RULE_CACHE,
@@ -83,7 +85,39 @@ invalidate_on_change(
     ProductRelation,
     ProductReviewSummary,
 )
-# The listing filters, sorts and counts every product by its price, stock and reviews
-# (catalog/selectors/listing.py), and searches its descriptions: any of them moving retires
-# the catalogue.
-invalidate_on_change(LISTING_CACHE, ProductPrice, Stock, ProductReviewSummary, ProductDescription)
+
+
+def _listed_ids(row: Any, *, pk_set: set[int] | None = None, **signal: Any) -> Iterable[int] | None:
+    """The products a change concerns (the catalogue reads their main products again); None
+    (every product) when a category or value cleared its products from its side."""
+    if isinstance(row, Product):
+        return (row.pk, row.parent_id) if row.parent_id else (row.pk,)
+    if hasattr(row, "product_id"):
+        return (row.product_id,)
+    return pk_set  # category.products.add(...) and the like: the products named
+
+
+# The listing filters, sorts, counts and searches every product by its row, categories,
+# values, price, stock, reviews and search description (catalog/selectors/listing.py): each
+# change is noted in the listing's journal, and every process patches those products into
+# its catalogue; what many products show rebuilds it (CATALOGUE_CACHE).
+journal_on_change(
+    LISTING_CACHE,
+    _listed_ids,
+    Product,
+    ProductPrice,
+    Stock,
+    ProductReviewSummary,
+    ProductDescription,
+)
+invalidate_on_change(
+    CATALOGUE_CACHE,
+    Attribute,
+    AttributeValue,
+    Brand,
+    Category,
+    PriceRule,
+    Seal,
+    Storage,
+    TradePolicy,
+)

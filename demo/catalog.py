@@ -31,7 +31,7 @@ from catalog.models import (
     TradePolicy,
 )
 from catalog.models.merchandising import ProductRelation, RelationKind, Seal
-from catalog.selectors import CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE
+from catalog.selectors import CATALOGUE_CACHE, CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE
 from catalog.services import seal_prepare_image
 from demo import image_bytes, load_data, say_created
 from infra.caching.versions import cache_namespace_bump
@@ -133,6 +133,35 @@ def _seed_attributes() -> tuple[dict[str, AttributeValue], dict[str, AttributeVa
     return colors, sizes
 
 
+def _seed_product_attributes() -> dict[str, dict[str, AttributeValue]]:
+    """{code: {label: value}} of the main products' filterable attributes (material, voltage)."""
+    found = {}
+    for code, (name, position, labels) in DATA["product_attributes"].items():
+        attribute = Attribute.objects.get_or_create(
+            code=code, defaults={"name": name, "position": position}
+        )[0]
+        found[code] = {
+            label: AttributeValue.objects.get_or_create(
+                attribute=attribute, label=label, defaults={"order": order}
+            )[0]
+            for order, label in enumerate(labels)
+        }
+    return found
+
+
+def _main_values(
+    leaf: str, rng: random.Random, values: dict[str, dict[str, AttributeValue]]
+) -> list[AttributeValue]:
+    """A main product's material (of its leaf's list) and, when electric, its voltage."""
+    chosen = []
+    materials = DATA["leaf_materials"].get(leaf)
+    if materials:
+        chosen.append(values["material"][rng.choice(materials)])
+    if leaf in DATA["electric_leaves"]:
+        chosen.append(values["voltagem"][rng.choice(list(values["voltagem"]))])
+    return chosen
+
+
 def _seed_storages(stdout) -> list[Storage]:
     storages = []
     for spec in DATA["storages"]:
@@ -225,6 +254,8 @@ def _seed_products(rng, categories, brands, cargo_types, colors, sizes, storages
 
     policy = TradePolicy.objects.default()
     rows: dict[Any, list] = defaultdict(list)  # new rows by model, created in bulk at the end
+    product_values = _seed_product_attributes()
+    attribute_rng = random.Random(f"{DATA['seed']}:attributes")  # noqa: S311 (demo data)
 
     def add(model, **fields) -> None:
         rows[model].append(model(**fields))
@@ -232,7 +263,12 @@ def _seed_products(rng, categories, brands, cargo_types, colors, sizes, storages
     for item in new:
         product = item.product
         add(Product.categories.through, product_id=product.pk, category_id=product.main_category_id)
-        for value in item.variation_values:
+        main_values = (
+            _main_values(item.leaf, attribute_rng, product_values)
+            if product.type == ProductType.PRODUCT
+            else []
+        )
+        for value in (*item.variation_values, *main_values):
             add(Product.attribute_values.through, product_id=product.pk, attributevalue_id=value.pk)
         comparison = Decimal("0")
         if rng.random() < 0.4:
@@ -265,7 +301,15 @@ def _seed_products(rng, categories, brands, cargo_types, colors, sizes, storages
             )
         rows[ProductMedia].append(product_media(product, (image, default_storage.size(image))))
         if product.type == ProductType.PRODUCT:
-            words = {"name": product.name, "brand": product.brand.name, "leaf": item.leaf}
+            words = {
+                "name": product.name,
+                "brand": product.brand.name,
+                "leaf": item.leaf,
+                "material": next(
+                    (v.label for v in main_values if v.attribute.code == "material"), ""
+                ),
+                "details": "".join(f" {v.attribute.name}: {v.label}." for v in main_values),
+            }
             texts = {field: text.format(**words) for field, text in DATA["descriptions"].items()}
             add(ProductDescription, product_id=product.pk, trade_policy=policy, **texts)
     # A product with variations shows a photo per colour too (the product page's gallery);
@@ -430,4 +474,4 @@ def seed(*, stdout) -> None:
     # Bulk inserts send no signals: refresh the cached reads ourselves.
     cache_namespace_bump(CATEGORY_CACHE)
     cache_namespace_bump(PRICE_RULE_CACHE)
-    cache_namespace_bump(PRODUCTS_CACHE)
+    cache_namespace_bump(PRODUCTS_CACHE, CATALOGUE_CACHE)

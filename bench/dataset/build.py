@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.db import connection, transaction
 
 from catalog.models import Category, Product, ProductMedia, Stock
-from catalog.selectors import CATEGORY_CACHE, PRICE_RULE_CACHE
+from catalog.selectors import CATALOGUE_CACHE, CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE
 from demo.marketing import UPSELL_SKUS
 from feedback.models import Comment, ProductReview, SalesChannelReview
 from infra.caching.versions import cache_namespace_bump
@@ -45,7 +45,11 @@ class Size:
     """Totals in the database after building (demo rows count towards them)."""
 
     categories: int = 2000
-    products: int = 1000  # main products (their variations come on top)
+    products: int = 20000  # main products (their variations come on top)
+    # The first main products (by id, the demo's included): product reviews and comments,
+    # carts and quotes fall on them, as when the store had 1,000 products, so those rows
+    # keep their meaning; the rest make the catalogue a large store's (listing, search).
+    regular_products: int = 1000
     reviews: int = 5000  # approved product reviews
     top_reviews: int = 299  # approved reviews of the top product
     store_reviews: int = 300  # approved reviews of the channel serving 127.0.0.1
@@ -156,8 +160,10 @@ def build(*, size: Size = FULL, seed: int = SEED, stdout=None) -> dict:
     with transaction.atomic():
         count = size.categories - Category.objects.count()
         timed("categories", add_categories, count=count, rng=_rng(seed, "categories"))
-        count = size.products - Product.objects.filter(parent=None).count()
-        timed("products", add_products, count=count, rng=_rng(seed, "products"))
+        existing = Product.objects.filter(parent=None).count()
+        regular = size.regular_products - existing
+        count = size.products - existing
+        timed("products", add_products, count=count, regular=regular, rng=_rng(seed, "products"))
         top = Product.objects.get(sku=TOP_SKU)
         rng = _rng(seed, "feedback")
         count = max(size.top_reviews, size.reviews // 10)
@@ -167,7 +173,11 @@ def build(*, size: Size = FULL, seed: int = SEED, stdout=None) -> dict:
             ("store reviews", add_store_reviews, size.store_reviews, None),
             ("comments", add_comments, size.comments, size.top_comments),
         ):
-            top_share = {} if on_top is None else {"on_top": on_top, "top": top}
+            top_share = (
+                {}
+                if on_top is None
+                else {"on_top": on_top, "top": top, "regular": size.regular_products}
+            )
             timed(label, step, total=total, rng=rng, customers=customers, **top_share)
         marker_write(fingerprint(size=size, seed=seed))
     if connection.vendor == "postgresql":  # planner statistics, as autovacuum keeps them
@@ -176,4 +186,5 @@ def build(*, size: Size = FULL, seed: int = SEED, stdout=None) -> dict:
     # Bulk inserts send no signals: refresh the cached reads ourselves.
     cache_namespace_bump(CATEGORY_CACHE)
     cache_namespace_bump(PRICE_RULE_CACHE)
+    cache_namespace_bump(PRODUCTS_CACHE, CATALOGUE_CACHE)
     return describe()

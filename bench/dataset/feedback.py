@@ -64,20 +64,24 @@ def _review_fields(rng: random.Random, customer, texts: dict[int, list[str]]) ->
     }
 
 
-def _other_products(top) -> list[int]:
-    """Ids of the active main products but the top one, in id order."""
+def _other_products(top, regular: int) -> list[int]:
+    """Ids of the active main products among the first `regular` (by id) but the top one, in
+    id order (reviews and comments stay on them however large the catalogue grows)."""
+    first = Product.objects.filter(parent=None).order_by("id").values("id")[:regular]
     return list(
         Product.objects.active()
-        .filter(parent=None)
+        .filter(parent=None, pk__in=list(first.values_list("id", flat=True)))
         .exclude(pk=top.pk)
         .order_by("id")
         .values_list("id", flat=True)
     )
 
 
-def add_product_reviews(*, total: int, on_top: int, rng: random.Random, customers, top) -> None:
+def add_product_reviews(
+    *, total: int, on_top: int, rng: random.Random, customers, top, regular: int
+) -> None:
     """Approved reviews up to `total`, `on_top` of them on the top product; the others
-    spread over the other active main products, a few popular ones getting more."""
+    spread over the other active regular main products, a few popular ones getting more."""
     pairs = set(ProductReview.objects.values_list("product_id", "customer_id"))
     missing = on_top - ProductReview.objects.public().filter(product=top).count()
     reviewers = [c for c in customers if (top.pk, c.pk) not in pairs]
@@ -85,7 +89,7 @@ def add_product_reviews(*, total: int, on_top: int, rng: random.Random, customer
         ProductReview(product_id=top.pk, **_review_fields(rng, customer, REVIEW_TEXTS))
         for customer in rng.sample(reviewers, k=max(0, missing))
     ]
-    others = _other_products(top)
+    others = _other_products(top, regular)
     rng.shuffle(others)
     weights = [1 / (rank + 1) ** 0.5 for rank in range(len(others))]  # mild popularity skew
     wanted = total - ProductReview.objects.public().count() - len(new)
@@ -168,13 +172,15 @@ def _thread(rng: random.Random, product_id: int, customers, staff) -> tuple:
     return question, replies
 
 
-def add_comments(*, total: int, on_top: int, rng: random.Random, customers, top) -> None:
+def add_comments(
+    *, total: int, on_top: int, rng: random.Random, customers, top, regular: int
+) -> None:
     """Questions and replies up to `total` in all, `on_top` on the top product; the others
-    on random active main products. Staff replies are by the first staff user."""
+    on random active regular main products. Staff replies are by the first staff user."""
     staff = get_user_model().objects.filter(is_staff=True).order_by("id").first()
     for_top = max(0, on_top - Comment.objects.filter(product=top).count())
     others = max(0, total - Comment.objects.count() - for_top)
-    products = _other_products(top)
+    products = _other_products(top, regular)
     threads = []
     for wanted, pick in ((for_top, lambda: top.pk), (others, lambda: rng.choice(products))):
         while wanted > 0:

@@ -2,7 +2,7 @@
 
 # ruff: noqa: F401  (this module re-exports the read API other apps import)
 
-from .caches import CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE
+from .caches import CATALOGUE_CACHE, CATEGORY_CACHE, PRICE_RULE_CACHE, PRODUCTS_CACHE
 from .categories import category_index, category_tree_get
 from .facts import FullProductFacts, ProductStatus, StockFacts, full_product_facts_get
 from .prices import (

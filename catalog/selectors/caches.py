@@ -5,5 +5,9 @@ CATEGORY_CACHE = "categories"
 PRODUCTS_CACHE = "products"
 PRICE_RULE_CACHE = "price-rules"
 TRADE_POLICY_CACHE = "trade-policies"
-# Every listed product's price, stock and review (the catalogue listing; with PRODUCTS_CACHE).
+# Every listed product (the catalogue listing): bumped only by the listing journal's notes
+# of the changed products (infra.caching.journal), which the catalogue patches.
 LISTING_CACHE = "product-listing"
+# What the whole catalogue listing reads besides single products (categories, brands,
+# attributes, price rules, trade policies, seals, storages): a change rebuilds the catalogue.
+CATALOGUE_CACHE = "catalogue"

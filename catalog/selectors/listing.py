@@ -1,16 +1,21 @@
 """Reads of the product page and the catalogue listing: which products the storefront may
-show, and the listing's Catalogue (catalog/listing.py) built in a fixed number of queries,
-kept in process memory until a product, price, stock or review changes, or a price rule or
-seal starts or ends."""
+show, and the listing's Catalogue (catalog/listing/) built in a fixed number of queries and
+kept in process memory: patched with the products changed since (the listing journal,
+infra.caching.journal), rebuilt when store-wide data changes (categories, brands,
+attributes, rules, policies, seals, storages) or a price rule or seal starts or ends."""
 
+import logging
 import threading
+import time
 from collections.abc import Iterable
 from datetime import datetime
 from decimal import Decimal
 
 from django.db.models import Q
 
-from infra.caching.kept import kept, kept_many
+from infra.caching.journal import journal_head, journal_since
+from infra.caching.kept import kept_apart
+from infra.caching.versions import namespace_versions
 from infra.ids import is_db_id
 from infra.scheduling import next_boundary
 
@@ -26,8 +31,8 @@ from ..models import (
 )
 from ..models.reviews import SCORES
 from ..search import Searchable
-from .caches import LISTING_CACHE, PRODUCTS_CACHE
-from .merchandising import active_seals
+from .caches import CATALOGUE_CACHE, LISTING_CACHE, PRODUCTS_CACHE
+from .merchandising import SealData, active_seals
 from .prices import (
     STORED_PRICE_FIELDS,
     PriceContext,
@@ -37,8 +42,9 @@ from .prices import (
 )
 from .products import available_stocks
 
-# The catalogue follows every product's shapes and, apart, every price, stock and review.
-LISTING_NAMESPACES = (PRODUCTS_CACHE, LISTING_CACHE)
+# The listing's answers follow every product's shapes and, apart, every listed product
+# (LISTING_CACHE: bumped by the listing journal's notes) and store-wide data.
+LISTING_NAMESPACES = (PRODUCTS_CACHE, LISTING_CACHE, CATALOGUE_CACHE)
 
 
 def _shown_in_site() -> Q:
@@ -50,8 +56,8 @@ def product_page_visible(*, product_id: int) -> bool:
     """The product exists, is active (its main product too) and is shown in the site."""
     if not is_db_id(product_id):
         return False
-    shown = kept(
-        PRODUCTS_CACHE,
+    shown = kept_apart(
+        (PRODUCTS_CACHE,),
         "page-ids",
         lambda: frozenset(
             Product.objects.filter(_shown_in_site()).order_by().values_list("pk", flat=True)
@@ -60,31 +66,68 @@ def product_page_visible(*, product_id: int) -> bool:
     return product_id in shown
 
 
+logger = logging.getLogger("storefront.catalogue")
+
+# A change of more than 1/PATCH_SHARE of the products (and PATCH_LEAST) rebuilds the
+# catalogue instead.
+PATCH_SHARE, PATCH_LEAST = 8, 64
+
+
 class _HeldCatalogue:
-    """The catalogue of one version of LISTING_NAMESPACES, rebuilt at its next boundary."""
+    """This process's catalogue: rebuilt when CATALOGUE_CACHE moves (it is kept under it) or
+    at its next boundary; patched with the products the listing journal noted since it was
+    read, when LISTING_CACHE moves (catalog/signals.py notes every product change there)."""
 
     def __init__(self) -> None:
         self.catalogue: Catalogue | None = None
+        self.version: int | None = None  # LISTING_CACHE's version when the journal was read
+        self.position = 0  # how far the journal was read
         self.lock = threading.Lock()
 
     def at(self, moment: datetime) -> Catalogue:
+        (version,) = namespace_versions((LISTING_CACHE,))
         catalogue = self.catalogue
-        if catalogue is None or not catalogue.current_at(moment):
+        if catalogue is None or not catalogue.current_at(moment) or version != self.version:
             with self.lock:
                 catalogue = self.catalogue
                 if catalogue is None or not catalogue.current_at(moment):
-                    catalogue = self.catalogue = catalogue_build(moment=moment)
+                    catalogue = self._build(journal_head(LISTING_CACHE), moment)
+                elif version != self.version:
+                    catalogue = self._follow(catalogue, moment)
+                self.catalogue, self.version = catalogue, version
         return catalogue
+
+    def _build(self, position: int, moment: datetime) -> Catalogue:
+        started = time.perf_counter()
+        self.position = position  # read before the queries: a change made meanwhile is replayed
+        catalogue = catalogue_build(moment=moment)
+        logger.info(
+            "Catalogue built: %d products in %.0f ms.",
+            catalogue.size,
+            (time.perf_counter() - started) * 1000,
+        )
+        return catalogue
+
+    def _follow(self, catalogue: Catalogue, moment: datetime) -> Catalogue:
+        """The catalogue with the products noted since `position` read again."""
+        started = time.perf_counter()
+        head, changed = journal_since(LISTING_CACHE, self.position)
+        if changed is None or len(changed) > max(catalogue.size // PATCH_SHARE, PATCH_LEAST):
+            return self._build(head, moment)
+        self.position = head
+        entries = catalogue_entries(changed, moment=moment, labels=catalogue.labels)
+        patched = catalogue.patched(entries)
+        logger.debug(
+            "Catalogue patched: %d products in %.1f ms.",
+            len(entries),
+            (time.perf_counter() - started) * 1000,
+        )
+        return patched
 
 
 def catalogue_get(*, moment: datetime) -> Catalogue:
-    """The listed products at `moment` (kept per process)."""
-    held: _HeldCatalogue = kept_many(
-        "catalogue",
-        ["listing"],
-        lambda _: LISTING_NAMESPACES,
-        lambda keys: {"listing": _HeldCatalogue()},
-    )["listing"]
+    """The listed products at `moment` (kept per process, patched after product changes)."""
+    held = kept_apart((CATALOGUE_CACHE,), "listing", _HeldCatalogue)
     return held.at(moment)
 
 
@@ -96,84 +139,11 @@ LISTED_FIELDS = (
 
 def catalogue_build(*, moment: datetime) -> Catalogue:
     """Every main product shown in the site, as plain data (queries: products, their
-    categories, values, prices, stock, reviews, brands and attribute values)."""
+    categories, values, prices, stock, reviews, descriptions, brands and attribute values)."""
     context = price_context_get(moment=moment)
-    rows = list(
-        Product.objects.filter(_shown_in_site(), parent__isnull=True)
-        .order_by("id")
-        .values(*LISTED_FIELDS)
-    )
-    ids = [row["id"] for row in rows]
-    linked: dict[int, set[int]] = {pid: set() for pid in ids}
-    through = Product.categories.through.objects.filter(
-        product__active=True, product__show_in_site=True, product__parent__isnull=True
-    )
-    for product_id, category_id in through.values_list("product_id", "category_id"):
-        linked[product_id].add(category_id)
-    values = _filterable_values(linked)
-    stored = {
-        row["product_id"]: pricing.StoredPrice(**{name: row[name] for name in STORED_PRICE_FIELDS})
-        for row in ProductPrice.objects.filter(
-            trade_policy_id=context.trade_policy_id, product__parent__isnull=True
-        ).values("product_id", *STORED_PRICE_FIELDS)
-    }
-    stocks = available_stocks(ids)
-    reviews = {
-        summary.product_id: summary
-        for summary in ProductReviewSummary.objects.filter(product__parent__isnull=True)
-    }
+    labels = _labels(context)
     seals = active_seals()
-    searched = dict(
-        ProductDescription.objects.filter(
-            trade_policy_id=context.trade_policy_id, product__parent__isnull=True
-        )
-        .exclude(search_description="")
-        .values_list("product_id", "search_description")
-    )
-    brand_names = dict(Brand.objects.values_list("id", "name"))
-    category_rows = context.categories.rows
-    bare = pricing.PriceRequest(trade_policy_id=context.trade_policy_id, moment=moment)
-    products = []
-    for row in rows:
-        pid = row["id"]
-        data = pricing_data_from_row(row, linked[pid], context)
-        price = pricing.compute_price(data, stored.get(pid), context.rules, bare)
-        review = reviews.get(pid)
-        categories = data.category_ids
-        products.append(
-            ListedProduct(
-                id=pid,
-                name=row["name"],
-                priority=row["priority"],
-                created_at=row["created_at"],
-                brand_id=row["brand_id"],
-                category_ids=categories,
-                value_ids=frozenset(values.get(pid, ())),
-                seal_ids=frozenset(
-                    seal.id
-                    for seal in seals
-                    if seal.window.contains(moment)
-                    and (pid in seal.product_ids or seal.category_ids & categories)
-                ),
-                sale_price=price.sale_price,
-                in_stock=row["service"] or row["sale_without_stock"] or stocks[pid] > 0,
-                score=review.average if review is not None else Decimal("0.0"),
-                reviews=review.count if review is not None else 0,
-                pricing=data,
-                stored_price=stored.get(pid),
-                review_counts=tuple(review.counts[s] for s in SCORES) if review else None,
-                verified_reviews=review.verified if review else 0,
-                searchable=Searchable(
-                    name=row["name"],
-                    others=(
-                        brand_names.get(row["brand_id"], ""),
-                        *(category_rows[c].name for c in categories if c in category_rows),
-                        searched.get(pid, ""),
-                    ),
-                    sku=row["sku"],
-                ),
-            )
-        )
+    products = _listed(None, context=context, labels=labels, seals=seals)
     boundary = min(
         (
             edge
@@ -185,7 +155,103 @@ def catalogue_build(*, moment: datetime) -> Catalogue:
         ),
         default=None,
     )
-    return Catalogue(products=products, labels=_labels(context), valid_until=boundary)
+    return Catalogue(products=list(products.values()), labels=labels, valid_until=boundary)
+
+
+def catalogue_entries(
+    ids: Iterable[int], *, moment: datetime, labels: Labels
+) -> dict[int, ListedProduct | None]:
+    """{main product id: its entry, None when not listed} for the products `ids` name (a
+    variation names its main product; an id found nowhere, a deleted product), read as
+    `catalogue_build` reads every product, in as many queries."""
+    wanted = set(ids)
+    found = dict(Product.objects.filter(pk__in=wanted).values_list("pk", "parent_id"))
+    mains = {found[i] or i if i in found else i for i in wanted}
+    context = price_context_get(moment=moment)
+    listed = _listed(mains, context=context, labels=labels, seals=active_seals())
+    return {pid: listed.get(pid) for pid in sorted(mains)}
+
+
+def _listed(
+    ids: set[int] | None,
+    *,
+    context: PriceContext,
+    labels: Labels,
+    seals: tuple[SealData, ...],
+) -> dict[int, ListedProduct]:
+    """{id: entry} of the listed main products (of `ids`, or all), in id order."""
+    moment = context.moment
+    shown = Product.objects.filter(_shown_in_site(), parent__isnull=True)
+    links = Product.categories.through.objects.filter(
+        product__active=True, product__show_in_site=True, product__parent__isnull=True
+    )
+    prices = ProductPrice.objects.filter(
+        trade_policy_id=context.trade_policy_id, product__parent__isnull=True
+    )
+    summaries = ProductReviewSummary.objects.filter(product__parent__isnull=True)
+    descriptions = ProductDescription.objects.filter(
+        trade_policy_id=context.trade_policy_id, product__parent__isnull=True
+    ).exclude(search_description="")
+    if ids is not None:
+        shown, links = shown.filter(pk__in=ids), links.filter(product_id__in=ids)
+        prices, summaries = prices.filter(product_id__in=ids), summaries.filter(product_id__in=ids)
+        descriptions = descriptions.filter(product_id__in=ids)
+    rows = list(shown.order_by("id").values(*LISTED_FIELDS))
+    product_ids = [row["id"] for row in rows]
+    linked: dict[int, set[int]] = {pid: set() for pid in product_ids}
+    for product_id, category_id in links.values_list("product_id", "category_id"):
+        linked[product_id].add(category_id)
+    values = _filterable_values(linked)
+    stored = {
+        row["product_id"]: pricing.StoredPrice(**{name: row[name] for name in STORED_PRICE_FIELDS})
+        for row in prices.values("product_id", *STORED_PRICE_FIELDS)
+    }
+    stocks = available_stocks(product_ids)
+    reviews = {summary.product_id: summary for summary in summaries}
+    searched = dict(descriptions.values_list("product_id", "search_description"))
+    brand_names = dict(labels.brands)
+    category_rows = context.categories.rows
+    bare = pricing.PriceRequest(trade_policy_id=context.trade_policy_id, moment=moment)
+    products = {}
+    for row in rows:
+        pid = row["id"]
+        data = pricing_data_from_row(row, linked[pid], context)
+        price = pricing.compute_price(data, stored.get(pid), context.rules, bare)
+        review = reviews.get(pid)
+        categories = data.category_ids
+        products[pid] = ListedProduct(
+            id=pid,
+            name=row["name"],
+            priority=row["priority"],
+            created_at=row["created_at"],
+            brand_id=row["brand_id"],
+            category_ids=categories,
+            value_ids=frozenset(values.get(pid, ())),
+            seal_ids=frozenset(
+                seal.id
+                for seal in seals
+                if seal.window.contains(moment)
+                and (pid in seal.product_ids or seal.category_ids & categories)
+            ),
+            sale_price=price.sale_price,
+            in_stock=row["service"] or row["sale_without_stock"] or stocks[pid] > 0,
+            score=review.average if review is not None else Decimal("0.0"),
+            reviews=review.count if review is not None else 0,
+            pricing=data,
+            stored_price=stored.get(pid),
+            review_counts=tuple(review.counts[s] for s in SCORES) if review else None,
+            verified_reviews=review.verified if review else 0,
+            searchable=Searchable(
+                name=row["name"],
+                others=(
+                    brand_names.get(row["brand_id"], ""),
+                    *(category_rows[c].name for c in categories if c in category_rows),
+                    searched.get(pid, ""),
+                ),
+                sku=row["sku"],
+            ),
+        )
+    return products
 
 
 def _filterable_values(products: Iterable[int]) -> dict[int, set[int]]:
@@ -194,7 +260,8 @@ def _filterable_values(products: Iterable[int]) -> dict[int, set[int]]:
     through = Product.attribute_values.through.objects.filter(
         attributevalue__attribute__filterable=True
     ).filter(
-        Q(product__parent__isnull=True) | Q(product__active=True, product__parent__isnull=False)
+        Q(product__parent__isnull=True, product_id__in=wanted)
+        | Q(product__active=True, product__parent_id__in=wanted)
     )
     found: dict[int, set[int]] = {}
     rows = through.values_list("product_id", "product__parent_id", "attributevalue_id")

@@ -2,6 +2,7 @@
 one), `kept` and `kept_many` as plain objects in this process's memory (no unpickling per
 request; read-only by callers), each good until one of its namespaces is bumped."""
 
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -113,6 +114,26 @@ def _stamps(
     return {key: tuple(versions[name] for name in names) for key, names in wanted.items()}
 
 
+_APART: dict[tuple[tuple[str, ...], str], tuple[Versions, float, Any]] = {}
+_APART_LOCK = threading.Lock()
+
+
+def kept_apart(namespaces: tuple[str, ...], key: str, build: Callable[[], Kept]) -> Kept:
+    """One store-wide value kept in this process until one of `namespaces` moves, apart from
+    the records of `kept_many`: their bound (MAX_KEPT, reached by per-product records in a
+    large catalogue) never clears it. For a few large values each process holds one of (the
+    catalogue listing, the ids of the product pages); built under a lock, once."""
+    stamp = namespace_versions(namespaces)
+    entry = _APART.get((namespaces, key))
+    if entry is None or entry[0] != stamp or not _fresh(entry[1]):
+        with _APART_LOCK:
+            entry = _APART.get((namespaces, key))
+            if entry is None or entry[0] != stamp or not _fresh(entry[1]):
+                entry = _APART[(namespaces, key)] = (stamp, time.time(), build())
+    return cast(Kept, entry[2])
+
+
 def kept_clear() -> None:
     _KEPT.clear()
     _WARMED.clear()
+    _APART.clear()

@@ -137,11 +137,15 @@ _CACHE_VERSIONS = CacheVersions()
 _file_versions = functools.cache(FileVersions)  # by path; a race only maps the file twice
 
 
+def versions_are_local() -> bool:
+    """True when versions live in the file every process of the machine maps (no Redis)."""
+    if isinstance(cache, ConnectionProxy):
+        return cache_is_local()
+    return isinstance(cache, LocMemCache)
+
+
 def _store() -> CacheVersions | FileVersions:
-    local = (
-        cache_is_local() if isinstance(cache, ConnectionProxy) else isinstance(cache, LocMemCache)
-    )
-    if not local:
+    if not versions_are_local():
         return _CACHE_VERSIONS
     return _file_versions(str(settings.CACHE_VERSIONS_FILE))
 
@@ -171,8 +175,24 @@ def namespace_versions(namespaces: tuple[str, ...]) -> Versions:
     return tuple(seen[namespace] for namespace in namespaces)
 
 
+_JOURNALED: set[str] = set()  # namespaces bumped only through their journal
+
+
+def journaled(namespace: str) -> None:
+    """From now on `namespace` is bumped only by infra.caching.journal.journal_note."""
+    _JOURNALED.add(namespace)
+
+
 def cache_namespace_bump(*namespaces: str) -> None:
     """Forget every cached value of the namespaces, in every process."""
+    refused = _JOURNALED.intersection(namespaces)
+    if refused:
+        raise ValueError(f"{sorted(refused)}: journaled, note the changed ids (journal_note)")
+    bump_journaled(*namespaces)
+
+
+def bump_journaled(*namespaces: str) -> None:
+    """cache_namespace_bump without the journal check (the journal's own bump)."""
     # The replicas' grace first: a reader seeing the new version never reads a lagging replica.
     note_change()
     store, seen = _store(), _request_versions.get()

@@ -12,7 +12,8 @@ from bench.dataset.build import Size, build
 # Just above what the demo store holds, so every section adds rows.
 TINY = Size(
     categories=120,
-    products=170,
+    products=260,
+    regular_products=170,
     reviews=400,
     top_reviews=25,
     store_reviews=40,

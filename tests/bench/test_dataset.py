@@ -60,6 +60,30 @@ def test_every_new_product_is_sellable_and_shown_complete(dataset):
     ) == set(Storage.objects.values_list("id", flat=True))
 
 
+def test_products_have_attribute_values_brands_and_several_categories(dataset):
+    mains = Product.objects.filter(sku__startswith="BENCH-", parent=None)
+    linked = Product.categories.through.objects.filter(product__in=mains)
+    valued = Product.attribute_values.through.objects.filter(
+        product__in=mains, attributevalue__attribute__filterable=True
+    )
+
+    assert linked.count() > 2 * mains.count()  # the leaf, its parent and some others
+    assert valued.values("product").distinct().count() > mains.count() * 0.8
+    assert mains.values("brand").distinct().count() > 30
+    assert len({p.created_at for p in mains}) > mains.count() * 0.9  # -createdAt means much
+
+
+def test_reviews_and_comments_stay_on_the_regular_products(dataset):
+    regular = list(Product.objects.filter(parent=None).order_by("id").values_list("id", flat=True))[
+        : TINY.regular_products
+    ]
+    reviewed = set(ProductReview.objects.values_list("product_id", flat=True))
+    commented = set(Comment.objects.values_list("product_id", flat=True))
+
+    assert reviewed and commented
+    assert reviewed | commented <= set(regular)
+
+
 def test_replies_answer_a_top_level_comment_of_the_same_product(dataset):
     replies = Comment.objects.exclude(parent=None).select_related("parent")
 

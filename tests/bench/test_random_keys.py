@@ -68,9 +68,39 @@ def test_the_lists_cover_what_each_row_asks_for(manifest, dataset):
     assert len(lines(manifest, "zipcode")) == PostalCode.objects.count()
     assert len(lines(manifest, "similar")) == SIMILAR
     assert {key for _, key in RANDOM_ROWS} == set(manifest["rows"])
+    shown = Product.objects.filter(active=True, show_in_site=True).exclude(parent__active=False)
+    assert len(lines(manifest, "product-page")) == shown.count()
+    for key in ("listing", "search", "suggest"):
+        assert len(lines(manifest, key)) == bench_paths.CATALOGUE_PATHS
     for key, row in manifest["rows"].items():
         assert row["paths"] == len(lines(manifest, key))
         assert all("[" not in path and "]" not in path for path in lines(manifest, key))
+
+
+def test_catalogue_searches_are_catalogue_words_a_fifth_with_a_typo(manifest):
+    vocabulary = set(bench_paths.search_vocabulary())
+    texts = [path.split("q=")[1].split("&")[0] for path in lines(manifest, "search")]
+    typed = texts[4::5]
+    plain = [text for n, text in enumerate(texts) if n % 5 != 4]
+
+    assert set(plain) <= vocabulary
+    assert all(len(text) >= 5 for text in typed)
+    assert sum(text not in vocabulary for text in typed) > 0.9 * len(typed)  # (rarely another)
+    prefixes = [path.split("q=")[1] for path in lines(manifest, "suggest")]
+    assert all(3 <= len(p) <= 5 for p in prefixes)
+    assert all(any(word.startswith(p) for word in vocabulary) for p in prefixes[:200])
+
+
+def test_listings_name_visible_categories_with_their_totals(manifest):
+    totals = bench_paths.category_totals()
+    listed = lines(manifest, "listing")
+    with_category = [path for path in listed if "categoryId" in path]
+
+    assert len(with_category) == len(listed) * 4 // 5
+    assert sum("attributeValueId" in path for path in listed) == len(listed) * 2 // 5
+    for path in with_category[:50]:
+        category = int(path.split("categoryId%5D=")[1].split("&")[0])
+        assert totals[category] > 0
 
 
 def test_quotes_go_inside_a_brazilian_row_with_1_to_3_items(manifest):
@@ -281,3 +311,23 @@ def test_a_churn_row_is_judged_against_its_runs_without_churn(with_churn, verdic
     assert row["goal_x_without_churn"] == CHURN_GOAL
     assert row["verdict"] == verdict
     assert "churn_note" not in row
+
+
+def test_the_search_row_s_words_find_a_product_and_an_exact_sku_comes_first(dataset, api_client):
+    # bench/search_bench.py --data-set measures the same on the 20,000-product data set
+    from django.utils import timezone
+
+    from catalog.search import parse
+    from catalog.selectors.listing import catalogue_build
+
+    drawn = bench_paths.search_words(
+        bench_paths.search_vocabulary(), count=500, rng=bench_paths._rng(SEED, "search")
+    )
+    catalogue = catalogue_build(moment=timezone.now())
+    found = [bool(catalogue.query().search(parse(text))[0:1]) for text, _ in drawn]
+    assert sum(found) >= 0.98 * len(drawn)
+    assert all(hit for hit, (_, typed) in zip(found, drawn, strict=True) if not typed)
+    for product in catalogue.products[::10]:
+        sku = product.searchable.sku
+        body = api_client.get("/publics/products", {"q": sku}, HTTP_HOST="127.0.0.1").json()
+        assert body["data"]["registers"][0]["id"] == product.id, sku

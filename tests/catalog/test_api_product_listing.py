@@ -1,12 +1,13 @@
 """GET /publics/products: the catalogue listing with facets (issue 32, item 2)."""
 
+import logging
 from datetime import timedelta
 from decimal import Decimal
 
 import pytest
 from django.utils import timezone
 
-from catalog.models import Product, ProductPrice, Stock
+from catalog.models import Product, ProductPrice, Stock, Storage
 from tests.catalog.factories import (
     AttributeFactory,
     AttributeValueFactory,
@@ -361,6 +362,65 @@ def test_queries_do_not_grow_with_limit(api_client, shop, django_assert_max_num_
         listing(api_client, "limit=100")
 
 
+def test_queries_do_not_grow_with_limit_facets_or_filters(api_client, shop):
+    # given forty more products over many categories, brands and values
+    storage = StorageFactory()
+    cor = shop.cor
+    for n in range(40):
+        category = CategoryFactory(name=f"Linha {n}", parent=shop.casa)
+        made = ProductFactory(name=f"Extra {n}", brand=BrandFactory(), main_category=category)
+        made.attribute_values.set([AttributeValueFactory(attribute=cor, label=f"Cor {n}")])
+        ProductPriceFactory(product=made, sale_price=Decimal(10 + n))
+        StockFactory(product=made, storage=storage, available=n)
+    api_client.get(f"{URL}?limit=1")  # the catalogue and the store-wide data, once
+
+    def cost(query: str) -> int:
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        from tests.helpers import cold_caches
+
+        cold_caches()
+        with CaptureQueriesContext(connection) as queries:
+            listing(api_client, query)
+        return len(queries)
+
+    casa, value = shop.casa.pk, shop.vermelho.pk
+    # then one register or forty, with their facets (41 child categories, 40 brands, 42
+    # values), under a category or a value: the same queries; a search too (its count is
+    # written after the answer, in the same captured queries here: a new text each time)
+    assert (
+        cost("limit=1")
+        == cost("limit=40")
+        == cost(f"condition[categoryId]={casa}&limit=40&order=-price")
+        == cost(f"condition[attributeValueId][in]={value}&limit=40")
+    )
+    assert cost("q=extra&limit=1") == cost(f"q=extras&condition[categoryId]={casa}&limit=40")
+
+
+def test_a_patch_costs_the_same_queries_for_one_changed_product_or_thirty(api_client, shop):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    storage = StorageFactory()
+    made = []
+    for n in range(30):
+        product = ProductFactory(name=f"Extra {n}", brand=shop.alfa, main_category=shop.casa)
+        ProductPriceFactory(product=product, sale_price=Decimal(10 + n))
+        made.append(Stock.objects.create(product=product, storage=storage, available=1))
+    listing(api_client, "limit=1")
+
+    def cost(stocks: list[Stock]) -> int:
+        for stock in stocks:
+            stock.available += 1
+            stock.save()
+        with CaptureQueriesContext(connection) as queries:
+            listing(api_client, "limit=1&order=name")
+        return len(queries)
+
+    assert cost(made[:1]) == cost(made)
+
+
 def test_a_kept_listing_follows_every_change(api_client, shop):
     cheap = "condition[price][lte]=60"
     assert ids(listing(api_client, cheap)) == [shop.a.pk]
@@ -393,6 +453,41 @@ def test_a_kept_listing_follows_every_change(api_client, shop):
     shop.a.active = False
     shop.a.save()
     assert ids(listing(api_client, cheap)) == [shop.b.pk]
+
+
+def test_a_product_change_patches_the_catalogue_a_store_wide_one_rebuilds_it(
+    api_client, shop, caplog
+):
+    def built_or_patched(query: str) -> list[str]:
+        caplog.clear()
+        answer = listing(api_client, query)
+        found = [r.getMessage().split(":")[0] for r in caplog.records]
+        return found, answer
+
+    caplog.set_level(logging.DEBUG, logger="storefront.catalogue")
+    assert built_or_patched("q=camiseta")[0] == ["Catalogue built"]  # the first listing
+    # a variation's stock, a price, a rename, a deactivation: each patches its main product
+    variation = shop.b.variations.get(active=True)
+    Stock.objects.create(product=variation, storage=Storage.objects.get(), available=4)
+    found, answer = built_or_patched("condition[inStock]=true")
+    assert found == ["Catalogue patched"] and shop.b.pk in ids(answer)
+    ProductPrice.objects.filter(product=shop.b).update(sale_price=Decimal("1.00"))  # no signal
+    shop.b.name = "Camiseta comprida"
+    shop.b.save()
+    found, answer = built_or_patched("q=compridas")  # the search index is patched too
+    assert found == ["Catalogue patched"] and ids(answer) == [shop.b.pk]
+    assert answer["data"]["registers"][0]["price"]["salePrice"] == 1.0  # read again whole
+    shop.a.active = False
+    shop.a.save()
+    found, answer = built_or_patched("q=camiseta")
+    assert found == ["Catalogue patched"] and ids(answer) == [shop.b.pk]
+    assert built_or_patched("q=camiseta")[0] == []  # nothing changed: kept as it is
+    # a brand renamed: the facets name it, so the catalogue is built again
+    shop.beta.name = "Beta Nova"
+    shop.beta.save()
+    found, answer = built_or_patched("")
+    assert found == ["Catalogue built"]
+    assert "Beta Nova" in {b["name"] for b in answer["data"]["facets"]["brands"]}
 
 
 def test_a_rule_starting_later_changes_the_listing_at_its_start(api_client, shop):

@@ -206,3 +206,35 @@ def test_a_warm_page_reads_nothing_from_the_database(
     api_client.get(f"{path}?fields=id")
     with django_assert_num_queries(0):
         assert api_client.get(f"{path}?fields=id").status_code == 200
+
+
+def _queries(api_client, path: str) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.helpers import cold_caches
+
+    cold_caches()
+    with CaptureQueriesContext(connection) as queries:
+        assert api_client.get(path).status_code == 200
+    return len(queries)
+
+
+def test_queries_do_not_grow_with_the_variations_and_values_a_page_shows(api_client, product):
+    # given a product with one variation and one with twelve (values, stock and prices each)
+    from tests.catalog.factories import AttributeValueFactory
+
+    values = [AttributeValueFactory() for _ in range(4)]
+    small = ProductFactory(name="Pequeno")
+    large = ProductFactory(name="Grande")
+    for main, count in ((small, 1), (large, 12)):
+        ProductPriceFactory(product=main, sale_price=Decimal("10.00"))
+        for n in range(count):
+            variation = VariationFactory(parent=main, values=values[: 1 + n % 4])
+            ProductPriceFactory(product=variation, sale_price=Decimal("10.00"))
+            StockFactory(product=variation, available=n)
+    api_client.get(f"/publics/products/{small.pk}")  # the store-wide data, once
+    # then both pages cost the same queries
+    assert _queries(api_client, f"/publics/products/{small.pk}") == _queries(
+        api_client, f"/publics/products/{large.pk}"
+    )

@@ -19,7 +19,7 @@ from catalog.models import (
     ProductPrice,
     Stock,
 )
-from catalog.selectors import PRODUCTS_CACHE
+from catalog.selectors import CATALOGUE_CACHE, PRODUCTS_CACHE
 from infra.caching.versions import cache_namespace_bump
 from tests.catalog.factories import PriceRuleFactory, StorageFactory, default_trade_policy
 
@@ -180,7 +180,7 @@ class World:
                 "in_stock": product.sale_without_stock
                 or (plan["units"] or 0) + variation_units > 0,
             }
-        cache_namespace_bump(PRODUCTS_CACHE)
+        cache_namespace_bump(PRODUCTS_CACHE, CATALOGUE_CACHE)
 
     def closure(self, ids):
         """The categories and, for a visible one, its ancestors (a hidden category's

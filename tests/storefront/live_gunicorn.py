@@ -64,7 +64,9 @@ def http_request(
         connection.close()
 
 
-def serve(tmp_path, env_overrides: dict[str, str]) -> tuple[subprocess.Popen, int]:
+def serve(tmp_path, env_overrides: dict[str, str], log=None) -> tuple[subprocess.Popen, int]:
+    """gunicorn on a free port with `env_overrides`; its error log (the application's
+    log lines) to the file `log` when given."""
     port = free_port()
     env = {
         key: value
@@ -88,7 +90,7 @@ def serve(tmp_path, env_overrides: dict[str, str]) -> tuple[subprocess.Popen, in
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL if log is None else open(log, "ab"),  # noqa: SIM115
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -357,3 +357,57 @@ def test_search_and_suggest_follow_another_process(server):
         assert found() == ([[product]] * 6, [[product]] * 6)
     finally:
         _write(env, rename + f"p.name = {original!r}\np.active = True\np.save()")
+
+
+def test_another_process_s_product_changes_patch_each_worker_s_catalogue(server, tmp_path):
+    # given a server of two workers logging how they keep the listing's catalogue
+    _, env = server
+    log = tmp_path / "gunicorn.log"
+    process, port = serve(tmp_path, {**env, "GUNICORN_WORKERS": "2", "LOG_LEVEL": "DEBUG"}, log)
+    code = (
+        "from catalog.models import Product; p = Product.objects.get(sku='DEMO-0029'); "
+        "print(p.pk, p.main_category_id)"
+    )
+    product, category = map(int, _manage(env, "shell", "-c", code).split()[-2:])
+    listing = f"/publics/products?condition%5BcategoryId%5D={category}&limit=100"
+    word = f"grifo{secrets.token_hex(3)}"
+
+    def row(query: str = listing) -> set[str]:
+        found = set()
+        for answer in _answers(port, query):
+            register = next((r for r in answer["data"]["registers"] if r["id"] == product), None)
+            found.add(json.dumps(register and [register[k] for k in ("name", "price", "stock")]))
+        return found
+
+    select = "from catalog.models import Product\np = Product.objects.get(sku='DEMO-0029')\n"
+    family = "Q(product__sku='DEMO-0029') | Q(product__parent__sku='DEMO-0029')"
+    try:
+        assert len(row()) == 1  # both workers built their catalogue and answer alike
+        for change in (
+            select + f"p.name = 'Luminária {word}'\np.save()",
+            "from catalog.models import ProductPrice, TradePolicy\n"
+            "price = ProductPrice.objects.get(\n"
+            "    product__sku='DEMO-0029', trade_policy=TradePolicy.objects.default())\n"
+            "price.sale_price += 7\n"
+            "price.save()",
+            "from django.db.models import Q\nfrom catalog.models import Stock\n"
+            f"stock = Stock.objects.filter({family}).order_by('pk').first()\n"
+            "stock.available += 3\nstock.save()",
+        ):
+            before = row()
+            _write(env, change)
+            after = row()
+            assert len(after) == 1 and after != before, change  # the next answers show it
+        [found] = map(json.loads, row(f"/publics/products?q={word}"))
+        assert found[0] == f"Luminária {word}"  # found by its new name
+        _write(env, select + "p.active = False\np.save()")
+        assert row() == {"null"}  # out of the listing of both workers
+    finally:
+        _write(env, select + "p.active = True\np.save()")
+        process.terminate()
+        process.wait(timeout=10)
+    # then each worker built its catalogue once at most and patched it for the changes (with
+    # Redis a worker may serve another's kept answer without reading its catalogue)
+    lines = log.read_text().splitlines()
+    assert 1 <= sum("Catalogue built" in line for line in lines) <= 2, lines
+    assert sum("Catalogue patched" in line for line in lines) >= 4, lines

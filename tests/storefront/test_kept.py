@@ -61,3 +61,23 @@ def test_the_walk_ends_with_the_catalogue():
     assert built == [CATALOGUE]
     get([11])
     assert built[-1] == [11]
+
+
+def test_a_value_kept_apart_survives_the_records_bound_and_follows_its_namespace(monkeypatch):
+    from infra.caching import kept
+
+    built = []
+
+    def catalogue():
+        built.append(1)
+        return object()
+
+    first = kept.kept_apart(("test-all",), "big", catalogue)
+    monkeypatch.setattr(kept, "MAX_KEPT", 5)
+    kept_many(
+        "test-records", range(10), lambda key: ("test-one",), lambda keys: dict.fromkeys(keys)
+    )
+    assert kept.kept_apart(("test-all",), "big", catalogue) is first  # not cleared with them
+    cache_namespace_bump("test-all")
+    assert kept.kept_apart(("test-all",), "big", catalogue) is not first
+    assert len(built) == 2

@@ -271,3 +271,66 @@ def test_the_gets_said_conditional_answer_a_304_and_the_quote_does_not(api_clien
     )
     assert quote.status_code == 200 and quote["Cache-Control"] == "no-store"
     assert "ETag" not in quote
+
+
+def _operation(schema_file, path):
+    operation = schema_file["paths"][path]["get"]
+    return operation, {p["name"]: p for p in operation.get("parameters", [])}
+
+
+def test_the_catalogue_operations_document_every_parameter_facet_and_error(schema_file, api_client):
+    # issue 32: the product page, the listing and suggest, checked against what they answer
+    from tests.catalog.factories import ProductFactory
+
+    product = ProductFactory()
+    listing, listed = _operation(schema_file, "/publics/products")
+    page, paged = _operation(schema_file, "/publics/products/{productId}")
+    suggest, suggested = _operation(schema_file, "/publics/products/suggest")
+    assert set(listed) == {"limit", "offset", "fields", "condition", "order", "q"}
+    assert set(paged) == {"productId", "fields"}
+    assert set(suggested) == {"q"} and suggested["q"]["required"]
+    # every condition with its operators; each is accepted, and another name is a 422
+    conditions = listed["condition"]["schema"]["properties"]
+    operators = {
+        name: next(o for o in spec["oneOf"] if o.get("type") == "object")["properties"]
+        for name, spec in conditions.items()
+    }
+    assert {name: sorted(ops) for name, ops in operators.items()} == {
+        "categoryId": ["eq", "in"],
+        "brandId": ["eq", "in"],
+        "attributeValueId": ["eq", "in"],
+        "price": ["eq", "gt", "gte", "lt", "lte"],
+        "inStock": ["eq"],
+        "sealId": ["eq", "in"],
+    }
+    for name, ops in operators.items():
+        value = "true" if name == "inStock" else "1"
+        for op in ops:
+            query = f"condition[{name}][{op}]={value}"
+            assert api_client.get(f"/publics/products?{query}").status_code == 200, query
+    assert api_client.get("/publics/products?condition[stock]=1").status_code == 422
+    # fields: every documented name is a key of a register (and of the page), and back
+    register = api_client.get("/publics/products").json()["data"]["registers"][0]
+    assert set(listed["fields"]["schema"]["items"]["enum"]) == set(register)
+    body = api_client.get(f"/publics/products/{product.pk}").json()
+    assert set(paged["fields"]["schema"]["items"]["enum"]) == set(body)
+    assert set(listed["order"]["schema"]["items"]["enum"]) >= {
+        *("name", "-name", "price", "-price", "-createdAt", "-score", "relevance")
+    }
+    # every facet, as answered
+    components = schema_file["components"]["schemas"]
+    facets = components["Facets"]
+    answered = api_client.get("/publics/products").json()["data"]["facets"]
+    assert set(facets["required"]) == set(facets["properties"]) == set(answered)
+    assert set(components["Counted"]["properties"]) == {"id", "name", "count"}
+    assert set(components["AttributeFacet"]["properties"]) == {"id", "name", "values"}
+    assert set(components["AttributeValueFacet"]["properties"]) == {"id", "label", "count"}
+    assert set(components["PriceFacet"]["properties"]) == {"min", "max"}
+    # every error each answers
+    for operation, codes in (
+        (listing, {"200", "304", "422", "500", "503"}),
+        (page, {"200", "304", "404", "422", "500", "503"}),
+        (suggest, {"200", "304", "422", "500", "503"}),
+    ):
+        assert set(operation["responses"]) == codes
+    assert "SERVICE_STORE_PRODUCT_NOT_FOUND" in page["responses"]["404"]["description"]
