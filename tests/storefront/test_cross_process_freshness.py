@@ -406,8 +406,10 @@ def test_another_process_s_product_changes_patch_each_worker_s_catalogue(server,
         _write(env, select + "p.active = True\np.save()")
         process.terminate()
         process.wait(timeout=10)
-    # then each worker built its catalogue once at most and patched it for the changes (with
-    # Redis a worker may serve another's kept answer without reading its catalogue)
-    lines = log.read_text().splitlines()
-    assert 1 <= sum("Catalogue built" in line for line in lines) <= 2, lines
-    assert sum("Catalogue patched" in line for line in lines) >= 4, lines
+    # then each worker built its catalogue once at most, and each change was patched in (with
+    # Redis one worker may serve the other's kept answer, and a worker's first build may
+    # come after a change: the first build, then one build or patch per change at least)
+    lines = [line for line in log.read_text().splitlines() if "Catalogue" in line]
+    built = sum("Catalogue built" in line for line in lines)
+    patched = sum("Catalogue patched" in line for line in lines)
+    assert 1 <= built <= 2 and patched >= 3 and built + patched >= 5, lines
