@@ -66,14 +66,15 @@ def named_routes(patterns=None, prefix="") -> set[str]:
 
 
 def test_the_endpoint_list_covers_every_public_route():
-    # The home page, the icon, the demo's password-reset page and the back-in-stock e-mails'
-    # links are pages for people, not API endpoints (tests/storefront/test_pages.py,
-    # test_password_reset_page.py, tests/catalog/test_restocks.py); the request guards still
-    # cover them, as every path.
+    # The home page, the icon, the demo's password-reset page and starter storefront and the
+    # back-in-stock e-mails' links are pages for people, not API endpoints
+    # (tests/storefront/test_pages.py, test_password_reset_page.py, test_starter_page.py,
+    # tests/catalog/test_restocks.py); the request guards still cover them, as every path.
     pages = {
         "home",
         "favicon",
         "demo-password-reset",
+        "demo-storefront",
         "back-in-stock-unsubscribe",
         "back-in-stock-visit",
     }

@@ -309,11 +309,14 @@ def test_the_catalogue_operations_document_every_parameter_facet_and_error(schem
             query = f"condition[{name}][{op}]={value}"
             assert api_client.get(f"/publics/products?{query}").status_code == 200, query
     assert api_client.get("/publics/products?condition[stock]=1").status_code == 422
-    # fields: every documented name is a key of a register (and of the page), and back
+    # fields: every documented name is a key of a register (and of the page), and back; the
+    # opt-in verifiedReviews is a key only when `fields` names it
     register = api_client.get("/publics/products").json()["data"]["registers"][0]
-    assert set(listed["fields"]["schema"]["items"]["enum"]) == set(register)
+    assert set(listed["fields"]["schema"]["items"]["enum"]) == {*register, "verifiedReviews"}
     body = api_client.get(f"/publics/products/{product.pk}").json()
-    assert set(paged["fields"]["schema"]["items"]["enum"]) == set(body)
+    assert set(paged["fields"]["schema"]["items"]["enum"]) == {*body, "verifiedReviews"}
+    opted = api_client.get("/publics/products?fields=id,verifiedReviews").json()
+    assert set(opted["data"]["registers"][0]) == {"id", "verifiedReviews"}
     assert set(listed["order"]["schema"]["items"]["enum"]) >= {
         *("name", "-name", "price", "-price", "-createdAt", "-score", "relevance")
     }
