@@ -142,3 +142,43 @@ def test_a_storage_opens_by_its_name(portuguese, signed_in):  # noqa: F811
     browser.open(reverse("admin:catalog_storage_changelist"))
     browser.click_and_wait(".field-short_trade_name a")
     assert browser.path == reverse("admin:catalog_storage_change", args=[storage.pk])
+
+
+def test_the_reset_page_shows_its_errors_in_portuguese(
+    browser, settings, django_capture_on_commit_callbacks
+):
+    """Issue 35, point 5: the demo's reset page, opened from the e-mailed link, shows the
+    password's errors in Portuguese (the API's own messages stay as the contract has them)."""
+    import re
+    from urllib.parse import urlsplit
+
+    from django.core import mail
+    from django.test import Client
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tests.storefront.factories import CustomerFactory
+
+    settings.CUSTOMER_LANGUAGE_CODE = "pt-br"
+    settings.PASSWORD_RESET_DEMO_PAGE = True
+    customer = CustomerFactory(email="joana@example.com")
+    with django_capture_on_commit_callbacks(execute=True):
+        Client().post(
+            "/publics/customers/password-reset",
+            {"email": customer.email},
+            content_type="application/json",
+        )
+    (message,) = mail.outbox
+    link = urlsplit(re.search(r"http://\S+", message.body).group(0))
+    stored = customer.password
+    driver = browser.driver
+    driver.get(f"{browser.base_url}{link.path}?{link.query}")
+    driver.find_element(By.ID, "password").send_keys("12345678")
+    driver.find_element(By.CSS_SELECTOR, "#reset-form button[type=submit]").click()
+    result = driver.find_element(By.ID, "result")
+    WebDriverWait(driver, 10).until(lambda _: result.text.strip())
+    text = result.text
+    assert "senha" in text.lower(), text  # e.g. "Esta senha é muito comum."
+    assert not re.search(r"\b(password|too common|entirely numeric)\b", text, re.I), text
+    customer.refresh_from_db()
+    assert customer.password == stored  # refused, nothing changed
