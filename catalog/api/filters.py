@@ -147,18 +147,34 @@ Q_DESCRIPTION = (
 )
 
 
+def search_text(request: Any) -> str | None:
+    """The request's `q` as the catalogue search checks it (catalog.search.checked), None
+    when absent; a bad one is a 422 naming `q`."""
+    values = request.query_params.getlist("q")
+    if not values:
+        return None
+    try:
+        return checked(values)
+    except BadQuery as exc:
+        raise invalid("q", f"field {exc}") from None
+
+
+def required_search_text(request: Any) -> str:
+    """`search_text`, where an absent `q` is a 422 too."""
+    text = search_text(request)
+    if text is None:
+        raise invalid("q", "field is required")
+    return text
+
+
 class SearchText(BaseFilterBackend):
     """`q`: the products every word finds (catalog/search.py); with it, `relevance` is the
     default order (view.ordering)."""
 
     def filter_queryset(self, request: Any, queryset: Any, view: Any) -> Any:
-        values = request.query_params.getlist("q")
-        if not values:
+        text = search_text(request)
+        if text is None:
             return queryset
-        try:
-            text = checked(values)
-        except BadQuery as exc:
-            raise invalid("q", f"field {exc}") from None
         view.search_text = text
         view.ordering = (RELEVANCE,)
         query: CatalogueQuery = queryset

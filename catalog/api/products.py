@@ -19,7 +19,6 @@ from apikit.errors import ErrorCode, not_found
 from apikit.filters import SparseFields
 from apikit.generics import ListView
 from apikit.paths import path_id
-from apikit.querystring import invalid
 from apikit.renderers import Fragment, json_bytes
 from apikit.responses import envelope, rendered_rows, request_base_url
 from infra import deferred
@@ -36,7 +35,13 @@ from ..selectors.listing import (
 from ..selectors.products import verified_reviews_count
 from ..selectors.searches import popular_searches, search_total
 from ..services import SEARCHES, SearchRecord
-from .filters import ListingConditions, ListingOrdering, ProductListingFilter, SearchText
+from .filters import (
+    ListingConditions,
+    ListingOrdering,
+    ProductListingFilter,
+    SearchText,
+    required_search_text,
+)
 from .fragments import product_full_answer, product_summaries
 from .schema import product_listing_schema, product_page_schema, product_suggest_schema
 from .serializers.full import (
@@ -162,10 +167,7 @@ class ProductSuggestView(APIView):
 
     @product_suggest_schema
     def get(self, request: Request) -> HttpResponse:
-        try:
-            text = checked(request.query_params.getlist("q"))
-        except BadQuery as exc:
-            raise invalid("q", f"field {exc}") from None
+        text = required_search_text(request)
         moment = timezone.now()
         catalogue = catalogue_get(moment=moment)
         query = catalogue.query().search(parse(text, prefix=True)).order_by(RELEVANCE, "id")

@@ -18,9 +18,9 @@ from apikit.parsers import valid_data
 from apikit.paths import path_id
 from apikit.querystring import invalid
 from apikit.responses import rendered_rows, request_base_url, success
+from catalog.api.filters import required_search_text
 from catalog.api.fragments import attach_product_summaries
 from catalog.api.products import PRODUCT_NOT_FOUND_MESSAGE
-from catalog.search import BadQuery, checked
 from catalog.selectors.listing import product_page_visible
 from infra.client_ip import client_ip
 from storefront.api.authentication import IsCustomer, signed_in_customer
@@ -204,17 +204,6 @@ class CommentListView(ListView):
         return rendered_rows(CommentSerializer, rows)
 
 
-def question_text(request: Request) -> str:
-    """The shopper's text `q`, as the catalogue search checks it (422 otherwise)."""
-    values = request.query_params.getlist("q")
-    if not values:
-        raise invalid("q", "field is required")
-    try:
-        return checked(values)
-    except BadQuery as exc:
-        raise invalid("q", f"field {exc}") from None
-
-
 class SimilarQuestionsView(APIView):
     """Answered questions of a product that look like the shopper's text (bare)."""
 
@@ -224,7 +213,7 @@ class SimilarQuestionsView(APIView):
         product_id = path_id(productId, not_found=missing)  # any text naming no product: 404
         if not product_page_visible(product_id=product_id):
             raise missing
-        rows = similar_questions_get(product_id=product_id, text=question_text(request))
+        rows = similar_questions_get(product_id=product_id, text=required_search_text(request))
         attach_product_summaries(rows, base_url=request_base_url(request))
         return conditional_response(
             request, {"registers": rendered_rows(CommentSerializer, rows)}, max_age=0
