@@ -155,7 +155,7 @@ class RecentAnswers:
 
     def __init__(self, max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_BYTES) -> None:
         self._entries: dict[str, tuple[float, RenderedAnswer]] = {}
-        self._order = Segments(max_bytes, max_entries)
+        self._order: Segments[str] = Segments(max_bytes, max_entries)
         self._max_bytes = max_bytes
         self._lock = threading.Lock()
 

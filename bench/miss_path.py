@@ -1,4 +1,4 @@
-"""What a cache miss of the review, comment and quote lists costs, in process (issue 31 item 5).
+"""What a cache miss of the list, quote and catalogue rows costs, in process (issues 31, 32).
 
     .venv/bin/python bench/miss_path.py [--requests 300] [--profile reviews] [--json FILE]
     .venv/bin/python bench/miss_path.py --snapshot FILE    # every review and comment page
@@ -32,7 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = ROOT / "data" / "bench" / "sqlite"
-ROWS = ("reviews", "comments", "quote")
+ROWS = ("reviews", "comments", "quote", "product-page", "listing", "search", "suggest")
 SEED = 31
 
 

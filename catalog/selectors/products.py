@@ -39,12 +39,16 @@ CATALOGUE_LIMIT = 5_000
 
 
 def catalogue_ids(start: int, stop: int) -> tuple[int, ...]:
-    """Product ids `start` to `stop` of the first CATALOGUE_LIMIT, in order (kept)."""
+    """Product ids `start` to `stop` of the first CATALOGUE_LIMIT, in order (kept): each
+    main product followed by its variations (what a quote, a cart or a page of it reads
+    together), the mains by id."""
     every = kept(
         PRODUCTS_CACHE,
         "catalogue-ids",
         lambda: tuple(
-            Product.objects.order_by("pk").values_list("pk", flat=True)[:CATALOGUE_LIMIT]
+            Product.objects.order_by(Coalesce("parent_id", "id"), "id").values_list(
+                "pk", flat=True
+            )[:CATALOGUE_LIMIT]
         ),
     )
     return every[start:stop]

@@ -6,14 +6,18 @@ probation). Room is made from probation's least recently used key first, so keys
 once (a random cart's quote) push out only each other, never an answer asked again. A key
 pushed out of probation leaves its hash behind (the last `max_ghosts`): stored again, it was
 asked twice, and enters protected at once, even when one-off keys outran its second use
-(docs/caching.md, "Admission"). The caller holds its own lock around every call.
+(docs/caching.md, "Admission"). The caller holds its own lock around every call. Keys are
+any hashable (answer keys, `(kind, key)` records); sizes any unit (bytes, or 1 per entry).
 """
 
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
+from typing import Generic, TypeVar
+
+K = TypeVar("K", bound=Hashable)
 
 
-class Segments:
+class Segments(Generic[K]):
     def __init__(
         self,
         max_bytes: int,
@@ -26,18 +30,18 @@ class Segments:
         self.max_ghosts = max_ghosts
         self._ghosts: OrderedDict[int, None] = OrderedDict()  # hashes of keys pushed out
         self.protected_bytes_max = int(max_bytes * protected_share)
-        self._probation: OrderedDict[str, int] = OrderedDict()  # key -> bytes, oldest first
-        self._protected: OrderedDict[str, int] = OrderedDict()
+        self._probation: OrderedDict[K, int] = OrderedDict()  # key -> bytes, oldest first
+        self._protected: OrderedDict[K, int] = OrderedDict()
         self.bytes = 0
         self._protected_bytes = 0
 
     def __len__(self) -> int:
         return len(self._probation) + len(self._protected)
 
-    def __contains__(self, key: str) -> bool:
+    def __contains__(self, key: K) -> bool:
         return key in self._probation or key in self._protected
 
-    def added(self, key: str, size: int) -> list[str]:
+    def added(self, key: K, size: int) -> list[K]:
         """`key` was stored (new, or rewritten: it keeps its segment); the keys to drop."""
         if key in self._protected:
             self._protected_bytes += size - self._protected[key]
@@ -51,7 +55,7 @@ class Segments:
                 self.used(key)
         return self._overflow(keep=key)
 
-    def used(self, key: str) -> None:
+    def used(self, key: K) -> None:
         """`key` was read: protected from now on (its second use)."""
         if key in self._protected:
             self._protected.move_to_end(key)
@@ -66,7 +70,7 @@ class Segments:
             self._protected_bytes -= demoted_size
             self._probation[demoted] = demoted_size  # the most recent on probation
 
-    def removed(self, key: str) -> None:
+    def removed(self, key: K) -> None:
         size = self._probation.pop(key, None)
         if size is None:
             size = self._protected.pop(key, None)
@@ -75,7 +79,7 @@ class Segments:
             self._protected_bytes -= size
         self.bytes -= size
 
-    def retain(self, keys: Iterable[str]) -> None:
+    def retain(self, keys: Iterable[K]) -> None:
         """Forget every key but `keys` (the store dropped others by itself)."""
         kept = set(keys)
         for key in [key for key in (*self._probation, *self._protected) if key not in kept]:
@@ -87,7 +91,7 @@ class Segments:
         self._ghosts.clear()
         self.bytes = self._protected_bytes = 0
 
-    def _overflow(self, keep: str) -> list[str]:
+    def _overflow(self, keep: K) -> list[K]:
         dropped = []
         while (
             self.bytes > self.max_bytes

@@ -11,6 +11,7 @@ from typing import Any, TypeVar, cast
 from django.conf import settings
 from django.core.cache import cache
 
+from .admission import Segments
 from .backend import cache_reachable
 from .versions import Versions, namespace_versions
 
@@ -26,7 +27,12 @@ def cached(namespace: str, key: str, build: Callable[[], Any]) -> Any:
 
 
 _KEPT: dict[tuple[str, Any], tuple[Versions, float, Any]] = {}
-MAX_KEPT = 20_000  # keys may come from requests (an option id, a product): a bound, then start over
+# Keys may come from requests (an option id, a product): at most MAX_KEPT records, the
+# least recently used first out, records used once (a warm batch's, a one-off key's) before
+# those used again (infra.caching.admission). Each warmed kind holds CATALOGUE_LIMIT (5,000).
+MAX_KEPT = 40_000
+_ORDER: Segments[tuple[str, Any]] = Segments(max_bytes=MAX_KEPT)  # every record counts 1
+_ORDER_LOCK = threading.Lock()
 OUTAGE_KEEP_SECONDS = 5  # while the cache is unreachable, versions are blind: rebuild after
 
 
@@ -41,6 +47,7 @@ def kept(namespace: str, key: str, build: Callable[[], Kept]) -> Kept:
     """Store-wide read data, kept in this process until `namespace` changes (read-only)."""
     entry = _KEPT.get((namespace, key))
     if entry is not None and entry[0] == namespace_versions((namespace,)) and _fresh(entry[1]):
+        _used([(namespace, key)])
         return cast(Kept, entry[2])
     built = kept_many(namespace, [key], lambda _: (namespace,), lambda _: {key: build()})
     return cast(Kept, built[key])
@@ -85,6 +92,7 @@ def kept_many(
         entry = _KEPT.get((kind, key))
         if entry is not None and entry[0] == stamp and _fresh(entry[1]):
             found[key] = entry[2]
+    _used([(kind, key) for key in found])
     missing = [key for key in stamps if key not in found]
     if missing:
         if warm is not None:
@@ -95,14 +103,21 @@ def kept_many(
                     stamps[key] = stamp
                     missing.append(key)
         built = build(missing)
-        if len(_KEPT) + len(built) > MAX_KEPT:
-            _KEPT.clear()
-            _WARMED.clear()
         made = time.time()
-        for key, value in built.items():
-            _KEPT[(kind, key)] = (stamps[key], made, value)
+        with _ORDER_LOCK:
+            for key, value in built.items():
+                _KEPT[(kind, key)] = (stamps[key], made, value)
+                for dropped in _ORDER.added((kind, key), 1):
+                    _KEPT.pop(dropped, None)
         found.update((key, built[key]) for key in wanted if key in built)
     return found
+
+
+def _used(records: list[tuple[str, Any]]) -> None:
+    if records:
+        with _ORDER_LOCK:
+            for record in records:
+                _ORDER.used(record)
 
 
 def _stamps(
@@ -134,6 +149,8 @@ def kept_apart(namespaces: tuple[str, ...], key: str, build: Callable[[], Kept])
 
 
 def kept_clear() -> None:
-    _KEPT.clear()
+    with _ORDER_LOCK:
+        _KEPT.clear()
+        _ORDER.clear()
     _WARMED.clear()
     _APART.clear()

@@ -244,3 +244,13 @@ def test_product_get_active_hides_inactive_unknown_and_huge_ids():
     assert product_get_active(product_id=orphan.pk) is None
     assert product_get_active(product_id=99999999999999999999) is None
     assert product_get_active(product_id=0) is None
+
+
+def test_the_catalogue_walk_reads_each_main_product_then_its_variations():
+    from catalog.selectors import catalogue_ids
+
+    first, second = ProductFactory(), ProductFactory()
+    late = VariationFactory(parent=first)  # created after the second main product
+    other = VariationFactory(parent=second)
+    assert catalogue_ids(0, 10) == (first.pk, late.pk, second.pk, other.pk)
+    assert catalogue_ids(1, 3) == (late.pk, second.pk)

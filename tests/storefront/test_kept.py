@@ -3,6 +3,7 @@ moves, and misses that warm the next batch of a catalogue (Warm)."""
 
 import pytest
 
+from infra.caching.admission import Segments
 from infra.caching.kept import Warm, kept_many
 from infra.caching.versions import cache_namespace_bump
 
@@ -73,7 +74,7 @@ def test_a_value_kept_apart_survives_the_records_bound_and_follows_its_namespace
         return object()
 
     first = kept.kept_apart(("test-all",), "big", catalogue)
-    monkeypatch.setattr(kept, "MAX_KEPT", 5)
+    monkeypatch.setattr(kept, "_ORDER", Segments(max_bytes=5))
     kept_many(
         "test-records", range(10), lambda key: ("test-one",), lambda keys: dict.fromkeys(keys)
     )
@@ -81,3 +82,30 @@ def test_a_value_kept_apart_survives_the_records_bound_and_follows_its_namespace
     cache_namespace_bump("test-all")
     assert kept.kept_apart(("test-all",), "big", catalogue) is not first
     assert len(built) == 2
+
+
+def test_past_the_bound_records_asked_again_stay_and_warm_or_one_off_records_go(monkeypatch):
+    # given room for 10 records, and two records asked twice (so kept as popular)
+    from infra.caching import kept
+
+    monkeypatch.setattr(kept, "_ORDER", Segments(max_bytes=10))
+    built: list[list[int]] = []
+
+    def get(keys):
+        def build(missing):
+            built.append(sorted(missing))
+            return {key: f"record {key}" for key in missing}
+
+        return kept_many("test-records", keys, lambda key: ("test-all",), build)
+
+    get([1, 2])
+    get([1, 2])
+    # when 30 one-off keys pass through (a warm walk, random carts)
+    for key in range(100, 130):
+        get([key])
+    # then the store holds its bound, nothing was cleared whole, and the popular two are hits
+    assert len([k for k in kept._KEPT if k[0] == "test-records"]) == 10
+    built.clear()
+    assert get([1, 2]) == {1: "record 1", 2: "record 2"}
+    assert built == []
+    assert get([100]) == {100: "record 100"} and built == [[100]]  # a one-off: gone first

@@ -176,7 +176,9 @@ def recording_quote(settings, monkeypatch):
     fake.answer("01001000", SE)
     settings.POSTAL_CODE_PROVIDER_ENABLED = True
     settings.POSTAL_CODE_PROVIDER_URL = fake.url
-    settings.POSTAL_CODE_PROVIDER_TIMEOUT_MS = 1000
+    # deadlines far above the fakes' answers: a CI machine under load once missed 1.5 s
+    settings.POSTAL_CODE_PROVIDER_TIMEOUT_MS = 10_000
+    settings.CARRIER_TIMEOUT_MS = 10_000
     monkeypatch.setenv("FAKE_CARRIER_TOKEN", "test-token")
     for breaker in circuit._registry.values():
         breaker.reset()
