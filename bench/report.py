@@ -12,7 +12,8 @@ from bench.targets import CHURN_GOAL, GZIP_GOAL, Target
 
 MEMORY_GOAL_MB = 150  # issue 9: after the whole run
 MEMORY_GOAL_RANDOM_MB = 200  # issue 19: after the random-key rows
-DRIFT_WARNING = 0.15  # the ceiling before and after the rows differ by more: warn
+DRIFT_WARNING = 0.15  # the ceiling's checks differ by more: warn
+CEILING_EVERY = 6  # rows measured between two checks of the ceiling
 
 
 def median_of(runs, attribute: str) -> float:
@@ -27,19 +28,33 @@ def hit_ratio(runs) -> float | None:
     return sum(run.cache_hits for run in counted) / answered if answered else None
 
 
-def ceiling_report(before: Target, after: Target) -> dict:
-    """The constant view's requests/s: the median of all its runs, before and after the
-    other rows, and how far the two moved apart (the machine's load changing); and its
-    workers' CPU time per request, the same way."""
+def ceiling_report(checks: list[Target]) -> dict:
+    """The constant view's requests/s: the median of all its runs (measured before the
+    rows, after every CEILING_EVERY rows and after the last), and how far its checks moved
+    apart (the machine's load changing); and its workers' CPU time per request, the same way."""
+    every = [check.runs for check in checks]
     ceiling = {
-        "rps": round(median_of(before.runs + after.runs, "rps"), 1),
-        "before_rps": round(median_of(before.runs, "rps"), 1),
-        "after_rps": round(median_of(after.runs, "rps"), 1),
-        "cpu_ms_per_request": round(statistics.median(before.cpu_ms + after.cpu_ms), 3),
+        "rps": round(median_of([run for runs in every for run in runs], "rps"), 1),
+        "before_rps": round(median_of(checks[0].runs, "rps"), 1),
+        "after_rps": round(median_of(checks[-1].runs, "rps"), 1),
+        "checks_rps": [round(median_of(runs, "rps"), 1) for runs in every],
+        "cpu_ms_per_request": round(
+            statistics.median([ms for check in checks for ms in check.cpu_ms]), 3
+        ),
     }
-    low, high = sorted([ceiling["before_rps"], ceiling["after_rps"]])
+    low, high = min(ceiling["checks_rps"]), max(ceiling["checks_rps"])
     ceiling["drift"] = round((high - low) / high, 3) if high else 0.0
     return ceiling
+
+
+def local_ceilings(rows: list[Target], checks: list[int], ceilings: list[Target]) -> None:
+    """Set each row's `ceiling_rps`: the mean of the constant view's checks measured just
+    before and just after it (`checks[i]`: the index of the check before row i), so a row is
+    compared with the machine as it was when the row ran, not with its start or end."""
+    rps = [median_of(check.runs, "rps") for check in ceilings]
+    for row, before in zip(rows, checks, strict=True):
+        after = min(before + 1, len(rps) - 1)
+        row.ceiling_rps = (rps[before] + rps[after]) / 2
 
 
 def _memory_verdict(workers: list[dict], goal_mb: float) -> str:
@@ -146,7 +161,9 @@ def _churn_fields(target: Target) -> dict:
     }
 
 
-def row_report(target: Target, ceiling: float, ceiling_cpu_ms: float) -> dict:
+def row_report(target: Target, ceiling_cpu_ms: float) -> dict:
+    """The row's figures; `x_ceiling` against the constant view measured next to it."""
+    ceiling = target.ceiling_rps
     rps = median_of(target.runs, "rps")
     cpu_ms = statistics.median(target.cpu_ms) if target.cpu_ms else 0.0
     errors = sum(run.errors for run in target.runs)
@@ -171,6 +188,7 @@ def row_report(target: Target, ceiling: float, ceiling_cpu_ms: float) -> dict:
         "p50_ms": round(median_of(target.runs, "p50_ms"), 2),
         "p99_ms": round(median_of(target.runs, "p99_ms"), 2),
         "x_ceiling": round(ratio, 3),
+        "ceiling_rps": round(ceiling, 1),
         "cpu_ms_per_request": round(cpu_ms, 3),
         "x_ceiling_cpu": round(ceiling_cpu_ms / cpu_ms, 3) if cpu_ms else 0.0,
         "goal_x_ceiling": target.goal,
@@ -245,9 +263,11 @@ def print_table(rows: list[dict], memory: dict, ceiling: dict) -> None:
         f"\nGoals met: {met} of {len(judged)}."
         + (f" FAILED: {', '.join(failed)}." if failed else "")
     )
+    checks = ", ".join(f"{rps:,.0f}" for rps in ceiling["checks_rps"])
     print(
-        f"Ceiling (constant view): {ceiling['rps']:,.0f} req/s, median of its runs "
-        f"before ({ceiling['before_rps']:,.0f}) and after ({ceiling['after_rps']:,.0f}) the rest."
+        f"Ceiling (constant view): {ceiling['rps']:,.0f} req/s, median of its runs; measured "
+        f"{len(ceiling['checks_rps'])} times ({checks}): each row's x ceiling is against the "
+        "mean of the checks just before and after it."
     )
     print(
         "CPU ms: the workers' CPU time per request (user + system, median of the runs); "

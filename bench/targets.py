@@ -90,6 +90,7 @@ class Target:
     accept_encoding: str = ""  # sent as Accept-Encoding (the gzip rows)
     plain_row: str | None = None  # gzip rows: the name of the same row without it
     carrier_calls: int = 0  # live row: calls the fake carrier answered
+    ceiling_rps: float = 0.0  # the constant view's req/s measured next to this row (report)
 
 
 def q(text: str) -> str:
