@@ -7,6 +7,7 @@ like a shopper's text (catalog/search.py's matching: accents, plurals, one typo)
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -36,16 +37,14 @@ def median_time_to_answer(
 ) -> AnswerTimes:
     """The median of (first answer - asked) over the questions whose first staff answer
     came in (now - window, now]; of an even count, the mean of the two middle ones."""
-    waits = sorted(
+    waits = [
         question.first_answer_at - question.asked_at
         for question in questions
         if now - window < question.first_answer_at <= now
-    )
+    ]
     if not waits:
         return AnswerTimes(median=None, answered=0)
-    middle = len(waits) // 2
-    median = waits[middle] if len(waits) % 2 else (waits[middle - 1] + waits[middle]) / 2
-    return AnswerTimes(median=median, answered=len(waits))
+    return AnswerTimes(median=statistics.median(waits), answered=len(waits))
 
 
 def questions_index(texts: Sequence[str]) -> SearchIndex:
