@@ -38,13 +38,13 @@ def median_time_to_answer(
     """The median of (first answer - asked) over the questions whose first staff answer
     came in (now - window, now]; of an even count, the mean of the two middle ones."""
     waits = [
-        question.first_answer_at - question.asked_at
+        (question.first_answer_at - question.asked_at).total_seconds()
         for question in questions
         if now - window < question.first_answer_at <= now
     ]
     if not waits:
         return AnswerTimes(median=None, answered=0)
-    return AnswerTimes(median=statistics.median(waits), answered=len(waits))
+    return AnswerTimes(median=timedelta(seconds=statistics.median(waits)), answered=len(waits))
 
 
 def questions_index(texts: Sequence[str]) -> SearchIndex:
