@@ -537,10 +537,11 @@ class PurchaseItemInline(admin.TabularInline):
 class PurchaseOrderAdmin(OwnPagesMixin, admin.ModelAdmin):
     """The orders the order system sent (webhook or import): read here, never typed."""
 
-    list_display = ("order_id", "event", "customer", "buyer_email", "received_at")
+    list_display = ("order_id", "event", "customer", "buyer_email", "received_at", "cancelled_at")
+    list_filter = (("cancelled_at", admin.EmptyFieldListFilter),)
     search_fields = ("order_id", "email")
     raw_id_fields = ("customer",)
-    readonly_fields = ("order_id", "event", "customer", "email", "received_at")
+    readonly_fields = ("order_id", "event", "customer", "email", "received_at", "cancelled_at")
     inlines = (PurchaseItemInline,)
     own_pages = (("import/", "import_view", "import"),)
 

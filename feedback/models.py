@@ -139,6 +139,8 @@ class PurchaseOrder(models.Model):
     )
     email = models.EmailField(_("email"), max_length=254, blank=True, db_index=True)
     received_at = models.DateTimeField(_("received at"), auto_now_add=True)
+    # Set by an `order.cancelled` or `order.refunded` event: the order no longer verifies.
+    cancelled_at = models.DateTimeField(_("cancelled at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("purchase order")

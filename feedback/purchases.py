@@ -7,6 +7,11 @@ when an order arrives later (`purchase_record` marks the buyer's existing review
 products), so the public list filters and renders it from the row itself. One row per order
 id: a repeated id (the `order.delivered` after its `order.paid`, a retried delivery, an
 imported line already received) changes nothing.
+
+An `order.cancelled` or `order.refunded` event cancels the order once (`purchase_cancel`): its
+buyer's reviews of its products lose the mark unless another order, not cancelled, holds the
+product. A cancel that comes before its order is stored as a cancelled order, so the late
+`order.paid` of the same id is a repeat and verifies nothing.
 """
 
 from collections.abc import Iterable
@@ -14,6 +19,7 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from infra.caching.versions import cache_namespace_bump
 from storefront.models import Customer
@@ -25,6 +31,8 @@ from .selectors import FEEDBACK_CACHE
 from .services import product_review_summaries_refresh
 
 PURCHASE_EVENTS = ("order.paid", "order.delivered")
+CANCEL_EVENTS = ("order.cancelled", "order.refunded")
+ORDER_EVENTS = (*PURCHASE_EVENTS, *CANCEL_EVENTS)
 ORDER_ID_MAX_LENGTH = 100
 ORDER_MAX_PRODUCTS = 500
 
@@ -62,11 +70,16 @@ def purchase_record(
     customer_id: int | None = None,
     email: str = "",
 ) -> PurchaseRecorded:
-    """Store the order (once per id) and mark its buyer's reviews of its products verified."""
+    """Store the order (once per id) and mark its buyer's reviews of its products verified;
+    a cancel event cancels it (`purchase_cancel`)."""
     products = sorted(set(product_ids))
     if customer_id is None and not email:
         raise InvalidPurchase
     customer, email = _buyer(customer_id, email)
+    if event in CANCEL_EVENTS:
+        return purchase_cancel(
+            order_id=order_id, event=event, products=products, customer=customer, email=email
+        )
     with transaction.atomic():
         try:
             with transaction.atomic():
@@ -89,13 +102,68 @@ def purchase_record(
     return PurchaseRecorded(order_id=order_id, created=True, reviews_verified=marked)
 
 
+def purchase_cancel(
+    *, order_id: str, event: str, products: list[int], customer: Customer | None, email: str
+) -> PurchaseRecorded:
+    """Cancel the order once (a known id: its own products and buyer count, not the event's)
+    and take the mark off its buyer's reviews that no other live order verifies."""
+    with transaction.atomic():
+        order = PurchaseOrder.objects.select_for_update().filter(order_id=order_id).first()
+        if order is None:  # the cancel came first: stored cancelled, a late paid is a repeat
+            try:
+                with transaction.atomic():
+                    order = PurchaseOrder.objects.create(
+                        order_id=order_id,
+                        event=event,
+                        customer=customer,
+                        email=email,
+                        cancelled_at=timezone.now(),
+                    )
+            except IntegrityError:  # its paid won the race: cancel that one (below)
+                order = PurchaseOrder.objects.select_for_update().get(order_id=order_id)
+            else:
+                PurchaseItem.objects.bulk_create(
+                    PurchaseItem(order=order, product_id=product_id) for product_id in products
+                )
+                return PurchaseRecorded(order_id=order_id, created=True, reviews_verified=0)
+        if order.cancelled_at is not None:
+            return PurchaseRecorded(order_id=order_id, created=False, reviews_verified=0)
+        order.cancelled_at = timezone.now()
+        order.event = event
+        order.save(update_fields=["cancelled_at", "event"])
+        bought = list(order.items.values_list("product_id", flat=True))
+        reviews = ProductReview.objects.filter(product_id__in=bought, verified_purchase=True)
+        reviews = reviews.filter(_buyer_reviews(order.customer, order.email))
+        reviews = reviews.select_related("customer")
+        lost = [review.pk for review in reviews if not _bought_by(review)]
+        if lost:
+            ProductReview.objects.filter(pk__in=lost).update(verified_purchase=False)
+            product_review_summaries_refresh(product_ids=bought)  # their verified counts
+            transaction.on_commit(lambda: cache_namespace_bump(FEEDBACK_CACHE))
+    return PurchaseRecorded(order_id=order_id, created=True, reviews_verified=0)
+
+
+def _bought_by(review: ProductReview) -> bool:
+    """Whether a live order of the review's author holds its product (by the account, or by
+    the review's or the account's e-mail: what `purchase_record` marks by)."""
+    match = Q(customer_id=review.customer_id)
+    for email in {review.email, review.customer.email} - {""}:
+        match |= Q(email=email.strip().lower())
+    return _bought(match, review.product_id)
+
+
+def _bought(buyer: Q, product_id: int) -> bool:
+    orders = PurchaseOrder.objects.filter(buyer, cancelled_at=None)
+    return PurchaseItem.objects.filter(product_id=product_id, order__in=orders).exists()
+
+
 def purchased(*, customer: Customer, product_id: int) -> bool:
-    """Whether an order of `customer` (by account or e-mail) holds the product."""
+    """Whether a live (not cancelled) order of `customer` (by account or e-mail) holds the
+    product."""
     match = Q(customer=customer)
     if customer.email:
         match |= Q(email=customer.email.strip().lower())
-    orders = PurchaseOrder.objects.filter(match)
-    return PurchaseItem.objects.filter(product_id=product_id, order__in=orders).exists()
+    return _bought(match, product_id)
 
 
 @dataclass(frozen=True)

@@ -104,6 +104,69 @@ def test_order_arriving_after_the_review_marks_it_and_matches_by_email(
     assert registers(client, "fields=id,verifiedPurchase")[0]["verifiedPurchase"] is True
 
 
+@pytest.mark.parametrize("event", ["order.cancelled", "order.refunded"])
+def test_a_cancelled_order_takes_the_mark_off_unless_another_live_order_holds_the_product(
+    django_capture_on_commit_callbacks, event
+):
+    client = APIClient()
+    product, kept_product = ProductFactory(), ProductFactory()
+    buyer, twice = CustomerFactory(), CustomerFactory()
+    with django_capture_on_commit_callbacks(execute=True):
+        deliver(client, order("C-1", customerId=buyer.pk, productIds=[product.pk, kept_product.pk]))
+        deliver(client, order("C-2", customerId=twice.pk, productIds=[product.pk]))
+        deliver(client, order("C-3", customerId=twice.pk, productIds=[product.pk]))
+    mine = write_review(client, buyer, product)["id"]
+    also = write_review(client, buyer, kept_product)["id"]
+    theirs = write_review(client, twice, product)["id"]
+    assert all(row["verifiedPurchase"] for row in registers(client, "fields=verifiedPurchase"))
+
+    # when the buyer's order is cancelled (the body's products do not matter: the order's do)
+    # and one of the other buyer's two orders
+    with django_capture_on_commit_callbacks(execute=True):
+        first = deliver(
+            client, {"event": event, "orderId": "C-1", "customerId": buyer.pk, "productIds": [1]}
+        )
+        deliver(client, {"event": event, "orderId": "C-2", "email": "x@y.br", "productIds": [1]})
+    assert first.status_code == 200, first.content
+    assert first.json()["data"] == {"orderId": "C-1", "duplicate": False, "reviewsVerified": 0}
+    # then the first buyer's reviews lose the mark, the second's keeps it (C-3 is live)
+    rows = registers(client, "fields=id,verifiedPurchase")
+    assert {row["id"]: row["verifiedPurchase"] for row in rows} == {
+        mine: False,
+        also: False,
+        theirs: True,
+    }
+    assert registers(client, "condition[verifiedPurchase]=true&fields=id") == [{"id": theirs}]
+    assert PurchaseOrder.objects.get(order_id="C-1").cancelled_at is not None
+    # a repeated cancel, and the order's late paid, change nothing
+    again = deliver(
+        client, {"event": event, "orderId": "C-1", "customerId": buyer.pk, "productIds": [1]}
+    )
+    assert again.json()["data"]["duplicate"] is True
+    late = deliver(client, order("C-1", customerId=buyer.pk, productIds=[product.pk]))
+    assert late.json()["data"]["duplicate"] is True
+    assert ProductReview.objects.get(pk=mine).verified_purchase is False
+    # a later live order of the product marks the review again
+    with django_capture_on_commit_callbacks(execute=True):
+        deliver(client, order("C-4", customerId=buyer.pk, productIds=[product.pk]))
+    assert ProductReview.objects.get(pk=mine).verified_purchase is True
+
+
+def test_a_cancel_before_its_order_keeps_the_order_from_verifying():
+    client = APIClient()
+    product, buyer = ProductFactory(), CustomerFactory()
+    cancel = {"event": "order.cancelled", "orderId": "D-1", "customerId": buyer.pk}
+    response = deliver(client, {**cancel, "productIds": [product.pk]})
+    assert response.json()["data"] == {"orderId": "D-1", "duplicate": False, "reviewsVerified": 0}
+    paid = deliver(client, order("D-1", customerId=buyer.pk, productIds=[product.pk]))
+    assert paid.json()["data"]["duplicate"] is True
+    review = write_review(client, buyer, product)
+    assert registers(client, "fields=id,verifiedPurchase") == [
+        {"id": review["id"], "verifiedPurchase": False}
+    ]
+    assert list(PurchaseItem.objects.values_list("product_id", flat=True)) == [product.pk]
+
+
 def test_bad_signature_old_timestamp_and_repeated_order_change_nothing():
     client = APIClient()
     product, buyer = ProductFactory(), CustomerFactory()
@@ -134,7 +197,7 @@ def test_bad_signature_old_timestamp_and_repeated_order_change_nothing():
         (b"[]", 422, "VALIDATION_ERROR"),
         (
             json.dumps(
-                {"event": "order.refunded", "orderId": "X", "email": "a@b.co", "productIds": [1]}
+                {"event": "order.shipped", "orderId": "X", "email": "a@b.co", "productIds": [1]}
             ).encode(),
             422,
             "VALIDATION_ERROR",

@@ -85,3 +85,26 @@ def test_an_unknown_opt_in_name_is_still_refused():
     response = client.get(f"/publics/products/{product.pk}?fields=verifiedReview")
     assert response.status_code == 422
     assert "verifiedReviews" in response.json()["data"]["errors"]["fields"][0]
+
+
+def test_a_cancelled_order_takes_its_review_out_of_the_count_in_the_next_answers(
+    django_capture_on_commit_callbacks,
+):
+    client = APIClient()
+    product, buyer = ProductFactory(), CustomerFactory()
+    ProductReviewFactory(product=product, customer=buyer, active=True)
+    asked = "fields=verifiedReviews"
+    with django_capture_on_commit_callbacks(execute=True):
+        deliver(client, order("V-9", customerId=buyer.pk, productIds=[product.pk]))
+    assert page(client, product, f"?{asked}").json() == {"verifiedReviews": 1}
+    assert listed(client, product, f"&{asked}").json()["data"]["registers"] == [
+        {"verifiedReviews": 1}
+    ]
+
+    cancel = {"event": "order.refunded", "orderId": "V-9", "customerId": buyer.pk}
+    with django_capture_on_commit_callbacks(execute=True):
+        deliver(client, {**cancel, "productIds": [product.pk]})
+    assert page(client, product, f"?{asked}").json() == {"verifiedReviews": 0}
+    assert listed(client, product, f"&{asked}").json()["data"]["registers"] == [
+        {"verifiedReviews": 0}
+    ]

@@ -24,9 +24,9 @@ from apikit.parsers import valid_data
 from apikit.responses import success
 from apikit.schema import error_responses, success_envelope
 from feedback.purchases import (
+    ORDER_EVENTS,
     ORDER_ID_MAX_LENGTH,
     ORDER_MAX_PRODUCTS,
-    PURCHASE_EVENTS,
     purchase_record,
 )
 from infra.ids import MAX_ID
@@ -40,7 +40,7 @@ SIGNATURE_HEADER = "HTTP_X_SIGNATURE"
 class OrderEventSerializer(serializers.Serializer):
     """Body of an order event: the order, its buyer (account id and/or e-mail) and products."""
 
-    event = serializers.ChoiceField(choices=PURCHASE_EVENTS)
+    event = serializers.ChoiceField(choices=ORDER_EVENTS)
     orderId = StrictCharField(source="order_id", max_length=ORDER_ID_MAX_LENGTH)
     customerId = JsonIntegerField(
         source="customer_id", required=False, min_value=1, max_value=MAX_ID
@@ -63,7 +63,9 @@ class OrderEventSerializer(serializers.Serializer):
 
 class OrderRecordedSerializer(serializers.Serializer):
     orderId = serializers.CharField()
-    duplicate = serializers.BooleanField(help_text="The order id was known: nothing changed.")
+    duplicate = serializers.BooleanField(
+        help_text="The order id was known (a cancel: already cancelled): nothing changed."
+    )
     reviewsVerified = serializers.IntegerField(help_text="Existing reviews it marked verified.")
 
 
@@ -89,7 +91,10 @@ orders_webhook_schema = extend_schema(
     operation_id="orders_webhook",
     summary="Receive an order event (the store's order system)",
     description=(
-        "`order.paid` or `order.delivered`, signed with the shared ORDERS_WEBHOOK_SECRET: "
+        "`order.paid` or `order.delivered`; `order.cancelled` or `order.refunded` cancel the "
+        "order (its buyer's reviews of its products lose `verifiedPurchase` unless another "
+        "order, not cancelled, holds the product; a cancel before its order is kept, so the "
+        "late `order.paid` is a repeat). Signed with the shared ORDERS_WEBHOOK_SECRET: "
         '`X-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>." + raw body)>`; '
         "a timestamp more than 300 s away is refused (401), as is a wrong signature. "
         "Bodies over ORDERS_WEBHOOK_MAX_BODY_BYTES (64 KiB) are 413. Each order id is "

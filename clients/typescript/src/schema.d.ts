@@ -489,7 +489,7 @@ export interface paths {
         put?: never;
         /**
          * Receive an order event (the store's order system)
-         * @description `order.paid` or `order.delivered`, signed with the shared ORDERS_WEBHOOK_SECRET: `X-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>." + raw body)>`; a timestamp more than 300 s away is refused (401), as is a wrong signature. Bodies over ORDERS_WEBHOOK_MAX_BODY_BYTES (64 KiB) are 413. Each order id is recorded once: a repeated id answers `duplicate` true and changes nothing. The buyer's reviews of the products become `verifiedPurchase`. 404 NOT_FOUND while no secret is configured (the endpoint is off). `Idempotency-Key` is accepted and ignored: the order id makes a retry safe.
+         * @description `order.paid` or `order.delivered`; `order.cancelled` or `order.refunded` cancel the order (its buyer's reviews of its products lose `verifiedPurchase` unless another order, not cancelled, holds the product; a cancel before its order is kept, so the late `order.paid` is a repeat). Signed with the shared ORDERS_WEBHOOK_SECRET: `X-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>." + raw body)>`; a timestamp more than 300 s away is refused (401), as is a wrong signature. Bodies over ORDERS_WEBHOOK_MAX_BODY_BYTES (64 KiB) are 413. Each order id is recorded once: a repeated id answers `duplicate` true and changes nothing. The buyer's reviews of the products become `verifiedPurchase`. 404 NOT_FOUND while no secret is configured (the endpoint is off). `Idempotency-Key` is accepted and ignored: the order id makes a retry safe.
          */
         post: operations["orders_webhook"];
         delete?: never;
@@ -889,9 +889,11 @@ export interface components {
         /**
          * @description * `order.paid` - order.paid
          *     * `order.delivered` - order.delivered
+         *     * `order.cancelled` - order.cancelled
+         *     * `order.refunded` - order.refunded
          * @enum {string}
          */
-        EventEnum: "order.paid" | "order.delivered";
+        EventEnum: "order.paid" | "order.delivered" | "order.cancelled" | "order.refunded";
         ExcludedItem: {
             productId: number;
             quantity: number;
@@ -1105,7 +1107,7 @@ export interface components {
         };
         OrderRecorded: {
             orderId: string;
-            /** @description The order id was known: nothing changed. */
+            /** @description The order id was known (a cancel: already cancelled): nothing changed. */
             duplicate: boolean;
             /** @description Existing reviews it marked verified. */
             reviewsVerified: number;
