@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import EmptyResultSet, FullResultSet
-from django.db import router
+from django.db import connections, router
 from django.db.models import Model, QuerySet
+from django.db.models.query import get_related_populators
 
 PROBES = (1001, 2001)  # two sets of operands, 1001.. and 2001..: within any integer column
 
@@ -123,3 +124,73 @@ def instances(
     return list(
         model._default_manager.raw(statement.sql, statement.bound(operands), using=database)
     )
+
+
+@dataclass(frozen=True)
+class _Loading:
+    """What Django's ModelIterable derives from a compiled query, kept with its statement."""
+
+    statement: Statement
+    compiler: Any  # after as_sql(): its select, klass_info and converters are the shape's
+    converters: dict[int, Any]
+    init_list: tuple[str, ...]
+    model_span: tuple[int, int]
+    populators: tuple[Any, ...]
+    annotations: tuple[tuple[str, int], ...]
+
+
+def loaded(
+    model: type[Model], build: Callable[..., QuerySet], operands: Sequence[Any], cache: Statements
+) -> list:
+    """`instances`, for querysets with `select_related` joins or annotations too: the model
+    instances Django's ModelIterable makes of `build(*operands)` (related rows set, as
+    `select_related` sets them), its SQL, columns and converters worked out once per database
+    and operand types (`cache`, one per call site). Prefetches are not run; a shape that
+    cannot be learnt runs through the ORM."""
+    database, kinds = router.db_for_read(model), tuple(map(type, operands))
+
+    def learn() -> _Loading | None:
+        compilers: list[Any] = []
+
+        def compiled(values: list[Any]) -> tuple[str, tuple]:
+            compiler = build(*values).query.get_compiler(using=database)
+            sql, params = compiler.as_sql()
+            compilers.append(compiler)
+            return sql, tuple(params)
+
+        statement = learn_statement(compiled, kinds)
+        if statement is None or compilers[0].has_extra_select:
+            return None
+        compiler = compilers[0]
+        select, klass_info = compiler.select, compiler.klass_info
+        fields = [column[0] for column in select[: compiler.col_count]]
+        start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
+        return _Loading(
+            statement=statement,
+            compiler=compiler,
+            converters=compiler.get_converters(fields),
+            init_list=tuple(column[0].target.attname for column in select[start:end]),
+            model_span=(start, end),
+            # (Django 5.2's signature; the stubs already follow a later one)
+            populators=tuple(get_related_populators(klass_info, select, database)),  # type: ignore[call-arg]
+            annotations=tuple((compiler.annotation_col_map or {}).items()),
+        )
+
+    shape = cache.get(("loaded", database, kinds), learn)
+    if shape is None:
+        return list(build(*operands).using(database))
+    with connections[database].cursor() as cursor:
+        cursor.execute(shape.statement.sql, shape.statement.bound(operands))
+        rows: Any = cursor.fetchall()
+    if shape.converters:
+        rows = shape.compiler.apply_converters(rows, shape.converters)
+    start, end = shape.model_span
+    found = []
+    for row in rows:
+        instance = model.from_db(database, shape.init_list, row[start:end])
+        for populator in shape.populators:
+            populator.populate(row, instance)
+        for name, position in shape.annotations:
+            setattr(instance, name, row[position])
+        found.append(instance)
+    return found

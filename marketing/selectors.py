@@ -4,7 +4,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Exists, Model, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Model, Prefetch, Q, QuerySet
 
 from catalog.models import PriceRule, Product
 from catalog.pricing import next_rule_boundary
@@ -66,22 +66,15 @@ def _with_banners_and_links(groups: QuerySet[BannerGroup]) -> list[BannerGroup]:
     return loaded
 
 
-def banner_groups_linked_to(
-    *, product_ids: frozenset[int], category_ids: frozenset[int], channel: SalesChannel | None
-) -> list[BannerGroup]:
-    """The groups visible on `channel` linked to one of `product_ids` or `category_ids` (a
-    product page's groups), by code, loaded like `banner_groups_by_codes`."""
-    by_product = BannerGroup.products.through.objects.filter(
-        bannergroup_id=OuterRef("pk"), product_id__in=product_ids
-    )
-    by_category = BannerGroup.categories.through.objects.filter(
-        bannergroup_id=OuterRef("pk"), category_id__in=category_ids
-    )
-    return _with_banners_and_links(
-        BannerGroup.objects.for_channel(channel)
-        .filter(Exists(by_product) | Exists(by_category))
-        .order_by("code")
-    )
+def banner_groups_on(channel: SalesChannel | None) -> list[BannerGroup]:
+    """Every group visible on `channel`, by code, loaded like `banner_groups_by_codes` (with
+    the ids they link: a product page shows those linked to it or its categories)."""
+    return _with_banners_and_links(BannerGroup.objects.for_channel(channel).order_by("code"))
+
+
+def linked_ids(group: BannerGroup, relation: str) -> frozenset[int]:
+    """The ids a group of `_with_banners_and_links` links by `relation` (of LINKED_IDS)."""
+    return frozenset(getattr(group, LINKED_IDS[relation][0]))
 
 
 def default_sales_channel() -> SalesChannel | None:

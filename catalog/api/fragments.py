@@ -19,6 +19,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
+from apikit.compiled import renderer
 from apikit.renderers import Fragment, json_bytes
 from apikit.responses import rendered_rows
 from infra.caching.kept import Warm, kept_many
@@ -33,7 +34,7 @@ from ..selectors import (
     catalogue_ids,
     full_product_facts_get,
     price_context_get,
-    product_full_queryset,
+    product_full_get,
     product_namespaces,
     product_own_namespaces,
     products_for_summary,
@@ -42,6 +43,8 @@ from ..selectors import (
 from .serializers import FullProductSerializer, ProductSummarySerializer
 
 Key = Literal["id", "productId"]  # the summary's id key
+
+_full_product = renderer(FullProductSerializer)  # FullProductSerializer(...).data, compiled
 
 
 @dataclass(frozen=True)
@@ -173,7 +176,7 @@ def _render_full(
     sections: tuple[FullProductSection, ...],
 ) -> tuple[bytes, datetime | None] | None:
     """The full product's JSON and the next moment it changes by itself."""
-    product = product_full_queryset().filter(pk=product_id).first()
+    product = product_full_get(product_id)
     if product is None:
         return None
     context = price_context_get(moment=moment, price_rule=price_rule)
@@ -188,8 +191,7 @@ def _render_full(
         boundary = _earliest(boundary, section_until)
     summaries = product_summaries((*facts.indicated_ids, *facts.related_ids), base_url=base_url)
     shown = {"base_url": base_url, "product_summaries": summaries, "sections": rendered_sections}
-    data = FullProductSerializer(facts, context=shown).data
-    return json_bytes(data), boundary
+    return json_bytes(_full_product(facts, **shown)), boundary
 
 
 def attach_product_summaries(rows: list, *, base_url: str, key: Key = "id") -> None:

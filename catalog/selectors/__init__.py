@@ -23,6 +23,7 @@ from .prices import (
 from .products import (
     available_stocks,
     catalogue_ids,
+    product_full_get,
     product_full_queryset,
     product_get_active,
     product_namespaces,

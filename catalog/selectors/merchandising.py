@@ -6,7 +6,7 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch, Q, QuerySet
 
 from infra.caching.kept import kept
 from infra.prefetch import prefetched
@@ -95,16 +95,17 @@ def product_seals_get(
     return tuple(live), next_boundary((seal.window for seal in mine), moment)
 
 
-def visible_relations_prefetch(prefix: str = "") -> Prefetch[Any]:
-    """Feeds `visible_relations` of the product at `prefix`: relations to sellable products."""
+def visible_relations() -> QuerySet[ProductRelation]:
+    """Relations to sellable products, in display order (of one product)."""
     sellable = Q(target__active=True) & (
         Q(target__parent__isnull=True) | Q(target__parent__active=True)
     )
-    return Prefetch(
-        f"{prefix}relations",
-        queryset=ProductRelation.objects.filter(sellable).order_by("kind", "position", "id"),
-        to_attr="visible_relations",
-    )
+    return ProductRelation.objects.filter(sellable).order_by("kind", "position", "id")
+
+
+def visible_relations_prefetch(prefix: str = "") -> Prefetch[Any]:
+    """Feeds `visible_relations` of the product at `prefix`: relations to sellable products."""
+    return Prefetch(f"{prefix}relations", queryset=visible_relations(), to_attr="visible_relations")
 
 
 def product_relation_ids(product: Product) -> dict[str, tuple[int, ...]]:

@@ -3,16 +3,27 @@
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet, Sum
+from django.db.models import Model, Prefetch, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
 from infra.caching.kept import kept
 from infra.ids import is_db_id
+from infra.queries import Statements, loaded
 
-from ..models import AttributeValue, Product, ProductPrice, ProductReviewSummary, Stock
+from ..models import (
+    AttributeValue,
+    Category,
+    Product,
+    ProductDescription,
+    ProductMedia,
+    ProductPrice,
+    ProductRelation,
+    ProductReviewSummary,
+    Stock,
+)
 from ..models.products import ProductQuerySet
 from .caches import PRODUCTS_CACHE
-from .merchandising import visible_relations_prefetch
+from .merchandising import visible_relations, visible_relations_prefetch
 
 
 def product_own_namespaces(product_ids: Iterable[int]) -> list[str]:
@@ -136,6 +147,156 @@ def product_full_queryset() -> ProductQuerySet[Product]:
         visible_relations_prefetch(),
         visible_relations_prefetch("parent__"),
     )
+
+
+# What `product_full_get` reads, compiled once per read (infra.queries.loaded).
+_FULL_STATEMENTS: dict[str, Statements] = {}
+
+
+def _full_rows(read: str, model: type[Model], build: Any, operands: tuple[int, ...]) -> list[Any]:
+    return loaded(model, build, operands, _FULL_STATEMENTS.setdefault(read, Statements(4)))
+
+
+def _with_rows(instance: Product, relation: str, model: type[Model], rows: list[Any]) -> None:
+    """Set `rows` as the prefetched rows of `instance.<relation>` (as prefetch_related does:
+    `instance.<relation>.all()` and `prefetched` answer them)."""
+    queryset = model._default_manager.all()
+    queryset._result_cache = rows  # (no prefetch lookups: nothing more to run)
+    instance.__dict__.setdefault("_prefetched_objects_cache", {})[relation] = queryset
+
+
+def _family(product_id: int, main_id: int) -> Q:
+    """Rows of the product and of the active variations of it and of its main product."""
+    variations = Q(active=True, parent_id__in=[product_id, main_id])
+    family = Product.objects.order_by().filter(Q(pk=product_id) | variations).values("pk")
+    return Q(product_id__in=family)
+
+
+def product_full_get(product_id: int) -> Product | None:
+    """The product as `product_full_queryset()` loads it (what FullProductSerializer and
+    `full_product_facts_get` read, the same rows in the same order), in nine queries of
+    SQL compiled once, whatever its variations and relations: None when it does not exist."""
+    found = _full_rows(
+        "product",
+        Product,
+        lambda pk: Product.objects.select_related(
+            "brand", "main_category", "cargo_type", "parent", "review_summary"
+        ).filter(pk=pk),
+        (product_id,),
+    )
+    if not found:
+        return None
+    product: Product = found[0]
+    parent = product.parent if product.parent_id is not None else None
+    main_id = product.parent_id or product.pk
+    operands = (product.pk, main_id)
+    # the active variations of the product and of its main product (default order)
+    variations = _full_rows(
+        "variations",
+        Product,
+        lambda pk, main: Product.objects.active().filter(parent_id__in=[pk, main]),
+        operands,
+    )
+    # active-storage stocks of the product and of those variations
+    stocks: dict[int, list[Stock]] = {}
+    for stock in _full_rows(
+        "stocks",
+        Stock,
+        lambda pk, main: (
+            Stock.objects.in_active_storages()
+            .filter(_family(pk, main))
+            .order_by("product_id", "storage_id")
+        ),
+        operands,
+    ):
+        stocks.setdefault(stock.product_id, []).append(stock)
+    # their attribute values (the M2M rows, in `_attribute_values()` order per product)
+    through = Product.attribute_values.through
+    values: dict[int, list[AttributeValue]] = {}
+    for link in _full_rows(
+        "attribute-values",
+        through,
+        lambda pk, main: (
+            through.objects.select_related("attributevalue__attribute")
+            .filter(_family(pk, main))
+            .order_by(
+                "product_id",
+                "attributevalue__attribute__position",
+                "attributevalue__attribute_id",
+                "attributevalue__order",
+                "attributevalue__id",
+            )
+        ),
+        operands,
+    ):
+        values.setdefault(link.product_id, []).append(link.attributevalue)
+    # the categories of the product and of its main product
+    category_links = Product.categories.through
+    categories: dict[int, list[Category]] = {}
+    for link in _full_rows(
+        "categories",
+        category_links,
+        lambda pk, main: (
+            category_links.objects.select_related("category")
+            .filter(product_id__in=[pk, main])
+            .order_by("product_id", "category__position", "category__name", "category__id")
+        ),
+        operands,
+    ):
+        categories.setdefault(link.product_id, []).append(link.category)
+    # relations to sellable products of the product and of its main product
+    relations: dict[int, list[ProductRelation]] = {}
+    for relation in _full_rows(
+        "relations",
+        ProductRelation,
+        lambda pk, main: (
+            visible_relations()
+            .filter(product_id__in=[pk, main])
+            .order_by("product_id", "kind", "position", "id")
+        ),
+        operands,
+    ):
+        relations.setdefault(relation.product_id, []).append(relation)
+    # the product's own prices (with their policies), descriptions and medias
+    prices = _full_rows(
+        "prices",
+        ProductPrice,
+        lambda pk: ProductPrice.objects.select_related("trade_policy").filter(product_id=pk),
+        (product.pk,),
+    )
+    descriptions = _full_rows(
+        "descriptions",
+        ProductDescription,
+        lambda pk: ProductDescription.objects.filter(product_id=pk),
+        (product.pk,),
+    )
+    medias = _full_rows(
+        "medias",
+        ProductMedia,
+        lambda pk: ProductMedia.objects.filter(product_id=pk),
+        (product.pk,),
+    )
+    by_parent: dict[int, list[Product]] = {}
+    for variation in variations:
+        variation.active_stocks = stocks.get(variation.pk, [])
+        _with_rows(variation, "attribute_values", AttributeValue, values.get(variation.pk, []))
+        by_parent.setdefault(variation.parent_id, []).append(variation)
+    for owner in (product, parent) if parent is not None else (product,):
+        _with_rows(owner, "categories", Category, categories.get(owner.pk, []))
+        owner.active_variations = by_parent.get(owner.pk, [])
+        owner.visible_relations = relations.get(owner.pk, [])
+        for variation in owner.active_variations:
+            Product.parent.field.set_cached_value(variation, owner)
+    product.active_stocks = stocks.get(product.pk, [])
+    product.all_prices = prices
+    product.default_prices = [row for row in prices if row.trade_policy.is_default]
+    for variation in product.active_variations:
+        variation.available_units = sum(stock.available for stock in variation.active_stocks)
+    product.stocked_variations = product.active_variations
+    _with_rows(product, "attribute_values", AttributeValue, values.get(product.pk, []))
+    _with_rows(product, "descriptions", ProductDescription, descriptions)
+    _with_rows(product, "medias", ProductMedia, medias)
+    return product
 
 
 def verified_reviews_count(*, product_id: int) -> int:

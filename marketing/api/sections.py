@@ -6,10 +6,34 @@ from datetime import datetime
 
 from catalog.api.fragments import FullProductSection, register_full_product_section
 from catalog.models import Product
+from infra.caching.kept import kept_many
+from storefront.models import SalesChannel
 from storefront.selectors import SALES_CHANNEL_CACHE
 
-from ..selectors import BANNERS_CACHE, banner_groups_linked_to, default_sales_channel
-from .listing import group_entries, live_at
+from ..selectors import BANNERS_CACHE, banner_groups_on, default_sales_channel, linked_ids
+from .listing import BannerGroupEntry, group_entries, live_at
+
+# A group rendered, with the product and category ids it links.
+Linked = tuple[frozenset[int], frozenset[int], BannerGroupEntry]
+
+
+def _channel_groups(channel: SalesChannel | None, base_url: str) -> tuple[Linked, ...]:
+    """Every group on `channel`, rendered (kept in this process until a banner, a group, a
+    group's links or a sales channel changes: no query per product page)."""
+    channel_id = channel.pk if channel is not None else None
+
+    def build(keys: list[tuple[int | None, str]]) -> dict[tuple[int | None, str], tuple]:
+        groups = banner_groups_on(channel)
+        entries = group_entries(groups, {"channel_id": channel_id, "base_url": base_url})
+        linked = tuple(
+            (linked_ids(group, "products"), linked_ids(group, "categories"), entry)
+            for group, entry in zip(groups, entries, strict=True)
+        )
+        return dict.fromkeys(keys, linked)
+
+    key = (channel_id, base_url)
+    namespaces = (BANNERS_CACHE, SALES_CHANNEL_CACHE)
+    return kept_many("product-banner-groups", [key], lambda _: namespaces, build)[key]
 
 
 def product_banner_groups(
@@ -19,11 +43,12 @@ def product_banner_groups(
     of `category_ids`, with their banners live at `moment`; and the next start or end."""
     channel = default_sales_channel()
     product_ids = frozenset(pid for pid in (product.pk, product.parent_id) if pid is not None)
-    groups = banner_groups_linked_to(
-        product_ids=product_ids, category_ids=category_ids, channel=channel
-    )
-    context = {"channel_id": channel.pk if channel else None, "base_url": base_url}
-    listing = live_at(group_entries(groups, context), moment)
+    entries = [
+        entry
+        for products, categories, entry in _channel_groups(channel, base_url)
+        if products & product_ids or categories & category_ids
+    ]
+    listing = live_at(entries, moment)
     return listing.groups, listing.valid_until
 
 

@@ -238,3 +238,27 @@ def test_queries_do_not_grow_with_the_variations_and_values_a_page_shows(api_cli
     assert _queries(api_client, f"/publics/products/{small.pk}") == _queries(
         api_client, f"/publics/products/{large.pk}"
     )
+
+
+def test_queries_do_not_grow_with_the_related_and_indicated_products_a_page_shows(
+    api_client, product
+):
+    # given a product relating one product and one relating and indicating twelve (and a
+    # variation of the latter, which shows its main product's)
+    from catalog.models import RelationKind
+    from tests.catalog.merchandising_factories import ProductRelationFactory
+
+    few, many = ProductFactory(name="Poucos"), ProductFactory(name="Muitos")
+    variation = VariationFactory(parent=many)
+    ProductRelationFactory(product=few, target=product)
+    for position in range(12):
+        for kind in RelationKind:
+            target = ProductFactory()
+            ProductPriceFactory(product=target, sale_price=Decimal("10.00"))
+            ProductRelationFactory(product=many, target=target, kind=kind, position=position)
+    api_client.get(f"/publics/products/{few.pk}")  # the store-wide data, once
+    # then the three pages cost the same queries, and show what they relate
+    counts = {_queries(api_client, f"/publics/products/{p.pk}") for p in (few, many, variation)}
+    assert len(counts) == 1
+    body = api_client.get(f"/publics/products/{variation.pk}").json()
+    assert len(body["relatedProducts"]) == len(body["indicatedProducts"]) == 12

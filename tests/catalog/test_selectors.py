@@ -13,6 +13,7 @@ from catalog.selectors import (
     category_index,
     full_product_facts_get,
     price_context_get,
+    product_full_get,
     product_full_queryset,
     product_get_active,
     products_for_summary,
@@ -254,3 +255,62 @@ def test_the_catalogue_walk_reads_each_main_product_then_its_variations():
     other = VariationFactory(parent=second)
     assert catalogue_ids(0, 10) == (first.pk, late.pk, second.pk, other.pk)
     assert catalogue_ids(1, 3) == (late.pk, second.pk)
+
+
+def test_product_full_get_loads_what_the_full_queryset_loads(media_root):
+    # given a family with categories, prices in two policies, a description, medias, stock in
+    # an active and an inactive storage, relations (of the parent: the variation shows them)
+    # to a sellable, an inactive and a sellable variation's product
+    from catalog.models import RelationKind
+    from tests.catalog.merchandising_factories import ProductRelationFactory
+
+    policy = TradePolicyFactory()
+    parent, children = make_variation_family(medias=2, variations=3)
+    child, sibling = children[0], children[1]
+    sibling.active = False
+    sibling.save()
+    parent.categories.set([CategoryFactory(position=5), CategoryFactory(position=0)])
+    child.categories.set([CategoryFactory()])
+    ProductPriceFactory(product=child, sale_price=Decimal("12.00"))
+    ProductPriceFactory(product=child, trade_policy=policy, sale_price=Decimal("11.00"))
+    ProductDescriptionFactory(product=child, trade_policy=policy)
+    add_medias(child, 3)
+    StockFactory(product=child, storage=StorageFactory(active=False), available=9)
+    for position, target in enumerate((ProductFactory(), ProductFactory(active=False))):
+        ProductRelationFactory(product=parent, target=target, position=position)
+    ProductRelationFactory(product=parent, target=children[2], kind=RelationKind.INDICATED)
+    context = price_context_get(trade_policy_id=policy.pk)
+
+    for product_id in (parent.pk, child.pk, sibling.pk):
+        # when the product is read both ways
+        expected = product_full_queryset().get(pk=product_id)
+        product = product_full_get(product_id)
+
+        # then the full product renders the same, and the summary's reads are the same
+        assert product is not None
+        for loaded in (expected, product):
+            loaded.facts = full_product_facts_get(product=loaded, context=context)
+        assert json_bytes(FullProductSerializer(product.facts).data) == json_bytes(
+            FullProductSerializer(expected.facts).data
+        )
+        assert [p.pk for p in product.default_prices] == [p.pk for p in expected.default_prices]
+        assert {v.pk: v.available_units for v in product.stocked_variations} == {
+            v.pk: v.available_units for v in expected.stocked_variations
+        }
+    assert product_full_get(parent.pk + 10_000) is None
+
+
+def test_product_full_get_queries_do_not_grow_with_the_family(
+    media_root, django_assert_num_queries
+):
+    # given a small family and a large one
+    small, (small_child, _) = make_variation_family(medias=1, variations=2)
+    large, large_children = make_variation_family(medias=5, variations=20)
+    for child in large_children:
+        ProductPriceFactory(product=child)
+        child.categories.set([CategoryFactory()])
+    product_full_get(small.pk)  # (each read's SQL compiled once)
+    # then any product of either reads nine queries
+    for product_id in (small.pk, small_child.pk, large.pk, large_children[-1].pk):
+        with django_assert_num_queries(9):
+            product_full_get(product_id)

@@ -117,3 +117,35 @@ def test_operands_that_are_not_plain_parameters_learn_nothing():
     assert learn_statement(doubled, (int,)) is None
     assert learn_statement(prefixed, (str,)) is None
     assert learn_statement(doubled, (bool,)) is None  # neither integers nor text
+
+
+def test_loaded_rows_equal_the_orm_s_with_their_joined_rows_and_annotations():
+    # given products with and without a brand, a parent and a review summary
+    from django.db.models import F
+
+    from catalog.models import Product, ProductReviewSummary
+    from infra.queries import loaded
+    from tests.catalog.factories import ProductFactory, VariationFactory
+
+    main = ProductFactory(brand=None)
+    variation = VariationFactory(parent=main)
+    ProductReviewSummary.objects.create(product=variation, score_4=2)
+
+    def build(pk: int, parent: int):
+        joined = Product.objects.select_related("brand", "parent", "review_summary")
+        return joined.filter(pk__in=[pk, parent]).annotate(doubled=F("priority") * 2)
+
+    statements = Statements()
+    for _ in range(2):  # (learnt, then run from what was learnt)
+        with CaptureQueriesContext(connection) as queries:
+            found = loaded(Product, build, (variation.pk, main.pk), statements)
+        assert len(queries) == 1
+        expected = list(build(variation.pk, main.pk))
+        assert [vars(row) | {"_state": None} for row in found] == [
+            vars(row) | {"_state": None} for row in expected
+        ]
+        for row, orm in zip(found, expected, strict=True):
+            assert row.brand == orm.brand and row.parent == orm.parent
+            assert row.doubled == orm.doubled
+            assert getattr(row, "review_summary", None) == getattr(orm, "review_summary", None)
+            assert row._state.fields_cache.keys() == orm._state.fields_cache.keys()
