@@ -202,6 +202,63 @@ class Catalogue:
             self._orders[key] = found
         return found
 
+    def page(
+        self,
+        groups: Sequence[int],
+        paths: tuple[str, ...],
+        start: int,
+        stop: int | None,
+        *,
+        reverse: bool = False,
+    ) -> list[int]:
+        """Positions `start:stop` of the disjoint masks `groups` one after the other, each in
+        the order of `paths` (`reverse`: the whole sequence backwards). Only the page's
+        positions are ordered: a group before it counts, a dense one is walked in its
+        kept order up to the page's end, a sparse one sorted by its ranks."""
+        found: list[int] = []
+        skip, size = start, None if stop is None else max(stop - start, 0)
+        for group in reversed(groups) if reverse else groups:
+            if size is not None and len(found) >= size:
+                break
+            count = group.bit_count()
+            if skip >= count:
+                skip -= count
+                continue
+            wanted = None if size is None else size - len(found)
+            found += self._slice(group, count, paths, skip, wanted, reverse=reverse)
+            skip = 0
+        return found
+
+    def _slice(
+        self,
+        group: int,
+        count: int,
+        paths: tuple[str, ...],
+        skip: int,
+        wanted: int | None,
+        *,
+        reverse: bool,
+    ) -> list[int]:
+        """Positions `skip:skip + wanted` of `group` (of `count` positions) in `paths`'s
+        order (`reverse`: backwards; ranks are distinct, so that is the reverse sort)."""
+        members = _members(group, self.size)
+        if count * SPARSE < self.size:  # few: sort them, not every product
+            rank = self.ranks(paths)
+            chosen = sorted(_positions(members), key=rank.__getitem__, reverse=reverse)
+            return chosen[skip : None if wanted is None else skip + wanted]
+        found: list[int] = []
+        order = self.ordered(paths)
+        for i in reversed(order) if reverse else order:
+            if members[i] != "1":
+                continue
+            if skip:
+                skip -= 1
+                continue
+            if wanted is not None and len(found) >= wanted:
+                break
+            found.append(i)
+        return found
+
     def price_range(self, low: Decimal | None, high: Decimal | None, *, strict: bool) -> int:
         """Positions priced from `low` to `high` (None: unbounded; `strict`: ends excluded)."""
         prices = self.sorted_prices
