@@ -23,7 +23,8 @@ from apikit.renderers import Fragment, json_bytes
 from apikit.responses import envelope, rendered_rows, request_base_url
 from infra import deferred
 
-from ..listing import RELEVANCE, CatalogueQuery, ListedProduct
+from .. import pricing
+from ..listing import RELEVANCE, Catalogue, CatalogueQuery, ListedProduct
 from ..models import Product
 from ..search import BadQuery, checked, normalized, parse
 from ..selectors.listing import (
@@ -32,6 +33,7 @@ from ..selectors.listing import (
     listed_review,
     product_page_visible,
 )
+from ..selectors.prices import price_context_get
 from ..selectors.products import verified_reviews_count
 from ..selectors.searches import popular_searches, search_total
 from ..services import SEARCHES, SearchRecord
@@ -91,27 +93,66 @@ def listing_registers(
     *,
     request: Any,
     moment: datetime,
+    catalogue: Catalogue,
     sparse_fields: tuple[str, ...] | None = None,
 ) -> list:
     """The listing's registers: each product's summary with its `price` and `review`."""
     summaries = product_summaries([row.id for row in rows], base_url=request_base_url(request))
     shown = [row for row in rows if row.id in summaries]  # (deleted since: left out)
-    prices = listed_prices(shown, moment=moment)
-    rendered_prices = rendered_rows(PriceSerializer, [prices[row.id] for row in shown])
-    reviews = [listed_review(row) for row in shown]
-    rendered_reviews = rendered_rows(ReviewSummarySerializer, [r for r in reviews if r])
     registers: list[Any] = []
-    for row, price, review in zip(shown, rendered_prices, reviews, strict=True):
-        review_body = rendered_reviews.pop(0) if review is not None else None
-        extra = {"price": price, "review": review_body}
+    for row, (extra, tail) in zip(shown, _listed_extras(shown, catalogue, moment), strict=True):
         if sparse_fields:
-            extra[VERIFIED_REVIEWS] = row.verified_reviews  # opt-in: `fields` names it
+            extra = {**extra, VERIFIED_REVIEWS: row.verified_reviews}  # opt-in: `fields`
             summary = _sparse(summaries[row.id], sparse_fields)
             registers.append({**summary, **{k: v for k, v in extra.items() if k in sparse_fields}})
         else:
             head = json_bytes(summaries[row.id])[:-1]
-            registers.append(Fragment(head + b"," + json_bytes(extra)[1:]))
+            registers.append(Fragment(head + b"," + tail))
     return registers
+
+
+_EXTRAS = "listing-extras"
+
+
+def _listed_extras(
+    rows: list[ListedProduct], catalogue: Catalogue, moment: datetime
+) -> list[tuple[dict[str, Any], bytes]]:
+    """Each row's {"price", "review"} (read-only) and its JSON after the "{", kept with the
+    catalogue per product entry (a changed product is a new entry) while the price context
+    (policy, rules, payment terms) stays the same and no rule starts or ends."""
+    context = price_context_get(moment=moment)
+    key = (
+        context.trade_policy_id,
+        context.rules,
+        context.forced_rule,
+        context.cash_discount,
+        context.installment_terms,
+    )
+    held = catalogue.kept.get(_EXTRAS)
+    if (
+        held is not None
+        and held[0] == key
+        and held[1] <= moment
+        and (held[2] is None or moment < held[2])
+    ):
+        memo = held[3]
+    else:
+        memo = {}
+        if held is None or held[0] != key or held[1] < moment:  # not an older request's
+            boundary = pricing.next_rule_boundary(context.rules, moment)
+            catalogue.kept[_EXTRAS] = (key, moment, boundary, memo)
+    found = {row.id: entry[1:] for row in rows if (entry := memo.get(row.id)) and entry[0] is row}
+    missing = [row for row in rows if row.id not in found]
+    if missing:
+        prices = listed_prices(missing, moment=moment)
+        rendered_prices = rendered_rows(PriceSerializer, [prices[row.id] for row in missing])
+        reviews = [listed_review(row) for row in missing]
+        rendered_reviews = iter(rendered_rows(ReviewSummarySerializer, [r for r in reviews if r]))
+        for row, price, review in zip(missing, rendered_prices, reviews, strict=True):
+            extra = {"price": price, "review": next(rendered_reviews) if review else None}
+            found[row.id] = (extra, json_bytes(extra)[1:])
+            memo[row.id] = (row, *found[row.id])
+    return [found[row.id] for row in rows]
 
 
 # API name -> the catalogue's order keys (catalog/listing.py ORDER_KEYS)
@@ -144,7 +185,11 @@ class ProductListView(ListView):
 
     def registers(self, rows: list[ListedProduct]) -> list:
         return listing_registers(
-            rows, request=self.request, moment=self.moment, sparse_fields=self.sparse_fields
+            rows,
+            request=self.request,
+            moment=self.moment,
+            catalogue=self.catalogue,
+            sparse_fields=self.sparse_fields,
         )
 
     def list(self, request: Any, *args: Any, **kwargs: Any) -> Any:
@@ -177,7 +222,7 @@ class ProductSuggestView(APIView):
         searches = [found for found in popular if found.startswith(start)]
         answer = {
             "products": listing_registers(
-                query[:SUGGESTED_PRODUCTS], request=request, moment=moment
+                query[:SUGGESTED_PRODUCTS], request=request, moment=moment, catalogue=catalogue
             ),
             **labels,
             "searches": searches[:SUGGESTED_SEARCHES],

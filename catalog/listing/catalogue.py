@@ -114,6 +114,9 @@ class Catalogue:
     # products the words of a normalized `q` find in the whole catalogue (counted searches)
     search_totals: dict[str, int] = field(default_factory=dict, repr=False)
     _orders: dict[tuple[str, ...], list[int]] = field(default_factory=dict, repr=False)
+    # What readers derive from the products, kept with the catalogue and shared with those
+    # patched from it (so an entry names the product entry it was made of).
+    kept: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.size = len(self.products)
@@ -280,6 +283,29 @@ class Catalogue:
         for block in self.price_blocks[first:last]:
             mask |= block
         return mask
+
+    def price_bounds(self, mask: int) -> tuple[Decimal | None, Decimal | None]:
+        """The lowest and highest sale price of the positions of `mask` (None: none): the
+        first and last blocks of `by_price` holding one, walked in their order."""
+        if not mask:
+            return None, None
+        members = _members(mask, self.size)
+        by_price, products = self.by_price, self.products
+        first = next(k for k, block in enumerate(self.price_blocks) if block & mask)
+        last = next(
+            k for k in range(len(self.price_blocks) - 1, -1, -1) if self.price_blocks[k] & mask
+        )
+        low = next(
+            products[i].sale_price
+            for i in by_price[first * PRICE_BLOCK : (first + 1) * PRICE_BLOCK]
+            if members[i] == "1"
+        )
+        high = next(
+            products[i].sale_price
+            for i in reversed(by_price[last * PRICE_BLOCK : (last + 1) * PRICE_BLOCK])
+            if members[i] == "1"
+        )
+        return low, high
 
     def patched(self, entries: Mapping[int, ListedProduct | None]) -> Catalogue:
         """A new catalogue where each product id of `entries` is its entry (None: no longer

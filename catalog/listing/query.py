@@ -16,7 +16,7 @@ from typing import Any
 from django.db.models import Q
 
 from ..search import Match, Query
-from .catalogue import SPARSE, Catalogue, ListedProduct, _members, _positions
+from .catalogue import Catalogue, ListedProduct, _members, _positions
 
 
 class UnknownCondition(Exception):
@@ -199,13 +199,7 @@ class CatalogueQuery:
         }
 
     def _price_facet(self, mask: int) -> dict[str, Decimal | None]:
-        members = _members(mask, self.catalogue.size)
-        by_price, products = self.catalogue.by_price, self.catalogue.products
-        if mask.bit_count() * SPARSE < self.catalogue.size:
-            prices = [products[i].sale_price for i in _positions(members)]
-            return {"min": min(prices, default=None), "max": max(prices, default=None)}
-        low = next((products[i].sale_price for i in by_price if members[i] == "1"), None)
-        high = next((products[i].sale_price for i in reversed(by_price) if members[i] == "1"), None)
+        low, high = self.catalogue.price_bounds(mask)
         return {"min": low, "max": high}
 
 
