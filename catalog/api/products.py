@@ -100,14 +100,19 @@ def listing_registers(
     summaries = product_summaries([row.id for row in rows], base_url=request_base_url(request))
     shown = [row for row in rows if row.id in summaries]  # (deleted since: left out)
     registers: list[Any] = []
-    for row, (extra, tail) in zip(shown, _listed_extras(shown, catalogue, moment), strict=True):
+    for row, (price, review) in zip(shown, _listed_extras(shown, catalogue, moment), strict=True):
         if sparse_fields:
-            extra = {**extra, VERIFIED_REVIEWS: row.verified_reviews}  # opt-in: `fields`
+            extra = {
+                "price": Fragment(price),
+                "review": None if review is None else Fragment(review),
+                VERIFIED_REVIEWS: row.verified_reviews,  # opt-in: `fields` names it
+            }
             summary = _sparse(summaries[row.id], sparse_fields)
             registers.append({**summary, **{k: v for k, v in extra.items() if k in sparse_fields}})
-        else:
+        else:  # {**summary, "price": ..., "review": ...} as JSON
             head = json_bytes(summaries[row.id])[:-1]
-            registers.append(Fragment(head + b"," + tail))
+            tail = b',"price":' + price + b',"review":' + (review or b"null") + b"}"
+            registers.append(Fragment(head + tail))
     return registers
 
 
@@ -116,10 +121,10 @@ _EXTRAS = "listing-extras"
 
 def _listed_extras(
     rows: list[ListedProduct], catalogue: Catalogue, moment: datetime
-) -> list[tuple[dict[str, Any], bytes]]:
-    """Each row's {"price", "review"} (read-only) and its JSON after the "{", kept with the
-    catalogue per product entry (a changed product is a new entry) while the price context
-    (policy, rules, payment terms) stays the same and no rule starts or ends."""
+) -> list[tuple[bytes, bytes | None]]:
+    """Each row's `price` and `review` (None: no reviews) as JSON, kept with the catalogue
+    per product entry (a changed product is a new entry) while the price context (policy,
+    rules, payment terms) stays the same and no rule starts or ends."""
     context = price_context_get(moment=moment)
     key = (
         context.trade_policy_id,
@@ -149,8 +154,8 @@ def _listed_extras(
         reviews = [listed_review(row) for row in missing]
         rendered_reviews = iter(rendered_rows(ReviewSummarySerializer, [r for r in reviews if r]))
         for row, price, review in zip(missing, rendered_prices, reviews, strict=True):
-            extra = {"price": price, "review": next(rendered_reviews) if review else None}
-            found[row.id] = (extra, json_bytes(extra)[1:])
+            review_json = json_bytes(next(rendered_reviews)) if review is not None else None
+            found[row.id] = (json_bytes(price), review_json)
             memo[row.id] = (row, *found[row.id])
     return [found[row.id] for row in rows]
 
