@@ -117,6 +117,7 @@ def listing_registers(
 
 
 _EXTRAS = "listing-extras"
+EXTRAS_WARM = 200  # a miss also renders the catalogue's next products (as `Warm` does)
 
 
 def _listed_extras(
@@ -140,23 +141,35 @@ def _listed_extras(
         and held[1] <= moment
         and (held[2] is None or moment < held[2])
     ):
-        memo = held[3]
+        memo, walked = held[3], held[4]
     else:
-        memo = {}
-        if held is None or held[0] != key or held[1] < moment:  # not an older request's
+        memo, walked = {}, [catalogue.size]  # an older request's moment: nothing to warm
+        if held is None or held[0] != key or held[1] < moment:
             boundary = pricing.next_rule_boundary(context.rules, moment)
-            catalogue.kept[_EXTRAS] = (key, moment, boundary, memo)
+            walked = [0]  # positions warmed so far
+            catalogue.kept[_EXTRAS] = (key, moment, boundary, memo, walked)
     found = {row.id: entry[1:] for row in rows if (entry := memo.get(row.id)) and entry[0] is row}
     missing = [row for row in rows if row.id not in found]
-    if missing:
+    if missing:  # and the catalogue's next EXTRAS_WARM products (kept_many's Warm)
+        start = walked[0]
+        walked[0] = stop = min(start + EXTRAS_WARM, catalogue.size)
+        asked = {row.id for row in missing}
+        for position in range(start, stop):
+            entry = catalogue.products[position]
+            kept = memo.get(entry.id)
+            live = catalogue.everything >> position & 1
+            if live and entry.id not in asked and (kept is None or kept[0] is not entry):
+                missing.append(entry)
         prices = listed_prices(missing, moment=moment)
         rendered_prices = rendered_rows(PriceSerializer, [prices[row.id] for row in missing])
         reviews = [listed_review(row) for row in missing]
         rendered_reviews = iter(rendered_rows(ReviewSummarySerializer, [r for r in reviews if r]))
         for row, price, review in zip(missing, rendered_prices, reviews, strict=True):
             review_json = json_bytes(next(rendered_reviews)) if review is not None else None
-            found[row.id] = (json_bytes(price), review_json)
-            memo[row.id] = (row, *found[row.id])
+            rendered = (json_bytes(price), review_json)
+            memo[row.id] = (row, *rendered)
+            if row.id in asked:
+                found[row.id] = rendered
     return [found[row.id] for row in rows]
 
 
