@@ -19,6 +19,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 MAX_QUERY = 100  # characters of `q`
 TYPO_MIN = 5  # letters of a word that may carry one typo
@@ -193,8 +194,34 @@ class Match:
 
     mask: int
     sku: int  # positions whose SKU is a word of the query
-    in_name: dict[int, int]  # position -> how many query words matched in its name
+    names: tuple[int, ...]  # per query word, the found positions it matched in the name
     exact: int  # positions every word of which matched without a typo
+
+    @cached_property
+    def in_name(self) -> dict[int, int]:
+        """Position -> how many query words matched in its name (those matching one)."""
+        found: dict[int, int] = {}
+        for name in self.names:
+            for position in positions_of(name):
+                found[position] = found.get(position, 0) + 1
+        return found
+
+    def groups(self, within: int) -> list[int]:
+        """The positions of `within` (found ones) in relevance's ties: disjoint masks, an
+        exact SKU first, then more query words in the name, then no typo (`ranked`'s key but
+        the last part: inside a mask, the catalogue's default order decides)."""
+        at_least = [within] + [0] * len(self.names)  # at_least[c]: c words or more in the name
+        for name in self.names:
+            if name & within:
+                for count in range(len(self.names), 0, -1):
+                    at_least[count] |= at_least[count - 1] & name
+        at_least.append(0)
+        found = []
+        for sku in (within & self.sku, within & ~self.sku):
+            for count in range(len(self.names), -1, -1):
+                tied = sku & at_least[count] & ~at_least[count + 1]
+                found += [part for part in (tied & self.exact, tied & ~self.exact) if part]
+        return found
 
 
 @dataclass
@@ -335,12 +362,12 @@ class SearchIndex:
             mask &= found
             exact_all &= exact
             name_masks.append(name)
-        in_name: dict[int, int] = {}
-        if mask:
-            for name in name_masks:
-                for position in positions_of(name & mask):
-                    in_name[position] = in_name.get(position, 0) + 1
-        return Match(mask=mask, sku=sku_mask & mask, in_name=in_name, exact=exact_all & mask)
+        return Match(
+            mask=mask,
+            sku=sku_mask & mask,
+            names=tuple(name & mask for name in name_masks),
+            exact=exact_all & mask,
+        )
 
     def word_matches(self, query: Query) -> list[tuple[int, int]]:
         """Per word of `query`, the (found, found without a typo) masks, matched as `search`

@@ -23,7 +23,8 @@ from apikit.renderers import Fragment, json_bytes
 from apikit.responses import envelope, rendered_rows, request_base_url
 from infra import deferred
 
-from ..listing import RELEVANCE, CatalogueQuery, ListedProduct
+from .. import pricing
+from ..listing import RELEVANCE, Catalogue, CatalogueQuery, ListedProduct
 from ..models import Product
 from ..search import BadQuery, checked, normalized, parse
 from ..selectors.listing import (
@@ -32,6 +33,7 @@ from ..selectors.listing import (
     listed_review,
     product_page_visible,
 )
+from ..selectors.prices import price_context_get
 from ..selectors.products import verified_reviews_count
 from ..selectors.searches import popular_searches, search_total
 from ..services import SEARCHES, SearchRecord
@@ -91,27 +93,84 @@ def listing_registers(
     *,
     request: Any,
     moment: datetime,
+    catalogue: Catalogue,
     sparse_fields: tuple[str, ...] | None = None,
 ) -> list:
     """The listing's registers: each product's summary with its `price` and `review`."""
     summaries = product_summaries([row.id for row in rows], base_url=request_base_url(request))
     shown = [row for row in rows if row.id in summaries]  # (deleted since: left out)
-    prices = listed_prices(shown, moment=moment)
-    rendered_prices = rendered_rows(PriceSerializer, [prices[row.id] for row in shown])
-    reviews = [listed_review(row) for row in shown]
-    rendered_reviews = rendered_rows(ReviewSummarySerializer, [r for r in reviews if r])
     registers: list[Any] = []
-    for row, price, review in zip(shown, rendered_prices, reviews, strict=True):
-        review_body = rendered_reviews.pop(0) if review is not None else None
-        extra = {"price": price, "review": review_body}
+    for row, (price, review) in zip(shown, _listed_extras(shown, catalogue, moment), strict=True):
         if sparse_fields:
-            extra[VERIFIED_REVIEWS] = row.verified_reviews  # opt-in: `fields` names it
+            extra = {
+                "price": Fragment(price),
+                "review": None if review is None else Fragment(review),
+                VERIFIED_REVIEWS: row.verified_reviews,  # opt-in: `fields` names it
+            }
             summary = _sparse(summaries[row.id], sparse_fields)
             registers.append({**summary, **{k: v for k, v in extra.items() if k in sparse_fields}})
-        else:
+        else:  # {**summary, "price": ..., "review": ...} as JSON
             head = json_bytes(summaries[row.id])[:-1]
-            registers.append(Fragment(head + b"," + json_bytes(extra)[1:]))
+            tail = b',"price":' + price + b',"review":' + (review or b"null") + b"}"
+            registers.append(Fragment(head + tail))
     return registers
+
+
+_EXTRAS = "listing-extras"
+EXTRAS_WARM = 200  # a miss also renders the catalogue's next products (as `Warm` does)
+
+
+def _listed_extras(
+    rows: list[ListedProduct], catalogue: Catalogue, moment: datetime
+) -> list[tuple[bytes, bytes | None]]:
+    """Each row's `price` and `review` (None: no reviews) as JSON, kept with the catalogue
+    per product entry (a changed product is a new entry) while the price context (policy,
+    rules, payment terms) stays the same and no rule starts or ends."""
+    context = price_context_get(moment=moment)
+    key = (
+        context.trade_policy_id,
+        context.rules,
+        context.forced_rule,
+        context.cash_discount,
+        context.installment_terms,
+    )
+    held = catalogue.kept.get(_EXTRAS)
+    if (
+        held is not None
+        and held[0] == key
+        and held[1] <= moment
+        and (held[2] is None or moment < held[2])
+    ):
+        memo, walked = held[3], held[4]
+    else:
+        memo, walked = {}, [catalogue.size]  # an older request's moment: nothing to warm
+        if held is None or held[0] != key or held[1] < moment:
+            boundary = pricing.next_rule_boundary(context.rules, moment)
+            walked = [0]  # positions warmed so far
+            catalogue.kept[_EXTRAS] = (key, moment, boundary, memo, walked)
+    found = {row.id: entry[1:] for row in rows if (entry := memo.get(row.id)) and entry[0] is row}
+    missing = [row for row in rows if row.id not in found]
+    if missing:  # and the catalogue's next EXTRAS_WARM products (kept_many's Warm)
+        start = walked[0]
+        walked[0] = stop = min(start + EXTRAS_WARM, catalogue.size)
+        asked = {row.id for row in missing}
+        for position in range(start, stop):
+            entry = catalogue.products[position]
+            kept = memo.get(entry.id)
+            live = catalogue.everything >> position & 1
+            if live and entry.id not in asked and (kept is None or kept[0] is not entry):
+                missing.append(entry)
+        prices = listed_prices(missing, moment=moment)
+        rendered_prices = rendered_rows(PriceSerializer, [prices[row.id] for row in missing])
+        reviews = [listed_review(row) for row in missing]
+        rendered_reviews = iter(rendered_rows(ReviewSummarySerializer, [r for r in reviews if r]))
+        for row, price, review in zip(missing, rendered_prices, reviews, strict=True):
+            review_json = json_bytes(next(rendered_reviews)) if review is not None else None
+            rendered = (json_bytes(price), review_json)
+            memo[row.id] = (row, *rendered)
+            if row.id in asked:
+                found[row.id] = rendered
+    return [found[row.id] for row in rows]
 
 
 # API name -> the catalogue's order keys (catalog/listing.py ORDER_KEYS)
@@ -144,7 +203,11 @@ class ProductListView(ListView):
 
     def registers(self, rows: list[ListedProduct]) -> list:
         return listing_registers(
-            rows, request=self.request, moment=self.moment, sparse_fields=self.sparse_fields
+            rows,
+            request=self.request,
+            moment=self.moment,
+            catalogue=self.catalogue,
+            sparse_fields=self.sparse_fields,
         )
 
     def list(self, request: Any, *args: Any, **kwargs: Any) -> Any:
@@ -177,7 +240,7 @@ class ProductSuggestView(APIView):
         searches = [found for found in popular if found.startswith(start)]
         answer = {
             "products": listing_registers(
-                query[:SUGGESTED_PRODUCTS], request=request, moment=moment
+                query[:SUGGESTED_PRODUCTS], request=request, moment=moment, catalogue=catalogue
             ),
             **labels,
             "searches": searches[:SUGGESTED_SEARCHES],

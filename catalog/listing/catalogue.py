@@ -114,6 +114,9 @@ class Catalogue:
     # products the words of a normalized `q` find in the whole catalogue (counted searches)
     search_totals: dict[str, int] = field(default_factory=dict, repr=False)
     _orders: dict[tuple[str, ...], list[int]] = field(default_factory=dict, repr=False)
+    # What readers derive from the products, kept with the catalogue and shared with those
+    # patched from it (so an entry names the product entry it was made of).
+    kept: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.size = len(self.products)
@@ -202,6 +205,63 @@ class Catalogue:
             self._orders[key] = found
         return found
 
+    def page(
+        self,
+        groups: Sequence[int],
+        paths: tuple[str, ...],
+        start: int,
+        stop: int | None,
+        *,
+        reverse: bool = False,
+    ) -> list[int]:
+        """Positions `start:stop` of the disjoint masks `groups` one after the other, each in
+        the order of `paths` (`reverse`: the whole sequence backwards). Only the page's
+        positions are ordered: a group before it counts, a dense one is walked in its
+        kept order up to the page's end, a sparse one sorted by its ranks."""
+        found: list[int] = []
+        skip, size = start, None if stop is None else max(stop - start, 0)
+        for group in reversed(groups) if reverse else groups:
+            if size is not None and len(found) >= size:
+                break
+            count = group.bit_count()
+            if skip >= count:
+                skip -= count
+                continue
+            wanted = None if size is None else size - len(found)
+            found += self._slice(group, count, paths, skip, wanted, reverse=reverse)
+            skip = 0
+        return found
+
+    def _slice(
+        self,
+        group: int,
+        count: int,
+        paths: tuple[str, ...],
+        skip: int,
+        wanted: int | None,
+        *,
+        reverse: bool,
+    ) -> list[int]:
+        """Positions `skip:skip + wanted` of `group` (of `count` positions) in `paths`'s
+        order (`reverse`: backwards; ranks are distinct, so that is the reverse sort)."""
+        members = _members(group, self.size)
+        if count * SPARSE < self.size:  # few: sort them, not every product
+            rank = self.ranks(paths)
+            chosen = sorted(_positions(members), key=rank.__getitem__, reverse=reverse)
+            return chosen[skip : None if wanted is None else skip + wanted]
+        found: list[int] = []
+        order = self.ordered(paths)
+        for i in reversed(order) if reverse else order:
+            if members[i] != "1":
+                continue
+            if skip:
+                skip -= 1
+                continue
+            if wanted is not None and len(found) >= wanted:
+                break
+            found.append(i)
+        return found
+
     def price_range(self, low: Decimal | None, high: Decimal | None, *, strict: bool) -> int:
         """Positions priced from `low` to `high` (None: unbounded; `strict`: ends excluded)."""
         prices = self.sorted_prices
@@ -223,6 +283,29 @@ class Catalogue:
         for block in self.price_blocks[first:last]:
             mask |= block
         return mask
+
+    def price_bounds(self, mask: int) -> tuple[Decimal | None, Decimal | None]:
+        """The lowest and highest sale price of the positions of `mask` (None: none): the
+        first and last blocks of `by_price` holding one, walked in their order."""
+        if not mask:
+            return None, None
+        members = _members(mask, self.size)
+        by_price, products = self.by_price, self.products
+        first = next(k for k, block in enumerate(self.price_blocks) if block & mask)
+        last = next(
+            k for k in range(len(self.price_blocks) - 1, -1, -1) if self.price_blocks[k] & mask
+        )
+        low = next(
+            products[i].sale_price
+            for i in by_price[first * PRICE_BLOCK : (first + 1) * PRICE_BLOCK]
+            if members[i] == "1"
+        )
+        high = next(
+            products[i].sale_price
+            for i in reversed(by_price[last * PRICE_BLOCK : (last + 1) * PRICE_BLOCK])
+            if members[i] == "1"
+        )
+        return low, high
 
     def patched(self, entries: Mapping[int, ListedProduct | None]) -> Catalogue:
         """A new catalogue where each product id of `entries` is its entry (None: no longer

@@ -15,8 +15,8 @@ from typing import Any
 
 from django.db.models import Q
 
-from ..search import Match, Query, ranked
-from .catalogue import SPARSE, Catalogue, ListedProduct, _members, _positions
+from ..search import Match, Query
+from .catalogue import Catalogue, ListedProduct, _members, _positions
 
 
 class UnknownCondition(Exception):
@@ -121,33 +121,14 @@ class CatalogueQuery:
 
     def __getitem__(self, page: slice) -> list[ListedProduct]:
         start, stop = page.start or 0, page.stop
-        members = _members(self.mask, self.catalogue.size)
         relevance = next((p for p in self.paths[:1] if p.lstrip("-") == RELEVANCE), None)
-        if relevance is not None:
-            rank = self.catalogue.ranks(DEFAULT_ORDER)
-            if self.match is None:  # no search: the default order
-                chosen = sorted(_positions(members), key=rank.__getitem__)
-            else:
-                chosen = ranked(self.match, _positions(members), rank)
-            if relevance.startswith("-"):
-                chosen.reverse()
-            return [self.catalogue.products[i] for i in chosen[start:stop]]
-        if self.count() * SPARSE < self.catalogue.size:  # few: sort them, not every product
-            rank = self.catalogue.ranks(self.paths)
-            chosen = sorted(_positions(members), key=rank.__getitem__)[start:stop]
-            return [self.catalogue.products[i] for i in chosen]
-        found: list[ListedProduct] = []
-        skipped = 0
-        for i in self.catalogue.ordered(self.paths):
-            if members[i] != "1":
-                continue
-            if skipped < start:
-                skipped += 1
-                continue
-            if stop is not None and start + len(found) >= stop:
-                break
-            found.append(self.catalogue.products[i])
-        return found
+        if relevance is None:
+            chosen = self.catalogue.page([self.mask], self.paths, start, stop)
+        else:  # by `ranked`'s key (no search: the default order), only the page sorted
+            groups = [self.mask] if self.match is None else self.match.groups(self.mask)
+            reverse = relevance.startswith("-")
+            chosen = self.catalogue.page(groups, DEFAULT_ORDER, start, stop, reverse=reverse)
+        return [self.catalogue.products[i] for i in chosen]
 
     def facets(self) -> dict[str, Any]:
         """{categories, brands, attributes, price}: each value's count under every condition
@@ -218,13 +199,7 @@ class CatalogueQuery:
         }
 
     def _price_facet(self, mask: int) -> dict[str, Decimal | None]:
-        members = _members(mask, self.catalogue.size)
-        by_price, products = self.catalogue.by_price, self.catalogue.products
-        if mask.bit_count() * SPARSE < self.catalogue.size:
-            prices = [products[i].sale_price for i in _positions(members)]
-            return {"min": min(prices, default=None), "max": max(prices, default=None)}
-        low = next((products[i].sale_price for i in by_price if members[i] == "1"), None)
-        high = next((products[i].sale_price for i in reversed(by_price) if members[i] == "1"), None)
+        low, high = self.catalogue.price_bounds(mask)
         return {"min": low, "max": high}
 
 

@@ -2,6 +2,7 @@
 changed, added and taken out, in batches, with orders and the search index built before the
 patch or only after it (hypothesis, no database)."""
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
@@ -9,9 +10,9 @@ from django.db.models import Q
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalog.listing import AttributeFacet, Catalogue, Labels, ListedProduct
+from catalog.listing import DEFAULT_ORDER, AttributeFacet, Catalogue, Labels, ListedProduct
 from catalog.pricing import ProductData
-from catalog.search import Searchable, parse
+from catalog.search import Searchable, parse, positions_of, ranked
 from catalog.tree import CategoryRow, build_index
 
 # Roupas(1) > Camisetas(2), Calcas(3); Casa(4) > Cozinha(5)
@@ -151,3 +152,53 @@ def test_a_product_taken_out_and_back_keeps_its_position(history):
     assert gone.query().count() == len(first) - 1
     assert back.position[product.id] == 0 and back.size == len(first)
     assert answers(back) == answers(catalogue)
+
+
+def oracle_page(catalogue: Catalogue, query, paths: tuple[str, ...], page: slice) -> list[int]:
+    """The page as the listing ordered it before it ordered only the page: every match
+    sorted (relevance: `ranked`'s key over the default order's ranks), then sliced."""
+    positions = positions_of(query.mask)
+    if paths[0].lstrip("-") == "relevance":
+        rank = catalogue.ranks(DEFAULT_ORDER)
+        if query.match is None:
+            chosen = sorted(positions, key=rank.__getitem__)
+        else:
+            chosen = ranked(query.match, positions, rank)
+        if paths[0].startswith("-"):
+            chosen.reverse()
+    else:
+        rank = catalogue.ranks(paths)
+        chosen = sorted(positions, key=rank.__getitem__)
+    return [catalogue.products[i].id for i in chosen[page]]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    history=histories(),
+    texts=st.lists(st.sampled_from([*SEARCHES, ""]), min_size=1, max_size=3),
+    pages=st.lists(st.tuples(st.integers(0, 30), st.none() | st.integers(0, 40)), max_size=4),
+)
+def test_pages_ordered_alone_equal_every_match_sorted(history, texts, pages):
+    """Relevance by disjoint masks (SKU, words in the name, no typo) each in the default
+    order, and every order walking or sorting only up to the page's end, give the slices of
+    the whole sorted listing; the price facet the matches' lowest and highest prices."""
+    first, batches = history
+    # "canela" is one typo from "caneca": a word found exactly in some names, by a typo in others
+    first = [
+        replace(p, searchable=replace(p.searchable, name=f"{p.name} canela")) if p.id % 3 else p
+        for p in first
+    ]
+    catalogue = Catalogue(products=first, labels=LABELS).patched(batches[0])
+    orders = [("relevance",), ("-relevance",), *ORDERS]
+    for text in [*texts, "caneca", "canela azul", "caneca sku-4"]:
+        for prefix in (False, True):
+            for paths in orders:
+                query = catalogue.query().search(parse(text, prefix=prefix)).order_by(*paths)
+                for start, stop in [(0, None), (0, 50), *pages]:
+                    got = [p.id for p in query[start:stop]]
+                    assert got == oracle_page(catalogue, query, paths, slice(start, stop))
+            prices = [catalogue.products[i].sale_price for i in positions_of(query.mask)]
+            assert catalogue.price_bounds(query.mask) == (
+                min(prices, default=None),
+                max(prices, default=None),
+            )
