@@ -21,6 +21,7 @@ import contextvars
 import decimal
 from collections.abc import Callable, Iterator, Mapping
 from keyword import iskeyword
+from types import MethodType
 from typing import Any
 
 from django.conf import settings
@@ -108,9 +109,25 @@ class _IsMapping(dict[type, bool]):
         return answer
 
 
+# {function: is_simple_callable of a method bound to it} (its signature is the function's,
+# worked out by `inspect` in some microseconds: a related manager's `all` is met per row).
+_SIMPLE_METHODS: dict[Any, bool] = {}
+
+
+def _simple(value: Any) -> bool:
+    if type(value) is not MethodType:
+        return is_simple_callable(value)
+    simple = _SIMPLE_METHODS.get(value.__func__)
+    if simple is None:
+        if len(_SIMPLE_METHODS) > 1024:
+            _SIMPLE_METHODS.clear()
+        simple = _SIMPLE_METHODS[value.__func__] = is_simple_callable(value)
+    return simple
+
+
 def _call(value: Any, attr: str) -> Any:
     """A callable met on a source path: called when DRF would call it."""
-    if not is_simple_callable(value):
+    if not _simple(value):
         return value
     try:
         return value()

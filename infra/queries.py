@@ -9,7 +9,7 @@ page and count statements, apikit.generics.QueryPlan, learn theirs the same way)
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,9 @@ from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
 
 PROBES = (1001, 2001)  # two sets of operands, 1001.. and 2001..: within any integer column
+
+# The lengths of the id lists `id_batches` makes (an `IN` of each length is one shape).
+ID_BATCH_SIZES = (8, 32, 128, 512)
 
 
 def _probes(kinds: Sequence[type], start: int) -> list[Any]:
@@ -194,3 +197,45 @@ def loaded(
             setattr(instance, name, row[position])
         found.append(instance)
     return found
+
+
+def id_batches(ids: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """`ids` (not empty) in lists of one of ID_BATCH_SIZES, the last id repeated to fill the
+    last list: an `IN (...)` of them selects the same rows, and the statements of a read by
+    ids (`loaded`, `fetched`) are a few shapes, not one per number of ids."""
+    largest = ID_BATCH_SIZES[-1]
+    for start in range(0, len(ids), largest):
+        part = tuple(ids[start : start + largest])
+        size = next(size for size in ID_BATCH_SIZES if size >= len(part))
+        yield part + (part[-1],) * (size - len(part))
+
+
+def fetched(
+    model: type[Model], build: Callable[..., QuerySet], operands: Sequence[Any], cache: Statements
+) -> list[tuple]:
+    """The rows (tuples) of `build(*operands)`, a `values_list` queryset of `model` (unions
+    too) whose columns need no conversion from the database's values (integers, text): its
+    SQL compiled once per database and operand types (`cache`, one per call site). A shape
+    that cannot be learnt, or whose columns need converting, runs through the ORM."""
+    database, kinds = router.db_for_read(model), tuple(map(type, operands))
+
+    def learn() -> Statement | None:
+        plain = True
+
+        def compiled(values: list[Any]) -> tuple[str, tuple]:
+            nonlocal plain
+            compiler = build(*values).query.get_compiler(using=database)
+            sql, params = compiler.as_sql()
+            columns = [column[0] for column in compiler.select[: compiler.col_count]]
+            plain = plain and not compiler.get_converters(columns)
+            return sql, tuple(params)
+
+        statement = learn_statement(compiled, kinds)
+        return statement if plain else None
+
+    statement = cache.get(("fetched", database, kinds), learn)
+    if statement is None:
+        return list(build(*operands).using(database))
+    with connections[database].cursor() as cursor:
+        cursor.execute(statement.sql, statement.bound(operands))
+        return cursor.fetchall()

@@ -37,8 +37,8 @@ from ..selectors import (
     product_full_get,
     product_namespaces,
     product_own_namespaces,
-    products_for_summary,
     stock_namespaces,
+    summary_products_get,
 )
 from .serializers import FullProductSerializer, ProductSummarySerializer
 
@@ -97,7 +97,7 @@ def product_summaries(ids: Iterable[int], *, base_url: str, key: Key = "id") -> 
     warm = Warm(PRODUCTS_CACHE, catalogue_ids)
 
     def render(pids: list[int]) -> dict[int, tuple[bytes, bytes]]:
-        products = list(products_for_summary(stock=False).filter(pk__in=pids))
+        products = summary_products_get(pids)
         rows = rendered_rows(_SummaryWithoutStock, products, base_url=base_url)
         parts = {}
         for product, row in zip(products, rows, strict=True):

@@ -30,4 +30,5 @@ from .products import (
     product_own_namespaces,
     products_for_summary,
     stock_namespaces,
+    summary_products_get,
 )

@@ -3,12 +3,12 @@
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Model, Prefetch, Q, QuerySet, Sum
+from django.db.models import F, Model, Prefetch, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
 from infra.caching.kept import kept
 from infra.ids import is_db_id
-from infra.queries import Statements, loaded
+from infra.queries import Statements, fetched, id_batches, loaded
 
 from ..models import (
     AttributeValue,
@@ -299,6 +299,90 @@ def product_full_get(product_id: int) -> Product | None:
     return product
 
 
+# What `summary_products_get` reads, compiled once per read and batch size (infra.queries).
+_SUMMARY_STATEMENTS: dict[str, Statements] = {}
+# The columns each read loads (the summary's fields; no dates to convert): a field the
+# summary comes to read must be added here, else each product reads it in a query of its own
+# (tests/catalog/test_selectors.py pins the queries).
+_SUMMARY_FIELDS = {
+    "products": (
+        *("type", "sku", "name", "slug", "base_price", "active", "parent"),
+        *("brand", "brand__name", "main_category", "main_category__name"),
+    ),
+    "medias": (
+        *("product", "type", "title", "alternative_text", "file", "original_file"),
+        *("size", "original_size", "width", "height", "url"),
+    ),
+    "prices": ("product", "comparison_price", "sale_price"),
+    "attribute-values": ("label", "image", "color", "order", "attribute__name"),
+}
+
+
+def _summary_rows(read: str, model: type[Model], build: Any, ids: tuple[int, ...]) -> list[Any]:
+    return loaded(model, build, ids, _SUMMARY_STATEMENTS.setdefault(read, Statements(8)))
+
+
+def summary_products_get(product_ids: Iterable[int]) -> list[Product]:
+    """The products of `product_ids` (any state) with what `products_for_summary(stock=False)`
+    loads (the same rows in the same order: all the Product summary reads but its `stock`),
+    in four queries a batch of ids of SQL compiled once per batch size
+    (infra.queries.id_batches), whatever their medias and attribute values."""
+    wanted = tuple(dict.fromkeys(product_ids))
+    products: list[Product] = []
+    medias: dict[int, list[ProductMedia]] = {}
+    prices: dict[int, list[ProductPrice]] = {}
+    values: dict[int, list[AttributeValue]] = {}
+    for ids in id_batches(wanted) if wanted else ():
+        products += _summary_rows(
+            "products",
+            Product,
+            lambda *ids: (
+                Product.objects.select_related("brand", "main_category")
+                .only(*_SUMMARY_FIELDS["products"])
+                .filter(pk__in=ids)
+            ),
+            ids,
+        )
+        for media in _summary_rows(
+            "medias",
+            ProductMedia,
+            lambda *ids: (
+                ProductMedia.objects.only(*_SUMMARY_FIELDS["medias"])
+                .filter(product_id__in=ids)
+                .order_by("product_id", "position", "id")
+            ),
+            ids,
+        ):
+            medias.setdefault(media.product_id, []).append(media)
+        for price in _summary_rows(
+            "prices",
+            ProductPrice,
+            lambda *ids: ProductPrice.objects.only(*_SUMMARY_FIELDS["prices"]).filter(
+                trade_policy__is_default=True, product_id__in=ids
+            ),
+            ids,
+        ):
+            prices.setdefault(price.product_id, []).append(price)
+        for value in _summary_rows(
+            "attribute-values",
+            AttributeValue,
+            lambda *ids: (
+                _attribute_values()
+                .only(*_SUMMARY_FIELDS["attribute-values"])
+                .filter(products__in=ids)
+                .annotate(for_product=F("products"))  # (the filter's join: one row a link)
+                .order_by("for_product", *_attribute_values().query.order_by)
+            ),
+            ids,
+        ):
+            values.setdefault(value.for_product, []).append(value)
+    for product in products:
+        _with_rows(product, "medias", ProductMedia, medias.get(product.pk, []))
+        product.default_prices = prices.get(product.pk, [])
+        _with_rows(product, "attribute_values", AttributeValue, values.get(product.pk, []))
+    return products
+
+
 def verified_reviews_count(*, product_id: int) -> int:
     """The product's approved reviews by buyers (its review summary's count; 0 without)."""
     summary = ProductReviewSummary.objects.filter(product_id=product_id)
@@ -312,15 +396,23 @@ def product_get_active(*, product_id: int) -> Product | None:
     return products_for_summary().sellable().filter(pk=product_id).first()
 
 
-def available_stocks(product_ids: Iterable[int]) -> dict[int, int]:
-    """{product id: `product_available_stock`} in one query (a variation has no variations)."""
-    totals = dict.fromkeys(product_ids, 0)
+_STOCK_STATEMENTS = Statements(8)  # `available_stocks`, one a batch size (infra.queries)
+
+
+def _available_rows(*ids: int) -> QuerySet[Stock, tuple[int, int]]:
     stocks = Stock.objects.in_active_storages().order_by()
-    own = stocks.filter(product_id__in=totals).values_list("product_id", "available")
-    variations = stocks.filter(product__parent_id__in=totals, product__active=True)
-    rows = own.union(variations.values_list("product__parent_id", "available"), all=True)
-    for product_id, available in rows:
-        totals[product_id] += available
+    own = stocks.filter(product_id__in=ids).values_list("product_id", "available")
+    variations = stocks.filter(product__parent_id__in=ids, product__active=True)
+    return own.union(variations.values_list("product__parent_id", "available"), all=True)
+
+
+def available_stocks(product_ids: Iterable[int]) -> dict[int, int]:
+    """{product id: `product_available_stock`} in one query a batch of ids (a variation has
+    no variations), its SQL compiled once per batch size (infra.queries.id_batches)."""
+    totals = dict.fromkeys(product_ids, 0)
+    for batch in id_batches(tuple(totals)) if totals else ():
+        for product_id, available in fetched(Stock, _available_rows, batch, _STOCK_STATEMENTS):
+            totals[product_id] += available
     return totals
 
 
