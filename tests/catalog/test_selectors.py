@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 
 from apikit.renderers import json_bytes
-from catalog.api.fragments import product_summaries
+from catalog.api.fragments import _SummaryWithoutStock, product_summaries
 from catalog.api.serializers import FullProductSerializer, ProductSummarySerializer
 from catalog.models import ProductMedia
 from catalog.selectors import (
@@ -17,7 +17,9 @@ from catalog.selectors import (
     product_full_queryset,
     product_get_active,
     products_for_summary,
+    summary_products_get,
 )
+from infra.caching.kept import kept_clear
 from tests.helpers import PRODUCT_MEDIA_KEYS, PRODUCT_SUMMARY_KEYS
 
 from .factories import (
@@ -147,6 +149,53 @@ def test_summary_query_count_does_not_grow_with_products_or_medias(
     with django_assert_num_queries(6):
         data = ProductSummarySerializer(products_for_summary(), many=True).data
     assert len(data) > 50
+
+
+def test_summary_products_are_what_products_for_summary_loads(media_root):
+    # given families with medias, attribute values, prices; a product without any; an
+    # inactive one and a missing id
+    make_variation_family(medias=3, variations=3)
+    parent, _ = make_variation_family(medias=2, variations=2)
+    ProductPriceFactory(product=parent, trade_policy=TradePolicyFactory(is_default=False))
+    ProductFactory(brand=None, main_category=None, active=False)
+    ids = [*ProductFactory._meta.model.objects.values_list("pk", flat=True), 10**9]
+
+    # when
+    loaded = {product.pk: product for product in summary_products_get(reversed(ids))}
+
+    # then every summary reads the same rows, in the same order
+    expected = {product.pk: product for product in products_for_summary()}
+    assert set(loaded) == set(expected)
+    for pk, product in loaded.items():
+        orm = expected[pk]
+        assert (product.brand, product.main_category) == (orm.brand, orm.main_category)
+        assert list(product.medias.all()) == list(orm.medias.all())
+        assert product.default_prices == orm.default_prices
+        assert list(product.attribute_values.all()) == list(orm.attribute_values.all())
+        assert [value.attribute for value in product.attribute_values.all()] == [
+            value.attribute for value in orm.attribute_values.all()
+        ]
+        context = {"base_url": "http://testserver/"}
+        assert json_bytes(_SummaryWithoutStock(product, context=context).data) == json_bytes(
+            _SummaryWithoutStock(orm, context=context).data
+        )
+
+
+@pytest.mark.parametrize("size", [1, 7, 30, 120])
+def test_a_batch_of_summaries_reads_as_many_queries_whatever_its_size(
+    size, media_root, no_warming, django_assert_num_queries
+):
+    # given `size` products with medias, attribute values, prices and stocks
+    parent, children = make_variation_family(medias=2, variations=max(size - 1, 0))
+    ids = [parent.pk, *(child.pk for child in children)][:size]
+    product_summaries(ids[:1], base_url="http://testserver/")  # (statements learnt)
+    kept_clear()
+
+    # then products (brand, category joined), medias, default prices, attribute values
+    # (attributes joined) and the stocks: five queries
+    with django_assert_num_queries(5):
+        summaries = product_summaries(ids, base_url="http://testserver/")
+    assert len(summaries) == size
 
 
 def test_full_product_query_count_does_not_grow_with_medias_attributes_or_variations(

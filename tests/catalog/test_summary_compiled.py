@@ -13,9 +13,11 @@ from hypothesis.extra.django import TestCase
 
 from apikit.renderers import json_bytes
 from apikit.responses import rendered_rows
+from catalog.api.fragments import product_summaries
 from catalog.api.serializers import ProductSummarySerializer
 from catalog.models import MediaType
 from catalog.selectors import products_for_summary
+from infra.caching.kept import kept_clear
 
 from .factories import (
     AttributeValueFactory,
@@ -90,3 +92,9 @@ class TestSummary(TestCase):
 
         assert json_bytes(compiled) == json_bytes(declared)
         assert [row["id"] for row in compiled] == ids
+
+        # what the answers embed (catalog.api.fragments: loaded by summary_products_get,
+        # its stock spliced in) is the same bytes
+        kept_clear()
+        kept = product_summaries(ids, **context)
+        assert [json_bytes(kept[pk]) for pk in ids] == [json_bytes(row) for row in declared]
