@@ -8,7 +8,7 @@ from django.db.models.functions import Coalesce
 
 from infra.caching.kept import kept
 from infra.ids import is_db_id
-from infra.queries import Statements, fetched, id_batches, loaded
+from infra.queries import ID_BATCH_SIZES, Statements, fetched, id_batches, loaded
 
 from ..models import (
     AttributeValue,
@@ -407,12 +407,17 @@ def _available_rows(*ids: int) -> QuerySet[Stock, tuple[int, int]]:
 
 
 def available_stocks(product_ids: Iterable[int]) -> dict[int, int]:
-    """{product id: `product_available_stock`} in one query a batch of ids (a variation has
-    no variations), its SQL compiled once per batch size (infra.queries.id_batches)."""
+    """{product id: `product_available_stock`} in one query (a variation has no variations),
+    its SQL compiled once per batch size for up to 512 ids (infra.queries.id_batches)."""
     totals = dict.fromkeys(product_ids, 0)
-    for batch in id_batches(tuple(totals)) if totals else ():
-        for product_id, available in fetched(Stock, _available_rows, batch, _STOCK_STATEMENTS):
-            totals[product_id] += available
+    if not totals:
+        return totals
+    if len(totals) > ID_BATCH_SIZES[-1]:  # (the catalogue's build: one query, as it was)
+        rows = list(_available_rows(*totals))
+    else:
+        rows = fetched(Stock, _available_rows, next(id_batches(tuple(totals))), _STOCK_STATEMENTS)
+    for product_id, available in rows:
+        totals[product_id] += available
     return totals
 
 
