@@ -22,7 +22,7 @@ def stored_file_url(name: str | None, base_url: str | None = None) -> str | None
         return None
     base = base_url or settings.PUBLIC_BASE_URL.rstrip("/") + "/"
     storage = storages["default"]  # (what default_storage wraps)
-    if type(storage).url is FileSystemStorage.url and storage is default_storage._wrapped:
+    if isinstance(storage, FileSystemStorage) and type(storage).url is FileSystemStorage.url:
         return _local_file_url(storage, storage.base_url, name, base)
     return _joined(default_storage.url(name), base)
 
