@@ -251,7 +251,8 @@ class SearchIndex:
             skus.setdefault(fold(item.sku.strip()), []).append(i)
         self._name = {term: bits(found) for term, found in name_positions.items()}
         self._other = {term: bits(found) for term, found in other_positions.items()}
-        self._skus = {sku: bits(found) for sku, found in skus.items() if sku}
+        # positions, not masks: a SKU names one product or few (a mask costs a bit per product)
+        self._skus = {sku: tuple(found) for sku, found in skus.items() if sku}
         self._surface = sorted(surface)
         self._surface_masks = [
             (bits(surface[word]), bits(name_surface.get(word, ()))) for word in self._surface
@@ -278,16 +279,20 @@ class SearchIndex:
             for found, before, after in (
                 (name, _name_terms(old), _name_terms(item)),
                 (other, _other_terms(old), _other_terms(item)),
-                (skus, _sku(old), _sku(item)),
             ):
                 for term in before - after:
                     found[term] &= ~bit
                 for term in after - before:
-                    if term not in name and term not in other and found is not skus:
+                    if term not in name and term not in other:
                         if not copied:
                             neighbours, copied = dict(neighbours), True
                         _add_neighbour(neighbours, term, copy_lists=True)
                     found[term] = found.get(term, 0) | bit
+            old_sku, new_sku = _sku(old), _sku(item)
+            for term in old_sku - new_sku:
+                skus[term] = tuple(i for i in skus[term] if i != position)
+            for term in new_sku - old_sku:
+                skus[term] = tuple(sorted({*skus.get(term, ()), position}))
             old_words, _ = _surface_words(old)
             new_words, new_name = _surface_words(item)
             for word in old_words | new_words:
@@ -342,7 +347,7 @@ class SearchIndex:
 
     def _word(self, query_word: QueryWord) -> tuple[int, int, int, int]:
         """(found, in name, exact, SKU) masks of one query word: each of its parts found."""
-        sku = self._skus.get(query_word.text, 0)
+        sku = bits(self._skus.get(query_word.text, ()))
         found = name = exact = (1 << len(self.items)) - 1
         for index, part in enumerate(query_word.parts):
             last = query_word.prefix and index == len(query_word.parts) - 1

@@ -141,13 +141,13 @@ def _listed_extras(
         and held[1] <= moment
         and (held[2] is None or moment < held[2])
     ):
-        memo, walked = held[3], held[4]
+        memo, walked, shared = held[3], held[4], held[5]
     else:
-        memo, walked = {}, [catalogue.size]  # an older request's moment: nothing to warm
+        memo, walked, shared = {}, [catalogue.size], {}  # an older moment: nothing to warm
         if held is None or held[0] != key or held[1] < moment:
             boundary = pricing.next_rule_boundary(context.rules, moment)
             walked = [0]  # positions warmed so far
-            catalogue.kept[_EXTRAS] = (key, moment, boundary, memo, walked)
+            catalogue.kept[_EXTRAS] = (key, moment, boundary, memo, walked, shared)
     found = {row.id: entry[1:] for row in rows if (entry := memo.get(row.id)) and entry[0] is row}
     missing = [row for row in rows if row.id not in found]
     if missing:  # and the catalogue's next EXTRAS_WARM products (kept_many's Warm)
@@ -160,13 +160,20 @@ def _listed_extras(
             live = catalogue.everything >> position & 1
             if live and entry.id not in asked and (kept is None or kept[0] is not entry):
                 missing.append(entry)
+        if len(shared) > 2 * len(memo) + EXTRAS_WARM:  # mostly replaced entries' bytes
+            shared.clear()
         prices = listed_prices(missing, moment=moment)
         rendered_prices = rendered_rows(PriceSerializer, [prices[row.id] for row in missing])
         reviews = [listed_review(row) for row in missing]
         rendered_reviews = iter(rendered_rows(ReviewSummarySerializer, [r for r in reviews if r]))
         for row, price, review in zip(missing, rendered_prices, reviews, strict=True):
+            price_json = json_bytes(price)
             review_json = json_bytes(next(rendered_reviews)) if review is not None else None
-            rendered = (json_bytes(price), review_json)
+            # many products show the same price or review: one bytes object for each
+            rendered = (
+                shared.setdefault(price_json, price_json),
+                None if review_json is None else shared.setdefault(review_json, review_json),
+            )
             memo[row.id] = (row, *rendered)
             if row.id in asked:
                 found[row.id] = rendered

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from .query import CatalogueQuery
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ListedProduct:
     id: int
     name: str
@@ -101,6 +102,7 @@ def _searchable(product: ListedProduct) -> Searchable:
     return product.searchable or Searchable(name=product.name, others=(), sku="")
 
 
+POSITION = "i"  # array typecode of a position (4 bytes)
 PRICE_BLOCK = 256
 SPARSE = 16  # a query matching under 1/SPARSE of the products sorts its matches
 
@@ -113,7 +115,8 @@ class Catalogue:
     valid_until: datetime | None = None
     # products the words of a normalized `q` find in the whole catalogue (counted searches)
     search_totals: dict[str, int] = field(default_factory=dict, repr=False)
-    _orders: dict[tuple[str, ...], list[int]] = field(default_factory=dict, repr=False)
+    # positions as 4-byte machine ints (a list holds an int object per position)
+    _orders: dict[tuple[str, ...], array[int]] = field(default_factory=dict, repr=False)
     # What readers derive from the products, kept with the catalogue and shared with those
     # patched from it (so an entry names the product entry it was made of).
     kept: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -181,25 +184,25 @@ class Catalogue:
 
         return CatalogueQuery(self)
 
-    def ordered(self, paths: tuple[str, ...]) -> list[int]:
+    def ordered(self, paths: tuple[str, ...]) -> array[int]:
         """Every position in the order of `paths` ("-name", "id", ...), kept per order."""
         found = self._orders.get(paths)
         if found is None:
-            found = list(range(self.size))
+            order = list(range(self.size))
             for path in reversed(paths):  # stable sorts, last key first
                 key = ORDER_KEYS[path.lstrip("-")]
-                found.sort(key=lambda i: key(self.products[i]), reverse=path.startswith("-"))
+                order.sort(key=lambda i: key(self.products[i]), reverse=path.startswith("-"))
             if len(self._orders) > 64:
                 self._orders.clear()
-            self._orders[paths] = found
+            self._orders[paths] = found = array(POSITION, order)
         return found
 
-    def ranks(self, paths: tuple[str, ...]) -> list[int]:
+    def ranks(self, paths: tuple[str, ...]) -> array[int]:
         """Each position's place in the order of `paths` (kept per order)."""
         key = ("rank", *paths)
         found = self._orders.get(key)
         if found is None:
-            found = [0] * self.size
+            found = array(POSITION, bytes(self.size * array(POSITION).itemsize))
             for place, position in enumerate(self.ordered(paths)):
                 found[position] = place
             self._orders[key] = found
@@ -405,8 +408,8 @@ def _keys(product: ListedProduct) -> dict[str, Iterable[int]]:
 
 
 def _reordered(
-    order: list[int], moved: list[int], products: Sequence[ListedProduct], paths: tuple[str, ...]
-) -> list[int]:
+    order: array[int], moved: list[int], products: Sequence[ListedProduct], paths: tuple[str, ...]
+) -> array[int]:
     """`order` (positions sorted by `paths`, ties by position) with the `moved` positions
     taken out and put back where their entries now sort."""
     keys = [(ORDER_KEYS[path.lstrip("-")], path.startswith("-")) for path in paths]
@@ -435,4 +438,4 @@ def _reordered(
             else:
                 high = middle
         found.insert(low, i)
-    return found
+    return array(POSITION, found)

@@ -8,8 +8,10 @@ import logging
 import threading
 import time
 from collections.abc import Iterable
+from dataclasses import replace
 from datetime import datetime
 from decimal import Decimal
+from typing import Any
 
 from django.db.models import Q
 
@@ -202,8 +204,21 @@ def _listed(
     for product_id, category_id in links.values_list("product_id", "category_id"):
         linked[product_id].add(category_id)
     values = _filterable_values(linked)
+    # Equal values are one object (most products share their categories' sets, many their
+    # prices): the catalogue holds them for every product of the process.
+    shared: dict[Any, Any] = {}
+    decimals: dict[str, Decimal] = {}  # by text: 1.0 and 1.00 are equal but print apart
+
+    def one(value: Any) -> Any:
+        return shared.setdefault(value, value)
+
+    def decimal(value: Any) -> Any:
+        return decimals.setdefault(str(value), value) if isinstance(value, Decimal) else value
+
     stored = {
-        row["product_id"]: pricing.StoredPrice(**{name: row[name] for name in STORED_PRICE_FIELDS})
+        row["product_id"]: pricing.StoredPrice(
+            **{name: decimal(row[name]) for name in STORED_PRICE_FIELDS}
+        )
         for row in prices.values("product_id", *STORED_PRICE_FIELDS)
     }
     stocks = available_stocks(product_ids)
@@ -216,9 +231,10 @@ def _listed(
     for row in rows:
         pid = row["id"]
         data = pricing_data_from_row(row, linked[pid], context)
+        categories = one(data.category_ids)
+        data = replace(data, base_price=decimal(data.base_price), category_ids=categories)
         price = pricing.compute_price(data, stored.get(pid), context.rules, bare)
         review = reviews.get(pid)
-        categories = data.category_ids
         products[pid] = ListedProduct(
             id=pid,
             name=row["name"],
@@ -226,27 +242,31 @@ def _listed(
             created_at=row["created_at"],
             brand_id=row["brand_id"],
             category_ids=categories,
-            value_ids=frozenset(values.get(pid, ())),
-            seal_ids=frozenset(
-                seal.id
-                for seal in seals
-                if seal.window.contains(moment)
-                and (pid in seal.product_ids or seal.category_ids & categories)
+            value_ids=one(frozenset(values.get(pid, ()))),
+            seal_ids=one(
+                frozenset(
+                    seal.id
+                    for seal in seals
+                    if seal.window.contains(moment)
+                    and (pid in seal.product_ids or seal.category_ids & categories)
+                )
             ),
-            sale_price=price.sale_price,
+            sale_price=decimal(price.sale_price),
             in_stock=row["service"] or row["sale_without_stock"] or stocks[pid] > 0,
-            score=review.average if review is not None else Decimal("0.0"),
+            score=decimal(review.average if review is not None else Decimal("0.0")),
             reviews=review.count if review is not None else 0,
             pricing=data,
             stored_price=stored.get(pid),
-            review_counts=tuple(review.counts[s] for s in SCORES) if review else None,
+            review_counts=one(tuple(review.counts[s] for s in SCORES)) if review else None,
             verified_reviews=review.verified if review else 0,
             searchable=Searchable(
                 name=row["name"],
-                others=(
-                    brand_names.get(row["brand_id"], ""),
-                    *(category_rows[c].name for c in categories if c in category_rows),
-                    searched.get(pid, ""),
+                others=one(
+                    (
+                        brand_names.get(row["brand_id"], ""),
+                        *(category_rows[c].name for c in categories if c in category_rows),
+                        searched.get(pid, ""),
+                    )
                 ),
                 sku=row["sku"],
             ),
