@@ -169,15 +169,23 @@ def _listed_extras(
         for row, price, review in zip(missing, rendered_prices, reviews, strict=True):
             price_json = json_bytes(price)
             review_json = json_bytes(next(rendered_reviews)) if review is not None else None
-            # many products show the same price or review: one bytes object for each
             rendered = (
-                shared.setdefault(price_json, price_json),
-                None if review_json is None else shared.setdefault(review_json, review_json),
+                _shared(shared, price_json),
+                None if review_json is None else _shared(shared, review_json),
             )
             memo[row.id] = (row, *rendered)
             if row.id in asked:
                 found[row.id] = rendered
     return [found[row.id] for row in rows]
+
+
+def _shared(shared: dict[bytes, bytes], rendered: bytes) -> bytes:
+    """One kept object per distinct JSON (many products show the same price or review), a
+    copy of its exact size (orjson's output holds a buffer several times its length)."""
+    found = shared.get(rendered)
+    if found is None:
+        found = shared[rendered] = bytes(memoryview(rendered))
+    return found
 
 
 # API name -> the catalogue's order keys (catalog/listing.py ORDER_KEYS)
