@@ -23,6 +23,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -69,7 +70,11 @@ class Shop:
         self.driver.get(f"{self.base_url}/demo/storefront/{fragment}")
 
     def until(self, condition, message: str):
-        return WebDriverWait(self.driver, WAIT_SECONDS).until(lambda _: condition(), message)
+        # an element the page draws again between finding and reading it is read again
+        wait = WebDriverWait(
+            self.driver, WAIT_SECONDS, ignored_exceptions=(StaleElementReferenceException,)
+        )
+        return wait.until(lambda _: condition(), message)
 
     def texts(self, css: str) -> list[str]:
         return [text(element) for element in self.driver.find_elements(By.CSS_SELECTOR, css)]
