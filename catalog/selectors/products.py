@@ -165,6 +165,15 @@ def _with_rows(instance: Product, relation: str, model: type[Model], rows: list[
     instance.__dict__.setdefault("_prefetched_objects_cache", {})[relation] = queryset
 
 
+def _grouped(rows: Iterable[Any], key: str, value: Any = None) -> dict[int, list[Any]]:
+    """The rows by their `key` attribute (a product id), in their order: each row, or
+    `value(row)`."""
+    found: dict[int, list[Any]] = {}
+    for row in rows:
+        found.setdefault(getattr(row, key), []).append(row if value is None else value(row))
+    return found
+
+
 def _family(product_id: int, main_id: int) -> Q:
     """Rows of the product and of the active variations of it and of its main product."""
     variations = Q(active=True, parent_id__in=[product_id, main_id])
@@ -198,65 +207,71 @@ def product_full_get(product_id: int) -> Product | None:
         operands,
     )
     # active-storage stocks of the product and of those variations
-    stocks: dict[int, list[Stock]] = {}
-    for stock in _full_rows(
-        "stocks",
-        Stock,
-        lambda pk, main: (
-            Stock.objects.in_active_storages()
-            .filter(_family(pk, main))
-            .order_by("product_id", "storage_id")
+    stocks: dict[int, list[Stock]] = _grouped(
+        _full_rows(
+            "stocks",
+            Stock,
+            lambda pk, main: (
+                Stock.objects.in_active_storages()
+                .filter(_family(pk, main))
+                .order_by("product_id", "storage_id")
+            ),
+            operands,
         ),
-        operands,
-    ):
-        stocks.setdefault(stock.product_id, []).append(stock)
+        "product_id",
+    )
     # their attribute values (the M2M rows, in `_attribute_values()` order per product)
     through = Product.attribute_values.through
-    values: dict[int, list[AttributeValue]] = {}
-    for link in _full_rows(
-        "attribute-values",
-        through,
-        lambda pk, main: (
-            through.objects.select_related("attributevalue__attribute")
-            .filter(_family(pk, main))
-            .order_by(
-                "product_id",
-                "attributevalue__attribute__position",
-                "attributevalue__attribute_id",
-                "attributevalue__order",
-                "attributevalue__id",
-            )
+    values: dict[int, list[AttributeValue]] = _grouped(
+        _full_rows(
+            "attribute-values",
+            through,
+            lambda pk, main: (
+                through.objects.select_related("attributevalue__attribute")
+                .filter(_family(pk, main))
+                .order_by(
+                    "product_id",
+                    "attributevalue__attribute__position",
+                    "attributevalue__attribute_id",
+                    "attributevalue__order",
+                    "attributevalue__id",
+                )
+            ),
+            operands,
         ),
-        operands,
-    ):
-        values.setdefault(link.product_id, []).append(link.attributevalue)
+        "product_id",
+        lambda link: link.attributevalue,
+    )
     # the categories of the product and of its main product
     category_links = Product.categories.through
-    categories: dict[int, list[Category]] = {}
-    for link in _full_rows(
-        "categories",
-        category_links,
-        lambda pk, main: (
-            category_links.objects.select_related("category")
-            .filter(product_id__in=[pk, main])
-            .order_by("product_id", "category__position", "category__name", "category__id")
+    categories: dict[int, list[Category]] = _grouped(
+        _full_rows(
+            "categories",
+            category_links,
+            lambda pk, main: (
+                category_links.objects.select_related("category")
+                .filter(product_id__in=[pk, main])
+                .order_by("product_id", "category__position", "category__name", "category__id")
+            ),
+            operands,
         ),
-        operands,
-    ):
-        categories.setdefault(link.product_id, []).append(link.category)
+        "product_id",
+        lambda link: link.category,
+    )
     # relations to sellable products of the product and of its main product
-    relations: dict[int, list[ProductRelation]] = {}
-    for relation in _full_rows(
-        "relations",
-        ProductRelation,
-        lambda pk, main: (
-            visible_relations()
-            .filter(product_id__in=[pk, main])
-            .order_by("product_id", "kind", "position", "id")
+    relations: dict[int, list[ProductRelation]] = _grouped(
+        _full_rows(
+            "relations",
+            ProductRelation,
+            lambda pk, main: (
+                visible_relations()
+                .filter(product_id__in=[pk, main])
+                .order_by("product_id", "kind", "position", "id")
+            ),
+            operands,
         ),
-        operands,
-    ):
-        relations.setdefault(relation.product_id, []).append(relation)
+        "product_id",
+    )
     # the product's own prices (with their policies), descriptions and medias
     prices = _full_rows(
         "prices",
@@ -276,11 +291,10 @@ def product_full_get(product_id: int) -> Product | None:
         lambda pk: ProductMedia.objects.filter(product_id=pk),
         (product.pk,),
     )
-    by_parent: dict[int, list[Product]] = {}
     for variation in variations:
         variation.active_stocks = stocks.get(variation.pk, [])
         _with_rows(variation, "attribute_values", AttributeValue, values.get(variation.pk, []))
-        by_parent.setdefault(variation.parent_id, []).append(variation)
+    by_parent: dict[int, list[Product]] = _grouped(variations, "parent_id")
     for owner in (product, parent) if parent is not None else (product,):
         _with_rows(owner, "categories", Category, categories.get(owner.pk, []))
         owner.active_variations = by_parent.get(owner.pk, [])
@@ -329,9 +343,9 @@ def summary_products_get(product_ids: Iterable[int]) -> list[Product]:
     (infra.queries.id_batches), whatever their medias and attribute values."""
     wanted = tuple(dict.fromkeys(product_ids))
     products: list[Product] = []
-    medias: dict[int, list[ProductMedia]] = {}
-    prices: dict[int, list[ProductPrice]] = {}
-    values: dict[int, list[AttributeValue]] = {}
+    medias: list[ProductMedia] = []
+    prices: list[ProductPrice] = []
+    values: list[AttributeValue] = []
     for ids in id_batches(wanted) if wanted else ():
         products += _summary_rows(
             "products",
@@ -343,7 +357,7 @@ def summary_products_get(product_ids: Iterable[int]) -> list[Product]:
             ),
             ids,
         )
-        for media in _summary_rows(
+        medias += _summary_rows(
             "medias",
             ProductMedia,
             lambda *ids: (
@@ -352,18 +366,16 @@ def summary_products_get(product_ids: Iterable[int]) -> list[Product]:
                 .order_by("product_id", "position", "id")
             ),
             ids,
-        ):
-            medias.setdefault(media.product_id, []).append(media)
-        for price in _summary_rows(
+        )
+        prices += _summary_rows(
             "prices",
             ProductPrice,
             lambda *ids: ProductPrice.objects.only(*_SUMMARY_FIELDS["prices"]).filter(
                 trade_policy__is_default=True, product_id__in=ids
             ),
             ids,
-        ):
-            prices.setdefault(price.product_id, []).append(price)
-        for value in _summary_rows(
+        )
+        values += _summary_rows(
             "attribute-values",
             AttributeValue,
             lambda *ids: (
@@ -374,12 +386,14 @@ def summary_products_get(product_ids: Iterable[int]) -> list[Product]:
                 .order_by("for_product", *_attribute_values().query.order_by)
             ),
             ids,
-        ):
-            values.setdefault(value.for_product, []).append(value)
+        )
+    media_of = _grouped(medias, "product_id")
+    prices_of = _grouped(prices, "product_id")
+    values_of = _grouped(values, "for_product")
     for product in products:
-        _with_rows(product, "medias", ProductMedia, medias.get(product.pk, []))
-        product.default_prices = prices.get(product.pk, [])
-        _with_rows(product, "attribute_values", AttributeValue, values.get(product.pk, []))
+        _with_rows(product, "medias", ProductMedia, media_of.get(product.pk, []))
+        product.default_prices = prices_of.get(product.pk, [])
+        _with_rows(product, "attribute_values", AttributeValue, values_of.get(product.pk, []))
     return products
 
 
