@@ -19,6 +19,7 @@ import functools
 import gzip
 import importlib
 import importlib.util
+import zlib
 from collections.abc import Callable
 from types import ModuleType
 
@@ -91,6 +92,11 @@ def variants_of(body: bytes) -> tuple[tuple[str, bytes], ...]:
     if len(body) < MIN_BYTES:
         return ()
     return tuple((encoding, compress(body, encoding)) for encoding in available())
+
+
+def plain_body(variants: tuple[tuple[str, bytes], ...]) -> bytes:
+    """The body whose variants these are, from its gzip bytes."""
+    return zlib.decompress(dict(variants)["gzip"], wbits=31)  # 31: a gzip member
 
 
 def variant_etag(etag: str, encoding: str) -> str:

@@ -10,6 +10,7 @@ from django.core.cache import cache
 from rest_framework.test import APIRequestFactory
 
 from apikit.caching import conditional_response, etag_for
+from apikit.renderers import json_bytes
 from infra.caching.kept import cached
 from infra.caching.versions import CacheVersions, cache_namespace_bump
 
@@ -146,6 +147,27 @@ def test_recent_answers_asked_once_never_push_out_one_asked_again():
     assert recent.get("popular", now=101.0) is popular
     assert recent.get("cart-49", now=101.0) is not None  # the newest one-off is still kept
     assert recent.get("cart-0", now=101.0) is None
+
+
+def test_recent_answers_keep_an_answer_by_its_gzip_bytes_and_give_back_the_same_answer():
+    from apikit.caching import RecentAnswers, RenderedAnswer
+
+    def answer(number: int) -> RenderedAnswer:
+        body = json_bytes([{"id": number, "text": "Chegou antes do prazo, recomendo!"}] * 150)
+        return RenderedAnswer(body=body, etag=f'"{number}"', scope="public", max_age=60)
+
+    plain = [answer(number).with_variants() for number in range(40)]
+    assert len(plain[0].body) > 6000 and dict(plain[0].variants)["gzip"]
+    # 40 answers of 6 KB are 240 KB: held in 64 KB only as their gzip bytes
+    recent = RecentAnswers(max_entries=100, max_bytes=64 * 1024)
+    for number, kept in enumerate(plain):
+        recent.put(str(number), kept, now=100.0)
+    for number, kept in enumerate(plain):
+        assert recent.get(str(number), now=101.0) == kept  # body, ETag, variants: the same
+    small = RenderedAnswer(body=b'{"a":1}', etag='"s"', scope="public", max_age=60)
+    recent.put("small", small.with_variants(), now=100.0)  # no variant: kept as it is
+    assert recent.get("small", now=101.0) is not None
+    assert recent.get("small", now=101.0).body == b'{"a":1}'
 
 
 def test_recent_answers_stand_only_in_front_of_a_shared_cache(settings):
