@@ -111,6 +111,19 @@ class RenderedAnswer:
         candidates = {plain_etag(tag.strip()) for tag in if_none_match.split(",")}
         return self.etag in candidates or f"W/{self.etag}" in candidates or "*" in candidates
 
+    def compact(self) -> "RenderedAnswer":
+        """The answer without its plain body when it has a gzip variant (6-8 times smaller),
+        for a store that holds many: `whole()` makes the body again."""
+        if any(encoding == "gzip" for encoding, _ in self.variants):
+            return replace(self, body=b"")
+        return self
+
+    def whole(self) -> "RenderedAnswer":
+        """A `compact()` answer with its plain body again (from the gzip bytes)."""
+        if self.body or not self.variants:
+            return self
+        return replace(self, body=plain_body(self.variants))
+
     def with_variants(self) -> "RenderedAnswer":
         """The answer with its compressed bodies, to be kept (an answer with fresh ids
         changes in every response: compressed per response instead)."""
@@ -171,16 +184,12 @@ class RecentAnswers:
                 self._order.removed(key)
                 return None
             self._order.used(key)
-            answer = entry[1]
-        if answer.body or not answer.variants:
-            return answer
-        return replace(answer, body=plain_body(answer.variants))
+            return entry[1].whole()
 
     def put(self, key: str, answer: RenderedAnswer, now: float) -> None:
         if len(answer.body) > self._max_bytes // 8:
             return
-        if any(encoding == "gzip" for encoding, _ in answer.variants):
-            answer = replace(answer, body=b"")  # made again by `get`
+        answer = answer.compact()  # made whole again by `get`
         size = len(answer.body) + sum(len(body) for _, body in answer.variants)
         with self._lock:
             self._entries[key] = (now + self.SECONDS, answer)
@@ -204,6 +213,11 @@ def _recent_answers() -> RecentAnswers | None:
 MAX_CACHED_BODY = 16 * 1024  # larger read-only POST bodies are never a cache key
 
 
+# The answer rendered ahead for a key (None: none), from a store of answers that upkeep renders
+# before they are asked (catalog.api.ahead: the product pages); a request only reads it.
+AheadStore = Callable[[str], "RenderedAnswer | None"]
+
+
 @dataclass(frozen=True)
 class AnswerPolicy:
     """How `cached_answers` keys a view's answers (read by `early_answers` too)."""
@@ -211,6 +225,7 @@ class AnswerPolicy:
     namespaces: tuple[str, ...]
     settings_names: tuple[str, ...] = ()
     read_only_post: bool = False
+    ahead: AheadStore | None = None
 
 
 @dataclass
@@ -241,8 +256,14 @@ def _lookup(request: HttpRequest, policy: AnswerPolicy) -> AnswerLookup | None:
     url = f"{request.scheme}://{host}{request.path}?{request.META.get('QUERY_STRING', '')}"
     if policy.settings_names:
         url += repr([getattr(settings, name) for name in policy.settings_names])
+    return AnswerLookup(answer_key(url, body), time.time())
+
+
+def answer_key(url: str, body: bytes = b"") -> str:
+    """The key of the answer to `url` (`scheme://host/path?query`, the query as sent: a URL
+    without one ends in `?`) and, for a read-only POST, its content type and body."""
     digest = hashlib.blake2b(url.encode() + b"\0" + body, digest_size=16).hexdigest()
-    return AnswerLookup(f"answer:{settings.RELEASE}:{digest}", time.time())
+    return f"answer:{settings.RELEASE}:{digest}"
 
 
 def _good(answer: RenderedAnswer, now: float) -> bool:
@@ -253,19 +274,33 @@ def _good(answer: RenderedAnswer, now: float) -> bool:
     )
 
 
-def _kept_answer(request: HttpRequest, lookup: AnswerLookup) -> HttpResponse | None:
-    """The kept answer to the request, if any is still good."""
+def _kept_answer(
+    request: HttpRequest, lookup: AnswerLookup, policy: AnswerPolicy
+) -> HttpResponse | None:
+    """The kept answer to the request, if any is still good: this process's recent one, the
+    cache's, or the one rendered ahead."""
     recent = _recent_answers()
     answer = recent.get(lookup.key, lookup.now) if recent else None
     if answer is None or not _good(answer, lookup.now):  # another process may have a newer
         answer = cache.get(lookup.key)
         if answer is None or not _good(answer, lookup.now):
-            return None
+            # (not copied into the cache: the store serves it again, and one-off pages would
+            # push out answers asked again)
+            answer = policy.ahead(lookup.key) if policy.ahead else None
+            if answer is None or not _good(answer, lookup.now):
+                return None
         if recent:
             recent.put(lookup.key, answer, lookup.now)
     response = answer.response(request, lookup.now)
     response["X-Cache"] = "hit"
     return response
+
+
+def _timeout(answer: RenderedAnswer, now: float) -> int:
+    """How long the cache keeps `answer`: PUBLIC_CACHE_SECONDS, or up to its boundary."""
+    if answer.valid_until is None:
+        return settings.PUBLIC_CACHE_SECONDS
+    return min(settings.PUBLIC_CACHE_SECONDS, math.floor(answer.valid_until - now))
 
 
 def cached_answers(
@@ -274,12 +309,14 @@ def cached_answers(
     namespaces: tuple[str, ...],
     settings_names: tuple[str, ...] = (),
     read_only_post: bool = False,
+    ahead: AheadStore | None = None,
 ) -> Callable[..., HttpResponseBase]:
     """Serve a GET view's `conditional_response` answers from the shared cache, keyed by the
     absolute URL and the values of `settings_names`; the versions of `namespaces` and of the
     records the view read (`depend_on`) are kept with the answer and checked before reuse.
-    With `read_only_post`, a POST that only computes is stored under its body too."""
-    policy = AnswerPolicy(namespaces, settings_names, read_only_post)
+    With `read_only_post`, a POST that only computes is stored under its body too. With
+    `ahead`, an answer missing from the cache is looked for there before the view renders it."""
+    policy = AnswerPolicy(namespaces, settings_names, read_only_post, ahead)
 
     @functools.wraps(view)
     def serve(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
@@ -289,7 +326,7 @@ def cached_answers(
                 lookup = _lookup(request, policy)
                 if lookup is None:
                     return view(request, *args, **kwargs)
-                kept = _kept_answer(request, lookup)
+                kept = _kept_answer(request, lookup, policy)
                 if kept is not None:
                     return kept
             context.rendered = None
@@ -302,9 +339,7 @@ def cached_answers(
         if answer is not None:
             dependencies = tuple(recorded.items())
             answer = replace(answer, dependencies=dependencies, allow=response.get("Allow", ""))
-            timeout = settings.PUBLIC_CACHE_SECONDS
-            if answer.valid_until is not None:
-                timeout = min(timeout, math.floor(answer.valid_until - lookup.now))
+            timeout = _timeout(answer, lookup.now)
             if timeout > 0:
                 answer = answer.with_variants()  # compressed once, here, for every later hit
                 cache.set(lookup.key, answer, timeout=timeout)
@@ -318,9 +353,20 @@ def cached_answers(
     return serve
 
 
-@functools.lru_cache(maxsize=4096)
+# A path segment of digits only (an id, a postal code): every one resolves as `0` does, as
+# no route has a segment of fixed digits and no converter tells numbers apart
+# (tests/storefront/test_early_answers.py checks both), so one resolution serves every
+# product page, not one per id (a resolution costs 60-250 µs; a store has 36,000 pages).
+_DIGITS = re.compile(r"(?<=/)[0-9]+(?=/|$)")
+
+
 def _policy_of(path_info: str) -> AnswerPolicy | None:
     """The answer policy of the view serving `path_info` (None: no kept answers)."""
+    return _policy_of_shape(_DIGITS.sub("0", path_info))
+
+
+@functools.lru_cache(maxsize=4096)
+def _policy_of_shape(path_info: str) -> AnswerPolicy | None:
     try:
         return getattr(resolve(path_info).func, "answer_policy", None)
     except Resolver404:
@@ -329,7 +375,7 @@ def _policy_of(path_info: str) -> AnswerPolicy | None:
 
 def _urls_changed(*, setting: str, **kwargs: Any) -> None:
     if setting == "ROOT_URLCONF":
-        _policy_of.cache_clear()
+        _policy_of_shape.cache_clear()
 
 
 setting_changed.connect(_urls_changed)
@@ -344,8 +390,8 @@ def early_answers(get_response: Callable[[HttpRequest], HttpResponseBase]) -> Ca
         if request.method in ("GET", "HEAD"):
             policy = _policy_of(request.path_info)
             lookup = _lookup(request, policy) if policy is not None else None
-            if lookup is not None:
-                kept = _kept_answer(request, lookup)
+            if policy is not None and lookup is not None:
+                kept = _kept_answer(request, lookup, policy)
                 if kept is not None:
                     kept["Content-Length"] = str(len(kept.content))
                     kept.setdefault("X-Frame-Options", settings.X_FRAME_OPTIONS.upper())

@@ -459,6 +459,13 @@ EMAIL_MAX_ATTEMPTS = env_int("EMAIL_MAX_ATTEMPTS", 6)
 # stays at 0 before a restock episode ends (flapping is one episode), and after how many days
 # an interest not renewed is never notified.
 BACK_IN_STOCK_SCAN_SECONDS = env_int("BACK_IN_STOCK_SCAN_SECONDS", 20)
+
+# Product pages rendered ahead by the jobs worker (catalog.api.ahead, docs/caching.md): for
+# each origin storefront clients call (`https://api.example.com`; none: nothing rendered
+# ahead), every PAGES_AHEAD_EVERY_SECONDS, for at most PAGES_AHEAD_PASS_SECONDS a pass.
+PAGES_AHEAD_ORIGINS = env_list("PAGES_AHEAD_ORIGINS")
+PAGES_AHEAD_EVERY_SECONDS = env_int("PAGES_AHEAD_EVERY_SECONDS", 30)
+PAGES_AHEAD_PASS_SECONDS = env_int("PAGES_AHEAD_PASS_SECONDS", 20)
 BACK_IN_STOCK_COOLDOWN_HOURS = env_int("BACK_IN_STOCK_COOLDOWN_HOURS", 24)
 INTEREST_EXPIRY_DAYS = env_int("INTEREST_EXPIRY_DAYS", 90)
 

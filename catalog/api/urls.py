@@ -5,6 +5,7 @@ from apikit.routing import api_path
 
 from ..selectors import CATEGORY_CACHE, PRODUCTS_CACHE
 from ..selectors.listing import LISTING_NAMESPACES
+from .ahead import answer_ahead
 from .products import ProductListView, ProductPageView, ProductSuggestView, searches_counted
 from .views import CategorySubtreeView, CategoryTreeView, ProductInterestView
 
@@ -39,7 +40,7 @@ product_page_urlpatterns: list = [
     *api_path(
         "publics/products/<str:productId>",
         # the product's own versions and its sections' are noted as it is rendered
-        cached_answers(ProductPageView.as_view(), namespaces=(PRODUCTS_CACHE,)),
+        cached_answers(ProductPageView.as_view(), namespaces=(PRODUCTS_CACHE,), ahead=answer_ahead),
         "product-page",
     ),
 ]

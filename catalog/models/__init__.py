@@ -2,6 +2,7 @@
 
 # ruff: noqa: F401  (this module re-exports the models other modules import)
 
+from .ahead import ProductPageAhead
 from .categories import Brand, Category
 from .interests import InterestOrigin, InterestStatus, ProductInterest
 from .inventory import CargoType, Stock, Storage

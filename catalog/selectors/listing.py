@@ -54,18 +54,20 @@ def _shown_in_site() -> Q:
     return Q(active=True, show_in_site=True) & (Q(parent__isnull=True) | Q(parent__active=True))
 
 
-def product_page_visible(*, product_id: int) -> bool:
-    """The product exists, is active (its main product too) and is shown in the site."""
-    if not is_db_id(product_id):
-        return False
-    shown = kept_apart(
+def product_page_ids() -> frozenset[int]:
+    """The products with a page: active (their main product too) and shown in the site."""
+    return kept_apart(
         (PRODUCTS_CACHE,),
         "page-ids",
         lambda: frozenset(
             Product.objects.filter(_shown_in_site()).order_by().values_list("pk", flat=True)
         ),
     )
-    return product_id in shown
+
+
+def product_page_visible(*, product_id: int) -> bool:
+    """The product exists, is active (its main product too) and is shown in the site."""
+    return is_db_id(product_id) and product_id in product_page_ids()
 
 
 logger = logging.getLogger("storefront.catalogue")

@@ -331,6 +331,41 @@ def test_the_product_page_and_listing_follow_another_process(server):
     assert all(register(a) is not None for a in _answers(port, listing))
 
 
+def test_a_page_rendered_ahead_by_the_worker_follows_another_process(server):
+    # given every product page rendered ahead by another process (the jobs worker's upkeep)
+    port, env = server
+    env = {**env, "PAGES_AHEAD_ORIGINS": f"http://127.0.0.1:{port}"}
+    code = (
+        "from catalog.models import Product\n"
+        "p = Product.objects.filter(active=True, show_in_site=True, parent=None).last()\n"
+        "print(p.pk)"
+    )
+    product = int(_manage(env, "shell", "-c", code).split()[-1])
+    page = f"/publics/products/{product}"
+    assert "rendered" in _manage(env, "render_pages_ahead")
+
+    def seen() -> tuple[set[str], set[str]]:
+        names, sources = set(), set()
+        for _ in range(6):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{page}", timeout=10) as answer:
+                names.add(json.loads(answer.read())["name"])
+                sources.add(answer.headers["X-Cache"])
+        return names, sources
+
+    # then both workers answer from the row, without rendering the page
+    before, sources = seen()
+    assert len(before) == 1 and sources == {"hit"}
+    # when another process renames the product
+    token = f"Changed {secrets.token_hex(3)}"
+    rename = f"p = Product.objects.get(pk={product})\np.name = '{token}'\np.save()"
+    _write(env, "from catalog.models import Product\n" + rename)
+    # then the next answers of both workers show it (the row is stale: not served)
+    assert seen()[0] == {token}
+    # and the next pass renders it again: a process that kept nothing serves the new row
+    assert "rendered" in _manage(env, "render_pages_ahead")
+    assert seen()[0] == {token}
+
+
 def test_search_and_suggest_follow_another_process(server):
     # given a product renamed by another process to a word nothing else has
     port, env = server

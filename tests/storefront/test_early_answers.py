@@ -110,3 +110,43 @@ def test_a_kept_answer_is_never_served_to_an_unlisted_host(api_client, urls):
 
     assert refused.status_code == 400 and "X-Cache" not in refused
     assert refused.json()["status"] is False
+
+
+def _routes(patterns, prefix: str = ""):
+    """(route text, pattern) of every URL pattern, includes walked."""
+    from django.urls.resolvers import URLResolver
+
+    for pattern in patterns:
+        text = prefix + str(pattern.pattern)
+        if isinstance(pattern, URLResolver):
+            yield from _routes(pattern.url_patterns, text)
+        else:
+            yield text, pattern
+
+
+def test_no_route_tells_one_number_from_another():
+    # early_answers resolves a path with each all-digit segment read as 0 (one resolution for
+    # every product page): right only while no route has a segment of fixed digits and every
+    # converter takes any digits as it takes 0
+    import re
+
+    from django.urls import get_resolver
+    from django.urls.converters import get_converters
+
+    routes = list(_routes(get_resolver().url_patterns))
+    assert len(routes) > 50
+    for text, _ in routes:
+        assert not re.search(r"(^|/|\^)[0-9]+(/|\$|$|\?)", text), text
+    converters = get_converters()
+    assert set(converters) == {"int", "path", "slug", "str", "uuid"}  # Django's own only
+
+
+def test_every_product_page_shares_one_resolution(api_client):
+    from apikit import caching
+
+    caching._policy_of_shape.cache_clear()
+    for number in (1, 22, 333, 4444):
+        caching._policy_of(f"/publics/products/{number}")
+    info = caching._policy_of_shape.cache_info()
+    assert (info.misses, info.hits) == (1, 3)
+    assert caching._policy_of("/publics/products/5") is caching._policy_of("/publics/products/x")
