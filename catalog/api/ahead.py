@@ -65,6 +65,8 @@ class AheadPass:
     current: int = 0  # found still current
     removed: int = 0  # rows of products without a page, of origins or releases gone
     left: int = 0  # due, left for the next pass (out of time)
+    failed: int = 0  # answered other than 200 (e.g. 301 to https: an origin's wrong scheme)
+    failed_status: int | None = None  # the first such status
 
 
 def origins() -> list[str]:
@@ -113,9 +115,12 @@ def render_ahead(*, seconds: float | None = None) -> AheadPass:
             done.left = len(due) - number
             break
         origin, product_id = wanted[key]
-        row = _rendered(client, key, origin, product_id)
+        status, row = _rendered(client, key, origin, product_id)
         if row is not None:
             rows.append(row)
+        elif status != 200:
+            done.failed += 1
+            done.failed_status = done.failed_status or status
         if len(rows) >= SAVE_EVERY:
             done.rendered += _save(rows)
             rows = []
@@ -123,8 +128,8 @@ def render_ahead(*, seconds: float | None = None) -> AheadPass:
     return done
 
 
-def _rendered(client: Any, key: str, origin: str, product_id: int) -> Any:
-    """The page as a client's GET renders it, as a row (None: not a kept answer now)."""
+def _rendered(client: Any, key: str, origin: str, product_id: int) -> tuple[int, Any]:
+    """(status, the page as a client's GET renders it as a row; None: not a kept answer)."""
     scheme, host = origin.split("://", 1)
     response = client.get(
         PAGE_PATH.format(product_id), headers={"host": host}, secure=scheme == "https"
@@ -132,8 +137,8 @@ def _rendered(client: Any, key: str, origin: str, product_id: int) -> Any:
     answer = cache.get(key) if response.status_code == 200 else None
     cache.delete(key)  # a shared cache is not filled with every page: the row serves them
     if not isinstance(answer, RenderedAnswer):  # gone, or expiring now (a rule's boundary)
-        return None
-    return ProductPageAhead(
+        return response.status_code, None
+    return response.status_code, ProductPageAhead(
         key=key,
         product_id=product_id,
         release=settings.RELEASE,

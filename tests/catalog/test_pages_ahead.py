@@ -172,3 +172,12 @@ def test_the_command_renders_every_page_and_says_so(products, capsys, settings):
     settings.PAGES_AHEAD_ORIGINS = []
     with pytest.raises(CommandError, match="PAGES_AHEAD_ORIGINS"):
         call_command("render_pages_ahead")
+
+
+def test_an_origin_this_instance_does_not_serve_fails_the_command_and_says_why(products, settings):
+    settings.PAGES_AHEAD_ORIGINS = ["http://elsewhere.example"]  # not in ALLOWED_HOSTS: 400
+    done = render_ahead()
+    assert (done.rendered, done.failed, done.failed_status) == (0, 3, 400)
+    with pytest.raises(CommandError, match="3 page\\(s\\) answered 400"):
+        call_command("render_pages_ahead")
+    assert not ProductPageAhead.objects.exists()

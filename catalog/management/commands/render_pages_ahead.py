@@ -27,6 +27,15 @@ class Command(BaseCommand):
                 "to render."
             )
         done = render_ahead(seconds=seconds)
+        if done.failed:
+            problem = (
+                f"{done.failed} page(s) answered {done.failed_status} (not 200), not kept: "
+                "does each origin's scheme and host match how this instance is served "
+                "(HTTPS, ALLOWED_HOSTS)?"
+            )
+            if not done.rendered and not done.current:
+                raise CommandError(problem)
+            self.stderr.write(problem)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Product pages ahead: {done.pages} page(s) for {', '.join(origins())}; "
