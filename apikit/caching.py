@@ -296,13 +296,6 @@ def _kept_answer(
     return response
 
 
-def _timeout(answer: RenderedAnswer, now: float) -> int:
-    """How long the cache keeps `answer`: PUBLIC_CACHE_SECONDS, or up to its boundary."""
-    if answer.valid_until is None:
-        return settings.PUBLIC_CACHE_SECONDS
-    return min(settings.PUBLIC_CACHE_SECONDS, math.floor(answer.valid_until - now))
-
-
 def cached_answers(
     view: Callable[..., HttpResponseBase],
     *,
@@ -339,7 +332,9 @@ def cached_answers(
         if answer is not None:
             dependencies = tuple(recorded.items())
             answer = replace(answer, dependencies=dependencies, allow=response.get("Allow", ""))
-            timeout = _timeout(answer, lookup.now)
+            timeout = settings.PUBLIC_CACHE_SECONDS
+            if answer.valid_until is not None:
+                timeout = min(timeout, math.floor(answer.valid_until - lookup.now))
             if timeout > 0:
                 answer = answer.with_variants()  # compressed once, here, for every later hit
                 cache.set(lookup.key, answer, timeout=timeout)
@@ -390,7 +385,7 @@ def early_answers(get_response: Callable[[HttpRequest], HttpResponseBase]) -> Ca
         if request.method in ("GET", "HEAD"):
             policy = _policy_of(request.path_info)
             lookup = _lookup(request, policy) if policy is not None else None
-            if policy is not None and lookup is not None:
+            if lookup is not None and policy is not None:  # (a lookup implies a policy)
                 kept = _kept_answer(request, lookup, policy)
                 if kept is not None:
                     kept["Content-Length"] = str(len(kept.content))

@@ -459,6 +459,8 @@ EMAIL_MAX_ATTEMPTS = env_int("EMAIL_MAX_ATTEMPTS", 6)
 # stays at 0 before a restock episode ends (flapping is one episode), and after how many days
 # an interest not renewed is never notified.
 BACK_IN_STOCK_SCAN_SECONDS = env_int("BACK_IN_STOCK_SCAN_SECONDS", 20)
+BACK_IN_STOCK_COOLDOWN_HOURS = env_int("BACK_IN_STOCK_COOLDOWN_HOURS", 24)
+INTEREST_EXPIRY_DAYS = env_int("INTEREST_EXPIRY_DAYS", 90)
 
 # Product pages rendered ahead by the jobs worker (catalog.api.ahead, docs/caching.md): for
 # each origin storefront clients call (`https://api.example.com`; none: nothing rendered
@@ -466,8 +468,6 @@ BACK_IN_STOCK_SCAN_SECONDS = env_int("BACK_IN_STOCK_SCAN_SECONDS", 20)
 PAGES_AHEAD_ORIGINS = env_list("PAGES_AHEAD_ORIGINS")
 PAGES_AHEAD_EVERY_SECONDS = env_int("PAGES_AHEAD_EVERY_SECONDS", 30)
 PAGES_AHEAD_PASS_SECONDS = env_int("PAGES_AHEAD_PASS_SECONDS", 20)
-BACK_IN_STOCK_COOLDOWN_HOURS = env_int("BACK_IN_STOCK_COOLDOWN_HOURS", 24)
-INTEREST_EXPIRY_DAYS = env_int("INTEREST_EXPIRY_DAYS", 90)
 
 # --- Outbound webhooks (docs/webhooks.md) --------------------------------------------------
 # Production (HTTPS=1) delivers only to https URLs whose every address is public.

@@ -89,12 +89,14 @@ def render_ahead(*, seconds: float | None = None) -> AheadPass:
         for pk in sorted(product_page_ids())
     }
     done.pages = len(wanted)
-    done.removed = _prune(wanted)
     stored = ProductPageAhead.objects.filter(release=settings.RELEASE)
-    found = {
-        key: (dependencies, until)
-        for key, dependencies, until in stored.values_list("key", "dependencies", "valid_until")
-    }
+    found, gone = {}, []
+    for key, dependencies, until in stored.values_list("key", "dependencies", "valid_until"):
+        if key in wanted:
+            found[key] = (dependencies, until)
+        else:
+            gone.append(key)
+    done.removed = _prune(gone)
     now = time.time()
     with per_request():  # every version read once, in one call
         namespace_versions(tuple({name for deps, _ in found.values() for name, _ in deps}))
@@ -159,12 +161,11 @@ def _save(rows: list[ProductPageAhead]) -> int:
     return len(rows)
 
 
-def _prune(wanted: dict[str, tuple[str, int]]) -> int:
-    """Delete this release's rows not wanted, and older releases' after a day."""
-    ours = ProductPageAhead.objects.filter(release=settings.RELEASE)
-    gone = [key for key in ours.values_list("key", flat=True) if key not in wanted]
+def _prune(gone: list[str]) -> int:
+    """Delete the rows `gone` (this release's, nobody will ask), and older releases' after a
+    day."""
     removed = 0
     for start in range(0, len(gone), 500):
-        removed += ours.filter(key__in=gone[start : start + 500]).delete()[0]
+        removed += ProductPageAhead.objects.filter(key__in=gone[start : start + 500]).delete()[0]
     older = ProductPageAhead.objects.exclude(release=settings.RELEASE)
     return removed + older.filter(rendered_at__lt=timezone.now() - OTHER_RELEASES_KEPT).delete()[0]
