@@ -90,6 +90,18 @@ class Shop:
             assert self.texts(css) == expected  # the difference, in pytest's words
             raise
 
+    def hover(self, css: str) -> None:
+        """The pointer over the first element of `css`, found again if the page drew it anew
+        between finding it and moving there."""
+
+        def moved() -> bool:
+            found = self.driver.find_elements(By.CSS_SELECTOR, css)
+            if found:
+                ActionChains(self.driver).move_to_element(found[0]).perform()
+            return bool(found)
+
+        self.until(moved, css)
+
     def click(self, element) -> None:
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", element)
         element.click()
@@ -200,7 +212,7 @@ def test_the_starter_storefront_shows_the_demo_store(chromium, demo_server, demo
     shop.fits("home page")
     root = tree[0]
     shop.click(shop.first(f'.menu a[href="#/categoria/{root["id"]}"]'))
-    ActionChains(shop.driver).move_to_element(shop.first("h1")).perform()  # off the menu
+    shop.hover("h1")  # off the menu
 
     # --- the category page: products, prices, facets, then a brand ticked ------------------
     listing = shop.api(f"/publics/products?condition[categoryId]={root['id']}&limit={PAGE_SIZE}")
