@@ -282,11 +282,12 @@ def _kept_answer(
     recent = _recent_answers()
     answer = recent.get(lookup.key, lookup.now) if recent else None
     if answer is None or not _good(answer, lookup.now):  # another process may have a newer
-        answer = cache.get(lookup.key)
+        # The answer rendered ahead first: it is there for nearly every key of its view (the
+        # cache holds only those a request rendered since a change). Not copied into the
+        # cache: the store serves it again, and one-off pages would push out others.
+        answer = policy.ahead(lookup.key) if policy.ahead else None
         if answer is None or not _good(answer, lookup.now):
-            # (not copied into the cache: the store serves it again, and one-off pages would
-            # push out answers asked again)
-            answer = policy.ahead(lookup.key) if policy.ahead else None
+            answer = cache.get(lookup.key)
             if answer is None or not _good(answer, lookup.now):
                 return None
         if recent:

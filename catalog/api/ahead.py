@@ -53,7 +53,7 @@ def answer_ahead(key: str) -> RenderedAnswer | None:
         answer = pickle.loads(row[0])  # noqa: S301  (written by render_ahead only)
     except Exception:  # a row another code version wrote: as if missing
         return None
-    return answer.whole() if isinstance(answer, RenderedAnswer) else None
+    return answer if isinstance(answer, RenderedAnswer) else None
 
 
 @dataclass
@@ -144,7 +144,9 @@ def _rendered(client: Any, key: str, origin: str, product_id: int) -> tuple[int,
         key=key,
         product_id=product_id,
         release=settings.RELEASE,
-        answer=pickle.dumps(answer.compact(), protocol=pickle.HIGHEST_PROTOCOL),
+        # whole (its plain body and its gzip bytes): making the body again from the gzip
+        # bytes was a sixth of a hit's CPU (docs/caching.md, "Pages rendered ahead")
+        answer=pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL),
         dependencies=[list(pair) for pair in answer.dependencies],
         valid_until=answer.valid_until,
         rendered_at=timezone.now(),

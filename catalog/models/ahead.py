@@ -13,7 +13,7 @@ class ProductPageAhead(models.Model):
         "catalog.Product", on_delete=models.CASCADE, related_name="+", verbose_name=_("product")
     )
     release = models.CharField(_("release"), max_length=100)
-    # the pickled apikit.caching.RenderedAnswer, compact (its gzip bytes, not its plain body)
+    # the pickled apikit.caching.RenderedAnswer, whole (its plain body and its gzip bytes)
     answer = models.BinaryField(_("answer"))
     # [[namespace, version], ...] it was rendered with, and when it expires by itself: what
     # upkeep checks to find the pages to render again without reading the answers
