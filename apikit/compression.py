@@ -35,7 +35,11 @@ brotli: ModuleType | None = (
 )
 
 MIN_BYTES = 1024  # smaller answers gain less than a header's worth
-GZIP_LEVEL = 6  # zlib's default (the 104,508-byte review page: 10,952 bytes)
+# zlib's fast levels: a miss compresses the answer it keeps, and level 6 (zlib's default) cost
+# 0.71 ms of a 65 KB listing answer's 4-6 ms miss; level 3 costs 0.23 ms for bytes 12-18 %
+# larger (listing 8.0 -> 9.4 KB, product page 3.5 -> 3.9 KB). Hits serve the bytes made
+# once, whatever the level (docs/decisions.md, "Session 16").
+GZIP_LEVEL = 3
 BROTLI_QUALITY = 5  # 11, the maximum, is for static files: many times slower
 SUFFIXES = ("-gzip", "-br")
 

@@ -41,7 +41,10 @@ OTHER_RELEASES_KEPT = timedelta(days=1)  # a rolling deploy's older release stil
 
 def answer_ahead(key: str) -> RenderedAnswer | None:
     """The product page rendered ahead under the answer key `key` (None: none). One SELECT
-    on the read connection, in SQL: through the ORM it cost 4 times more (a hit's budget)."""
+    on the read connection, in SQL: through the ORM it cost 4 times more (a hit's budget).
+    Nothing is read while no origin is kept ahead (the default)."""
+    if not settings.PAGES_AHEAD_ORIGINS:
+        return None
     connection = connections[router.db_for_read(ProductPageAhead)]
     table = connection.ops.quote_name(ProductPageAhead._meta.db_table)
     with connection.cursor() as cursor:

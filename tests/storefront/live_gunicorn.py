@@ -64,10 +64,12 @@ def http_request(
         connection.close()
 
 
-def serve(tmp_path, env_overrides: dict[str, str], log=None) -> tuple[subprocess.Popen, int]:
-    """gunicorn on a free port with `env_overrides`; its error log (the application's
-    log lines) to the file `log` when given."""
-    port = free_port()
+def serve(
+    tmp_path, env_overrides: dict[str, str], log=None, port: int | None = None
+) -> tuple[subprocess.Popen, int]:
+    """gunicorn on `port` (by default a free one) with `env_overrides`; its error log (the
+    application's log lines) to the file `log` when given."""
+    port = port or free_port()
     env = {
         key: value
         for key, value in os.environ.items()

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from .live_gunicorn import ROOT, serve
+from .live_gunicorn import ROOT, free_port, serve
 
 pytestmark = pytest.mark.cache
 
@@ -102,7 +102,11 @@ def server(request, store, tmp_path_factory):
         env["REDIS_URL"] = REDIS_URL
         env["CACHE_KEY_PREFIX"] = f"xproc-{secrets.token_hex(4)}"
     env["GUNICORN_WORKERS"] = "2"
-    process, port = serve(tmp_path_factory.mktemp("gunicorn"), env)
+    # the instance's origin, for product pages rendered ahead: served and read by the same
+    # settings (the workers do not look for rows of origins they do not render)
+    port = free_port()
+    env["PAGES_AHEAD_ORIGINS"] = f"http://127.0.0.1:{port}"
+    process, port = serve(tmp_path_factory.mktemp("gunicorn"), env, port=port)
     yield port, env
     process.terminate()
     process.wait(timeout=10)
@@ -334,7 +338,6 @@ def test_the_product_page_and_listing_follow_another_process(server):
 def test_a_page_rendered_ahead_by_the_worker_follows_another_process(server):
     # given every product page rendered ahead by another process (the jobs worker's upkeep)
     port, env = server
-    env = {**env, "PAGES_AHEAD_ORIGINS": f"http://127.0.0.1:{port}"}
     code = (
         "from catalog.models import Product\n"
         "p = Product.objects.filter(active=True, show_in_site=True, parent=None).last()\n"
