@@ -60,6 +60,7 @@ from bench.targets import (
     random_targets,
     targets,
 )
+from config.env import git_commit
 
 # --- configuration and data set ----------------------------------------------
 
@@ -415,6 +416,9 @@ def main() -> None:
             # The load comes from one IP: keep the write throttle out of the measurement.
             "THROTTLE_PUBLIC_WRITE": "100000000/min",
             "PYTHONDONTWRITEBYTECODE": "1",
+            # one release for every process of the run (answer keys and rows hold it): a
+            # commit made while it runs does not split it
+            "RELEASE": os.environ.get("RELEASE") or git_commit(str(ROOT)) or "bench",
         },
     )
     prefix = f"bench-{secrets.token_hex(4)}"
