@@ -143,7 +143,8 @@ class Shop:
                     self.failures.append(f"{response['status']} {response['url']}")
             elif event["method"] == "Network.loadingFailed":
                 url = self.urls.get(params.get("requestId"), "?")
-                self.failures.append(f"failed: {params.get('errorText')} {params.get('type')} {url}")
+                kind = f"{params.get('errorText')} {params.get('type')}"
+                self.failures.append(f"failed: {kind} {url}")
 
 
 def api(base_url: str, path: str, body: dict | None = None):
