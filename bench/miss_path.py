@@ -15,7 +15,9 @@ after a warm-up pass over the row's paths. With `--mixed`, a random quote and a 
 (misses too) come before each measured request, as in a store's traffic. Prints the median
 and p90 of each row's misses, in CPU time of this thread (what other jobs on the machine
 change least) and in wall time, and a hit's CPU time for scale; `--profile ROW` prints the
-row's cProfile top functions instead.
+row's cProfile top functions instead. With `--ahead`, the product pages and summaries are
+rendered ahead for http://127.0.0.1 first (catalog.api.ahead), as the load benchmark's server
+has them; the product-page row, then a row's hit, is left out.
 """
 
 import argparse
@@ -36,11 +38,13 @@ ROWS = ("reviews", "comments", "quote", "product-page", "listing", "search", "su
 SEED = 31
 
 
-def setup() -> None:
+def setup(*, ahead: bool = False) -> None:
     sys.path.insert(0, str(ROOT))
     DATA_DIR.mkdir(parents=True, exist_ok=True)
-    for name in ("DATABASE_URL", "REDIS_URL", "DJANGO_DEBUG"):
+    for name in ("DATABASE_URL", "REDIS_URL", "DJANGO_DEBUG", "PAGES_AHEAD_ORIGINS"):
         os.environ.pop(name, None)
+    if ahead:
+        os.environ["PAGES_AHEAD_ORIGINS"] = "http://127.0.0.1"
     os.environ |= {"DATA_DIR": str(DATA_DIR), "DJANGO_SETTINGS_MODULE": "bench.settings"}
     os.environ.setdefault("SECRET_KEY", "bench-miss-path-not-a-secret")
     os.environ.setdefault("HTTPS", "0")
@@ -61,6 +65,12 @@ def setup() -> None:
             (DATA_DIR / f"db.sqlite3{suffix}").unlink(missing_ok=True)
         call_command("migrate", "--noinput", verbosity=0)
         build(size=FULL, seed=DATA_SEED, stdout=sys.stdout)
+    if ahead:
+        from catalog.api.ahead import render_ahead
+
+        began = time.monotonic()
+        done = render_ahead()
+        print(f"Rendered ahead in {time.monotonic() - began:.0f} s: {done}", flush=True)
 
 
 def forget_answers() -> None:
@@ -148,7 +158,9 @@ def profile(row: str, requests: int) -> None:
         profiler.enable()
         browser.get(path)
         profiler.disable()
-    stats = pstats.Stats(profiler).strip_dirs().sort_stats("cumulative")
+    stats = (
+        pstats.Stats(profiler).strip_dirs().sort_stats(os.environ.get("PROFILE_SORT", "cumulative"))
+    )
     stats.print_stats(60)
 
 
@@ -170,12 +182,15 @@ def main() -> None:
     parser.add_argument(
         "--mixed", action="store_true", help="a random quote and cart miss before each request"
     )
+    parser.add_argument(
+        "--ahead", action="store_true", help="pages and summaries rendered ahead first"
+    )
     parser.add_argument("--profile", choices=ROWS, help="cProfile one row instead")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--snapshot", type=Path, help="write every page's digest to this file")
     parser.add_argument("--compare", type=Path, help="compare every page's digest to this file")
     args = parser.parse_args()
-    setup()
+    setup(ahead=args.ahead)
     if args.profile:
         profile(args.profile, args.requests)
         return
@@ -192,6 +207,8 @@ def main() -> None:
         return
     results, mixed = {}, others() if args.mixed else []
     for row in args.rows.split(","):
+        if args.ahead and row == "product-page":
+            continue
         results[row] = measure(row, args.requests, mixed)
         print(row, json.dumps(results[row]), flush=True)
     if args.json:

@@ -10,6 +10,11 @@ and serves it only if every version it depends on is still current, as any kept 
 (apikit.caching); a page changed since is rendered by the request as before, and again by
 the next pass. A GET never writes: the rows are written here only.
 
+Each product's summary (the Product summary listings, search, suggest, reviews and pages
+embed) is rendered ahead too, per origin, into a row of the same table
+(`catalog.api.fragments.summaries_ahead` reads it when a process has not kept it): a
+listing of random categories otherwise renders most of its summaries itself, in each worker.
+
 `render_ahead` is run by the jobs worker every PAGES_AHEAD_EVERY_SECONDS, for at most
 PAGES_AHEAD_PASS_SECONDS (missing pages first, then stale ones; the rest on the next pass),
 and by `manage.py render_pages_ahead` (all of them, after a deploy).
@@ -33,6 +38,7 @@ from infra.caching.versions import namespace_versions, per_request
 
 from ..models import ProductPageAhead
 from ..selectors.listing import product_page_ids
+from .fragments import summary_ahead_key, summary_namespaces, summary_parts
 
 PAGE_PATH = "/publics/products/{}"
 SAVE_EVERY = 200  # rows written in one statement
@@ -66,6 +72,8 @@ class AheadPass:
     pages: int = 0  # pages kept ahead: every origin's product pages
     rendered: int = 0
     current: int = 0  # found still current
+    summaries: int = 0  # summaries kept ahead: every origin's products with a page
+    summaries_rendered: int = 0
     removed: int = 0  # rows of products without a page, of origins or releases gone
     left: int = 0  # due, left for the next pass (out of time)
     failed: int = 0  # answered other than 200 (e.g. 301 to https: an origin's wrong scheme)
@@ -86,12 +94,17 @@ def render_ahead(*, seconds: float | None = None) -> AheadPass:
     """Render the missing and stale product pages of every origin (for at most `seconds`),
     keep them, and delete the rows nobody will ask."""
     started, done = time.monotonic(), AheadPass()
-    wanted = {
+    ids = sorted(product_page_ids())
+    summaries = {  # first: cheaper, and each serves many answers
+        summary_ahead_key(f"{origin}/", pk): (origin, pk) for origin in origins() for pk in ids
+    }
+    pages = {
         answer_key(f"{origin}{PAGE_PATH.format(pk)}?"): (origin, pk)
         for origin in origins()
-        for pk in sorted(product_page_ids())
+        for pk in ids
     }
-    done.pages = len(wanted)
+    wanted = {**summaries, **pages}
+    done.pages, done.summaries = len(pages), len(summaries)
     stored = ProductPageAhead.objects.filter(release=settings.RELEASE)
     found, gone = {}, []
     for key, dependencies, until in stored.values_list("key", "dependencies", "valid_until"):
@@ -108,18 +121,24 @@ def render_ahead(*, seconds: float | None = None) -> AheadPass:
             for key, (dependencies, until) in found.items()
             if (until is None or until > now) and still_current(dict(dependencies))
         }
-    done.current = len(current.intersection(wanted))
+    done.current = len(current.intersection(pages))
     due = [key for key in wanted if key not in found] + [
         key for key in wanted if key in found and key not in current
     ]
     from django.test import Client  # the in-process client (not imported by the web workers)
 
-    client, rows = Client(), []
+    client, rows, batch = Client(), [], []
     for number, key in enumerate(due):
         if seconds is not None and time.monotonic() - started > seconds:
             done.left = len(due) - number
             break
         origin, product_id = wanted[key]
+        if key in summaries:
+            batch.append((origin, product_id))
+            if len(batch) >= SAVE_EVERY or number + 1 == len(due) or due[number + 1] in pages:
+                done.summaries_rendered += _save(_rendered_summaries(batch))
+                batch = []
+            continue
         status, row = _rendered(client, key, origin, product_id)
         if row is not None:
             rows.append(row)
@@ -130,7 +149,33 @@ def render_ahead(*, seconds: float | None = None) -> AheadPass:
             done.rendered += _save(rows)
             rows = []
     done.rendered += _save(rows)
+    done.summaries_rendered += _save(_rendered_summaries(batch))  # (one cut short by time)
     return done
+
+
+def _rendered_summaries(batch: list[tuple[str, int]]) -> list[ProductPageAhead]:
+    """The summaries of `batch` ((origin, product id)) as rows, with the versions read
+    before they were rendered."""
+    rows = []
+    for origin in dict.fromkeys(origin for origin, _ in batch):
+        pids = [pk for each, pk in batch if each == origin]
+        names = tuple({name for pk in pids for name in summary_namespaces(pk)})
+        versions = dict(zip(names, namespace_versions(names), strict=True))
+        now = timezone.now()
+        for pk, (head, tail) in summary_parts(pids, base_url=f"{origin}/").items():
+            stamp = tuple(versions[name] for name in summary_namespaces(pk))
+            rows.append(
+                ProductPageAhead(
+                    key=summary_ahead_key(f"{origin}/", pk),
+                    product_id=pk,
+                    release=settings.RELEASE,
+                    answer=pickle.dumps((stamp, head, tail), protocol=pickle.HIGHEST_PROTOCOL),
+                    dependencies=[[name, versions[name]] for name in summary_namespaces(pk)],
+                    valid_until=None,
+                    rendered_at=now,
+                )
+            )
+    return rows
 
 
 def _rendered(client: Any, key: str, origin: str, product_id: int) -> tuple[int, Any]:

@@ -10,6 +10,7 @@ seal or section (`FULL_PRODUCT_SECTIONS`) it shows. The whole layer: docs/cachin
 
 import hashlib
 import math
+import pickle
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -17,6 +18,7 @@ from typing import Any, Literal
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import connections, router
 from django.utils import timezone
 
 from apikit.compiled import renderer
@@ -27,7 +29,7 @@ from infra.caching.records import depend_on, recording, still_current
 from infra.caching.versions import namespace_versions
 
 from .. import pricing
-from ..models import PriceRule, Product
+from ..models import PriceRule, Product, ProductPageAhead
 from ..selectors import (
     PRODUCTS_CACHE,
     available_stocks,
@@ -88,8 +90,9 @@ _STOCK_MARK = -7_359_164_821_937  # no stock reads so: where the kept summary's 
 
 def product_summaries(ids: Iterable[int], *, base_url: str, key: Key = "id") -> dict[int, Fragment]:
     """{product id: rendered summary} of the ids that name a product (any state); a miss
-    renders the catalogue's next products too (infra.caching.kept.Warm). The summary is kept apart
-    from its `stock`, so a stock change reads one number again."""
+    reads the summaries rendered ahead (`summaries_ahead`) and renders the rest, with the
+    catalogue's next products (infra.caching.kept.Warm). The summary is kept apart from its
+    `stock`, so a stock change reads one number again."""
     wanted = sorted(set(ids))
     if not wanted:
         return {}
@@ -97,18 +100,14 @@ def product_summaries(ids: Iterable[int], *, base_url: str, key: Key = "id") -> 
     warm = Warm(PRODUCTS_CACHE, catalogue_ids)
 
     def render(pids: list[int]) -> dict[int, tuple[bytes, bytes]]:
-        products = summary_products_get(pids)
-        rows = rendered_rows(_SummaryWithoutStock, products, base_url=base_url)
-        parts = {}
-        for product, row in zip(products, rows, strict=True):
-            head, tail = json_bytes(row).split(b'"stock":%d' % _STOCK_MARK)
-            parts[product.pk] = (head, tail)
-        return parts
+        found = summaries_ahead(pids, base_url=base_url)
+        rest = [pid for pid in pids if pid not in found]
+        return {**found, **summary_parts(rest, base_url=base_url)} if rest else found
 
     bodies = kept_many(
         f"summary:{base_url}",
         wanted,
-        lambda pid: (PRODUCTS_CACHE, *product_own_namespaces([pid])),
+        summary_namespaces,
         render,
         warm=warm,
     )
@@ -123,6 +122,59 @@ def product_summaries(ids: Iterable[int], *, base_url: str, key: Key = "id") -> 
         pid: Fragment(_keyed(head + b'"stock":%d' % stocks[pid] + tail, key))
         for pid, (head, tail) in bodies.items()
     }
+
+
+def summary_namespaces(product_id: int) -> tuple[str, ...]:
+    """What a summary but its `stock` shows: any product's save, and its own records."""
+    return (PRODUCTS_CACHE, *product_own_namespaces([product_id]))
+
+
+def summary_parts(pids: list[int], *, base_url: str) -> dict[int, tuple[bytes, bytes]]:
+    """{product id: the summary's JSON before and after its `stock` value} of the ids that
+    name a product, rendered."""
+    if not pids:
+        return {}
+    products = summary_products_get(pids)
+    rows = rendered_rows(_SummaryWithoutStock, products, base_url=base_url)
+    parts = {}
+    for product, row in zip(products, rows, strict=True):
+        head, tail = json_bytes(row).split(b'"stock":%d' % _STOCK_MARK)
+        parts[product.pk] = (head, tail)
+    return parts
+
+
+def summary_ahead_key(base_url: str, product_id: int) -> str:
+    """The key of a summary rendered ahead (a `ProductPageAhead` row; catalog.api.ahead)."""
+    base = hashlib.blake2b(base_url.encode(), digest_size=8).hexdigest()
+    return f"summary:{settings.RELEASE}:{base}:{product_id}"
+
+
+def summaries_ahead(pids: list[int], *, base_url: str) -> dict[int, tuple[bytes, bytes]]:
+    """The summaries of `pids` rendered ahead by upkeep whose versions are all current
+    (`summary_parts`' values): one SELECT on the read connection, in SQL (as
+    `catalog.api.ahead.answer_ahead`), none while no origin is kept ahead. A GET never
+    writes a row."""
+    if not settings.PAGES_AHEAD_ORIGINS or not pids:
+        return {}
+    keys = {summary_ahead_key(base_url, pid): pid for pid in pids}
+    connection = connections[router.db_for_read(ProductPageAhead)]
+    table = connection.ops.quote_name(ProductPageAhead._meta.db_table)
+    marks = ", ".join(["%s"] * len(keys))
+    with connection.cursor() as cursor:
+        cursor.execute(f'SELECT "key", answer FROM {table} WHERE "key" IN ({marks})', [*keys])  # noqa: S608
+        rows = cursor.fetchall()
+    names = tuple({name for pid in keys.values() for name in summary_namespaces(pid)})
+    versions = dict(zip(names, namespace_versions(names), strict=True))
+    found = {}
+    for key, answer in rows:
+        pid = keys[key]
+        try:  # (the versions of `summary_namespaces`, head, tail): catalog.api.ahead's
+            stamp, head, tail = pickle.loads(answer)  # noqa: S301
+        except Exception:  # noqa: S112  (a row another code version wrote: as if missing)
+            continue
+        if stamp == tuple(versions[name] for name in summary_namespaces(pid)):
+            found[pid] = (head, tail)
+    return found
 
 
 @dataclass(frozen=True)

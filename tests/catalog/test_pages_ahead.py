@@ -2,6 +2,7 @@
 upkeep renders every page for each origin, a GET serves the row of its key while every
 version it was rendered with is current, and only upkeep writes the rows."""
 
+import pickle
 from datetime import timedelta
 from decimal import Decimal
 
@@ -145,20 +146,22 @@ def test_rows_of_pages_gone_and_of_older_releases_go(api_client, products, setti
     products[1].active = False
     products[1].save()
     done = render_ahead()
-    assert done.removed == 2 and done.pages == 2
+    # the older release's row, and the deactivated product's page and summary
+    assert done.removed == 3 and (done.pages, done.summaries) == (2, 2)
     assert set(ProductPageAhead.objects.values_list("release", "product_id")) == {
         (settings.RELEASE, products[0].pk),
         (settings.RELEASE, products[2].pk),
         ("other", products[0].pk),
     }
     settings.PAGES_AHEAD_ORIGINS = []  # no origin: every row of this release goes
-    assert render_ahead().removed == 2
+    assert render_ahead().removed == 4
 
 
 def test_a_pass_out_of_time_leaves_the_rest_to_the_next(products):
     done = render_ahead(seconds=0)
-    assert (done.rendered, done.left) == (0, 3)
-    assert render_ahead().rendered == 3
+    assert (done.rendered, done.summaries_rendered, done.left) == (0, 0, 6)  # 3 pages, 3 summaries
+    done = render_ahead()
+    assert (done.rendered, done.summaries_rendered, done.left) == (3, 3, 0)
 
 
 def test_an_unreadable_row_is_a_miss_never_an_error(api_client, products):
@@ -183,4 +186,72 @@ def test_an_origin_this_instance_does_not_serve_fails_the_command_and_says_why(p
     assert (done.rendered, done.failed, done.failed_status) == (0, 3, 400)
     with pytest.raises(CommandError, match="3 page\\(s\\) answered 400"):
         call_command("render_pages_ahead")
-    assert not ProductPageAhead.objects.exists()
+    # no page is kept (the summaries, rendered without a request, are: no client asks them)
+    assert {
+        key.split(":")[0] for key in ProductPageAhead.objects.values_list("key", flat=True)
+    } == {"summary"}
+
+
+@pytest.fixture
+def rendered(monkeypatch):
+    """The product ids whose summaries requests render (not read from a row)."""
+    from catalog.api import fragments
+
+    seen: list[int] = []
+    render = fragments.summary_parts
+
+    def spy(pids, **kwargs):
+        seen.extend(pids)
+        return render(pids, **kwargs)
+
+    monkeypatch.setattr(fragments, "summary_parts", spy)
+    return seen
+
+
+def test_a_listing_takes_its_summaries_from_the_rows_while_they_are_current(
+    api_client, products, rendered
+):
+    live = api_client.get("/publics/products?order=name")
+    assert live.status_code == 200
+    listed = {r["id"] for r in live.json()["data"]["registers"]}
+    assert listed == {products[0].pk, products[1].pk}
+    render_ahead()
+    # a process that kept nothing reads the summaries rendered ahead: the same bytes
+    cold_caches()
+    rendered.clear()
+    response = api_client.get("/publics/products?order=name")
+    assert response.content == live.content
+    assert not listed.intersection(rendered)
+    # a stock change keeps the rows (the stock is read apart) and shows the new stock
+    stock = Stock.objects.get(product=products[0])
+    stock.available = 11
+    stock.save()
+    cold_caches()
+    shown = api_client.get("/publics/products?order=name").json()["data"]["registers"]
+    assert [r["stock"] for r in shown if r["id"] == products[0].pk] == [11]
+    assert not listed.intersection(rendered)
+    # a renamed product retires every row (the `products` namespace): the request renders
+    products[1].name = "Caneca renomeada"
+    products[1].save()
+    cold_caches()
+    shown = api_client.get("/publics/products?order=name").json()["data"]["registers"]
+    assert "Caneca renomeada" in [r["name"] for r in shown]
+    assert listed <= set(rendered)
+    # and the next pass renders them again, from which the next process reads them
+    assert render_ahead().summaries_rendered == 3
+    cold_caches()
+    rendered.clear()
+    again = api_client.get("/publics/products?order=name")
+    assert again.json()["data"]["registers"] == shown
+    assert not listed.intersection(rendered)
+
+
+def test_an_unreadable_or_foreign_summary_row_is_rendered_again(api_client, products):
+    live = api_client.get("/publics/products?order=name").content
+    render_ahead()
+    rows = ProductPageAhead.objects.filter(key__startswith="summary:")
+    assert rows.count() == 3
+    rows.filter(product=products[0]).update(answer=b"not a pickle")
+    rows.filter(product=products[1]).update(answer=pickle.dumps(((0, 0), b"{}", b"")))  # stale
+    cold_caches()
+    assert api_client.get("/publics/products?order=name").content == live

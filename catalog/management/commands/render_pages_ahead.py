@@ -8,7 +8,7 @@ from catalog.api.ahead import origins, render_ahead
 
 class Command(BaseCommand):
     help = (
-        "Render every missing or stale product page ahead, now, for each origin in "
+        "Render every missing or stale product page and summary ahead, now, for each origin in "
         "PAGES_AHEAD_ORIGINS, and delete the rows nobody will ask (the jobs worker does the "
         "same every PAGES_AHEAD_EVERY_SECONDS, for at most PAGES_AHEAD_PASS_SECONDS). Run it "
         "after a deploy so the new release's pages are there before shoppers ask. Safe to run "
@@ -39,7 +39,8 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(
                 f"Product pages ahead: {done.pages} page(s) for {', '.join(origins())}; "
-                f"{done.rendered} rendered, {done.current} still current, {done.removed} "
-                f"row(s) removed, {done.left} left for the next pass."
+                f"{done.rendered} rendered, {done.current} still current; "
+                f"{done.summaries} product summaries, {done.summaries_rendered} rendered; "
+                f"{done.removed} row(s) removed, {done.left} left for the next pass."
             )
         )
