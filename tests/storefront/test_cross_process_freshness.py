@@ -341,11 +341,16 @@ def test_a_page_rendered_ahead_by_the_worker_follows_another_process(server):
     code = (
         "from catalog.models import Product\n"
         "p = Product.objects.filter(active=True, show_in_site=True, parent=None).last()\n"
-        "print(p.pk)"
+        "print(p.pk, p.sku)"
     )
-    product = int(_manage(env, "shell", "-c", code).split()[-1])
+    product, sku = _manage(env, "shell", "-c", code).split()[-2:]
+    product = int(product)
     page = f"/publics/products/{product}"
+    listing = f"/publics/products?q={sku}"  # its summary: rendered ahead too
     assert "rendered" in _manage(env, "render_pages_ahead")
+
+    def listed() -> set[str]:
+        return {r["name"] for a in _answers(port, listing) for r in a["data"]["registers"][:1]}
 
     def seen() -> tuple[set[str], set[str]]:
         names, sources = set(), set()
@@ -358,15 +363,16 @@ def test_a_page_rendered_ahead_by_the_worker_follows_another_process(server):
     # then both workers answer from the row, without rendering the page
     before, sources = seen()
     assert len(before) == 1 and sources == {"hit"}
+    assert listed() == before
     # when another process renames the product
     token = f"Changed {secrets.token_hex(3)}"
     rename = f"p = Product.objects.get(pk={product})\np.name = '{token}'\np.save()"
     _write(env, "from catalog.models import Product\n" + rename)
-    # then the next answers of both workers show it (the row is stale: not served)
-    assert seen()[0] == {token}
+    # then the next answers of both workers show it (the rows are stale: not served)
+    assert seen()[0] == {token} and listed() == {token}
     # and the next pass renders it again: a process that kept nothing serves the new row
     assert "rendered" in _manage(env, "render_pages_ahead")
-    assert seen()[0] == {token}
+    assert seen()[0] == {token} and listed() == {token}
 
 
 def test_search_and_suggest_follow_another_process(server):
