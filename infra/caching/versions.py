@@ -165,13 +165,30 @@ def per_request() -> Iterator[None]:
         _request_versions.reset(token)
 
 
+# The store-wide namespaces (no `:`, unlike a record's `product:<id>`) this process has read,
+# at most MAX_STORE_WIDE: a request's later read of versions from Redis reads them too.
+_STORE_WIDE: dict[str, None] = {}
+MAX_STORE_WIDE = 128
+
+
 def namespace_versions(namespaces: tuple[str, ...]) -> Versions:
     seen = _request_versions.get()
     if seen is None:
         return _store().read(namespaces)
     missing = tuple(namespace for namespace in namespaces if namespace not in seen)
     if missing:
-        seen.update(zip(missing, _store().read(missing), strict=True))
+        store = _store()
+        if seen and store is _CACHE_VERSIONS:
+            # Not the request's first read (a hit needs one): a miss, mostly, whose views go
+            # on to read the versions of store-wide data one `kept` at a time. One round trip
+            # to Redis reads them all now (earlier than asked: never a fresher value kept
+            # under an older version, only one retired sooner).
+            wanted = dict.fromkeys(missing)
+            wanted.update((name, None) for name in _STORE_WIDE if name not in seen)
+            missing = tuple(wanted)
+        seen.update(zip(missing, store.read(missing), strict=True))
+        if len(_STORE_WIDE) < MAX_STORE_WIDE:
+            _STORE_WIDE.update((name, None) for name in missing if ":" not in name)
     return tuple(seen[namespace] for namespace in namespaces)
 
 
