@@ -29,7 +29,6 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connections, router
 from django.utils import timezone
 
 from apikit.caching import RenderedAnswer, answer_key
@@ -37,8 +36,9 @@ from infra.caching.records import still_current
 from infra.caching.versions import namespace_versions, per_request
 
 from ..models import ProductPageAhead
+from ..selectors.ahead import answers_ahead
 from ..selectors.listing import product_page_ids
-from .fragments import summary_ahead_key, summary_namespaces, summary_parts
+from .fragments import summary_ahead_keys, summary_namespaces, summary_parts
 
 PAGE_PATH = "/publics/products/{}"
 SAVE_EVERY = 200  # rows written in one statement
@@ -46,20 +46,13 @@ OTHER_RELEASES_KEPT = timedelta(days=1)  # a rolling deploy's older release stil
 
 
 def answer_ahead(key: str) -> RenderedAnswer | None:
-    """The product page rendered ahead under the answer key `key` (None: none). One SELECT
-    on the read connection, in SQL: through the ORM it cost 4 times more (a hit's budget).
-    Nothing is read while no origin is kept ahead (the default)."""
-    if not settings.PAGES_AHEAD_ORIGINS:
-        return None
-    connection = connections[router.db_for_read(ProductPageAhead)]
-    table = connection.ops.quote_name(ProductPageAhead._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(f'SELECT answer FROM {table} WHERE "key" = %s', [key])  # noqa: S608
-        row = cursor.fetchone()
+    """The product page rendered ahead under the answer key `key` (None: none): one SELECT
+    (`answers_ahead`)."""
+    row = answers_ahead([key]).get(key)
     if row is None:
         return None
     try:
-        answer = pickle.loads(row[0])  # noqa: S301  (written by render_ahead only)
+        answer = pickle.loads(row)  # noqa: S301  (written by render_ahead only)
     except Exception:  # a row another code version wrote: as if missing
         return None
     return answer if isinstance(answer, RenderedAnswer) else None
@@ -96,7 +89,9 @@ def render_ahead(*, seconds: float | None = None) -> AheadPass:
     started, done = time.monotonic(), AheadPass()
     ids = sorted(product_page_ids())
     summaries = {  # first: cheaper, and each serves many answers
-        summary_ahead_key(f"{origin}/", pk): (origin, pk) for origin in origins() for pk in ids
+        key: (origin, pk)
+        for origin in origins()
+        for key, pk in summary_ahead_keys(f"{origin}/", ids).items()
     }
     pages = {
         answer_key(f"{origin}{PAGE_PATH.format(pk)}?"): (origin, pk)
@@ -159,18 +154,20 @@ def _rendered_summaries(batch: list[tuple[str, int]]) -> list[ProductPageAhead]:
     rows = []
     for origin in dict.fromkeys(origin for origin, _ in batch):
         pids = [pk for each, pk in batch if each == origin]
+        keys = {pk: key for key, pk in summary_ahead_keys(f"{origin}/", pids).items()}
         names = tuple({name for pk in pids for name in summary_namespaces(pk)})
         versions = dict(zip(names, namespace_versions(names), strict=True))
         now = timezone.now()
         for pk, (head, tail) in summary_parts(pids, base_url=f"{origin}/").items():
-            stamp = tuple(versions[name] for name in summary_namespaces(pk))
+            shown = [(name, versions[name]) for name in summary_namespaces(pk)]
+            stamp = tuple(version for _, version in shown)
             rows.append(
                 ProductPageAhead(
-                    key=summary_ahead_key(f"{origin}/", pk),
+                    key=keys[pk],
                     product_id=pk,
                     release=settings.RELEASE,
                     answer=pickle.dumps((stamp, head, tail), protocol=pickle.HIGHEST_PROTOCOL),
-                    dependencies=[[name, versions[name]] for name in summary_namespaces(pk)],
+                    dependencies=[list(pair) for pair in shown],
                     valid_until=None,
                     rendered_at=now,
                 )

@@ -18,7 +18,6 @@ from typing import Any, Literal
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connections, router
 from django.utils import timezone
 
 from apikit.compiled import renderer
@@ -29,7 +28,7 @@ from infra.caching.records import depend_on, recording, still_current
 from infra.caching.versions import namespace_versions
 
 from .. import pricing
-from ..models import PriceRule, Product, ProductPageAhead
+from ..models import PriceRule, Product
 from ..selectors import (
     PRODUCTS_CACHE,
     available_stocks,
@@ -42,6 +41,7 @@ from ..selectors import (
     stock_namespaces,
     summary_products_get,
 )
+from ..selectors.ahead import answers_ahead
 from .serializers import FullProductSerializer, ProductSummarySerializer
 
 Key = Literal["id", "productId"]  # the summary's id key
@@ -143,30 +143,24 @@ def summary_parts(pids: list[int], *, base_url: str) -> dict[int, tuple[bytes, b
     return parts
 
 
-def summary_ahead_key(base_url: str, product_id: int) -> str:
-    """The key of a summary rendered ahead (a `ProductPageAhead` row; catalog.api.ahead)."""
+def summary_ahead_keys(base_url: str, pids: Iterable[int]) -> dict[str, int]:
+    """{key: product id} of the summaries rendered ahead for `base_url` (`ProductPageAhead`
+    rows; catalog.api.ahead)."""
     base = hashlib.blake2b(base_url.encode(), digest_size=8).hexdigest()
-    return f"summary:{settings.RELEASE}:{base}:{product_id}"
+    return {f"summary:{settings.RELEASE}:{base}:{pid}": pid for pid in pids}
 
 
 def summaries_ahead(pids: list[int], *, base_url: str) -> dict[int, tuple[bytes, bytes]]:
     """The summaries of `pids` rendered ahead by upkeep whose versions are all current
-    (`summary_parts`' values): one SELECT on the read connection, in SQL (as
-    `catalog.api.ahead.answer_ahead`), none while no origin is kept ahead. A GET never
-    writes a row."""
-    if not settings.PAGES_AHEAD_ORIGINS or not pids:
+    (`summary_parts`' values), in one SELECT (`answers_ahead`). A GET never writes a row."""
+    keys = summary_ahead_keys(base_url, pids)
+    rows = answers_ahead(list(keys))
+    if not rows:
         return {}
-    keys = {summary_ahead_key(base_url, pid): pid for pid in pids}
-    connection = connections[router.db_for_read(ProductPageAhead)]
-    table = connection.ops.quote_name(ProductPageAhead._meta.db_table)
-    marks = ", ".join(["%s"] * len(keys))
-    with connection.cursor() as cursor:
-        cursor.execute(f'SELECT "key", answer FROM {table} WHERE "key" IN ({marks})', [*keys])  # noqa: S608
-        rows = cursor.fetchall()
     names = tuple({name for pid in keys.values() for name in summary_namespaces(pid)})
     versions = dict(zip(names, namespace_versions(names), strict=True))
     found = {}
-    for key, answer in rows:
+    for key, answer in rows.items():
         pid = keys[key]
         try:  # (the versions of `summary_namespaces`, head, tail): catalog.api.ahead's
             stamp, head, tail = pickle.loads(answer)  # noqa: S301
