@@ -30,6 +30,7 @@ from django.utils.connection import ConnectionProxy
 
 from ..db_routing import note_change
 from .backend import cache_is_local, cache_reachable
+from .tracking import tracker_for
 
 Versions = tuple[int, ...]
 
@@ -50,11 +51,23 @@ class CacheVersions:
         self.last_seen: dict[str, int] = {}
 
     def read(self, namespaces: tuple[str, ...]) -> Versions:
-        keys = [self.KEY.format(namespace) for namespace in namespaces]
-        found = cache.get_many(keys)
+        tracker = tracker_for(cache, self.KEY.format(""))
+        now = time.monotonic()
+        kept, since = tracker.known(namespaces, now, cache_reachable()) if tracker else ({}, -1)
+        asked = [namespace for namespace in namespaces if namespace not in kept]
+        found = {}
+        if asked:  # one round trip for the versions this process does not keep
+            keys = [self.KEY.format(namespace) for namespace in asked]
+            values = cache.get_many(keys)
+            found = {
+                name: values[key] for name, key in zip(asked, keys, strict=True) if key in values
+            }
+            if tracker:
+                tracker.keep(found, since, now)
         versions = []
-        for key, namespace in zip(keys, namespaces, strict=True):
-            version = found.get(key)
+        for namespace in namespaces:
+            key = self.KEY.format(namespace)
+            version = kept.get(namespace) or found.get(namespace)
             if version is None:
                 if namespace in self.last_seen and not cache_reachable():
                     version = self.last_seen[namespace]
@@ -70,6 +83,9 @@ class CacheVersions:
         key = self.KEY.format(namespace)
         version = _next_version(max(cache.get(key) or 0, self.last_seen.get(namespace, 0)))
         cache.set(key, version, timeout=None)
+        tracker = tracker_for(cache, self.KEY.format(""))
+        if tracker:
+            tracker.forget(namespace)
         self.last_seen[namespace] = version  # this process sees its own change in an outage
         return version
 
