@@ -1,12 +1,13 @@
-"""Versions kept in process between their changes, with Redis (docs/caching.md, "Versions
-kept in process").
+"""Versions kept in process between their changes, with Redis (docs/caching.md, "Freshness
+promises").
 
 Every kept answer is checked against the versions of what it shows: with Redis, one MGET per
 hit, about half of a hit's cost. So each process opens one more connection, in RESP3, and
 asks Redis to push the name of every version key that changes, whoever changes it
 (`CLIENT TRACKING ON BCAST PREFIX <the versions' prefix>`). A version read from Redis is
-then kept in process until its key's change is pushed, at most KEEP_SECONDS, and only while
-that connection is up.
+then kept in process until its key's change is pushed, only while that connection is up
+and answers (a PING at most every second, one unanswered for a second ends the trust), and
+KEEP_SECONDS at most.
 
 Before kept versions are used, the pushes already received are read (a poll of the socket,
 no round trip). Redis queues a change's push before it answers the write, so a change whose
@@ -21,7 +22,6 @@ import contextlib
 import logging
 import os
 import threading
-import time
 from collections import OrderedDict
 from typing import Any
 
@@ -32,9 +32,13 @@ logger = logging.getLogger("storefront.cache")
 
 
 class VersionTracker:
-    KEEP_SECONDS = 1.0  # a bound for what no push can tell (a connection cut silently)
+    # A connection cut without a word (a partition) brings no push and no error: a PING at
+    # most every PING_SECONDS, and one unanswered for SILENT_SECONDS ends the trust.
+    PING_SECONDS = 1.0
+    SILENT_SECONDS = 1.0
+    KEEP_SECONDS = 60.0  # and each version is read again after this, whatever happened
     RETRY_SECONDS = 5.0
-    MAX_KEPT = 65_536  # versions kept (one per namespace or record read in KEEP_SECONDS)
+    MAX_KEPT = 65_536  # versions kept (one per namespace or record), the least read go first
 
     def __init__(self, connection_class: type, connection_kwargs: dict[str, Any], prefix: str):
         self._connection_class = connection_class
@@ -48,6 +52,8 @@ class VersionTracker:
         # name (a key without the prefix) -> (version, monotonic time kept until), oldest first
         self._kept: OrderedDict[str, tuple[int, float]] = OrderedDict()
         self.changes = 0  # pushes read and connections made: a read that spans one is not kept
+        self._heard_at = 0.0  # when the connection last answered (a PONG)
+        self._ping_at: float | None = None  # when the PING awaiting its PONG was sent
 
     def known(
         self, names: tuple[str, ...], now: float, reachable: bool
@@ -62,6 +68,7 @@ class VersionTracker:
                 entry = self._kept.get(name)
                 if entry is not None and entry[1] > now:
                     found[name] = entry[0]
+                    self._kept.move_to_end(name)
             return found, self.changes
 
     def keep(self, versions: dict[str, int], since: int, now: float) -> None:
@@ -70,15 +77,13 @@ class VersionTracker:
         if since < 0 or not versions:
             return
         with self._lock:
-            if self._connection is None or not self._drained() or self.changes != since:
+            if self._connection is None or not self._drained(now) or self.changes != since:
                 return
             until = now + self.KEEP_SECONDS
             for name, version in versions.items():
                 self._kept[name] = (version, until)
                 self._kept.move_to_end(name)
-            while self._kept and (
-                len(self._kept) > self.MAX_KEPT or next(iter(self._kept.values()))[1] <= now
-            ):
+            while len(self._kept) > self.MAX_KEPT:
                 self._kept.popitem(last=False)
 
     def forget(self, name: str) -> None:
@@ -101,7 +106,20 @@ class VersionTracker:
                 return False
             self._connect(now)
             return self._connection is not None
-        return self._drained()
+        if not self._drained(now):
+            return False
+        try:
+            if self._ping_at is not None:
+                if now - self._ping_at > self.SILENT_SECONDS:  # no PONG: presumed cut
+                    raise TimeoutError("no answer to PING")
+            elif now - self._heard_at > self.PING_SECONDS:
+                self._connection.send_command("PING")
+                self._ping_at = now
+        except (RedisError, OSError):
+            self._drop()
+            self._retry_at = now + self.RETRY_SECONDS
+            return False
+        return True
 
     def _connect(self, now: float) -> None:
         connection = self._connection_class(**self._connection_kwargs)
@@ -123,15 +141,18 @@ class VersionTracker:
         self._connection, self._pid = connection, os.getpid()
         self._kept.clear()
         self.changes += 1
+        self._heard_at, self._ping_at = now, None
 
-    def _drained(self) -> bool:
-        """Read every push received; False (and nothing kept) if the connection failed."""
+    def _drained(self, now: float) -> bool:
+        """Read every push (and PONG) received; False (and nothing kept) if the connection
+        failed."""
         try:
             while self._connection.can_read(timeout=0):
-                self._connection.read_response(push_request=True)
+                if self._connection.read_response(push_request=True) is not None:  # PONG
+                    self._heard_at, self._ping_at = now, None
         except (RedisError, OSError):
             self._drop()
-            self._retry_at = time.monotonic() + self.RETRY_SECONDS
+            self._retry_at = now + self.RETRY_SECONDS
             return False
         return True
 

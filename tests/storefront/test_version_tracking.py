@@ -98,7 +98,7 @@ def test_a_read_that_spans_a_change_is_not_kept(tracked):
     cache, other = tracked
     _read("shipping")
     tracker = tracker_for(cache, PREFIX)
-    kept, since = tracker.known(("shipping",), time.monotonic(), True)
+    _, since = tracker.known(("shipping",), time.monotonic(), True)
     old = cache.get(PREFIX + "shipping")
     other.set(_key(cache, "shipping"), 10**19)  # the change lands after the read
     time.sleep(0.05)  # its push has arrived
@@ -111,9 +111,7 @@ def test_a_cut_connection_forgets_what_it_kept(tracked):
     cache, other = tracked
     _read("reviews")
     _read("reviews")
-    tracking = [
-        client["id"] for client in other.client_list() if "t" in client.get("flags", "")
-    ]
+    tracking = [client["id"] for client in other.client_list() if "t" in client.get("flags", "")]
     assert tracking  # this process's tracking connection
     for client_id in tracking:
         other.client_kill_filter(_id=client_id)
@@ -122,7 +120,7 @@ def test_a_cut_connection_forgets_what_it_kept(tracked):
 
 
 def test_a_flushed_database_forgets_what_was_kept(tracked):
-    cache, other = tracked
+    _, other = tracked
     first = _read("comments")
     _read("comments")
     other.flushdb()
@@ -177,3 +175,43 @@ def test_a_server_refusing_tracking_is_asked_every_time_and_not_retried():
     assert RefusingConnection.connects == 1
     tracker.keep({"a": 1}, -1, now)
     assert tracker.known(("a",), now, True) == ({}, -1)
+
+
+class SilentConnection:
+    """A connection cut without a word: it takes commands, and nothing ever comes back."""
+
+    sent: list[tuple] = []
+
+    def __init__(self, **kwargs):
+        self._parser = self
+
+    def set_invalidation_push_handler(self, handler):
+        pass
+
+    def connect(self):
+        pass
+
+    def send_command(self, *args):
+        self.sent.append(args)
+
+    def read_response(self, **kwargs):
+        return b"OK"
+
+    def can_read(self, timeout=0):
+        return False
+
+    def disconnect(self):
+        pass
+
+
+def test_a_connection_that_stops_answering_is_not_trusted_past_a_second_of_silence():
+    tracker = VersionTracker(SilentConnection, {}, "p:ns-version:")
+    now = time.monotonic()
+    _, since = tracker.known(("a",), now, True)
+    tracker.keep({"a": 7}, since, now)
+    assert tracker.known(("a",), now + 0.5, True)[0] == {"a": 7}
+    assert tracker.known(("a",), now + 1.5, True)[0] == {"a": 7}  # asks: a PING
+    assert SilentConnection.sent[-1] == ("PING",)
+    assert tracker.known(("a",), now + 2.0, True)[0] == {"a": 7}  # within a second of it
+    assert tracker.known(("a",), now + 2.6, True) == ({}, -1)  # no PONG: forgotten
+    assert tracker.known(("a",), now + 8, True)[0] == {}  # a new connection keeps nothing old
