@@ -128,3 +128,26 @@ def real_redis():
         finally:
             process.terminate()
             process.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def real_redis_cache(key_prefix: str, backend: str = "infra.caching.backend.BreakerRedisCache"):
+    """The default cache on a real Redis (`real_redis`), under `key_prefix`, emptied before and
+    after: yields (the cache, (host, port, db))."""
+    from django.core.cache import cache
+    from django.test import override_settings
+
+    with real_redis() as (host, port, db):
+        caches = {
+            "default": {
+                "BACKEND": backend,
+                "LOCATION": f"redis://{host}:{port}/{db}",
+                "KEY_PREFIX": key_prefix,
+            }
+        }
+        with override_settings(CACHES=caches):
+            cache.clear()
+            try:
+                yield cache, (host, port, db)
+            finally:
+                cache.clear()

@@ -3,8 +3,9 @@ namespace at once, in every process; `invalidate_on_change` bumps it on any chan
 models (`REGISTRATIONS` lists them: docs/caching.md's table is checked against it).
 
 Versions live in the shared cache (Redis) or, with the local-memory cache, in a memory-mapped
-file (CACHE_VERSIONS_FILE) every process of the machine maps. A request reads each version
-once (`per_request`, opened by apikit.context's middleware).
+file (CACHE_VERSIONS_FILE) every process of the machine maps; with Redis each process keeps
+the ones it read until Redis pushes their change (infra.caching.tracking). A request reads
+each version once (`per_request`, opened by apikit.context's middleware).
 """
 
 import contextvars
@@ -66,12 +67,12 @@ class CacheVersions:
                 tracker.keep(found, since, now)
         versions = []
         for namespace in namespaces:
-            key = self.KEY.format(namespace)
             version = kept.get(namespace) or found.get(namespace)
             if version is None:
                 if namespace in self.last_seen and not cache_reachable():
                     version = self.last_seen[namespace]
                 else:  # started now, unless another process started it first
+                    key = self.KEY.format(namespace)
                     started = time.time_ns()
                     added = cache.add(key, started, timeout=None)
                     version = started if added else cache.get(key) or started

@@ -5,11 +5,10 @@ store-wide namespace the process has read before, so the views' `kept` calls fin
 import threading
 
 import pytest
-from django.test import override_settings
 
 from infra.caching import versions
 from infra.caching.versions import cache_namespace_bump, namespace_versions, per_request
-from tests.fake_redis import real_redis
+from tests.fake_redis import real_redis_cache
 
 pytestmark = pytest.mark.cache
 
@@ -17,29 +16,17 @@ pytestmark = pytest.mark.cache
 @pytest.fixture
 def redis_versions(monkeypatch):
     """Versions in a real Redis; each read's names, in order."""
-    with real_redis() as (host, port, db):
-        caches = {
-            "default": {
-                "BACKEND": "django_redis.cache.RedisCache",
-                "LOCATION": f"redis://{host}:{port}/{db}",
-                "KEY_PREFIX": "version-reads-test",
-            }
-        }
-        with override_settings(CACHES=caches):
-            from django.core.cache import cache
+    with real_redis_cache("version-reads-test", backend="django_redis.cache.RedisCache"):
+        reads: list[tuple[str, ...]] = []
+        read = versions.CacheVersions.read
 
-            cache.clear()
-            reads: list[tuple[str, ...]] = []
-            read = versions.CacheVersions.read
+        def spy(self, namespaces):
+            reads.append(namespaces)
+            return read(self, namespaces)
 
-            def spy(self, namespaces):
-                reads.append(namespaces)
-                return read(self, namespaces)
-
-            monkeypatch.setattr(versions.CacheVersions, "read", spy)
-            monkeypatch.setattr(versions, "_STORE_WIDE", {})
-            yield reads
-            cache.clear()
+        monkeypatch.setattr(versions.CacheVersions, "read", spy)
+        monkeypatch.setattr(versions, "_STORE_WIDE", {})
+        yield reads
 
 
 def test_a_later_read_of_a_request_reads_the_store_wide_namespaces_in_one_round_trip(

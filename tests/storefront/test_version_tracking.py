@@ -6,12 +6,11 @@ import time
 
 import pytest
 import redis
-from django.test import override_settings
 from redis.exceptions import ResponseError
 
 from infra.caching import versions
 from infra.caching.tracking import VersionTracker, tracker_for
-from tests.fake_redis import real_redis
+from tests.fake_redis import real_redis_cache
 
 pytestmark = pytest.mark.cache
 
@@ -36,24 +35,12 @@ class CountingCache:
 @pytest.fixture
 def tracked(monkeypatch):
     """(the counting cache, another Redis client writing as another process would)."""
-    with real_redis() as (host, port, db):
-        caches = {
-            "default": {
-                "BACKEND": "infra.caching.backend.BreakerRedisCache",
-                "LOCATION": f"redis://{host}:{port}/{db}",
-                "KEY_PREFIX": "version-tracking-test",
-            }
-        }
-        with override_settings(CACHES=caches):
-            from django.core.cache import cache
-
-            cache.clear()
-            counting = CountingCache(cache)
-            monkeypatch.setattr(versions, "cache", counting)
-            other = redis.Redis(host=host, port=port, db=db)
-            yield counting, other
-            other.close()
-            cache.clear()
+    with real_redis_cache("version-tracking-test") as (cache, (host, port, db)):
+        counting = CountingCache(cache)
+        monkeypatch.setattr(versions, "cache", counting)
+        other = redis.Redis(host=host, port=port, db=db)
+        yield counting, other
+        other.close()
 
 
 def _key(cache, namespace):
