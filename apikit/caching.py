@@ -26,7 +26,7 @@ from infra.caching.admission import Segments
 from infra.caching.backend import cache_is_local
 from infra.caching.records import depend_on, recording, still_current
 
-from .compression import plain_body, plain_etag, variants_of
+from .compression import chosen_encoding, plain_body, plain_etag, variants_of
 from .context import current, scope
 from .renderers import json_bytes
 
@@ -126,10 +126,12 @@ class RenderedAnswer:
 
     def with_variants(self) -> "RenderedAnswer":
         """The answer with its compressed bodies, to be kept (an answer with fresh ids
-        changes in every response: compressed per response instead)."""
+        changes in every response: compressed per response instead). Made when the first
+        request asking for an encoding renders or finds the answer (`_encoded_for`)."""
         if self.fresh_uuids or self.variants:
             return self
-        return replace(self, variants=variants_of(self.body))
+        variants = variants_of(self.body)  # (none under MIN_BYTES: the same answer)
+        return replace(self, variants=variants) if variants else self
 
 
 def conditional_response(
@@ -274,6 +276,19 @@ def _good(answer: RenderedAnswer, now: float) -> bool:
     )
 
 
+def _stored_answer(lookup: AnswerLookup, policy: AnswerPolicy) -> RenderedAnswer | None:
+    """The good answer rendered ahead for the key, else the cache's (None: neither)."""
+    # The answer rendered ahead first: it is there for nearly every key of its view (the cache
+    # holds only those a request rendered since a change). Not copied into the cache: the
+    # store serves it again, and one-off pages would push out others.
+    answer = policy.ahead(lookup.key) if policy.ahead else None
+    if answer is None or not _good(answer, lookup.now):
+        answer = cache.get(lookup.key)
+        if answer is None or not _good(answer, lookup.now):
+            return None
+    return answer
+
+
 def _kept_answer(
     request: HttpRequest, lookup: AnswerLookup, policy: AnswerPolicy
 ) -> HttpResponse | None:
@@ -282,19 +297,38 @@ def _kept_answer(
     recent = _recent_answers()
     answer = recent.get(lookup.key, lookup.now) if recent else None
     if answer is None or not _good(answer, lookup.now):  # another process may have a newer
-        # The answer rendered ahead first: it is there for nearly every key of its view (the
-        # cache holds only those a request rendered since a change). Not copied into the
-        # cache: the store serves it again, and one-off pages would push out others.
-        answer = policy.ahead(lookup.key) if policy.ahead else None
-        if answer is None or not _good(answer, lookup.now):
-            answer = cache.get(lookup.key)
-            if answer is None or not _good(answer, lookup.now):
-                return None
-        if recent:
-            recent.put(lookup.key, answer, lookup.now)
+        answer, keep = _stored_answer(lookup, policy), True
+        if answer is None:
+            return None
+    else:
+        keep = False
+    encoded = _encoded_for(request, answer)
+    if encoded is not answer:  # its first request asking for an encoding: kept with it
+        answer, keep = encoded, True
+        if (timeout := _timeout(answer, lookup.now)) > 0:
+            cache.set(lookup.key, answer, timeout=timeout)
+    if keep and recent:
+        recent.put(lookup.key, answer, lookup.now)
     response = answer.response(request, lookup.now)
     response["X-Cache"] = "hit"
     return response
+
+
+def _encoded_for(request: HttpRequest, answer: RenderedAnswer) -> RenderedAnswer:
+    """`answer` with its compressed bodies when `request` asks for an encoding and it has
+    none yet: an answer is compressed once, by the first request that asks, never for
+    clients that do not (a listing miss compressed for nobody cost a tenth of its CPU)."""
+    if answer.variants or chosen_encoding(request) is None:
+        return answer
+    return answer.with_variants()  # (the same answer under MIN_BYTES or with fresh ids)
+
+
+def _timeout(answer: RenderedAnswer, now: float) -> int:
+    """How long the cache keeps `answer`: PUBLIC_CACHE_SECONDS, or to its schedule boundary."""
+    timeout = settings.PUBLIC_CACHE_SECONDS
+    if answer.valid_until is not None:
+        timeout = min(timeout, math.floor(answer.valid_until - now))
+    return timeout
 
 
 def cached_answers(
@@ -333,11 +367,9 @@ def cached_answers(
         if answer is not None:
             dependencies = tuple(recorded.items())
             answer = replace(answer, dependencies=dependencies, allow=response.get("Allow", ""))
-            timeout = settings.PUBLIC_CACHE_SECONDS
-            if answer.valid_until is not None:
-                timeout = min(timeout, math.floor(answer.valid_until - lookup.now))
+            timeout = _timeout(answer, lookup.now)
             if timeout > 0:
-                answer = answer.with_variants()  # compressed once, here, for every later hit
+                answer = _encoded_for(request, answer)  # compressed once, for every later hit
                 cache.set(lookup.key, answer, timeout=timeout)
                 recent = _recent_answers()
                 if recent:

@@ -189,9 +189,10 @@ def _rendered(client: Any, key: str, origin: str, product_id: int) -> tuple[int,
         key=key,
         product_id=product_id,
         release=settings.RELEASE,
-        # whole (its plain body and its gzip bytes): making the body again from the gzip
-        # bytes was a sixth of a hit's CPU (docs/caching.md, "Pages rendered ahead")
-        answer=pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL),
+        # whole (its plain body and its gzip bytes, made here: the rendering GET asked for
+        # none): making the body again from the gzip bytes was a sixth of a hit's CPU
+        # (docs/caching.md, "Pages rendered ahead")
+        answer=pickle.dumps(answer.with_variants(), protocol=pickle.HIGHEST_PROTOCOL),
         dependencies=[list(pair) for pair in answer.dependencies],
         valid_until=answer.valid_until,
         rendered_at=timezone.now(),

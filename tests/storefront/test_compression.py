@@ -89,6 +89,34 @@ def test_a_hit_serves_the_bytes_compressed_when_the_answer_was_kept(
     assert "Content-Encoding" not in plain_hit
 
 
+def test_an_answer_is_compressed_once_by_the_first_request_that_asks(
+    api_client, hundred_reviews, monkeypatch
+):
+    monkeypatch.setattr(compression, "brotli", None)
+    compressed = []
+    real_compress = compression.compress
+
+    def counted(body: bytes, encoding: str) -> bytes:
+        compressed.append(encoding)
+        return real_compress(body, encoding)
+
+    monkeypatch.setattr(compression, "compress", counted)
+
+    plain_miss = api_client.get(hundred_reviews)
+    asked_before = list(compressed)
+    first = api_client.get(hundred_reviews, HTTP_ACCEPT_ENCODING="gzip")
+    later = [api_client.get(hundred_reviews, HTTP_ACCEPT_ENCODING="gzip") for _ in range(3)]
+    plain_hit = api_client.get(hundred_reviews)
+
+    assert asked_before == []  # a client not asking for an encoding: nothing compressed
+    assert compressed == ["gzip"]  # the first that asks compresses it, the answer keeps it
+    assert [r["X-Cache"] for r in (plain_miss, first, *later)] == ["miss"] + ["hit"] * 4
+    assert all(r.content == first.content and r["ETag"] == first["ETag"] for r in later)
+    assert gzip.decompress(first.content) == plain_miss.content == plain_hit.content
+    assert first["Content-Length"] == str(len(first.content))
+    assert "Content-Encoding" not in plain_hit
+
+
 @pytest.mark.parametrize("asked_with", ["gzip", "plain"])
 def test_a_304_answers_if_none_match_with_either_etag_for_the_variant_asked(
     api_client, hundred_reviews, asked_with
