@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import itertools
 from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -102,6 +103,7 @@ def _searchable(product: ListedProduct) -> Searchable:
     return product.searchable or Searchable(name=product.name, others=(), sku="")
 
 
+_SERIALS = itertools.count(1)
 POSITION = "i"  # array typecode of a position (4 bytes)
 PRICE_BLOCK = 256
 SPARSE = 16  # a query matching under 1/SPARSE of the products sorts its matches
@@ -122,6 +124,7 @@ class Catalogue:
     kept: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
+        self.serial = next(_SERIALS)  # this catalogue's, not shared with one patched from it
         self.size = len(self.products)
         self.everything = (1 << self.size) - 1
         self.position = {product.id: i for i, product in enumerate(self.products)}
@@ -315,6 +318,7 @@ class Catalogue:
         listed). Structures the change does not touch are shared with this catalogue, which
         stays as it was (requests holding it finish on it)."""
         new = copy.copy(self)
+        new.serial = next(_SERIALS)
         new.products = products = list(self.products)
         new.position = position = dict(self.position)
         new.search_totals, new._orders = {}, {}

@@ -41,10 +41,17 @@ class CatalogueQuery:
         self.category_ids: list[int] = []  # the filtered category, when one is named
         self.paths: tuple[str, ...] = DEFAULT_ORDER
         self.match: Match | None = None  # what `q` found (None: no search)
+        self.asked: list[tuple[str, Any]] = []  # the search and conditions, as applied
+
+    def facets_key(self) -> tuple[tuple[str, Any], ...]:
+        """What `facets()` depends on besides the catalogue: two queries of one catalogue
+        with equal keys count equal facets (their page, order and fields aside)."""
+        return tuple(self.asked)
 
     def search(self, query: Query) -> CatalogueQuery:
         """Only the products every word of `query` finds (catalog/search.py)."""
         if query:
+            self.asked.append(("q", query))
             self.match = self.catalogue.search_index.search(query)
             self._and("q", self.match.mask)
         return self
@@ -64,6 +71,7 @@ class CatalogueQuery:
         field_name, _, lookup = name.rpartition("__")
         if negated:
             raise UnknownCondition(name)
+        self.asked.append((name, tuple(value) if lookup == "in" else value))
         if field_name == "price":
             low = value if lookup in ("gt", "gte", "exact") else None
             high = value if lookup in ("lt", "lte", "exact") else None

@@ -455,6 +455,42 @@ def test_a_kept_listing_follows_every_change(api_client, shop):
     assert ids(listing(api_client, cheap)) == [shop.b.pk]
 
 
+def test_facets_are_counted_once_per_catalogue_and_conditions(api_client, shop, monkeypatch):
+    from catalog.listing.query import CatalogueQuery
+
+    counted = []
+    real_facets = CatalogueQuery.facets
+
+    def facets(query):
+        counted.append(query.facets_key())
+        return real_facets(query)
+
+    monkeypatch.setattr(CatalogueQuery, "facets", facets)
+    roupas = f"condition[categoryId]={shop.roupas.pk}"
+    pages = [
+        listing(api_client, f"{roupas}&limit=1&offset={n}{o}")
+        for n in (0, 1)
+        for o in ("", "&order=name")
+    ]
+    assert len(counted) == 1  # four pages and orders of one category: one count
+    assert all(page["data"]["facets"] == pages[0]["data"]["facets"] for page in pages)
+    assert pages[0]["data"]["facets"]["brands"] == [
+        {"id": shop.alfa.pk, "name": "Alfa", "count": 2},
+        {"id": shop.beta.pk, "name": "Beta", "count": 1},
+    ]
+    listing(api_client, f"{roupas}&condition[brandId]={shop.alfa.pk}")
+    assert len(counted) == 2  # other conditions: counted apart
+    # a product changed: the patched catalogue counts again, and right
+    shop.c.brand = shop.beta
+    shop.c.save()
+    after = listing(api_client, f"{roupas}&limit=1&offset=1")
+    assert len(counted) == 3
+    assert after["data"]["facets"]["brands"] == [
+        {"id": shop.alfa.pk, "name": "Alfa", "count": 1},
+        {"id": shop.beta.pk, "name": "Beta", "count": 2},
+    ]
+
+
 def test_a_product_change_patches_the_catalogue_a_store_wide_one_rebuilds_it(
     api_client, shop, caplog
 ):
