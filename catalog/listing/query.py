@@ -71,7 +71,8 @@ class CatalogueQuery:
         field_name, _, lookup = name.rpartition("__")
         if negated:
             raise UnknownCondition(name)
-        self.asked.append((name, tuple(value) if lookup == "in" else value))
+        many = isinstance(value, list | tuple | set | frozenset)  # (a key: hashable)
+        self.asked.append((name, tuple(value) if many else value))
         if field_name == "price":
             low = value if lookup in ("gt", "gte", "exact") else None
             high = value if lookup in ("lt", "lte", "exact") else None
