@@ -131,9 +131,13 @@ def real_redis():
 
 
 @contextlib.contextmanager
-def real_redis_cache(key_prefix: str, backend: str = "infra.caching.backend.BreakerRedisCache"):
-    """The default cache on a real Redis (`real_redis`), under `key_prefix`, emptied before and
-    after: yields (the cache, (host, port, db))."""
+def real_redis_cache(
+    key_prefix: str,
+    backend: str = "infra.caching.backend.BreakerRedisCache",
+    options: dict | None = None,
+):
+    """The default cache on a real Redis (`real_redis`), under `key_prefix` (with the backend's
+    `options`), emptied before and after: yields (the cache, (host, port, db))."""
     from django.core.cache import cache
     from django.test import override_settings
 
@@ -143,6 +147,7 @@ def real_redis_cache(key_prefix: str, backend: str = "infra.caching.backend.Brea
                 "BACKEND": backend,
                 "LOCATION": f"redis://{host}:{port}/{db}",
                 "KEY_PREFIX": key_prefix,
+                "OPTIONS": options or {},
             }
         }
         with override_settings(CACHES=caches):
