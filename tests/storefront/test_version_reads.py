@@ -5,6 +5,7 @@ store-wide namespace the process has read before, so the views' `kept` calls fin
 import threading
 
 import pytest
+from django.conf import settings
 
 from infra.caching import versions
 from infra.caching.versions import cache_namespace_bump, namespace_versions, per_request
@@ -72,7 +73,10 @@ def test_a_pass_reading_every_page_version_keeps_the_breaker_closed(monkeypatch)
 
     from infra.caching.backend import cache_reachable
 
-    production = {"SOCKET_CONNECT_TIMEOUT": 0.05, "SOCKET_TIMEOUT": 0.08}  # config/settings.py
+    production = {  # config/settings.py's socket timeouts
+        "SOCKET_CONNECT_TIMEOUT": settings.CACHE_CONNECT_TIMEOUT_MS / 1000,
+        "SOCKET_TIMEOUT": settings.CACHE_TIMEOUT_MS / 1000,
+    }
     with real_redis_cache("version-batches-test", options=production) as (cache, _):
         names = tuple(f"product:{number}" for number in range(70_000))
         stored = {name: 1_700_000_000_000_000_000 + number for number, name in enumerate(names)}
