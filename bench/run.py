@@ -389,7 +389,10 @@ def parse_args() -> argparse.Namespace:
         "never: the workers live through the whole run)",
     )
     parser.add_argument("--port", type=int, default=8870)
-    parser.add_argument("--only", help="measure only the rows whose name contains this text")
+    parser.add_argument(
+        "--only",
+        help="measure only the rows whose name contains this text (several: comma-separated)",
+    )
     parser.add_argument(
         "--rows",
         default=",".join(GROUPS),
@@ -446,7 +449,8 @@ def main() -> None:
     for target in rows:
         target.goal = goals.get(target.name)
     if args.only:
-        rows = [rows[0]] + [t for t in rows[1:] if args.only.lower() in t.name.lower()]
+        texts = [text.strip().lower() for text in args.only.split(",") if text.strip()]
+        rows = [rows[0]] + [t for t in rows[1:] if any(x in t.name.lower() for x in texts)]
     if any(target.name.startswith("product page") for target in rows):
         dataset["pages_ahead"] = render_pages_ahead(env, args.port)
     env["GUNICORN_ACCESSLOG"] = "/dev/null"  # access lines are formatted, then discarded

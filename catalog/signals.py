@@ -98,7 +98,8 @@ def _listed_ids(row: Any, *, pk_set: set[int] | None = None, **signal: Any) -> I
 
 
 # The listing filters, sorts, counts and searches every product by its row, categories,
-# values, price, stock, reviews and search description (catalog/selectors/listing.py): each
+# values, price, stock, reviews and search description (catalog/selectors/listing.py), and
+# shows its summary (its media too) kept per catalogue entry (catalog.api.products): each
 # change is noted in the listing's journal, and every process patches those products into
 # its catalogue; what many products show rebuilds it (CATALOGUE_CACHE).
 journal_on_change(
@@ -109,6 +110,7 @@ journal_on_change(
     Stock,
     ProductReviewSummary,
     ProductDescription,
+    ProductMedia,
 )
 invalidate_on_change(
     CATALOGUE_CACHE,

@@ -98,17 +98,11 @@ def product_summaries(ids: Iterable[int], *, base_url: str, key: Key = "id") -> 
         return {}
     depend_on(product_namespaces(wanted))
     warm = Warm(PRODUCTS_CACHE, catalogue_ids)
-
-    def render(pids: list[int]) -> dict[int, tuple[bytes, bytes]]:
-        found = summaries_ahead(pids, base_url=base_url)
-        rest = [pid for pid in pids if pid not in found]
-        return {**found, **summary_parts(rest, base_url=base_url)} if rest else found
-
     bodies = kept_many(
         f"summary:{base_url}",
         wanted,
         summary_namespaces,
-        render,
+        lambda pids: summaries_rendered(pids, base_url=base_url),
         warm=warm,
     )
     stocks = kept_many(
@@ -119,14 +113,26 @@ def product_summaries(ids: Iterable[int], *, base_url: str, key: Key = "id") -> 
         warm=warm,
     )
     return {
-        pid: Fragment(_keyed(head + b'"stock":%d' % stocks[pid] + tail, key))
-        for pid, (head, tail) in bodies.items()
+        pid: Fragment(_keyed(with_stock(parts, stocks[pid]), key)) for pid, parts in bodies.items()
     }
 
 
 def summary_namespaces(product_id: int) -> tuple[str, ...]:
     """What a summary but its `stock` shows: any product's save, and its own records."""
     return (PRODUCTS_CACHE, *product_own_namespaces([product_id]))
+
+
+def summaries_rendered(pids: list[int], *, base_url: str) -> dict[int, tuple[bytes, bytes]]:
+    """`summary_parts` of the ids that name a product: those rendered ahead and current
+    (`summaries_ahead`), the rest rendered now."""
+    found = summaries_ahead(pids, base_url=base_url)
+    rest = [pid for pid in pids if pid not in found]
+    return {**found, **summary_parts(rest, base_url=base_url)} if rest else found
+
+
+def with_stock(parts: tuple[bytes, bytes], stock: int) -> bytes:
+    """The summary of `summary_parts`' (head, tail) with its `stock`."""
+    return parts[0] + b'"stock":%d' % stock + parts[1]
 
 
 def summary_parts(pids: list[int], *, base_url: str) -> dict[int, tuple[bytes, bytes]]:

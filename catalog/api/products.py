@@ -47,7 +47,7 @@ from .filters import (
     SearchText,
     required_search_text,
 )
-from .fragments import product_full_answer, product_summaries
+from .fragments import product_full_answer, summaries_rendered, with_stock
 from .schema import product_listing_schema, product_page_schema, product_suggest_schema
 from .serializers.full import (
     VERIFIED_REVIEWS,
@@ -99,8 +99,10 @@ def listing_registers(
     catalogue: Catalogue,
     sparse_fields: tuple[str, ...] | None = None,
 ) -> list:
-    """The listing's registers: each product's summary with its `price` and `review`."""
-    summaries = product_summaries([row.id for row in rows], base_url=request_base_url(request))
+    """The listing's registers: each product's summary with its `price` and `review`, all
+    made of the catalogue's entries (the answers follow LISTING_NAMESPACES: no product's own
+    versions are noted)."""
+    summaries = _listed_summaries(rows, catalogue, request_base_url(request))
     shown = [row for row in rows if row.id in summaries]  # (deleted since: left out)
     registers: list[Any] = []
     for row, (price, review) in zip(shown, _listed_extras(shown, catalogue, moment), strict=True):
@@ -110,25 +112,91 @@ def listing_registers(
                 "review": None if review is None else Fragment(review),
                 VERIFIED_REVIEWS: row.verified_reviews,  # opt-in: `fields` names it
             }
-            summary = _sparse(summaries[row.id], sparse_fields)
+            summary = _sparse(Fragment(summaries[row.id]), sparse_fields)
             registers.append({**summary, **{k: v for k, v in extra.items() if k in sparse_fields}})
         else:  # {**summary, "price": ..., "review": ...} as JSON
-            head = json_bytes(summaries[row.id])[:-1]
             tail = b',"price":' + price + b',"review":' + (review or b"null") + b"}"
-            registers.append(Fragment(head + tail))
+            registers.append(Fragment(summaries[row.id][:-1] + tail))
     return registers
 
 
+BY_ENTRY_WARM = 200  # a miss also makes the catalogue's next products' (as `Warm` does)
+
+
+@dataclass
+class _ByEntry:
+    """Values made of the catalogue's product entries, kept with the catalogue (so shared
+    with the catalogues patched from it, which replace the entry of every product noted in
+    the listing's journal): each with the entry it was made of. A miss also makes the
+    catalogue's next BY_ENTRY_WARM products' values (in its order: a few misses fill it)."""
+
+    values: dict[int, tuple[ListedProduct, Any]] = field(default_factory=dict)
+    walked: int = 0  # positions of the catalogue warmed so far
+
+    def of(
+        self,
+        catalogue: Catalogue,
+        rows: list[ListedProduct],
+        make: Callable[[list[ListedProduct]], dict[int, Any]],
+    ) -> dict[int, Any]:
+        """{id: value} of `rows` (those `make` makes a value for)."""
+        found, missing = {}, []
+        for row in rows:
+            held = self.values.get(row.id)
+            if held is not None and held[0] is row:
+                found[row.id] = held[1]
+            else:
+                missing.append(row)
+        if not missing:
+            return found
+        start = self.walked
+        self.walked = stop = min(start + BY_ENTRY_WARM, catalogue.size)
+        asked = {row.id for row in rows}
+        for position in range(start, stop):
+            entry = catalogue.products[position]
+            held = self.values.get(entry.id)
+            live = catalogue.everything >> position & 1
+            if live and entry.id not in asked and (held is None or held[0] is not entry):
+                missing.append(entry)
+        made = make(missing)
+        for row in missing:
+            if row.id in made:
+                self.values[row.id] = (row, made[row.id])
+                if row.id in asked:
+                    found[row.id] = made[row.id]
+        return found
+
+
+_SUMMARIES = "listing-summaries"
+
+
+def _listed_summaries(
+    rows: list[ListedProduct], catalogue: Catalogue, base_url: str
+) -> dict[int, bytes]:
+    """{id: the row's rendered summary} (a product deleted since: left out), its `stock` the
+    entry's, kept with the catalogue per `base_url` and product entry: everything a summary
+    shows is either read into the entry (noted in the journal: the product's row and values,
+    its price, stock and media) or rebuilds the catalogue (brands, categories, attributes)."""
+    memo = catalogue.kept.get(f"{_SUMMARIES}:{base_url}")
+    if memo is None:
+        memo = catalogue.kept[f"{_SUMMARIES}:{base_url}"] = _ByEntry()
+
+    def make(missing: list[ListedProduct]) -> dict[int, bytes]:
+        parts = summaries_rendered([row.id for row in missing], base_url=base_url)
+        return {row.id: with_stock(parts[row.id], row.stock) for row in missing if row.id in parts}
+
+    return memo.of(catalogue, rows, make)
+
+
 _EXTRAS = "listing-extras"
-EXTRAS_WARM = 200  # a miss also renders the catalogue's next products (as `Warm` does)
 
 
 def _listed_extras(
     rows: list[ListedProduct], catalogue: Catalogue, moment: datetime
 ) -> list[tuple[bytes, bytes | None]]:
     """Each row's `price` and `review` (None: no reviews) as JSON, kept with the catalogue
-    per product entry (a changed product is a new entry) while the price context (policy,
-    rules, payment terms) stays the same and no rule starts or ends."""
+    per product entry while the price context (policy, rules, payment terms) stays the same
+    and no rule starts or ends."""
     context = price_context_get(moment=moment)
     key = (
         context.trade_policy_id,
@@ -144,41 +212,31 @@ def _listed_extras(
         and held[1] <= moment
         and (held[2] is None or moment < held[2])
     ):
-        memo, walked, shared = held[3], held[4], held[5]
+        memo, shared = held[3], held[4]
     else:
-        memo, walked, shared = {}, [catalogue.size], {}  # an older moment: nothing to warm
+        memo, shared = _ByEntry(walked=catalogue.size), {}  # an older moment: nothing to warm
         if held is None or held[0] != key or held[1] < moment:
             boundary = pricing.next_rule_boundary(context.rules, moment)
-            walked = [0]  # positions warmed so far
-            catalogue.kept[_EXTRAS] = (key, moment, boundary, memo, walked, shared)
-    found = {row.id: entry[1:] for row in rows if (entry := memo.get(row.id)) and entry[0] is row}
-    missing = [row for row in rows if row.id not in found]
-    if missing:  # and the catalogue's next EXTRAS_WARM products (kept_many's Warm)
-        start = walked[0]
-        walked[0] = stop = min(start + EXTRAS_WARM, catalogue.size)
-        asked = {row.id for row in missing}
-        for position in range(start, stop):
-            entry = catalogue.products[position]
-            kept = memo.get(entry.id)
-            live = catalogue.everything >> position & 1
-            if live and entry.id not in asked and (kept is None or kept[0] is not entry):
-                missing.append(entry)
-        if len(shared) > 2 * len(memo) + EXTRAS_WARM:  # mostly replaced entries' bytes
+            memo = _ByEntry()
+            catalogue.kept[_EXTRAS] = (key, moment, boundary, memo, shared)
+
+    def make(missing: list[ListedProduct]) -> dict[int, tuple[bytes, bytes | None]]:
+        if len(shared) > 2 * len(memo.values) + BY_ENTRY_WARM:  # mostly replaced ones' bytes
             shared.clear()
         prices = listed_prices(missing, moment=moment)
         rendered_prices = rendered_rows(PriceSerializer, [prices[row.id] for row in missing])
         reviews = [listed_review(row) for row in missing]
         rendered_reviews = iter(rendered_rows(ReviewSummarySerializer, [r for r in reviews if r]))
+        made = {}
         for row, price, review in zip(missing, rendered_prices, reviews, strict=True):
-            price_json = json_bytes(price)
             review_json = json_bytes(next(rendered_reviews)) if review is not None else None
-            rendered = (
-                _shared(shared, price_json),
+            made[row.id] = (
+                _shared(shared, json_bytes(price)),
                 None if review_json is None else _shared(shared, review_json),
             )
-            memo[row.id] = (row, *rendered)
-            if row.id in asked:
-                found[row.id] = rendered
+        return made
+
+    found = memo.of(catalogue, rows, make)
     return [found[row.id] for row in rows]
 
 

@@ -48,6 +48,7 @@ class ListedProduct:
     stored_price: StoredPrice | None
     review_counts: tuple[int, ...] | None = None  # approved reviews per score 1..5
     verified_reviews: int = 0  # approved reviews by buyers (the opt-in `verifiedReviews`)
+    stock: int = 0  # units available (the summary's `stock`: with its active variations')
     searchable: Searchable | None = None  # what search finds it by (catalog/search.py)
 
 

@@ -261,6 +261,7 @@ def _listed(
             stored_price=stored.get(pid),
             review_counts=one(tuple(review.counts[s] for s in SCORES)) if review else None,
             verified_reviews=review.verified if review else 0,
+            stock=stocks[pid],
             searchable=Searchable(
                 name=row["name"],
                 others=one(

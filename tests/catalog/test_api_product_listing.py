@@ -15,6 +15,7 @@ from tests.catalog.factories import (
     CategoryFactory,
     PriceRuleFactory,
     ProductFactory,
+    ProductMediaFactory,
     ProductPriceFactory,
     StockFactory,
     StorageFactory,
@@ -453,6 +454,51 @@ def test_a_kept_listing_follows_every_change(api_client, shop):
     shop.a.active = False
     shop.a.save()
     assert ids(listing(api_client, cheap)) == [shop.b.pk]
+
+
+def test_a_kept_register_follows_its_products_own_records_and_stock(api_client, shop, media_root):
+    """A register is kept with the catalogue per product entry: a media and a variation's
+    stock (both noted in the listing's journal) show in the next answer; the other
+    products' registers are the same."""
+
+    def registers():
+        return {r["id"]: r for r in listing(api_client, "order=name")["data"]["registers"]}
+
+    before = registers()
+    assert before[shop.a.pk]["medias"] == []
+    assert before[shop.a.pk]["stock"] == 0
+    ProductMediaFactory(product=shop.a, title="Frente")
+    after = registers()
+    assert [media["title"] for media in after[shop.a.pk]["medias"]] == ["Frente"]
+    assert {k: v for k, v in after.items() if k != shop.a.pk} == {
+        k: v for k, v in before.items() if k != shop.a.pk
+    }
+    variation = shop.a.variations.filter(active=True).first()
+    StockFactory(product=variation, available=7)
+    assert registers()[shop.a.pk]["stock"] == 7
+    assert registers()[shop.c.pk]["stock"] == 2
+
+
+def test_a_product_change_renders_that_products_summary_again_only(api_client, shop, monkeypatch):
+    from catalog.api import products
+
+    rendered = []
+    original = products.summaries_rendered
+
+    def spy(pids, **kwargs):
+        rendered.append(sorted(pids))
+        return original(pids, **kwargs)
+
+    monkeypatch.setattr(products, "summaries_rendered", spy)
+    listing(api_client, "order=name")
+    assert rendered == [sorted([shop.a.pk, shop.b.pk, shop.c.pk, shop.d.pk])]
+    listing(api_client, "order=-name")  # another answer, the same summaries
+    assert len(rendered) == 1
+    shop.b.name = "Camiseta longa nova"
+    shop.b.save()  # (bumps every product's versions too)
+    names = [r["name"] for r in listing(api_client, "order=name")["data"]["registers"]]
+    assert "Camiseta longa nova" in names
+    assert rendered[1:] == [[shop.b.pk]]
 
 
 def test_facets_are_counted_once_per_catalogue_and_conditions(api_client, shop, monkeypatch):
