@@ -122,4 +122,5 @@ invalidate_on_change(
     Seal,
     Storage,
     TradePolicy,
+    PaymentOption,  # the installments and cash discount of every listed price
 )

@@ -26,7 +26,6 @@ from apikit.responses import envelope, rendered_rows, request_base_url
 from infra import deferred
 from infra.caching.admission import Segments
 
-from .. import pricing
 from ..listing import RELEVANCE, Catalogue, CatalogueQuery, ListedProduct
 from ..models import Product
 from ..search import BadQuery, checked, normalized, parse
@@ -36,7 +35,6 @@ from ..selectors.listing import (
     listed_review,
     product_page_visible,
 )
-from ..selectors.prices import price_context_get
 from ..selectors.products import verified_reviews_count
 from ..selectors.searches import popular_searches, search_total
 from ..services import SEARCHES, SearchRecord
@@ -195,30 +193,13 @@ def _listed_extras(
     rows: list[ListedProduct], catalogue: Catalogue, moment: datetime
 ) -> list[tuple[bytes, bytes | None]]:
     """Each row's `price` and `review` (None: no reviews) as JSON, kept with the catalogue
-    per product entry while the price context (policy, rules, payment terms) stays the same
-    and no rule starts or ends."""
-    context = price_context_get(moment=moment)
-    key = (
-        context.trade_policy_id,
-        context.rules,
-        context.forced_rule,
-        context.cash_discount,
-        context.installment_terms,
-    )
+    per product entry: what else a price shows (the trade policy, the rules and their
+    schedule, the store's payment terms) rebuilds the catalogue, which is never served past
+    its next rule boundary (`Catalogue.valid_until`)."""
     held = catalogue.kept.get(_EXTRAS)
-    if (
-        held is not None
-        and held[0] == key
-        and held[1] <= moment
-        and (held[2] is None or moment < held[2])
-    ):
-        memo, shared = held[3], held[4]
-    else:
-        memo, shared = _ByEntry(walked=catalogue.size), {}  # an older moment: nothing to warm
-        if held is None or held[0] != key or held[1] < moment:
-            boundary = pricing.next_rule_boundary(context.rules, moment)
-            memo = _ByEntry()
-            catalogue.kept[_EXTRAS] = (key, moment, boundary, memo, shared)
+    if held is None:
+        held = catalogue.kept[_EXTRAS] = (_ByEntry(), {})
+    memo, shared = held
 
     def make(missing: list[ListedProduct]) -> dict[int, tuple[bytes, bytes | None]]:
         if len(shared) > 2 * len(memo.values) + BY_ENTRY_WARM:  # mostly replaced ones' bytes
