@@ -25,7 +25,9 @@ def _default(value: Any) -> Any:
 def json_bytes(value: Any) -> bytes:
     rendered = orjson.dumps(value, default=_default, option=_OPTIONS)
     # As DRF: U+2028 and U+2029 escaped (valid JSON raw, not in JavaScript before ES2019).
-    if b"\xe2\x80\xa8" in rendered or b"\xe2\x80\xa9" in rendered:
+    # Their lead byte first: one memchr (1 us for a 61 KB listing, against 90 for the two
+    # three-byte searches, which run only when some character of U+2000-U+2FFF is there).
+    if b"\xe2" in rendered and (b"\xe2\x80\xa8" in rendered or b"\xe2\x80\xa9" in rendered):
         rendered = rendered.replace(b"\xe2\x80\xa8", b"\\u2028")
         rendered = rendered.replace(b"\xe2\x80\xa9", b"\\u2029")
     return rendered
