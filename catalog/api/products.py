@@ -195,10 +195,13 @@ def _listed_extras(
     """Each row's `price` and `review` (None: no reviews) as JSON, kept with the catalogue
     per product entry: what else a price shows (the trade policy, the rules and their
     schedule, the store's payment terms) rebuilds the catalogue, which is never served past
-    its next rule boundary (`Catalogue.valid_until`)."""
-    held = catalogue.kept.get(_EXTRAS)
-    if held is None:
-        held = catalogue.kept[_EXTRAS] = (_ByEntry(), {})
+    its next rule boundary (`Catalogue.valid_until`). A request older than the catalogue (a
+    rule may have started in between) renders its own without keeping them."""
+    held: tuple[_ByEntry, dict[bytes, bytes]]
+    if catalogue.moment is not None and moment < catalogue.moment:
+        held = (_ByEntry(walked=catalogue.size), {})  # (walked: nothing to warm)
+    else:
+        held = catalogue.kept.get(_EXTRAS) or catalogue.kept.setdefault(_EXTRAS, (_ByEntry(), {}))
     memo, shared = held
 
     def make(missing: list[ListedProduct]) -> dict[int, tuple[bytes, bytes | None]]:

@@ -116,6 +116,8 @@ class Catalogue:
     labels: Labels
     # The next moment the catalogue changes by itself (a rule's or seal's start or end).
     valid_until: datetime | None = None
+    # The moment it was built for: from it to `valid_until` the same rules and seals apply.
+    moment: datetime | None = None
     # products the words of a normalized `q` find in the whole catalogue (counted searches)
     search_totals: dict[str, int] = field(default_factory=dict, repr=False)
     # positions as 4-byte machine ints (a list holds an int object per position)

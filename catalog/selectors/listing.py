@@ -159,7 +159,9 @@ def catalogue_build(*, moment: datetime) -> Catalogue:
         ),
         default=None,
     )
-    return Catalogue(products=list(products.values()), labels=labels, valid_until=boundary)
+    return Catalogue(
+        products=list(products.values()), labels=labels, valid_until=boundary, moment=moment
+    )
 
 
 def catalogue_entries(

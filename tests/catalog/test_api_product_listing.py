@@ -4,6 +4,7 @@ import logging
 from datetime import timedelta
 from decimal import Decimal
 
+import orjson
 import pytest
 from django.utils import timezone
 
@@ -582,6 +583,30 @@ def test_a_rule_starting_later_changes_the_listing_at_its_start(api_client, shop
     with time_machine.travel(start + timedelta(seconds=1)):
         # 50 -> 25 and 80 -> 40
         assert ids(listing(api_client, cheap)) == [shop.a.pk, shop.b.pk]
+
+
+def test_a_request_older_than_the_catalogue_keeps_no_prices(api_client, shop):
+    """A request that took its moment before a rule started, served the catalogue another
+    request built after the start, renders its prices at its moment and keeps none of them
+    for the requests after it."""
+    import time_machine
+    from django.test import RequestFactory
+
+    from catalog.api.products import listing_registers
+    from catalog.selectors.listing import catalogue_get
+
+    start = timezone.now() + timedelta(hours=1)
+    PriceRuleFactory(value=Decimal("50"), start_at=start)
+    with time_machine.travel(start + timedelta(seconds=1)):
+        catalogue = catalogue_get(moment=timezone.now())  # built after the start
+    older = start - timedelta(seconds=1)
+    rows = [catalogue.products[catalogue.position[shop.a.pk]]]
+    request = RequestFactory().get(URL)
+    (register,) = listing_registers(rows, request=request, moment=older, catalogue=catalogue)
+    assert orjson.loads(orjson.dumps(register))["price"]["salePrice"] == 50.0
+    with time_machine.travel(start + timedelta(seconds=2)):
+        registers = listing(api_client, "limit=100")["data"]["registers"]
+    assert {r["id"]: r["price"]["salePrice"] for r in registers}[shop.a.pk] == 25.0
 
 
 def test_a_get_writes_nothing(api_client, shop, django_assert_max_num_queries):
