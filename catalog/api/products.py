@@ -175,9 +175,8 @@ def _listed_summaries(
     entry's, kept with the catalogue per `base_url` and product entry: everything a summary
     shows is either read into the entry (noted in the journal: the product's row and values,
     its price, stock and media) or rebuilds the catalogue (brands, categories, attributes)."""
-    memo = catalogue.kept.get(f"{_SUMMARIES}:{base_url}")
-    if memo is None:
-        memo = catalogue.kept[f"{_SUMMARIES}:{base_url}"] = _ByEntry()
+    key = f"{_SUMMARIES}:{base_url}"
+    memo = catalogue.kept.get(key) or catalogue.kept.setdefault(key, _ByEntry())
 
     def make(missing: list[ListedProduct]) -> dict[int, bytes]:
         parts = summaries_rendered([row.id for row in missing], base_url=base_url)
